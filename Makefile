@@ -1,0 +1,38 @@
+# The README's two commands: `make run` and `make test`. Both do their own set-up.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint install clean schema bench
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall when the project metadata changes; the editable install picks up code edits.
+$(STAMP): $(PY) pyproject.toml setup.py
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(VENV)/bin/checkspec run examples
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: install lint
+	$(PY) -m pytest -q
+	@if [ -f vscode-extension/package.json ]; then $(MAKE) -C vscode-extension test; fi
+
+schema: install
+	$(VENV)/bin/checkspec schema
+
+bench: install
+	$(PY) bench/engine_vs_reference.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

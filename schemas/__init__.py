@@ -1,0 +1,1 @@
+"""Generated JSON Schemas for checkspec files (package data)."""

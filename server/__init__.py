@@ -1,0 +1,1 @@
+"""checkspec language server (placeholder until the server issue)."""

@@ -1,0 +1,36 @@
+"""Maps the repository folders onto the namespaced import names.
+
+engine/ is imported as checkspec.engine, server/ as checkspec.server and schemas/
+(generated JSON Schemas, data only) as checkspec.schemas. Sub-packages are found by
+walking the folders so a new one needs no edit here.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+
+ROOTS = {"checkspec.engine": "engine", "checkspec.server": "server", "checkspec.schemas": "schemas"}
+
+
+def _packages() -> tuple[list[str], dict[str, str]]:
+    packages: list[str] = []
+    package_dir: dict[str, str] = {}
+    for name, folder in ROOTS.items():
+        for init in sorted(Path(folder).rglob("__init__.py")):
+            rel = init.parent.relative_to(folder).parts
+            pkg = ".".join((name, *rel))
+            packages.append(pkg)
+            package_dir[pkg] = str(init.parent)
+    return packages, package_dir
+
+
+packages, package_dir = _packages()
+setup(
+    packages=packages,
+    package_dir=package_dir,
+    package_data={
+        "checkspec.schemas": ["*.json"],
+        "checkspec.engine.judges": ["prompts/*.j2"],
+    },
+    include_package_data=True,
+)
