@@ -1,0 +1,1 @@
+"""Core types: trace, results, the Check base and JSONPath selectors."""

@@ -1,0 +1,203 @@
+"""equals, not_equals, greater_than(_equals), less_than(_equals).
+
+Values are Unicode-normalized (strings inside dicts/lists too) before comparing.
+An unsupported comparison (`3 < "a"`) is an ERROR, not a FAIL: the assertion could
+not be evaluated. With `match`, the resolved value must be a list/set/tuple and the
+comparison applies to its items (any / all / none).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from ..core.check import Check
+from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
+from ..core.normalization import NormalizationForm, normalize_data
+from ..core.result import CheckResult
+from ..core.sentinel import MISSING
+from ..core.trace import Trace
+from .text_matching import exactly_one
+
+MatchMode = Literal["any", "all", "none"]
+
+
+class ComparisonCheck(Check):
+    """Compare the value at `target_key` with an expected value."""
+
+    _op: ClassVar[Callable[[Any, Any], Any]]
+    _words: ClassVar[str]
+    _symbol: ClassVar[str]
+
+    target_key: JSONPathStr = Field(
+        default="trace.last.outputs", description="JSONPath to the actual value under test."
+    )
+    expected_value: Any | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING,
+        description="Static expected value (explicit null compares against null).",
+    )
+    expected_value_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING, description="JSONPath to the expected value in the trace."
+    )
+    normalization_form: NormalizationForm | None = Field(
+        default="NFKC", description="Unicode normalization applied before comparing."
+    )
+    match: MatchMode | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING,
+        description=(
+            "For a list/set/tuple value: 'any' passes if one item matches, 'all' if every "
+            "item matches, 'none' if no item matches. Omitted: compare the value itself."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _one_expected(self) -> ComparisonCheck:
+        exactly_one(self, "expected_value", "expected_value_key")
+        return self
+
+    def _compare(self, actual: Any, expected: Any) -> bool | None:
+        try:
+            return bool(type(self)._op(actual, expected))
+        except Exception:  # unsupported comparison between these types
+            return None
+
+    async def run(self, trace: Trace) -> CheckResult:
+        actual = resolve(trace, self.target_key)
+        expected = provided_or_resolve(trace, self.expected_value_key, self.expected_value)
+        details = {"actual_value": actual, "expected_value": expected}
+        words = self._words
+        if isinstance(expected, NoMatch):
+            return CheckResult.error(
+                f"No value found for expected value key '{self.expected_value_key}'.", details
+            )
+        if isinstance(actual, NoMatch):
+            return CheckResult.error(
+                f"No value found for key '{self.target_key}', expected a value {words} "
+                f"{expected!r}.",
+                details,
+            )
+        norm_expected = normalize_data(expected, self.normalization_form)
+        if self.match is not MISSING:
+            return self._match_items(actual, expected, norm_expected, details)
+        outcome = self._compare(normalize_data(actual, self.normalization_form), norm_expected)
+        if outcome is None:
+            return CheckResult.error(
+                f"Comparison not supported: {type(actual).__name__} does not support "
+                f"{self._symbol} comparison with {type(expected).__name__}",
+                details,
+            )
+        if outcome:
+            return CheckResult.success(
+                f"The actual value {actual!r} is {words} the expected value {expected!r}.",
+                details,
+            )
+        return CheckResult.failure(
+            f"Expected value {words} {expected!r} but got {actual!r}", details
+        )
+
+    def _match_items(
+        self, actual: Any, expected: Any, norm_expected: Any, details: dict[str, Any]
+    ) -> CheckResult:
+        if not isinstance(actual, list | set | tuple):
+            return CheckResult.error(
+                f"Expected a list, set, or tuple at key '{self.target_key}' when match is "
+                f"{self.match!r}, but got {type(actual).__name__}.",
+                details,
+            )
+        outcomes = [
+            self._compare(normalize_data(item, self.normalization_form), norm_expected)
+            for item in actual
+        ]
+        if any(o is None for o in outcomes):
+            return CheckResult.error(
+                f"Comparison not supported: items in {type(actual).__name__} do not support "
+                f"{self._symbol} comparison with {type(expected).__name__}",
+                details,
+            )
+        words = self._words
+        if self.match == "any":
+            if any(outcomes):
+                return CheckResult.success(
+                    f"At least one value in {actual!r} is {words} {expected!r}.", details
+                )
+            return CheckResult.failure(
+                f"Expected at least one value {words} {expected!r} but none matched in {actual!r}.",
+                details,
+            )
+        if self.match == "all":
+            if all(outcomes):
+                return CheckResult.success(
+                    f"All values in {actual!r} are {words} {expected!r}.", details
+                )
+            return CheckResult.failure(
+                f"Expected all values {words} {expected!r} but got {actual!r}.", details
+            )
+        matched = [item for item, o in zip(actual, outcomes, strict=True) if o]
+        if not matched:
+            return CheckResult.success(f"No value in {actual!r} is {words} {expected!r}.", details)
+        return CheckResult.failure(
+            f"Expected no value {words} {expected!r} but found matches in {matched!r}.", details
+        )
+
+
+@Check.register("equals")
+class Equals(ComparisonCheck):
+    """Passes when the value equals the expected value."""
+
+    _op = operator.eq
+    _words = "equal to"
+    _symbol = "=="
+
+
+@Check.register("not_equals")
+class NotEquals(ComparisonCheck):
+    """Passes when the value differs from the expected value."""
+
+    _op = operator.ne
+    _words = "not equal to"
+    _symbol = "!="
+
+
+@Check.register("greater_than")
+class GreaterThan(ComparisonCheck):
+    """Passes when the value is greater than the expected value."""
+
+    _op = operator.gt
+    _words = "greater than"
+    _symbol = ">"
+
+
+@Check.register("greater_than_equals")
+class GreaterThanEquals(ComparisonCheck):
+    """Passes when the value is greater than or equal to the expected value."""
+
+    _op = operator.ge
+    _words = "greater than or equal to"
+    _symbol = ">="
+
+
+@Check.register("less_than")
+class LessThan(ComparisonCheck):
+    """Passes when the value is less than the expected value."""
+
+    _op = operator.lt
+    _words = "less than"
+    _symbol = "<"
+
+
+@Check.register("less_than_equals")
+class LessThanEquals(ComparisonCheck):
+    """Passes when the value is less than or equal to the expected value."""
+
+    _op = operator.le
+    _words = "less than or equal to"
+    _symbol = "<="
+
+
+# The older class names of checks-reference (DESIGN.md: both spellings are exported).
+GreaterEquals = GreaterThanEquals
+LesserThan = LessThan
+LesserThanEquals = LessThanEquals

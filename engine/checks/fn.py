@@ -1,0 +1,73 @@
+"""fn: a check from a Python function (sync or async, returning bool or CheckResult).
+
+In a spec file `fn` is an import reference, `package.module:function`, resolved only
+when the check runs, so validating a file never imports user code.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import Field, PrivateAttr, field_serializer, field_validator
+
+from ..core.check import Check
+from ..core.result import CheckResult
+from ..core.trace import Trace
+from ..imports import import_reference, validate_reference
+
+
+@Check.register("fn")
+class FnCheck(Check):
+    """Runs `fn(trace)`; True or a passing CheckResult passes."""
+
+    fn: Callable[..., Any] | str = Field(
+        description=(
+            "Function taking the trace and returning bool or CheckResult; in files, an "
+            "import reference 'package.module:function'."
+        ),
+    )
+    success_message: str | None = Field(default=None, description="Message when it passes.")
+    failure_message: str | None = Field(default=None, description="Message when it fails.")
+    details: dict[str, Any] = Field(default_factory=dict, description="Extra result details.")
+
+    _resolved: Callable[..., Any] | None = PrivateAttr(default=None)
+
+    @field_validator("fn")
+    @classmethod
+    def _reference(cls, fn: Callable[..., Any] | str) -> Callable[..., Any] | str:
+        if isinstance(fn, str):
+            validate_reference(fn)
+        return fn
+
+    @field_serializer("fn")
+    def _dump_fn(self, fn: Callable[..., Any] | str) -> str:
+        if isinstance(fn, str):
+            return fn
+        return f"{fn.__module__}:{fn.__qualname__}"
+
+    @classmethod
+    def from_fn(cls, fn: Callable[..., Any], **kwargs: Any) -> FnCheck:
+        return cls(fn=fn, **kwargs)
+
+    def _function(self) -> Callable[..., Any]:
+        if self._resolved is None:
+            self._resolved = import_reference(self.fn) if isinstance(self.fn, str) else self.fn
+        return self._resolved
+
+    async def run(self, trace: Trace) -> CheckResult:
+        outcome = self._function()(trace)
+        if inspect.isawaitable(outcome):
+            outcome = await outcome
+        if isinstance(outcome, CheckResult):
+            return outcome
+        details = dict(self.details)
+        if outcome:
+            return CheckResult.success(self.success_message or "Check passed.", details)
+        return CheckResult.failure(self.failure_message or "Check failed.", details)
+
+
+def from_fn(fn: Callable[..., Any], **kwargs: Any) -> FnCheck:
+    """FnCheck(fn=fn, ...)."""
+    return FnCheck(fn=fn, **kwargs)

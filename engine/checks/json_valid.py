@@ -1,0 +1,104 @@
+"""json_valid: the value is JSON (a JSON string, or an already-parsed JSON value)."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+from jsonschema import SchemaError
+from jsonschema.validators import validator_for
+from pydantic import Field, field_validator
+from referencing.exceptions import Unresolvable
+
+from ..core.check import Check
+from ..core.jsonpath import JSONPathStr, NoMatch, resolve
+from ..core.result import CheckResult
+from ..core.trace import Trace
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why `schema` is not a valid JSON Schema, or None when it is."""
+    if not isinstance(schema, dict | bool):
+        return f"a JSON Schema must be an object, got {type(schema).__name__}"
+    try:
+        validator_for(schema).check_schema(schema)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.path)
+        return f"invalid JSON Schema{f' at {where}' if where else ''}: {exc.message}"
+    return None
+
+
+@Check.register("json_valid")
+class JsonValid(Check):
+    """Passes when the value is valid JSON, optionally matching a JSON Schema."""
+
+    target_key: JSONPathStr = Field(
+        default="trace.last.outputs", description="JSONPath to the value to validate."
+    )
+    expected_schema: dict[str, Any] | None = Field(
+        default=None,
+        description="Optional JSON Schema the (parsed) value must conform to.",
+    )
+    parse: bool = Field(
+        default=True,
+        description=(
+            "Parse string values as JSON text. Values that are already parsed (objects, "
+            "lists, numbers, booleans, null) are validated as they are."
+        ),
+    )
+
+    @field_validator("expected_schema")
+    @classmethod
+    def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+        if schema is not None and (problem := schema_problem(schema)):
+            raise ValueError(problem)
+        return schema
+
+    @cached_property
+    def _validator(self) -> Any:
+        # Built once per check instance: validator construction dominates small checks.
+        schema = self.expected_schema or {}
+        return validator_for(schema)(schema)
+
+    async def run(self, trace: Trace) -> CheckResult:
+        value = resolve(trace, self.target_key)
+        details: dict[str, Any] = {
+            "target_key": self.target_key,
+            "value": value,
+            "schema": self.expected_schema,
+        }
+        if isinstance(value, NoMatch):
+            return CheckResult.error(f"No value found for key '{self.target_key}'.", details)
+        if self.parse and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as exc:
+                details["error"] = str(exc)
+                return CheckResult.failure(
+                    f"Value at key '{self.target_key}' is not valid JSON: {exc}", details
+                )
+        else:
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError) as exc:
+                details["error"] = str(exc)
+                return CheckResult.failure(
+                    f"Value at key '{self.target_key}' is not JSON serializable: {exc}", details
+                )
+        details["parsed_value"] = value
+        if self.expected_schema is not None:
+            try:
+                error = next(iter(self._validator.iter_errors(value)), None)
+            except Unresolvable as exc:
+                return CheckResult.error(
+                    f"JSON Schema contains an unresolvable $ref: {exc}.", details
+                )
+            if error is not None:
+                details["error"] = error.message
+                return CheckResult.failure(
+                    f"JSON value at key '{self.target_key}' does not match the provided "
+                    f"schema: {error.message}.",
+                    details,
+                )
+        return CheckResult.success(f"Value at key '{self.target_key}' is valid JSON.", details)

@@ -1,0 +1,123 @@
+"""rego_policy: evaluate a boolean Rego rule with regorus against a trace value."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from ..core.check import Check
+from ..core.jsonpath import JSONPathStr, NoMatch, resolve
+from ..core.result import CheckResult
+from ..core.trace import Trace
+
+POLICY_FILE = "policy.rego"
+_LOCATION = re.compile(r"-->\s*[^\n]*?:(\d+):(\d+)")
+
+
+@dataclass(frozen=True)
+class RegoError:
+    """A regorus error message, with the policy's 1-based line:col when it gives one."""
+
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = f" at line {self.line}, column {self.column}" if self.line else ""
+        return f"{self.message}{where}"
+
+
+def parse_rego_error(raw: str) -> RegoError:
+    # regorus errors carry a rust backtrace when RUST_BACKTRACE is set: keep the message.
+    text = raw.split("Stack backtrace:")[0].strip()
+    match = _LOCATION.search(text)
+    message = next(
+        (ln.strip()[len("error:") :].strip() for ln in text.splitlines() if "error:" in ln),
+        text.splitlines()[0] if text else "invalid policy",
+    )
+    if match:
+        return RegoError(message, int(match.group(1)), int(match.group(2)))
+    return RegoError(message)
+
+
+@lru_cache(maxsize=256)
+def compile_policy(policy: str) -> Any:
+    """An engine with the policy loaded (cached by text); raises RuntimeError on bad Rego."""
+    import regorus
+
+    engine = regorus.Engine()
+    engine.add_policy(POLICY_FILE, policy)
+    return engine
+
+
+def rego_syntax_error(policy: str) -> RegoError | None:
+    try:
+        compile_policy(policy)
+    except Exception as exc:
+        return parse_rego_error(str(exc))
+    return None
+
+
+@Check.register("rego_policy")
+class RegoPolicy(Check):
+    """Evaluates a Rego rule; true passes, false or undefined fails, other values error."""
+
+    policy: str = Field(description="Inline Rego source loaded into the engine.")
+    rule: str = Field(
+        description="Fully qualified boolean rule path, e.g. data.giskard.allow.",
+        examples=["data.giskard.allow"],
+    )
+    target_key: JSONPathStr = Field(
+        default="trace.last.outputs",
+        description="JSONPath to the value exposed to the policy as `input`.",
+    )
+    data: dict[str, Any] = Field(
+        default_factory=dict, description="Static data document merged into the engine."
+    )
+
+    @field_validator("rule")
+    @classmethod
+    def _rule_path(cls, rule: str) -> str:
+        if not rule.startswith("data."):
+            raise ValueError(f"rule must be a path starting with 'data.', got {rule!r}")
+        return rule
+
+    def _engine(self) -> Any:
+        engine = compile_policy(self.policy).clone()
+        if self.data:
+            engine.add_data_json(json.dumps(self.data))
+        return engine
+
+    async def run(self, trace: Trace) -> CheckResult:
+        value = resolve(trace, self.target_key)
+        details: dict[str, Any] = {"input": value, "rule": self.rule}
+        if isinstance(value, NoMatch):
+            return CheckResult.error(f"No value found for key '{self.target_key}'.", details)
+        try:
+            engine = self._engine()
+        except Exception as exc:
+            return CheckResult.error(f"Invalid Rego policy: {parse_rego_error(str(exc))}", details)
+        try:
+            engine.set_input_json(json.dumps(value, default=str))
+            outcome = engine.eval_rule(self.rule)
+        except Exception as exc:
+            return CheckResult.error(
+                f"Evaluating {self.rule} failed: {parse_rego_error(str(exc))}", details
+            )
+        details["result"] = outcome
+        if outcome is None:
+            return CheckResult.failure(f"Rule {self.rule} is undefined for this input.", details)
+        if not isinstance(outcome, bool):
+            return CheckResult.error(
+                f"Rule {self.rule} must evaluate to a boolean, got {type(outcome).__name__} "
+                f"{outcome!r}.",
+                details,
+            )
+        if outcome:
+            return CheckResult.success(f"Rule {self.rule} is true.", details)
+        return CheckResult.failure(f"Rule {self.rule} is false.", details)

@@ -1,0 +1,146 @@
+"""string_matching and regex_matching."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import regex
+from pydantic import Field, model_validator
+
+from ..core.check import Check
+from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve
+from ..core.normalization import NormalizationForm, normalize_string
+from ..core.result import CheckResult
+from ..core.sentinel import MISSING
+from ..core.trace import Trace
+
+
+def exactly_one(model: Check, value_field: str, key_field: str) -> None:
+    """Raise when both or neither of an inline value and its selector are given."""
+    has_value = getattr(model, value_field) is not MISSING
+    has_key = getattr(model, key_field) is not MISSING
+    if has_value == has_key:
+        which = "both were given" if has_value else "neither was given"
+        raise ValueError(f"give exactly one of '{value_field}' or '{key_field}' ({which})")
+
+
+class TextCheck(Check):
+    """Shared extraction of the text under test and the matcher (keyword / pattern)."""
+
+    text: str | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING,
+        description="Literal text to search in; when omitted the text comes from target_key.",
+    )
+    target_key: JSONPathStr = Field(
+        default="trace.last.outputs",
+        description="JSONPath to the text under test.",
+    )
+
+    def _extract(
+        self, trace: Trace, value: Any, key: Any, what: str
+    ) -> tuple[str, str, dict[str, Any]] | CheckResult:
+        text = provided_or_resolve(trace, key=self.target_key, value=self.text)
+        matcher = provided_or_resolve(trace, key=key, value=value)
+        details = {"text": text, what: matcher}
+        if isinstance(matcher, NoMatch):
+            return CheckResult.error(f"No value found for {what} key '{key}'.", details)
+        if not isinstance(matcher, str):
+            return CheckResult.error(
+                f"Value for {what} is not a string, expected string but got "
+                f"{type(matcher).__name__}.",
+                details,
+            )
+        if isinstance(text, NoMatch):
+            return CheckResult.error(f"No value found for text key '{self.target_key}'.", details)
+        if not isinstance(text, str):
+            return CheckResult.error(
+                f"Value for text is not a string, expected string but got {type(text).__name__}.",
+                details,
+            )
+        return text, matcher, details
+
+
+@Check.register("string_matching")
+class StringMatching(TextCheck):
+    """Passes when the keyword occurs in the text (after normalization)."""
+
+    keyword: str | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING, description="Substring to search for (or use keyword_key)."
+    )
+    keyword_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING, description="JSONPath to the keyword in the trace."
+    )
+    normalization_form: NormalizationForm | None = Field(
+        default="NFKC", description="Unicode normalization applied before matching."
+    )
+    case_sensitive: bool = Field(default=True, description="Whether matching is case-sensitive.")
+
+    @model_validator(mode="after")
+    def _one_keyword(self) -> StringMatching:
+        exactly_one(self, "keyword", "keyword_key")
+        return self
+
+    def _format(self, value: str) -> str:
+        value = normalize_string(value, self.normalization_form)
+        return value if self.case_sensitive else value.lower()
+
+    async def run(self, trace: Trace) -> CheckResult:
+        extracted = self._extract(trace, self.keyword, self.keyword_key, "keyword")
+        if isinstance(extracted, CheckResult):
+            return extracted
+        text, keyword, details = extracted
+        details["normalization_form"] = self.normalization_form
+        details["case_sensitive"] = self.case_sensitive
+        if self._format(keyword) in self._format(text):
+            return CheckResult.success(f"The answer contains the keyword '{keyword}'.", details)
+        return CheckResult.failure(f"The answer does not contain the keyword '{keyword}'", details)
+
+
+@lru_cache(maxsize=1024)
+def compile_regex(pattern: str) -> regex.Pattern[str]:
+    """Compile once per pattern; raises regex.error for a bad pattern."""
+    return regex.compile(pattern)
+
+
+@Check.register("regex_matching")
+class RegexMatching(TextCheck):
+    """Passes when the regular expression matches somewhere in the text."""
+
+    pattern: str | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING, description="Regular expression (or use pattern_key)."
+    )
+    pattern_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING, description="JSONPath to the pattern in the trace."
+    )
+    match_timeout_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        description="Upper bound on how long matching may take before the check errors.",
+    )
+
+    @model_validator(mode="after")
+    def _one_pattern(self) -> RegexMatching:
+        exactly_one(self, "pattern", "pattern_key")
+        return self
+
+    async def run(self, trace: Trace) -> CheckResult:
+        extracted = self._extract(trace, self.pattern, self.pattern_key, "pattern")
+        if isinstance(extracted, CheckResult):
+            return extracted
+        text, pattern, details = extracted
+        try:
+            # The regex module enforces the timeout inside the matcher, so a
+            # catastrophic pattern cannot hang the run.
+            matched = compile_regex(pattern).search(text, timeout=self.match_timeout_seconds)
+        except TimeoutError:
+            return CheckResult.error(
+                f"Regex matching exceeded timeout of {self.match_timeout_seconds}s "
+                f"for pattern '{pattern}'.",
+                details,
+            )
+        except regex.error as exc:
+            return CheckResult.error(f"Invalid regex pattern '{pattern}': {exc}", details)
+        if matched:
+            return CheckResult.success(f"Text matches the regex pattern '{pattern}'.", details)
+        return CheckResult.failure(f"Text does not match the regex pattern '{pattern}'.", details)

@@ -1,0 +1,141 @@
+"""The Check base class, its registry and kind-discriminated (de)serialization.
+
+`@Check.register("kind")` records a subclass under its kind and pins its `kind` field
+to that literal. `Check.model_validate({"kind": ...})` (and any field typed `Check`)
+dispatches to the registered class, so one declaration drives validation, dumping,
+JSON Schemas, completion, hover and `checkspec list checks`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticCustomError
+
+from .result import CheckResult
+from .trace import Trace
+
+C = TypeVar("C", bound="type[KindModel]")
+
+# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
+DEPRECATED_TARGET_ALIASES = ("key", "text_key")
+
+
+class KindModel(BaseModel):
+    """A model family discriminated by `kind`; each root class keeps its own registry."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    kind: str = Field(default="", description="Which kind this is (its registered identifier).")
+
+    _registry: ClassVar[dict[str, type[KindModel]]] = {}
+    _kind: ClassVar[str | None] = None
+
+    @classmethod
+    def register(cls, kind: str) -> Callable[[C], C]:
+        """Class decorator: register a subclass under `kind`."""
+        registry = cls._registry
+
+        def decorate(sub: C) -> C:
+            existing = registry.get(kind)
+            if existing is not None and existing.__qualname__ != sub.__qualname__:
+                raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
+            sub.__pydantic_fields__["kind"] = FieldInfo(
+                annotation=Literal[kind],  # type: ignore[valid-type]
+                default=kind,
+                description="Which kind this is (its registered identifier).",
+            )
+            sub._kind = kind
+            sub.model_rebuild(force=True)
+            registry[kind] = sub
+            return sub
+
+        return decorate
+
+    @classmethod
+    def registry(cls) -> dict[str, type[KindModel]]:
+        """Every registered kind and its class, in registration order."""
+        return dict(cls._registry)
+
+    @classmethod
+    def kind_name(cls) -> str | None:
+        return cls._kind
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
+        if isinstance(data, dict):
+            kind = data.get("kind", cls._default_kind())
+            if cls._kind is None or (kind is not None and kind != cls._kind):
+                target = _lookup_kind(cls._registry, kind)
+                if target is not cls:
+                    if not issubclass(target, cls):
+                        raise PydanticCustomError(
+                            "kind_mismatch",
+                            "kind '{kind}' is not a {expected}",
+                            {"kind": kind, "expected": cls.__name__},
+                        )
+                    return target.model_validate(data)
+            if "target_key" in cls.model_fields:
+                data = _rename_deprecated(data)
+        return handler(data)
+
+    @classmethod
+    def _default_kind(cls) -> str | None:
+        """The kind assumed when a dict has none (None: `kind` is required)."""
+        return None
+
+
+class Check(KindModel):
+    """Base class of every check: `async run(trace) -> CheckResult`."""
+
+    name: str | None = Field(default=None, description="Optional name shown in results.")
+    description: str | None = Field(default=None, description="Optional description.")
+
+    _registry: ClassVar[dict[str, type[KindModel]]] = {}
+
+    async def run(self, trace: Trace) -> CheckResult:
+        raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.kind or type(self).__name__
+
+
+def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:
+    if kind is None:
+        raise PydanticCustomError("missing_kind", "a 'kind' is required", {})
+    target = registry.get(kind) if isinstance(kind, str) else None
+    if target is None:
+        hint = did_you_mean(str(kind), registry)
+        raise PydanticCustomError(
+            "unknown_kind",
+            "unknown kind '{kind}'{hint}",
+            {"kind": kind, "hint": f"; did you mean {hint!r}?" if hint else ""},
+        )
+    return target
+
+
+def _rename_deprecated(data: dict[str, Any]) -> dict[str, Any]:
+    present = [alias for alias in DEPRECATED_TARGET_ALIASES if alias in data]
+    if not present:
+        return data
+    data = dict(data)
+    if "target_key" in data or len(present) > 1:
+        raise PydanticCustomError(
+            "duplicate_target_key",
+            "give the selector once: {names} are the same field (use 'target_key')",
+            {"names": ", ".join(["target_key", *present] if "target_key" in data else present)},
+        )
+    data["target_key"] = data.pop(present[0])
+    return data
+
+
+def did_you_mean(word: str, candidates: Any) -> str | None:
+    """The closest candidate to a misspelt word, if any is close enough."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return matches[0] if matches else None

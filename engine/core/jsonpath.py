@@ -1,0 +1,219 @@
+"""JSONPath selectors into a trace (new-check-conventions).
+
+Every `*_key` field of a check is a `JSONPathStr`: it must start with `trace.` and
+parse with jsonpath-ng. Paths are compiled once (cached by text) and simple dotted
+paths (`trace.last.outputs.a[0].b`) are walked directly on the trace objects instead
+of dumping the trace to a dict and running the general jsonpath machinery; both give
+the same answer, the direct walk is ~50x cheaper.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import AfterValidator, BaseModel
+
+from .sentinel import MISSING
+
+if TYPE_CHECKING:
+    from .trace import Trace
+
+PREFIX = "trace."
+
+with warnings.catch_warnings():
+    # jsonpath-ng warns on import about Union/Intersect, which its parser still
+    # produces and which we need to tell multi-match paths apart.
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from jsonpath_ng import jsonpath as _jp
+    from jsonpath_ng.exceptions import JsonPathLexerError, JsonPathParserError
+    from jsonpath_ng.jsonpath import (
+        Child,
+        Descendants,
+        Fields,
+        Index,
+        JSONPath,
+        Slice,
+        Where,
+        WhereNot,
+    )
+    from jsonpath_ng.parser import parse
+
+    _MULTI_NODES: tuple[type, ...] = (
+        Descendants,
+        Slice,
+        *(getattr(_jp, n) for n in ("Union", "Intersect") if hasattr(_jp, n)),
+    )
+
+
+class JSONPathMarker:
+    """Metadata marker on JSONPathStr so tooling (schemas, completion) can find path fields."""
+
+    def __repr__(self) -> str:
+        return "JSONPathMarker()"
+
+
+class JSONPathError(ValueError):
+    """A selector that is not a valid trace JSONPath."""
+
+
+class NoMatch:
+    """A selector that matched nothing: checks turn it into an ERROR naming the key."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NoMatch) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(("NoMatch", self.key))
+
+    def __str__(self) -> str:
+        return f"No match for key: {self.key}"
+
+    def __repr__(self) -> str:
+        return f"NoMatch(key={self.key!r})"
+
+
+# A step of the fast walk: ("field", name) or ("index", i).
+_Step = tuple[str, Any]
+
+
+class CompiledPath:
+    """A parsed selector: the jsonpath-ng expression plus, when possible, a fast walk."""
+
+    __slots__ = ("expression", "is_list", "steps", "text")
+
+    def __init__(self, text: str, expression: JSONPath) -> None:
+        self.text = text
+        self.expression = expression
+        self.is_list = _is_list_expression(expression)
+        self.steps = _simple_steps(expression)
+
+    def find(self, trace: Trace) -> Any:
+        if self.steps is not None:
+            return _walk(trace, self.steps, self.text)
+        matches = self.expression.find({"trace": trace.to_data()})
+        if len(matches) > 1 or self.is_list:
+            return [m.value for m in matches]
+        return matches[0].value if matches else NoMatch(self.text)
+
+
+def validate_jsonpath(text: str) -> str:
+    """Raise JSONPathError saying why `text` is not a trace selector."""
+    compile_path(text)
+    return text
+
+
+@lru_cache(maxsize=4096)
+def compile_path(text: str) -> CompiledPath:
+    if not isinstance(text, str):
+        raise JSONPathError(f"JSONPath must be a string, got {type(text).__name__}")
+    if not text.startswith(PREFIX):
+        raise JSONPathError(
+            f"Invalid JSONPath expression {text!r}: path must start with 'trace.' "
+            f"(for example 'trace.last.outputs')"
+        )
+    try:
+        expression = parse(text)
+    except (JsonPathLexerError, JsonPathParserError, Exception) as exc:
+        raise JSONPathError(f"Invalid JSONPath expression {text!r}: {exc}") from None
+    return CompiledPath(text, expression)
+
+
+def _check(text: str) -> str:
+    compile_path(text)
+    return text
+
+
+JSONPathStr = Annotated[str, AfterValidator(_check), JSONPathMarker()]
+
+
+def resolve(trace: Trace, key: str) -> Any:
+    """The value `key` selects in `trace`, a list for multi-match paths, or NoMatch."""
+    return compile_path(key).find(trace)
+
+
+def provided_or_resolve(trace: Trace, key: Any = MISSING, value: Any = MISSING) -> Any:
+    """An inline value wins; otherwise the selector is resolved."""
+    if key is MISSING or value is not MISSING:
+        return value
+    return resolve(trace, key)
+
+
+def _is_list_expression(expression: JSONPath) -> bool:
+    # Paths that can match several values always resolve to a list, even with one match.
+    if isinstance(expression, _MULTI_NODES):
+        return True
+    if isinstance(expression, Child):
+        return _is_list_expression(expression.left) or _is_list_expression(expression.right)
+    if isinstance(expression, Where | WhereNot):
+        return _is_list_expression(expression.left)
+    if isinstance(expression, Fields):
+        return len(expression.fields) > 1 or "*" in expression.fields
+    return False
+
+
+def _simple_steps(expression: JSONPath) -> tuple[_Step, ...] | None:
+    """Flatten `a.b[0].c` into steps; None when the path needs the general machinery."""
+    steps: list[_Step] = []
+
+    def visit(node: JSONPath) -> bool:
+        if isinstance(node, Child):
+            return visit(node.left) and visit(node.right)
+        if isinstance(node, Fields) and len(node.fields) == 1 and node.fields[0] != "*":
+            steps.append(("field", node.fields[0]))
+            return True
+        if isinstance(node, Index) and len(node.indices) == 1:
+            steps.append(("index", node.indices[0]))
+            return True
+        return False
+
+    if not visit(expression) or not steps or steps[0] != ("field", "trace"):
+        return None
+    return tuple(steps[1:])
+
+
+_MISSING_STEP = object()
+
+
+def _walk(trace: Trace, steps: tuple[_Step, ...], text: str) -> Any:
+    current: Any = trace
+    for kind, arg in steps:
+        current = _step(current, kind, arg)
+        if current is _MISSING_STEP:
+            return NoMatch(text)
+    if isinstance(current, BaseModel):
+        return current.model_dump()
+    return current
+
+
+def _step(current: Any, kind: str, arg: Any) -> Any:
+    if kind == "field":
+        if isinstance(current, dict):
+            return current.get(arg, _MISSING_STEP) if arg in current else _MISSING_STEP
+        if isinstance(current, BaseModel):
+            # Trace/Interaction expose their fields (and `last`) as the dump would.
+            if arg in type(current).model_fields or arg in _COMPUTED.get(type(current), ()):
+                return getattr(current, arg)
+            return _MISSING_STEP
+        return _MISSING_STEP
+    # index
+    if isinstance(current, list | tuple):
+        try:
+            return current[arg]
+        except IndexError:
+            return _MISSING_STEP
+    return _MISSING_STEP
+
+
+# Computed attributes the dumped form exposes, registered by the model modules.
+_COMPUTED: dict[type, tuple[str, ...]] = {}
+
+
+def register_computed(model: type, *names: str) -> None:
+    _COMPUTED[model] = names

@@ -1,0 +1,290 @@
+"""Results: of one check, of a test case (one step), of a scenario.
+
+Results are built on the hot path thousands of times per run, so the constructors use
+`model_construct` (the values are ours, already the right types) instead of validation.
+"""
+
+from __future__ import annotations
+
+import traceback as tb
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from .trace import Trace
+
+
+class CheckStatus(StrEnum):
+    """Outcome of one check."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    SKIP = "skip"
+
+
+class Metric(BaseModel):
+    """A named number a check measured (a score, a similarity...)."""
+
+    name: str
+    value: float
+
+
+class CheckResult(BaseModel):
+    """Outcome of one check with a message saying why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: CheckStatus
+    message: str | None = None
+    metrics: list[Metric] = Field(default_factory=list)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def _make(
+        cls,
+        status: CheckStatus,
+        message: str | None,
+        details: dict[str, Any] | None,
+        metrics: list[Metric] | None,
+    ) -> CheckResult:
+        return cls.model_construct(
+            status=status, message=message, details=details or {}, metrics=metrics or []
+        )
+
+    @classmethod
+    def success(
+        cls,
+        message: str | None = None,
+        details: dict[str, Any] | None = None,
+        metrics: list[Metric] | None = None,
+    ) -> CheckResult:
+        return cls._make(CheckStatus.PASS, message, details, metrics)
+
+    @classmethod
+    def failure(
+        cls,
+        message: str | None = None,
+        details: dict[str, Any] | None = None,
+        metrics: list[Metric] | None = None,
+    ) -> CheckResult:
+        return cls._make(CheckStatus.FAIL, message, details, metrics)
+
+    @classmethod
+    def error(
+        cls,
+        message: str | None = None,
+        details: dict[str, Any] | None = None,
+        metrics: list[Metric] | None = None,
+    ) -> CheckResult:
+        return cls._make(CheckStatus.ERROR, message, details, metrics)
+
+    @classmethod
+    def skip(
+        cls,
+        message: str | None = None,
+        details: dict[str, Any] | None = None,
+        metrics: list[Metric] | None = None,
+    ) -> CheckResult:
+        return cls._make(CheckStatus.SKIP, message, details, metrics)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is CheckStatus.PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.status is CheckStatus.FAIL
+
+    @property
+    def errored(self) -> bool:
+        return self.status is CheckStatus.ERROR
+
+    @property
+    def skipped(self) -> bool:
+        return self.status is CheckStatus.SKIP
+
+
+class TestCaseStatus(StrEnum):
+    """Outcome of a test case: ERROR over FAIL over SKIP (all skipped) over PASS."""
+
+    __test__ = False  # not a pytest test class
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    SKIP = "skip"
+
+
+ScenarioStatus = TestCaseStatus
+
+
+class TestCaseError(BaseModel):
+    """Why a test case (or scenario step) could not run normally."""
+
+    __test__ = False
+    model_config = ConfigDict(frozen=True)
+
+    message: str
+    exception_type: str
+    traceback: str | None = None
+    phase: str | None = None
+
+    @classmethod
+    def from_exception(cls, exc: BaseException, phase: str | None = None) -> TestCaseError:
+        return cls(
+            message=str(exc) or repr(exc),
+            exception_type=type(exc).__name__,
+            traceback="".join(tb.format_exception(exc)),
+            phase=phase,
+        )
+
+    def summary(self) -> str:
+        """`<ExceptionType>[ during <phase>]: <message>`."""
+        phase = f" during {self.phase}" if self.phase else ""
+        return f"{self.exception_type}{phase}: {self.message}"
+
+
+def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestCaseStatus:
+    if error is not None:
+        return TestCaseStatus.ERROR
+    if not results:
+        return TestCaseStatus.PASS
+    statuses = {r.status for r in results}
+    if CheckStatus.ERROR in statuses:
+        return TestCaseStatus.ERROR
+    if CheckStatus.FAIL in statuses:
+        return TestCaseStatus.FAIL
+    if statuses == {CheckStatus.SKIP}:
+        return TestCaseStatus.SKIP
+    return TestCaseStatus.PASS
+
+
+class TestCaseResult(BaseModel):
+    """Results of the checks of one test case (one scenario step)."""
+
+    __test__ = False
+    model_config = ConfigDict(frozen=True)
+
+    results: list[CheckResult]
+    duration_ms: int = 0
+    last_interaction_index: int | None = None
+    error: TestCaseError | None = None
+    check_names: list[str] = Field(
+        default_factory=list, description="Name (or kind) of the check behind each result."
+    )
+    skip_reason: str | None = Field(
+        default=None, description="Set when the step did not run (an earlier step stopped)."
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def status(self) -> TestCaseStatus:
+        if self.skip_reason is not None and self.error is None:
+            return TestCaseStatus.SKIP
+        return _status_of(self.results, self.error)
+
+    @property
+    def passed(self) -> bool:
+        return self.status is TestCaseStatus.PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.status is TestCaseStatus.FAIL
+
+    @property
+    def errored(self) -> bool:
+        return self.status is TestCaseStatus.ERROR
+
+    @property
+    def skipped(self) -> bool:
+        return self.status is TestCaseStatus.SKIP
+
+    @property
+    def failures_and_errors(self) -> list[CheckResult]:
+        return [r for r in self.results if r.failed or r.errored]
+
+    def format_failures(self) -> list[str]:
+        """One line per check that did not pass: `<check> FAILED|ERRORED|SKIPPED: <why>`."""
+        lines: list[str] = []
+        if self.error is not None:
+            lines.append(f"Test case ERRORED: {self.error.summary()}")
+        for index, result in enumerate(self.results):
+            if result.passed:
+                continue
+            name = self.check_names[index] if index < len(self.check_names) else "check"
+            verb = {"fail": "FAILED", "error": "ERRORED", "skip": "SKIPPED"}[result.status.value]
+            lines.append(f"{name} {verb}: {result.message or 'no message'}")
+        return lines
+
+    def assert_passed(self) -> None:
+        if not self.passed:
+            raise AssertionError(
+                "Test case did not pass:\n" + "\n".join("  " + m for m in self.format_failures())
+            )
+
+
+_VERBS = {"fail": "failed", "error": "errored", "skip": "was skipped", "pass": "passed"}
+
+
+class ScenarioResult(BaseModel):
+    """Outcome of a scenario run: one TestCaseResult per step and the final trace."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    scenario_name: str
+    steps: list[TestCaseResult]
+    duration_ms: int = 0
+    final_trace: Trace = Field(default_factory=Trace)
+    tags: list[str] = Field(default_factory=list)
+    replayed: bool = Field(
+        default=False, description="True when recorded outputs were replayed (no target)."
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def status(self) -> TestCaseStatus:
+        if not self.steps:
+            return TestCaseStatus.PASS
+        statuses = {s.status for s in self.steps}
+        if TestCaseStatus.ERROR in statuses:
+            return TestCaseStatus.ERROR
+        if TestCaseStatus.FAIL in statuses:
+            return TestCaseStatus.FAIL
+        if statuses == {TestCaseStatus.SKIP}:
+            return TestCaseStatus.SKIP
+        return TestCaseStatus.PASS
+
+    @property
+    def passed(self) -> bool:
+        return self.status is TestCaseStatus.PASS
+
+    @property
+    def failed(self) -> bool:
+        return self.status is TestCaseStatus.FAIL
+
+    @property
+    def errored(self) -> bool:
+        return self.status is TestCaseStatus.ERROR
+
+    @property
+    def skipped(self) -> bool:
+        return self.status is TestCaseStatus.SKIP
+
+    @property
+    def failures_and_errors(self) -> list[TestCaseResult]:
+        return [s for s in self.steps if s.failed or s.errored]
+
+    def format_failures(self) -> list[str]:
+        lines: list[str] = []
+        for index, step in enumerate(self.steps):
+            lines.extend(f"step {index + 1}: {line}" for line in step.format_failures())
+        return lines
+
+    def assert_passed(self) -> None:
+        if not self.passed:
+            raise AssertionError(
+                f"Scenario {self.scenario_name!r} {_VERBS[self.status.value]}:\n"
+                + "\n".join("  " + m for m in self.format_failures())
+            )

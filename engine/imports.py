@@ -1,0 +1,42 @@
+"""`package.module:attribute` references, resolved only when something runs."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+_REFERENCE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
+
+
+def validate_reference(reference: str) -> str:
+    """Check the shape of `module:attr` without importing anything."""
+    if not _REFERENCE.match(reference):
+        raise ValueError(
+            f"expected an import reference 'package.module:function', got {reference!r}"
+        )
+    return reference
+
+
+def import_reference(reference: str, search_paths: Iterable[str | Path] = ()) -> Any:
+    """Import `module` and return `attr` (dotted). Extra folders are tried first."""
+    validate_reference(reference)
+    module_name, attr_path = reference.split(":", 1)
+    added = [str(p) for p in search_paths if str(p) not in sys.path]
+    sys.path[:0] = added
+    try:
+        module = importlib.import_module(module_name)
+    finally:
+        for path in added:
+            if path in sys.path:
+                sys.path.remove(path)
+    value: Any = module
+    for part in attr_path.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            raise ImportError(f"module {module_name!r} has no attribute {attr_path!r}") from None
+    return value
