@@ -1,0 +1,75 @@
+"""Spec files on disk: finding them and loading each into a Document."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .document import Document, analyze
+from .kinds import FileKind, kind_from_name
+from .problems import Problem, Range
+from .source import Source
+from .workspace import load_workspace
+
+_SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}
+
+
+def collect(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """Spec files under the given files/folders (sorted), and paths that do not exist."""
+    found: list[Path] = []
+    missing: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(_walk(path)))
+        elif path.is_file():
+            found.append(path)
+        else:
+            missing.append(str(raw))
+    return found, missing
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        for name in files:
+            kind = kind_from_name(name)
+            if kind is not None and kind is not FileKind.CONFIG:
+                yield Path(root) / name
+
+
+def load_file(path: Path, display: str | None = None) -> Document:
+    """Read and analyse one file; unreadable or oversized files become a located problem."""
+    shown = display or str(path)
+    workspace = load_workspace(path)
+    limit = workspace.config.max_file_size
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            return _refused(
+                shown,
+                "too-large",
+                f"file is {size / 1e6:.1f} MB, over the {limit / 1e6:g} MB limit "
+                "(max_file_size in checkspec.yaml)",
+            )
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return _refused(shown, "encoding", f"file is not UTF-8 text: {exc.reason}")
+    except OSError as exc:
+        return _refused(shown, "unreadable", f"cannot read file: {exc.strerror or exc}")
+    document = analyze(text, shown, workspace)
+    base_dirs = tuple(str(d) for d in (path.resolve().parent, workspace.root) if d is not None)
+    for entry in document.scenarios:
+        if entry.scenario is not None:
+            # Cached analyses are shared between identical texts: give this file its own copy.
+            entry.scenario = entry.scenario.model_copy()
+            entry.scenario._base_dirs = base_dirs
+    return document
+
+
+def _refused(path: str, code: str, message: str) -> Document:
+    problem = Problem(code, message, Range.point(0, 0))
+    return Document(
+        path=path, kind=kind_from_name(path), source=Source(None, [problem]), problems=[problem]
+    )

@@ -1,0 +1,60 @@
+"""Located problems: the one type the CLI prints and the language server publishes.
+
+Positions are 0-based like LSP's; ``Problem.format`` turns them 1-based for humans.
+Characters are counted in code points (what PyYAML and ``json`` report), not UTF-16 units.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    line: int
+    character: int
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    start: Position
+    end: Position  # exclusive
+
+    @staticmethod
+    def point(line: int, character: int) -> Range:
+        pos = Position(line, character)
+        return Range(pos, pos)
+
+    def contains(self, pos: Position) -> bool:
+        # An empty range (e.g. the missing value of `key:`) still "contains" its own point.
+        return self.start <= pos < self.end or pos == self.start
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+    HINT = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    range: Range
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    code: str
+    message: str
+    range: Range
+    severity: Severity = Severity.ERROR
+    fix: tuple[TextEdit, ...] = ()
+    fix_title: str | None = None
+
+    def format(self, path: str) -> str:
+        start = self.range.start
+        return (
+            f"{path}:{start.line + 1}:{start.character + 1}: {self.severity.value}: {self.message}"
+        )
