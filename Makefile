@@ -18,7 +18,7 @@ $(STAMP): $(PY) pyproject.toml setup.py
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/checkspec run examples
+	@$(VENV)/bin/checkspec run examples || echo "(one example fails on purpose and one needs a model: see examples/README.md)"
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -42,6 +42,7 @@ from .core.result import (
 from .core.sentinel import MISSING
 from .core.trace import Interaction, Trace
 from .interactions import Interact, InteractionSpec, WithSpy
+from .judges import *  # noqa: F403
 from .scenario import Scenario, Step, run_scenarios
 from .testcase import TestCase, TestCaseRunner, get_runner
 

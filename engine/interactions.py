@@ -17,6 +17,7 @@ from unittest.mock import MagicMock, patch
 from pydantic import Field, field_validator
 
 from .core.check import KindModel
+from .core.construct import construct
 from .core.sentinel import MISSING
 from .core.trace import Interaction, Trace
 
@@ -98,7 +99,9 @@ class Interact(InteractionSpec):
         if isinstance(outputs, Interaction):  # a target may return a full interaction
             metadata.update(outputs.metadata)
             outputs = outputs.outputs
-        return [Interaction.model_construct(inputs=inputs, outputs=outputs, metadata=metadata)]
+        return [
+            construct(Interaction, {"inputs": inputs, "outputs": outputs, "metadata": metadata})
+        ]
 
 
 @InteractionSpec.register("with_spy")

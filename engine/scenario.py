@@ -10,11 +10,19 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    WithJsonSchema,
+    field_serializer,
+)
 
 from .core.check import Check
+from .core.construct import construct
 from .core.result import (
     CheckResult,
     ScenarioResult,
@@ -27,6 +35,10 @@ from .core.trace import Trace
 from .interactions import Interact, InteractionSpec, Target
 
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
+# What a target reference looks like in a file (see targets.py).
+TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
+# A step that ran leaves skip_reason at its default, outside the fields set.
+_UNSET_SKIP_REASON = ("skip_reason",)
 
 
 class Step(BaseModel):
@@ -74,12 +86,17 @@ class Step(BaseModel):
             ), trace
         results, error = await run_checks(self.checks, trace, return_exception)
         added = len(trace.interactions) > before
-        return TestCaseResult.model_construct(
-            results=results,
-            duration_ms=_ms(started),
-            last_interaction_index=len(trace.interactions) - 1 if added else None,
-            error=error,
-            check_names=names,
+        return construct(
+            TestCaseResult,
+            {
+                "results": results,
+                "duration_ms": _ms(started),
+                "last_interaction_index": len(trace.interactions) - 1 if added else None,
+                "error": error,
+                "check_names": names,
+                "skip_reason": None,
+            },
+            unset=_UNSET_SKIP_REASON,
         ), trace
 
 
@@ -115,7 +132,10 @@ class Scenario(BaseModel):
 
     name: str = Field(default="Unnamed Scenario", description="Scenario name.")
     description: str | None = Field(default=None, description="What the scenario tests.")
-    target: Callable[..., Any] | str | None = Field(
+    target: Annotated[
+        Callable[..., Any] | str | None,
+        WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN}),
+    ] = Field(
         default=None,
         description=(
             "The agent to call: 'python:package.module:function' or an http(s) URL. "
@@ -197,7 +217,7 @@ class Scenario(BaseModel):
         """Run every step. Exceptions propagate unless `return_exception` is True."""
         started = time.perf_counter()
         chosen = target if target is not None else self.target
-        trace = Trace.model_construct(interactions=[], annotations=dict(self.annotations))
+        trace = construct(Trace, {"interactions": [], "annotations": dict(self.annotations)})
         results: list[TestCaseResult] = []
         try:
             resolved = self._resolve(chosen)
@@ -236,13 +256,16 @@ class Scenario(BaseModel):
     def _result(
         self, steps: list[TestCaseResult], trace: Trace, started: float, target: Any
     ) -> ScenarioResult:
-        return ScenarioResult.model_construct(
-            scenario_name=self.name,
-            steps=steps,
-            duration_ms=_ms(started),
-            final_trace=trace,
-            tags=list(self.tags),
-            replayed=target is None,
+        return construct(
+            ScenarioResult,
+            {
+                "scenario_name": self.name,
+                "steps": steps,
+                "duration_ms": _ms(started),
+                "final_trace": trace,
+                "tags": list(self.tags),
+                "replayed": target is None,
+            },
         )
 
 

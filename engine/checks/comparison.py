@@ -24,6 +24,9 @@ from .text_matching import exactly_one
 
 MatchMode = Literal["any", "all", "none"]
 
+# Dataset files point the numeric checks at the response metadata's score.
+NUMERIC_DATASET_KEY = "trace.last.outputs.metadata.score"
+
 
 class ComparisonCheck(Check):
     """Compare the value at `target_key` with an expected value."""
@@ -165,6 +168,7 @@ class NotEquals(ComparisonCheck):
 class GreaterThan(ComparisonCheck):
     """Passes when the value is greater than the expected value."""
 
+    dataset_overrides: ClassVar[dict[str, Any]] = {"target_key": NUMERIC_DATASET_KEY}
     _op = operator.gt
     _words = "greater than"
     _symbol = ">"
@@ -174,6 +178,7 @@ class GreaterThan(ComparisonCheck):
 class GreaterThanEquals(ComparisonCheck):
     """Passes when the value is greater than or equal to the expected value."""
 
+    dataset_overrides: ClassVar[dict[str, Any]] = {"target_key": NUMERIC_DATASET_KEY}
     _op = operator.ge
     _words = "greater than or equal to"
     _symbol = ">="
@@ -183,6 +188,7 @@ class GreaterThanEquals(ComparisonCheck):
 class LessThan(ComparisonCheck):
     """Passes when the value is less than the expected value."""
 
+    dataset_overrides: ClassVar[dict[str, Any]] = {"target_key": NUMERIC_DATASET_KEY}
     _op = operator.lt
     _words = "less than"
     _symbol = "<"
@@ -192,6 +198,7 @@ class LessThan(ComparisonCheck):
 class LessThanEquals(ComparisonCheck):
     """Passes when the value is less than or equal to the expected value."""
 
+    dataset_overrides: ClassVar[dict[str, Any]] = {"target_key": NUMERIC_DATASET_KEY}
     _op = operator.le
     _words = "less than or equal to"
     _symbol = "<="

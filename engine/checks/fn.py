@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, PrivateAttr, field_serializer, field_validator
+from pydantic import Field, PrivateAttr, WithJsonSchema, field_serializer, field_validator
 
 from ..core.check import Check
 from ..core.result import CheckResult
@@ -22,7 +22,10 @@ from ..imports import import_reference, validate_reference
 class FnCheck(Check):
     """Runs `fn(trace)`; True or a passing CheckResult passes."""
 
-    fn: Callable[..., Any] | str = Field(
+    fn: Annotated[
+        Callable[..., Any] | str,
+        WithJsonSchema({"type": "string", "pattern": r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$"}),
+    ] = Field(
         description=(
             "Function taking the trace and returning bool or CheckResult; in files, an "
             "import reference 'package.module:function'."

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from ..core.check import Check
+from ..core.check import Check, FieldIssue
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
@@ -86,6 +86,14 @@ class RegoPolicy(Check):
         if not rule.startswith("data."):
             raise ValueError(f"rule must be a path starting with 'data.', got {rule!r}")
         return rule
+
+    def lint(self) -> list[FieldIssue]:
+        error = rego_syntax_error(self.policy)
+        if error is None:
+            return []
+        line = error.line - 1 if error.line else None
+        column = error.column - 1 if error.column else None
+        return [FieldIssue("policy", "rego-syntax", f"Rego: {error.message}", line, column)]
 
     def _engine(self) -> Any:
         engine = compile_policy(self.policy).clone()

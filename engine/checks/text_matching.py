@@ -7,8 +7,9 @@ from typing import Any
 
 import regex
 from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
-from ..core.check import Check
+from ..core.check import Check, FieldIssue
 from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve
 from ..core.normalization import NormalizationForm, normalize_string
 from ..core.result import CheckResult
@@ -22,7 +23,11 @@ def exactly_one(model: Check, value_field: str, key_field: str) -> None:
     has_key = getattr(model, key_field) is not MISSING
     if has_value == has_key:
         which = "both were given" if has_value else "neither was given"
-        raise ValueError(f"give exactly one of '{value_field}' or '{key_field}' ({which})")
+        raise PydanticCustomError(
+            "exactly_one",
+            "give exactly one of '{value_field}' or '{key_field}' ({which})",
+            {"value_field": value_field, "key_field": key_field, "which": which},
+        )
 
 
 class TextCheck(Check):
@@ -124,6 +129,17 @@ class RegexMatching(TextCheck):
         exactly_one(self, "pattern", "pattern_key")
         return self
 
+    def lint(self) -> list[FieldIssue]:
+        if not isinstance(self.pattern, str):
+            return []
+        try:
+            compile_regex(self.pattern)
+        except regex.error as exc:
+            message = str(exc).split(" at position")[0]
+            line, column = _line_col(self.pattern, exc.pos)
+            return [FieldIssue("pattern", "regex-syntax", f"invalid regex: {message}", line, column)]
+        return []
+
     async def run(self, trace: Trace) -> CheckResult:
         extracted = self._extract(trace, self.pattern, self.pattern_key, "pattern")
         if isinstance(extracted, CheckResult):
@@ -144,3 +160,12 @@ class RegexMatching(TextCheck):
         if matched:
             return CheckResult.success(f"Text matches the regex pattern '{pattern}'.", details)
         return CheckResult.failure(f"Text does not match the regex pattern '{pattern}'.", details)
+
+
+def _line_col(text: str, offset: int | None) -> tuple[int | None, int | None]:
+    """0-based line and column of a character offset in text."""
+    if offset is None:
+        return None, None
+    before = text[:offset]
+    line = before.count("\n")
+    return line, offset - (before.rfind("\n") + 1)

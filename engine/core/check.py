@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
@@ -20,6 +20,9 @@ from .result import CheckResult
 from .trace import Trace
 
 C = TypeVar("C", bound="type[KindModel]")
+
+# Placeholder for "any registered kind of this family" in generated JSON Schemas.
+ANY_KIND_MARKER = "x-checkspec-any-kind"
 
 # Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
 DEPRECATED_TARGET_ALIASES = ("key", "text_key")
@@ -68,8 +71,12 @@ class KindModel(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
+        # Runs once per check dict on the way in and once more in the target class, so
+        # it avoids anything that costs a call when the dict is already well formed.
         if isinstance(data, dict):
-            kind = data.get("kind", cls._default_kind())
+            kind = data.get("kind", _NO_KIND)
+            if kind is _NO_KIND:
+                kind = cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
                 target = _lookup_kind(cls._registry, kind)
                 if target is not cls:
@@ -79,8 +86,10 @@ class KindModel(BaseModel):
                             "kind '{kind}' is not a {expected}",
                             {"kind": kind, "expected": cls.__name__},
                         )
-                    return target.model_validate(data)
-            if "target_key" in cls.model_fields:
+                    return _validator_of(target)(data)
+            if "target_key" in cls.__pydantic_fields__ and not data.keys().isdisjoint(
+                DEPRECATED_TARGET_ALIASES
+            ):
                 data = _rename_deprecated(data)
         return handler(data)
 
@@ -88,6 +97,32 @@ class KindModel(BaseModel):
     def _default_kind(cls) -> str | None:
         """The kind assumed when a dict has none (None: `kind` is required)."""
         return None
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> Any:
+        # A field typed with a family's root (`checks: list[Check]`) means "any registered
+        # kind": a marker the schema generator replaces with its union of kinds.
+        if cls._kind is None and "_registry" in cls.__dict__:
+            return {ANY_KIND_MARKER: cls.__name__}
+        return super().__get_pydantic_json_schema__(core_schema, handler)
+
+
+class FieldIssue(NamedTuple):
+    """A problem a check finds in one of its own parameters without running.
+
+    `line`/`column` (0-based) point inside the parameter's text when known, e.g. the
+    position of a regex error within the pattern or a Rego error within the policy.
+    """
+
+    field: str
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
+# Where dataset files point checks by default: the assistant message text.
+DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 
 
 class Check(KindModel):
@@ -98,12 +133,43 @@ class Check(KindModel):
 
     _registry: ClassVar[dict[str, type[KindModel]]] = {}
 
+    # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
+    dataset_overrides: ClassVar[dict[str, Any]] = {}
+
     async def run(self, trace: Trace) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
+
+    def lint(self) -> list[FieldIssue]:
+        """Problems visible without running (bad regex, Rego, template...); cheap, pure."""
+        return []
+
+    @classmethod
+    def dataset_defaults(cls) -> dict[str, Any]:
+        """Defaults applied to this check's params in dataset files."""
+        defaults: dict[str, Any] = {}
+        if "target_key" in cls.model_fields:
+            defaults["target_key"] = DATASET_TEXT_KEY
+        defaults.update(cls.dataset_overrides)
+        return defaults
 
     @property
     def display_name(self) -> str:
         return self.name or self.kind or type(self).__name__
+
+
+_NO_KIND = object()
+_plain_validate: dict[type, bool] = {}
+
+
+def _validator_of(target: type[KindModel]) -> Callable[[Any], Any]:
+    """`target.model_validate`, minus its Python wrapper unless a class overrides it."""
+    plain = _plain_validate.get(target)
+    if plain is None:
+        plain = target.model_validate.__func__ is BaseModel.model_validate.__func__  # type: ignore[attr-defined]
+        _plain_validate[target] = plain
+    if plain:
+        return target.__pydantic_validator__.validate_python
+    return target.model_validate
 
 
 def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, BaseModel
+from pydantic_core import PydanticCustomError
 
 from .sentinel import MISSING
 
@@ -52,6 +53,12 @@ class JSONPathMarker:
 
     def __repr__(self) -> str:
         return "JSONPathMarker()"
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> Any:
+        schema = handler(core_schema)
+        schema.update(pattern=r"^trace\.", format="jsonpath")
+        schema.setdefault("examples", ["trace.last.outputs"])
+        return schema
 
 
 class JSONPathError(ValueError):
@@ -126,7 +133,11 @@ def compile_path(text: str) -> CompiledPath:
 
 
 def _check(text: str) -> str:
-    compile_path(text)
+    try:
+        compile_path(text)
+    except JSONPathError as exc:
+        # A typed error so the file analyser can report `bad-jsonpath` at the value.
+        raise PydanticCustomError("jsonpath", "{reason}", {"reason": str(exc)}) from None
     return text
 
 
@@ -181,13 +192,22 @@ def _simple_steps(expression: JSONPath) -> tuple[_Step, ...] | None:
 _MISSING_STEP = object()
 
 
+# Values a walk commonly ends on: exact types, so the BaseModel check (an ABC
+# isinstance, comparatively slow) is skipped for them.
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None), dict, list})
+
+
 def _walk(trace: Trace, steps: tuple[_Step, ...], text: str) -> Any:
     current: Any = trace
     for kind, arg in steps:
-        current = _step(current, kind, arg)
+        # Plain dicts are the usual step below `outputs`: one lookup, no isinstance.
+        if kind == "field" and type(current) is dict:
+            current = current.get(arg, _MISSING_STEP)
+        else:
+            current = _step(current, kind, arg)
         if current is _MISSING_STEP:
             return NoMatch(text)
-    if isinstance(current, BaseModel):
+    if type(current) not in _LEAF_TYPES and isinstance(current, BaseModel):
         return current.model_dump()
     return current
 
@@ -198,7 +218,8 @@ def _step(current: Any, kind: str, arg: Any) -> Any:
             return current.get(arg, _MISSING_STEP) if arg in current else _MISSING_STEP
         if isinstance(current, BaseModel):
             # Trace/Interaction expose their fields (and `last`) as the dump would.
-            if arg in type(current).model_fields or arg in _COMPUTED.get(type(current), ()):
+            cls = type(current)
+            if arg in cls.__pydantic_fields__ or arg in _COMPUTED.get(cls, ()):
                 return getattr(current, arg)
             return _MISSING_STEP
         return _MISSING_STEP

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from .construct import construct
 from .trace import Trace
 
 
@@ -49,8 +50,14 @@ class CheckResult(BaseModel):
         details: dict[str, Any] | None,
         metrics: list[Metric] | None,
     ) -> CheckResult:
-        return cls.model_construct(
-            status=status, message=message, details=details or {}, metrics=metrics or []
+        return construct(
+            cls,
+            {
+                "status": status,
+                "message": message,
+                "metrics": metrics or [],
+                "details": details or {},
+            },
         )
 
     @classmethod

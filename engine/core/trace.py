@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from .construct import construct
 from .jsonpath import register_computed
 
 
@@ -42,9 +43,10 @@ class Trace(BaseModel):
         return self.interactions[-1] if self.interactions else None
 
     def with_interaction(self, interaction: Interaction) -> Trace:
-        # model_construct: the interaction is already validated, skip re-validation.
-        return Trace.model_construct(
-            interactions=[*self.interactions, interaction], annotations=self.annotations
+        # Constructed, not validated: the interaction is already validated.
+        return construct(
+            Trace,
+            {"interactions": [*self.interactions, interaction], "annotations": self.annotations},
         )
 
     def to_data(self) -> dict[str, Any]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 # hub-datasets-and-checks: without input_schema/output_schema a dataset is in the
 # conversational format: {"messages": [...]} in, {"response": {...}, "metadata"} out.
 _MESSAGE = {
@@ -44,3 +46,62 @@ def record_name(first_input: Any, fallback: str, limit: int = 60) -> str:
         return fallback
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class DatasetCheck(BaseModel):
+    """A check of a dataset interaction: a built-in or custom identifier and its params."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    identifier: str = Field(description="Check identifier (built-in, or custom_ from checkspec.yaml).")
+    params: dict[str, Any] = Field(default_factory=dict, description="The check's parameters.")
+    name: str | None = Field(default=None, description="Optional name shown in results.")
+
+
+class DatasetInteraction(BaseModel):
+    """One turn: the input sent to the agent, an optional recorded output, its checks."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: Any = Field(description="Input in the dataset's input_schema (chat: {messages: [...]}).")
+    output: Any = Field(
+        default=None,
+        description="Recorded output (chat: {response: {...}, metadata}); replayed without a target.",
+    )
+    checks: list[DatasetCheck] = Field(default_factory=list, description="Checks of this turn.")
+
+
+class DatasetScenario(BaseModel):
+    """One scenario record (in .jsonl files, one per line)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, description="Name; defaults to the first message.")
+    description: str | None = Field(default=None, description="What the scenario tests.")
+    tags: list[str] = Field(default_factory=list, description="Labels for filtering runs.")
+    interactions: list[DatasetInteraction] = Field(
+        min_length=1, description="The turns of the conversation, in order."
+    )
+    annotations: dict[str, Any] = Field(
+        default_factory=dict, description="Values injected as trace.annotations."
+    )
+
+
+class DatasetFile(BaseModel):
+    """A dataset: named scenarios in the hub format, with input/output schemas."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(description="Dataset name.")
+    description: str | None = Field(default=None, description="What the dataset covers.")
+    input_schema: dict[str, Any] | None = Field(
+        default=None, description="JSON Schema of each interaction's input (default: chat)."
+    )
+    output_schema: dict[str, Any] | None = Field(
+        default=None, description="JSON Schema of each recorded output (default: chat)."
+    )
+    target: str | None = Field(
+        default=None, description="The agent: python:module:function or an http(s) URL."
+    )
+    tags: list[str] = Field(default_factory=list, description="Tags added to every scenario.")
+    scenarios: list[DatasetScenario] = Field(description="The scenarios.")

@@ -21,7 +21,15 @@ from ..core.sentinel import MISSING
 from ..interactions import Interact, InteractionSpec
 from ..scenario import Scenario, Step
 from ..targets import describe_target_problem
-from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, record_name
+from .datasets import (
+    CHAT_INPUT_SCHEMA,
+    CHAT_OUTPUT_SCHEMA,
+    DatasetCheck,
+    DatasetFile,
+    DatasetInteraction,
+    DatasetScenario,
+    record_name,
+)
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .locate import (
     head_range,
@@ -37,13 +45,10 @@ from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 SCHEMA_KEY = "$schema"
 _SCENARIO_KEYS = frozenset(Scenario.model_fields)
 _SUITE_KEYS = frozenset({"name", "description", "target", "tags", "scenarios", SCHEMA_KEY})
-_DATASET_KEYS = frozenset(
-    {"name", "description", "input_schema", "output_schema", "target", "tags", "scenarios"}
-    | {SCHEMA_KEY}
-)
-_RECORD_KEYS = frozenset({"name", "description", "tags", "interactions", "annotations"})
-_INTERACTION_KEYS = frozenset({"input", "output", "checks"})
-_DATASET_CHECK_KEYS = frozenset({"identifier", "params", "name"})
+_DATASET_KEYS = frozenset(DatasetFile.model_fields) | {SCHEMA_KEY}
+_RECORD_KEYS = frozenset(DatasetScenario.model_fields)
+_INTERACTION_KEYS = frozenset(DatasetInteraction.model_fields)
+_DATASET_CHECK_KEYS = frozenset(DatasetCheck.model_fields)
 _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}
 _INTERACTION_FIELDS = ("inputs", "outputs", "metadata")
 

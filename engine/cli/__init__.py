@@ -1,0 +1,1 @@
+"""The `checkspec` command line."""

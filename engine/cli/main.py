@@ -1,0 +1,223 @@
+"""`checkspec`: run, validate, list checks, write schemas, start the language server.
+
+Exit codes: 0 all passed / valid, 1 a scenario failed or errored, 2 invalid input or
+usage. Problems go to stderr as `path:line:col: severity: message`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TextIO
+
+from ..core.check import Check
+from ..spec.document import Document
+from ..spec.files import collect, load_file
+from ..spec.problems import Severity
+from ..spec.workspace import find_config, load_workspace
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def tool_version() -> str:
+    try:
+        return version("checkspec")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="checkspec", description="Validate and run check specs for AI agents."
+    )
+    parser.add_argument("--version", action="version", version=f"checkspec {tool_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="run the scenarios of spec files or folders")
+    run.add_argument("paths", nargs="+", metavar="PATH")
+    run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+    run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+    run.add_argument("--target", help="agent to call instead of the files' targets")
+    run.add_argument("--concurrency", type=int, help="scenarios run at once (default 8)")
+    run.add_argument("--model", help="LLM for judge checks (litellm name)")
+    run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
+
+    validate = commands.add_parser("validate", help="check spec files without running anything")
+    validate.add_argument("paths", nargs="+", metavar="PATH")
+
+    listing = commands.add_parser("list", help="list registered things")
+    listing.add_argument("what", choices=("checks",))
+
+    schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
+    schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
+    schema.add_argument("--out", type=Path, help="folder to write to (default: schemas/)")
+
+    commands.add_parser("lsp", help="start the language server on stdio")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        handler = {
+            "run": _run,
+            "validate": _validate,
+            "list": _list,
+            "schema": _schema,
+            "lsp": _lsp,
+        }[args.command]
+        return handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+# ---------------------------------------------------------------------------------
+
+
+def _load(paths: Sequence[str]) -> tuple[list[Document], bool]:
+    """Documents for the given paths; prints located problems; True when input is invalid."""
+    files, missing = collect(paths)
+    invalid = False
+    for path in missing:
+        print(f"{path}: error: no such file or folder", file=sys.stderr)
+        invalid = True
+    if not files and not missing:
+        print("error: no spec files found (*.scenario.yaml, *.suite.yaml, *.dataset.*)", file=sys.stderr)
+        invalid = True
+    documents = [load_file(path) for path in files]
+    configs = {p for path in files if (p := find_config(path.resolve())) is not None}
+    for config in sorted(configs):
+        workspace = load_workspace(config)
+        invalid |= _print_problems(str(_relative(config)), workspace.problems)
+    for document in documents:
+        invalid |= _print_problems(document.path, document.all_problems)
+    return documents, invalid
+
+
+def _relative(path: Path) -> Path:
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None = None) -> bool:
+    stream = stream or sys.stderr
+    has_error = False
+    for problem in problems:
+        print(problem.format(path), file=stream)  # type: ignore[attr-defined]
+        has_error |= problem.severity is Severity.ERROR  # type: ignore[attr-defined]
+    return has_error
+
+
+def _validate(args: argparse.Namespace) -> int:
+    documents, invalid = _load(args.paths)
+    count = sum(len(d.scenarios) for d in documents)
+    if not invalid:
+        print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..settings import apply_llm_settings, resolve_settings
+    from .execute import run_documents
+    from .progress import Progress
+    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
+
+    documents, invalid = _load(args.paths)
+    first = Path(args.paths[0])
+    settings = resolve_settings(
+        load_workspace(first),
+        model=args.model,
+        embedding_model=args.embedding_model,
+        concurrency=args.concurrency,
+    )
+    apply_llm_settings(settings)
+    text_mode = args.format == "text" and not args.output
+    total = sum(
+        1
+        for d in documents
+        for e in d.scenarios
+        if e.scenario is not None and (not args.tag or any(t in e.tags for t in args.tag))
+    )
+    with Progress(total, enabled=text_mode and sys.stdout.isatty()) as progress:
+
+        def done(run: object) -> None:
+            progress.advance()
+
+        report = run_documents(
+            documents,
+            tags=args.tag,
+            concurrency=settings.concurrency,
+            target=args.target,
+            on_done=done,
+        )
+    if args.format == "text":
+        lines = [line for run in report.runs for line in scenario_lines(run)]
+        rendered = "\n".join([*lines, summary_line(report)]) + "\n"
+    elif args.format == "json":
+        rendered = to_json(report) + "\n"
+    elif args.format == "junit":
+        rendered = to_junit(report)
+    else:
+        rendered = to_sarif(report, tool_version()) + "\n"
+    if args.output:
+        Path(args.output).write_text(rendered, encoding="utf-8")
+        print(summary_line(report), file=sys.stderr)
+    else:
+        sys.stdout.write(rendered)
+    if invalid:
+        return EXIT_INVALID
+    failed = any(r.result.failed or r.result.errored for r in report.runs)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _list(args: argparse.Namespace) -> int:
+    width = max(len(kind) for kind in Check._registry)
+    for kind, cls in Check._registry.items():
+        doc = (cls.__doc__ or "").strip().splitlines()
+        print(f"{kind:<{width}}  {doc[0] if doc else ''}")
+    workspace = load_workspace(Path.cwd() / "checkspec.yaml")
+    for identifier, custom in workspace.custom_checks.items():
+        about = custom.description or custom.name or f"custom {custom.base_kind}"
+        print(f"{identifier:<{width}}  {about} (custom, {custom.base_kind})")
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from ..schema_gen import stale, write_all
+
+    folder = args.out or _default_schema_folder()
+    if args.check:
+        outdated = stale(folder)
+        for name in outdated:
+            print(f"{folder / name}: out of date; run `checkspec schema`", file=sys.stderr)
+        return EXIT_FAILED if outdated else EXIT_OK
+    for path in write_all(folder):
+        print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _default_schema_folder() -> Path:
+    """The repository's schemas/ when run from a checkout, else ./schemas."""
+    here = Path(__file__).resolve().parents[2] / "schemas"
+    return here if (here.parent / "pyproject.toml").is_file() else Path("schemas")
+
+
+def _lsp(args: argparse.Namespace) -> int:
+    try:
+        from checkspec.server.main import main as serve  # type: ignore[import-not-found]
+    except ImportError:
+        print("error: the language server is not part of this build yet", file=sys.stderr)
+        return EXIT_INVALID
+    serve()
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

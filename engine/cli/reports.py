@@ -1,0 +1,177 @@
+"""Output formats of `checkspec run`: text, json, junit, sarif."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from ..core.result import CheckResult, TestCaseStatus
+from .execute import RunReport, ScenarioRun
+
+LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
+
+
+def non_passing(run: ScenarioRun) -> Iterator[tuple[int, int, CheckResult, str, int]]:
+    """(step, index, result, check label, 1-based line) of each failed/errored check."""
+    for s, step in enumerate(run.result.steps):
+        if step.error is not None and step.error.phase in ("interaction", "target"):
+            yield s, -1, CheckResult.error(step.error.summary()), "interaction", _step_line(run, s)
+        for i, result in enumerate(step.results):
+            if result.status.value not in ("fail", "error"):
+                continue
+            entry = run.check_entry(s, i)
+            label = entry.kind if entry else "check"
+            line = entry.head.start.line + 1 if entry else run.line()
+            yield s, i, result, label, line
+
+
+def _step_line(run: ScenarioRun, step: int) -> int:
+    steps = run.entry.node.get("steps") or run.entry.node.get("interactions")
+    if steps is not None and steps.kind == "sequence" and step < len(steps.items):
+        return steps.items[step].range.start.line + 1
+    return run.line()
+
+
+def summary_line(report: RunReport) -> str:
+    parts = [
+        f"{report.count(status)} {word}"
+        for status, word in (
+            (TestCaseStatus.PASS, "passed"),
+            (TestCaseStatus.FAIL, "failed"),
+            (TestCaseStatus.ERROR, "errored"),
+            (TestCaseStatus.SKIP, "skipped"),
+        )
+        if report.count(status) or status is TestCaseStatus.PASS
+    ]
+    replayed = sum(1 for r in report.runs if r.result.replayed)
+    note = f"; {replayed} replayed recorded outputs (no target)" if replayed else ""
+    return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}"
+
+
+def scenario_lines(run: ScenarioRun) -> list[str]:
+    """The text report of one scenario: a status line, then each failed check."""
+    result = run.result
+    label = LABELS[result.status.value]
+    replayed = " (replayed)" if result.replayed else ""
+    lines = [
+        f"{label:<5} {result.scenario_name}  {result.duration_ms} ms{replayed}  "
+        f"{run.document.path}:{run.line()}"
+    ]
+    for _s, _i, check, name, line in non_passing(run):
+        message = (check.message or "").replace("\n", " ")
+        lines.append(f"      {LABELS[check.status.value]} {name} at {run.document.path}:{line}: {message}")
+    return lines
+
+
+def to_json(report: RunReport) -> str:
+    scenarios = []
+    for run in report.runs:
+        data = run.result.model_dump(mode="json", fallback=repr)
+        data.update(file=run.document.path, line=run.line(), tags=run.entry.tags)
+        for s, step in enumerate(data["steps"]):
+            for i, result in enumerate(step["results"]):
+                entry = run.check_entry(s, i)
+                if entry is not None:
+                    result.update(check=entry.kind, line=entry.head.start.line + 1)
+        scenarios.append(data)
+    return json.dumps(
+        {
+            "status": report.status.value,
+            "summary": {
+                status.value: report.count(status) for status in TestCaseStatus
+            },
+            "duration_s": round(report.duration_s, 3),
+            "scenarios": scenarios,
+        },
+        indent=2,
+        ensure_ascii=False,
+    )
+
+
+def to_junit(report: RunReport) -> str:
+    suites = ET.Element("testsuites", name="checkspec")
+    by_file: dict[str, list[ScenarioRun]] = {}
+    for run in report.runs:
+        by_file.setdefault(run.document.path, []).append(run)
+    for path, runs in by_file.items():
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=path,
+            tests=str(len(runs)),
+            failures=str(sum(r.result.status is TestCaseStatus.FAIL for r in runs)),
+            errors=str(sum(r.result.status is TestCaseStatus.ERROR for r in runs)),
+            skipped=str(sum(r.result.status is TestCaseStatus.SKIP for r in runs)),
+            time=f"{sum(r.result.duration_ms for r in runs) / 1000:.3f}",
+        )
+        for run in runs:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=path,
+                name=run.result.scenario_name,
+                file=path,
+                line=str(run.line()),
+                time=f"{run.result.duration_ms / 1000:.3f}",
+            )
+            status = run.result.status
+            if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
+                details = "\n".join(scenario_lines(run)[1:])
+                tag = "failure" if status is TestCaseStatus.FAIL else "error"
+                first = next(non_passing(run), None)
+                message = first[2].message if first else status.value
+                ET.SubElement(case, tag, message=message or status.value).text = details
+            elif status is TestCaseStatus.SKIP:
+                ET.SubElement(case, "skipped")
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def to_sarif(report: RunReport, tool_version: str) -> str:
+    rules: dict[str, dict[str, Any]] = {}
+    results = []
+    for run in report.runs:
+        for _s, _i, check, name, line in non_passing(run):
+            rules.setdefault(name, {"id": name, "shortDescription": {"text": f"checkspec {name}"}})
+            results.append(
+                {
+                    "ruleId": name,
+                    "level": "error",
+                    "kind": "fail",
+                    "message": {
+                        "text": f"{run.result.scenario_name}: {LABELS[check.status.value]} "
+                        f"{check.message or ''}".strip()
+                    },
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": run.document.path},
+                                "region": {"startLine": line},
+                            }
+                        }
+                    ],
+                }
+            )
+    sarif = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "checkspec",
+                        "version": tool_version,
+                        "informationUri": "https://github.com/checkspec/checkspec",
+                        "rules": list(rules.values()),
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(sarif, indent=2, ensure_ascii=False)

@@ -1,0 +1,55 @@
+"""LLM judges and embedding checks; importing this package registers them.
+
+Importing it does not import litellm: that happens on the first model call.
+"""
+
+from .answer_relevance import AnswerRelevance
+from .base import BaseLLMCheck, CheckInputError, render_prompt, template_syntax_error
+from .config import (
+    EmbeddingModel,
+    Generator,
+    get_default_embedding_model,
+    get_default_generator,
+    set_default_embedding_model,
+    set_default_generator,
+)
+from .conformity import Conformity
+from .contradiction import Contradiction
+from .groundedness import Groundedness
+from .hub import HubCheck, HubConformity, HubCorrectness, HubGroundedness
+from .judge import LLMJudge
+from .llm import ProviderError, clear_cache
+from .semantic_similarity import SemanticSimilarity
+from .templates import PromptError
+from .toxicity import TOXICITY_CATEGORIES, Toxicity
+from .verdict import LLMCheckResult, VerdictError
+
+__all__ = [
+    "TOXICITY_CATEGORIES",
+    "AnswerRelevance",
+    "BaseLLMCheck",
+    "CheckInputError",
+    "Conformity",
+    "Contradiction",
+    "EmbeddingModel",
+    "Generator",
+    "Groundedness",
+    "HubCheck",
+    "HubConformity",
+    "HubCorrectness",
+    "HubGroundedness",
+    "LLMCheckResult",
+    "LLMJudge",
+    "PromptError",
+    "ProviderError",
+    "SemanticSimilarity",
+    "Toxicity",
+    "VerdictError",
+    "clear_cache",
+    "get_default_embedding_model",
+    "get_default_generator",
+    "render_prompt",
+    "set_default_embedding_model",
+    "set_default_generator",
+    "template_syntax_error",
+]

@@ -1,0 +1,280 @@
+"""Every call to an LLM or embedding provider goes through here (and only here via litellm).
+
+litellm is imported on first use, never at engine import: it is slow to import and
+must be told not to fetch anything (cost maps, header catalogs) before it loads.
+Calls get our own bounded retries with exponential backoff on provider errors, a
+per-event-loop concurrency limit, and a per-event-loop cache of successful answers
+(one run is one event loop), so identical judge calls in a run cost one request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, TypeVar
+
+from .config import EmbeddingModel, Generator, _Endpoint
+from .verdict import extract_json_object
+
+T = TypeVar("T")
+
+# Beyond the provider's own timeout: a hard stop so a stuck connection cannot hang a run.
+_TIMEOUT_GRACE = 5.0
+_CACHE_SIZE = 2048
+_MESSAGE_LIMIT = 500
+_OFFLINE_ENV = {
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS": "True",
+    "LITELLM_OFFLINE_MODE": "true",
+}
+
+_litellm_module: ModuleType | None = None
+# Models that rejected response_format: later calls go without it.
+_no_json_mode: set[str] = set()
+
+
+class _NoRetries(int):
+    """Zero retries that is truthy: litellm's embedding path reads `max_retries or 2`,
+    which would turn a plain 0 into the SDK's own retries on top of ours."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
+NO_SDK_RETRIES = _NoRetries(0)
+
+
+class ProviderError(RuntimeError):
+    """The provider call failed (after the retries it was worth)."""
+
+
+@dataclass
+class _LoopState:
+    semaphores: dict[int, asyncio.Semaphore] = field(default_factory=dict)
+    cache: OrderedDict[Hashable, asyncio.Future[Any]] = field(default_factory=OrderedDict)
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _state() -> _LoopState:
+    loop = asyncio.get_running_loop()
+    state = _loops.get(loop)
+    if state is None:
+        state = _loops[loop] = _LoopState()
+    return state
+
+
+def clear_cache() -> None:
+    """Forget every cached answer (all event loops)."""
+    for state in list(_loops.values()):
+        state.cache.clear()
+
+
+def _litellm() -> ModuleType:
+    global _litellm_module
+    if _litellm_module is None:
+        for name, value in _OFFLINE_ENV.items():
+            os.environ.setdefault(name, value)
+        import litellm
+
+        litellm.telemetry = False
+        litellm.suppress_debug_info = True  # no "Give Feedback" banners on each error
+        _litellm_module = litellm
+    return _litellm_module
+
+
+# -- public calls ------------------------------------------------------------------------
+
+
+async def complete_json(
+    generator: Generator,
+    prompt: str,
+    validate: Callable[[dict[str, Any]], Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON object the model answers to `prompt` (one user message).
+
+    `validate` runs on the object before it is cached; raising there rejects the answer,
+    so only usable answers are reused. Raises ProviderError or VerdictError.
+    """
+    key = ("chat", generator.model, generator.api_base, generator.temperature, prompt)
+
+    async def compute() -> dict[str, Any]:
+        text = await _with_retries(generator, lambda: _chat_once(generator, prompt))
+        data = extract_json_object(text)
+        if validate is not None:
+            validate(data)
+        return data
+
+    return await _cached(key, compute)
+
+
+async def embed(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
+    """One embedding vector per text. Raises ProviderError."""
+    key = ("embed", model.model, model.api_base, tuple(texts))
+    return await _cached(key, lambda: _with_retries(model, lambda: _embed_once(model, texts)))
+
+
+# -- one attempt -----------------------------------------------------------------------
+
+
+async def _chat_once(generator: Generator, prompt: str) -> str | None:
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {
+        "model": generator.model,
+        "messages": [{"role": "user", "content": prompt}],
+        "temperature": generator.temperature,
+        "api_base": generator.api_base,
+        "api_key": generator.secret(),
+        "timeout": generator.timeout,
+        # Retries are ours (bounded, with backoff): litellm and the SDKs must not add theirs.
+        "num_retries": 0,
+        "max_retries": NO_SDK_RETRIES,
+    }
+    json_mode = _json_mode(litellm, generator.model)
+    if json_mode is not None:
+        try:
+            return _content(await litellm.acompletion(**kwargs, response_format=json_mode))
+        except Exception as exc:
+            if not _rejects_json_mode(litellm, exc):
+                raise
+            _no_json_mode.add(str(generator.model))
+    return _content(await litellm.acompletion(**kwargs))
+
+
+def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
+    if not model or model in _no_json_mode:
+        return None
+    try:
+        name, provider, _, _ = litellm.get_llm_provider(model)
+        params = litellm.get_supported_openai_params(model=name, custom_llm_provider=provider)
+    except Exception:
+        return None  # unknown to litellm: ask without it rather than fail
+    return {"type": "json_object"} if params and "response_format" in params else None
+
+
+def _rejects_json_mode(litellm: ModuleType, exc: Exception) -> bool:
+    if isinstance(exc, litellm.UnsupportedParamsError):
+        return True
+    return getattr(exc, "status_code", None) in (400, 422) and "response_format" in str(exc)
+
+
+def _content(response: Any) -> str | None:
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        return None
+    content = choices[0].message.content
+    return content if content is None or isinstance(content, str) else str(content)
+
+
+async def _embed_once(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
+    litellm = _litellm()
+    response = await litellm.aembedding(
+        model=model.model,
+        input=texts,
+        api_base=model.api_base,
+        api_key=model.secret(),
+        timeout=model.timeout,
+        num_retries=0,
+        max_retries=NO_SDK_RETRIES,
+    )
+    vectors = [_vector(item) for item in response.data]
+    if len(vectors) != len(texts):
+        raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
+    return vectors
+
+
+def _vector(item: Any) -> list[float]:
+    values = item["embedding"] if isinstance(item, dict) else item.embedding
+    return [float(v) for v in values]
+
+
+# -- retries, concurrency, cache -------------------------------------------------------
+
+
+async def _with_retries(endpoint: _Endpoint, attempt: Callable[[], Awaitable[T]]) -> T:
+    attempts = endpoint.max_retries + 1
+    semaphore = _semaphore(endpoint.max_concurrency)
+    for number in range(1, attempts + 1):
+        try:
+            # The slot is held for the request only, not while backing off.
+            async with semaphore, asyncio.timeout(endpoint.timeout + _TIMEOUT_GRACE):
+                return await attempt()
+        except ProviderError:
+            raise
+        except Exception as exc:
+            if number == attempts or not _retryable(exc):
+                raise ProviderError(_describe(exc, endpoint, number)) from exc
+        await asyncio.sleep(endpoint.retry_backoff * 2 ** (number - 1))
+    raise AssertionError("unreachable")
+
+
+def _retryable(exc: Exception) -> bool:
+    """Worth another try: rate limits, server errors, timeouts, lost connections."""
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status in (408, 429) or status >= 500
+    litellm = _litellm()
+    import httpx  # a litellm dependency, so present whenever litellm is
+
+    return isinstance(exc, litellm.APIConnectionError | litellm.Timeout | httpx.TransportError)
+
+
+def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
+    message = str(exc) or type(exc).__name__
+    if isinstance(exc, TimeoutError) and not str(exc):
+        message = f"no answer within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
+    secret = endpoint.secret()
+    if secret:
+        message = message.replace(secret, "***")
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + "..."
+    tries = f"after {attempts} attempts" if attempts > 1 else "(not retried)"
+    return f"The call to {endpoint.model} failed {tries}: {message}"
+
+
+def _semaphore(limit: int) -> asyncio.Semaphore:
+    semaphores = _state().semaphores
+    semaphore = semaphores.get(limit)
+    if semaphore is None:
+        semaphore = semaphores[limit] = asyncio.Semaphore(limit)
+    return semaphore
+
+
+async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+    """Share one computation per key and loop; failed ones are forgotten, not cached."""
+    cache = _state().cache
+    future = cache.get(key)
+    if future is None:
+        future = asyncio.ensure_future(compute())
+        cache[key] = future
+        future.add_done_callback(lambda done: _forget_failure(cache, key, done))
+        _evict(cache)
+    else:
+        cache.move_to_end(key)
+    # shield: a caller cancelled mid-wait must not cancel the call others are waiting on.
+    return await asyncio.shield(future)
+
+
+def _forget_failure(
+    cache: OrderedDict[Hashable, asyncio.Future[Any]], key: Hashable, done: asyncio.Future[Any]
+) -> None:
+    if (done.cancelled() or done.exception() is not None) and cache.get(key) is done:
+        del cache[key]
+
+
+def _evict(cache: OrderedDict[Hashable, asyncio.Future[Any]]) -> None:
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+
+
+__all__ = ["ProviderError", "clear_cache", "complete_json", "embed"]

@@ -1,0 +1,58 @@
+"""One settings object for CLI, language server and extension.
+
+Resolution order (later wins): defaults < checkspec.yaml < environment
+(CHECKSPEC_*) < explicit overrides (CLI flags, editor settings).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .spec.workspace import Workspace
+
+_ENV = {
+    "model": "CHECKSPEC_MODEL",
+    "embedding_model": "CHECKSPEC_EMBEDDING_MODEL",
+    "api_base": "CHECKSPEC_API_BASE",
+    "target": "CHECKSPEC_TARGET",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str | None = None
+    embedding_model: str | None = None
+    api_base: str | None = None
+    target: str | None = None
+    concurrency: int = 8
+    max_file_size: int = 10_000_000
+
+
+def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
+    settings = Settings()
+    if workspace is not None:
+        config = workspace.config
+        settings = replace(
+            settings,
+            **{f.name: getattr(config, f.name) for f in fields(Settings) if getattr(config, f.name, None) is not None},
+        )
+    from_env = {name: os.environ[var] for name, var in _ENV.items() if os.environ.get(var)}
+    settings = replace(settings, **from_env)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    return replace(settings, **given)
+
+
+def apply_llm_settings(settings: Settings) -> None:
+    """Make the resolved model settings the defaults of the LLM checks (no litellm import)."""
+    try:
+        from .judges import config as judges_config
+    except ImportError:  # LLM checks not available in this build
+        return
+    if settings.model:
+        judges_config.set_default_generator(
+            judges_config.Generator(model=settings.model, api_base=settings.api_base)
+        )
+    if settings.embedding_model:
+        judges_config.set_default_embedding_model(settings.embedding_model)
