@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 from unittest.mock import MagicMock, patch
 
-from pydantic import Field, field_validator
+from pydantic import Field, SerializeAsAny, field_validator
 
 from .core.check import KindModel
 from .core.construct import construct
@@ -108,7 +108,9 @@ class Interact(InteractionSpec):
 class WithSpy(InteractionSpec):
     """Patches `target` with a MagicMock while the wrapped spec runs and records its calls."""
 
-    interaction_generator: InteractionSpec = Field(description="The interaction spec to spy on.")
+    interaction_generator: SerializeAsAny[InteractionSpec] = Field(
+        description="The interaction spec to spy on."
+    )
     target: str = Field(
         description="Import path of the function to patch, as for unittest.mock.patch.",
     )

@@ -74,7 +74,7 @@ class ScenarioFailed(Exception):
 class _SpecItem(pytest.Item):
     # Some plugins' hook wrappers (pytest-lsp's pytest_runtest_call) expect every item to
     # have funcargs, as pytest.Function does; ours take none.
-    funcargs: dict[str, Any] = {}  # noqa: RUF012
+    funcargs: dict[str, Any] = {}
 
 
 class ScenarioItem(_SpecItem):

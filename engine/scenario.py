@@ -17,6 +17,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    SerializeAsAny,
     WithJsonSchema,
     field_serializer,
 )
@@ -46,10 +47,10 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    interacts: list[InteractionSpec] = Field(
+    interacts: list[SerializeAsAny[InteractionSpec]] = Field(
         default_factory=list, description="Interactions added to the trace by this step."
     )
-    checks: list[Check] = Field(
+    checks: list[SerializeAsAny[Check]] = Field(
         default_factory=list, description="Checks run after this step's interactions."
     )
 
@@ -152,6 +153,8 @@ class Scenario(BaseModel):
 
     # Folders a relative python: target is resolved against (set by the file loader).
     _base_dirs: tuple[str, ...] = PrivateAttr(default=())
+    # Seconds a string target may take per call (set by the file loader from settings).
+    _target_timeout: float | None = PrivateAttr(default=None)
 
     def __init__(self, name: str | None = None, /, **data: Any) -> None:
         if name is not None:
@@ -251,7 +254,7 @@ class Scenario(BaseModel):
             return target
         from .targets import resolve_target
 
-        return resolve_target(target, self._base_dirs)
+        return resolve_target(target, self._base_dirs, self._target_timeout)
 
     def _result(
         self, steps: list[TestCaseResult], trace: Trace, started: float, target: Any

@@ -69,7 +69,10 @@ def _kind_union(family: type[KindModel], names: dict[type, str], custom: bool) -
         union["required"] = ["kind"]
     else:  # e.g. interactions: no kind means `interact`
         union["allOf"].append(
-            {"if": {"not": {"required": ["kind"]}}, "then": {"$ref": f"#/$defs/{names[family._registry[default]]}"}}
+            {
+                "if": {"not": {"required": ["kind"]}},
+                "then": {"$ref": f"#/$defs/{names[family._registry[default]]}"},
+            }
         )
     return union
 

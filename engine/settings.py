@@ -27,6 +27,7 @@ class Settings:
     api_base: str | None = None
     target: str | None = None
     concurrency: int = 8
+    target_timeout: float = 60.0
     max_file_size: int = 10_000_000
 
 
@@ -36,7 +37,11 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
         config = workspace.config
         settings = replace(
             settings,
-            **{f.name: getattr(config, f.name) for f in fields(Settings) if getattr(config, f.name, None) is not None},
+            **{
+                f.name: getattr(config, f.name)
+                for f in fields(Settings)
+                if getattr(config, f.name, None) is not None
+            },
         )
     from_env = {name: os.environ[var] for name, var in _ENV.items() if os.environ.get(var)}
     settings = replace(settings, **from_env)

@@ -43,9 +43,10 @@ def describe_target_problem(spec: str) -> str | None:
 
 
 def resolve_target(
-    spec: str, base_dirs: Sequence[str] = (), timeout: float = DEFAULT_TIMEOUT_SECONDS
+    spec: str, base_dirs: Sequence[str] = (), timeout: float | None = None
 ) -> AsyncTarget:
     """An async callable `(inputs, trace) -> outputs` for the target reference."""
+    timeout = timeout or DEFAULT_TIMEOUT_SECONDS
     problem = describe_target_problem(spec)
     if problem:
         raise TargetError(problem)

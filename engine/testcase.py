@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .core.check import Check
 from .core.result import TestCaseResult
@@ -21,7 +21,7 @@ class TestCase(BaseModel):
 
     name: str | None = Field(default=None, description="Optional label.")
     trace: Trace = Field(description="The interactions to judge.")
-    checks: Sequence[Check] = Field(description="Checks to run against the trace.")
+    checks: Sequence[SerializeAsAny[Check]] = Field(description="Checks to run against the trace.")
 
     async def run(self, return_exception: bool = False) -> TestCaseResult:
         return await get_runner().run(self, return_exception=return_exception)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+# SerializeAsAny: dump nested checks as their own class, not as the base `Check`.
+from pydantic import Field, SerializeAsAny
 
 from ..core.check import Check
 from ..core.result import CheckResult, CheckStatus
@@ -13,7 +14,7 @@ from ..core.trace import Trace
 class AllOf(Check):
     """Passes when every inner check passes; stops at the first failure or error."""
 
-    checks: list[Check] = Field(description="Ordered checks; all must pass.")
+    checks: list[SerializeAsAny[Check]] = Field(description="Ordered checks; all must pass.")
 
     async def run(self, trace: Trace) -> CheckResult:
         passed: list[str] = []
@@ -40,7 +41,9 @@ class AllOf(Check):
 class AnyOf(Check):
     """Passes when one inner check passes; stops at the first pass (or error)."""
 
-    checks: list[Check] = Field(description="Ordered checks; at least one must pass.")
+    checks: list[SerializeAsAny[Check]] = Field(
+        description="Ordered checks; at least one must pass."
+    )
 
     async def run(self, trace: Trace) -> CheckResult:
         failures: list[str] = []
@@ -65,7 +68,7 @@ class AnyOf(Check):
 class Not(Check):
     """Inverts the inner check: pass <-> fail; error and skip pass through."""
 
-    check: Check = Field(description="The inner check whose result is inverted.")
+    check: SerializeAsAny[Check] = Field(description="The inner check whose result is inverted.")
 
     async def run(self, trace: Trace) -> CheckResult:
         result = await self.check.run(trace)

@@ -137,7 +137,9 @@ class RegexMatching(TextCheck):
         except regex.error as exc:
             message = str(exc).split(" at position")[0]
             line, column = _line_col(self.pattern, exc.pos)
-            return [FieldIssue("pattern", "regex-syntax", f"invalid regex: {message}", line, column)]
+            return [
+                FieldIssue("pattern", "regex-syntax", f"invalid regex: {message}", line, column)
+            ]
         return []
 
     async def run(self, trace: Trace) -> CheckResult:

@@ -87,7 +87,10 @@ def _load(paths: Sequence[str]) -> tuple[list[Document], bool]:
         print(f"{path}: error: no such file or folder", file=sys.stderr)
         invalid = True
     if not files and not missing:
-        print("error: no spec files found (*.scenario.yaml, *.suite.yaml, *.dataset.*)", file=sys.stderr)
+        print(
+            "error: no spec files found (*.scenario.yaml, *.suite.yaml, *.dataset.*)",
+            file=sys.stderr,
+        )
         invalid = True
     documents = [load_file(path) for path in files]
     configs = {p for path in files if (p := find_config(path.resolve())) is not None}

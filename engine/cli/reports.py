@@ -61,7 +61,9 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     ]
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
-        lines.append(f"      {LABELS[check.status.value]} {name} at {run.document.path}:{line}: {message}")
+        lines.append(
+            f"      {LABELS[check.status.value]} {name} at {run.document.path}:{line}: {message}"
+        )
     return lines
 
 
@@ -79,9 +81,7 @@ def to_json(report: RunReport) -> str:
     return json.dumps(
         {
             "status": report.status.value,
-            "summary": {
-                status.value: report.count(status) for status in TestCaseStatus
-            },
+            "summary": {status.value: report.count(status) for status in TestCaseStatus},
             "duration_s": round(report.duration_s, 3),
             "scenarios": scenarios,
         },

@@ -146,7 +146,10 @@ JSONPathStr = Annotated[str, AfterValidator(_check), JSONPathMarker()]
 
 def resolve(trace: Trace, key: str) -> Any:
     """The value `key` selects in `trace`, a list for multi-match paths, or NoMatch."""
-    return compile_path(key).find(trace)
+    path = compile_path(key)
+    if path.steps is not None:  # CompiledPath.find inlined: this runs for every check
+        return _walk(trace, path.steps, path.text)
+    return path.find(trace)
 
 
 def provided_or_resolve(trace: Trace, key: Any = MISSING, value: Any = MISSING) -> Any:
@@ -200,9 +203,16 @@ _LEAF_TYPES = frozenset({str, int, float, bool, type(None), dict, list})
 def _walk(trace: Trace, steps: tuple[_Step, ...], text: str) -> Any:
     current: Any = trace
     for kind, arg in steps:
-        # Plain dicts are the usual step below `outputs`: one lookup, no isinstance.
-        if kind == "field" and type(current) is dict:
-            current = current.get(arg, _MISSING_STEP)
+        if kind == "field":
+            # Plain dicts (below `outputs`) and the models seen before (Trace,
+            # Interaction) by exact type; anything else takes the general step.
+            cls = type(current)
+            if cls is dict:
+                current = current.get(arg, _MISSING_STEP)
+            elif (attrs := _model_attrs.get(cls)) is not None:
+                current = getattr(current, arg) if arg in attrs else _MISSING_STEP
+            else:
+                current = _step(current, kind, arg)
         else:
             current = _step(current, kind, arg)
         if current is _MISSING_STEP:
@@ -219,9 +229,11 @@ def _step(current: Any, kind: str, arg: Any) -> Any:
         if isinstance(current, BaseModel):
             # Trace/Interaction expose their fields (and `last`) as the dump would.
             cls = type(current)
-            if arg in cls.__pydantic_fields__ or arg in _COMPUTED.get(cls, ()):
-                return getattr(current, arg)
-            return _MISSING_STEP
+            attrs = _model_attrs.get(cls)
+            if attrs is None:
+                attrs = frozenset((*cls.__pydantic_fields__, *_COMPUTED.get(cls, ())))
+                _model_attrs[cls] = attrs
+            return getattr(current, arg) if arg in attrs else _MISSING_STEP
         return _MISSING_STEP
     # index
     if isinstance(current, list | tuple):
@@ -234,7 +246,10 @@ def _step(current: Any, kind: str, arg: Any) -> Any:
 
 # Computed attributes the dumped form exposes, registered by the model modules.
 _COMPUTED: dict[type, tuple[str, ...]] = {}
+# Per model class: the field and computed names a selector may step into.
+_model_attrs: dict[type, frozenset[str]] = {}
 
 
 def register_computed(model: type, *names: str) -> None:
     _COMPUTED[model] = names
+    _model_attrs.pop(model, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, FieldSerializationInfo, field_serializer, field_validator
 
 from ..core.check import Check
 from ..core.jsonpath import NoMatch, provided_or_resolve
@@ -38,10 +38,20 @@ class BaseLLMCheck(Check):
         ),
     )
 
-    @field_validator("generator", mode="before")
+    # A bare model name is accepted (`generator: openai/gpt-4o-mini`) and said so in schemas.
+    @field_validator("generator", mode="before", json_schema_input_type=Generator | str | None)
     @classmethod
     def _model_name(cls, value: Any) -> Any:
         return {"model": value} if isinstance(value, str) else value
+
+    @field_serializer("generator")
+    def _only_given_settings(
+        self, generator: Generator | None, info: FieldSerializationInfo
+    ) -> dict[str, Any] | None:
+        # Dump what was written, not the defaults: reloaded, it still defers to the default.
+        return (
+            None if generator is None else generator.model_dump(mode=info.mode, exclude_unset=True)
+        )
 
     @abstractmethod
     def get_prompt(self) -> str:

@@ -8,7 +8,7 @@ import (or patched by a test) takes effect.
 from __future__ import annotations
 
 import os
-from typing import Any, Self
+from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
@@ -55,7 +55,11 @@ class _Endpoint(BaseModel):
 
     def merged_over(self, default: Self) -> Self:
         """These settings where explicitly given, the default's elsewhere."""
-        explicit = {name: getattr(self, name) for name in self.model_fields_set}
+        explicit = {
+            name: value
+            for name in self.model_fields_set
+            if (value := getattr(self, name)) is not None  # null means "not given" too
+        }
         return default.model_copy(update=explicit)
 
     def secret(self) -> str | None:
@@ -89,15 +93,15 @@ def set_default_generator(generator: Generator | str | None) -> None:
 
 
 def get_default_generator() -> Generator:
-    """The generator set with set_default_generator, else one built from CHECKSPEC_* vars."""
-    if _default_generator is not None:
-        return _default_generator
-    settings: dict[str, Any] = {
-        "model": _env(MODEL_ENV),
-        "api_base": _env(API_BASE_ENV),
-        "api_key": _env(API_KEY_ENV),
-    }
-    return Generator(**settings)
+    """The generator set with set_default_generator, its gaps (e.g. the key) filled from the
+    CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables; else just those."""
+    from_env = Generator(
+        model=_env(MODEL_ENV), api_base=_env(API_BASE_ENV), api_key=_env(API_KEY_ENV)
+    )
+    if _default_generator is None:
+        return from_env
+    # Secrets stay in the environment: a model set from checkspec.yaml still gets its key.
+    return _default_generator.merged_over(from_env)
 
 
 def set_default_embedding_model(model: EmbeddingModel | str | None) -> None:
@@ -107,12 +111,13 @@ def set_default_embedding_model(model: EmbeddingModel | str | None) -> None:
 
 
 def get_default_embedding_model() -> EmbeddingModel:
-    """The model set with set_default_embedding_model, else one from CHECKSPEC_EMBEDDING_*."""
-    if _default_embedding_model is not None:
-        return _default_embedding_model
-    settings: dict[str, Any] = {
-        "model": _env(EMBEDDING_MODEL_ENV),
-        "api_base": _env(EMBEDDING_API_BASE_ENV),
-        "api_key": _env(EMBEDDING_API_KEY_ENV),
-    }
-    return EmbeddingModel(**settings)
+    """The model set with set_default_embedding_model, its gaps filled from the
+    CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables; else just those."""
+    from_env = EmbeddingModel(
+        model=_env(EMBEDDING_MODEL_ENV),
+        api_base=_env(EMBEDDING_API_BASE_ENV),
+        api_key=_env(EMBEDDING_API_KEY_ENV),
+    )
+    if _default_embedding_model is None:
+        return from_env
+    return _default_embedding_model.merged_over(from_env)

@@ -53,7 +53,9 @@ class DatasetCheck(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    identifier: str = Field(description="Check identifier (built-in, or custom_ from checkspec.yaml).")
+    identifier: str = Field(
+        description="Check identifier (built-in, or custom_ from checkspec.yaml)."
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="The check's parameters.")
     name: str | None = Field(default=None, description="Optional name shown in results.")
 

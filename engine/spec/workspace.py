@@ -67,6 +67,9 @@ class WorkspaceConfig(BaseModel):
         description="Default target for files without one: python:module:function or a URL.",
     )
     concurrency: int = Field(default=8, ge=1, le=256, description="Scenarios run at once.")
+    target_timeout: float = Field(
+        default=60.0, gt=0, description="Seconds a target may take to answer one interaction."
+    )
     max_file_size: int = Field(
         default=10_000_000, ge=1, description="Files larger than this many bytes are refused."
     )
