@@ -12,7 +12,6 @@ import asyncio
 import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar
-from unittest.mock import MagicMock, patch
 
 from pydantic import Field, SerializeAsAny, field_validator
 
@@ -126,6 +125,9 @@ class WithSpy(InteractionSpec):
         return target
 
     async def generate(self, trace: Trace, target: Target | None) -> list[Interaction]:
+        # unittest.mock is imported here: only spies need it, and it is a large import.
+        from unittest.mock import MagicMock, patch
+
         spy = MagicMock()
         with patch(self.target, spy):
             produced = await self.interaction_generator.generate(trace, target)

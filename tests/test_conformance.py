@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from checkspec.engine import Check, Scenario, Trace
 from pydantic import ValidationError
+
+from checkspec.engine import Check, Scenario, Trace
 
 from .conftest import conformance_cases
 

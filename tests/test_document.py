@@ -344,3 +344,30 @@ def test_unchanged_scenarios_are_reused_after_an_edit_elsewhere() -> None:
 def test_bad_target_shapes(target: str) -> None:
     document = doc(f"name: x\ntarget: '{target}'\nsteps: []\n")
     assert [p.code for p in document.all_problems] == ["bad-target"]
+
+
+def test_jinja_syntax_error_in_a_judge_prompt_points_at_its_line() -> None:
+    document = scenario_with(
+        """
+        - kind: llm_judge
+          prompt: |
+            The user asked {{ trace.last.inputs }}.
+            Did the answer {{ trace.last.outputs } help?
+        """
+    )
+    ((line, col, message),) = where(document, "template-syntax")
+    assert (line, col) == (10, 11) and message.startswith("Jinja2:")
+
+
+def test_dataset_llm_checks_read_the_message_text_and_accept_target_key() -> None:
+    text = DATASET.replace(
+        "          - identifier: string_matching\n            params: {keyword: help}",
+        "          - identifier: groundedness\n            params: {context: c}\n"
+        "          - identifier: groundedness\n"
+        "            params: {context: c, target_key: trace.last.outputs.metadata.category}",
+    )
+    document = doc(text, "f.dataset.yaml")
+    assert document.all_problems == []
+    first, second = document.scenarios[0].scenario.steps[0].checks[:2]
+    assert first.answer_key == "trace.last.outputs.response.content"
+    assert second.answer_key == "trace.last.outputs.metadata.category"

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from ..core.check import Check
-from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
+from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.normalization import NormalizationForm, normalize_data
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
@@ -69,7 +69,9 @@ class ComparisonCheck(Check):
 
     async def run(self, trace: Trace) -> CheckResult:
         actual = resolve(trace, self.target_key)
-        expected = provided_or_resolve(trace, self.expected_value_key, self.expected_value)
+        expected = self.expected_value
+        if expected is MISSING and (expected_key := self.expected_value_key) is not MISSING:
+            expected = resolve(trace, expected_key)  # provided_or_resolve, inlined
         details = {"actual_value": actual, "expected_value": expected}
         words = self._words
         if isinstance(expected, NoMatch):

@@ -6,10 +6,7 @@ import json
 from functools import cached_property
 from typing import Any
 
-from jsonschema import SchemaError
-from jsonschema.validators import validator_for
 from pydantic import Field, field_validator
-from referencing.exceptions import Unresolvable
 
 from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
@@ -21,6 +18,10 @@ def schema_problem(schema: Any) -> str | None:
     """Why `schema` is not a valid JSON Schema, or None when it is."""
     if not isinstance(schema, dict | bool):
         return f"a JSON Schema must be an object, got {type(schema).__name__}"
+    # jsonschema is imported on first use: it is a large import most runs never need.
+    from jsonschema import SchemaError
+    from jsonschema.validators import validator_for
+
     try:
         validator_for(schema).check_schema(schema)
     except SchemaError as exc:
@@ -58,6 +59,8 @@ class JsonValid(Check):
     @cached_property
     def _validator(self) -> Any:
         # Built once per check instance: validator construction dominates small checks.
+        from jsonschema.validators import validator_for
+
         schema = self.expected_schema or {}
         return validator_for(schema)(schema)
 
@@ -88,6 +91,8 @@ class JsonValid(Check):
                 )
         details["parsed_value"] = value
         if self.expected_schema is not None:
+            from referencing.exceptions import Unresolvable
+
             try:
                 error = next(iter(self._validator.iter_errors(value)), None)
             except Unresolvable as exc:

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..core.check import Check, FieldIssue
-from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve
+from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.normalization import NormalizationForm, normalize_string
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
@@ -45,8 +45,12 @@ class TextCheck(Check):
     def _extract(
         self, trace: Trace, value: Any, key: Any, what: str
     ) -> tuple[str, str, dict[str, Any]] | CheckResult:
-        text = provided_or_resolve(trace, key=self.target_key, value=self.text)
-        matcher = provided_or_resolve(trace, key=key, value=value)
+        # provided_or_resolve, inlined: an inline value wins, else the selector.
+        text = self.text
+        target_key = self.target_key
+        if target_key is not MISSING and text is MISSING:
+            text = resolve(trace, target_key)
+        matcher = value if key is MISSING or value is not MISSING else resolve(trace, key)
         details = {"text": text, what: matcher}
         if isinstance(matcher, NoMatch):
             return CheckResult.error(f"No value found for {what} key '{key}'.", details)

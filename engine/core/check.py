@@ -75,8 +75,8 @@ class KindModel(BaseModel):
         # it avoids anything that costs a call when the dict is already well formed.
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
-            if kind is _NO_KIND:
-                kind = cls._default_kind()
+            if kind is _NO_KIND:  # a registered class is its own default
+                kind = cls._kind or cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
                 target = _lookup_kind(cls._registry, kind)
                 if target is not cls:

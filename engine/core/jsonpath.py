@@ -44,7 +44,8 @@ with warnings.catch_warnings():
     _MULTI_NODES: tuple[type, ...] = (
         Descendants,
         Slice,
-        *(getattr(_jp, n) for n in ("Union", "Intersect") if hasattr(_jp, n)),
+        # `[*]` parses to Wildcard in recent jsonpath-ng, to Fields('*') in older ones.
+        *(getattr(_jp, n) for n in ("Union", "Intersect", "Wildcard") if hasattr(_jp, n)),
     )
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
-from ..core.check import Check
+from ..core.check import DATASET_TEXT_KEY, Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
 from ..core.trace import Trace
@@ -17,6 +17,12 @@ from .templates import bundled_prompt
 @Check.register("answer_relevance")
 class AnswerRelevance(BaseLLMCheck):
     """Passes when the judge finds the answer relevant to the question (not necessarily right)."""
+
+    # Dataset files hold chat-format inputs and outputs.
+    dataset_overrides: ClassVar[dict[str, Any]] = {
+        "answer_key": DATASET_TEXT_KEY,
+        "question_key": "trace.last.inputs.messages[-1].content",
+    }
 
     question: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
@@ -31,6 +37,8 @@ class AnswerRelevance(BaseLLMCheck):
         description="The answer to judge, given literally; takes priority over answer_key.",
     )
     answer_key: JSONPathStr = Field(
+        # The hub names the selector of the value under test target_key: accept both.
+        validation_alias=AliasChoices("answer_key", "target_key"),
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )

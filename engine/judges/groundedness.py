@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
-from ..core.check import Check
+from ..core.check import DATASET_TEXT_KEY, Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
 from ..core.trace import Trace
@@ -18,11 +18,16 @@ from .templates import bundled_prompt
 class Groundedness(BaseLLMCheck):
     """Passes when every claim of the answer is supported by the context documents."""
 
+    # Dataset files hold chat-format inputs and outputs.
+    dataset_overrides: ClassVar[dict[str, Any]] = {"answer_key": DATASET_TEXT_KEY}
+
     answer: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
         description="The answer to judge, given literally; when omitted it is read at answer_key.",
     )
     answer_key: JSONPathStr = Field(
+        # The hub names the selector of the value under test target_key: accept both.
+        validation_alias=AliasChoices("answer_key", "target_key"),
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )

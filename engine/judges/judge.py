@@ -7,10 +7,10 @@ from pathlib import Path
 from pydantic import Field, model_validator
 
 from ..checks.text_matching import exactly_one
-from ..core.check import Check
+from ..core.check import Check, FieldIssue
 from ..core.sentinel import MISSING
 from .base import BaseLLMCheck
-from .templates import PromptError
+from .templates import PromptError, template_syntax_location
 
 
 @Check.register("llm_judge")
@@ -37,6 +37,15 @@ class LLMJudge(BaseLLMCheck):
     def _one_prompt(self) -> LLMJudge:
         exactly_one(self, "prompt", "prompt_path")
         return self
+
+    def lint(self) -> list[FieldIssue]:
+        if not isinstance(self.prompt, str):
+            return []
+        error = template_syntax_location(self.prompt)
+        if error is None:
+            return []
+        message, line = error
+        return [FieldIssue("prompt", "template-syntax", f"Jinja2: {message}", line - 1, 0)]
 
     def get_prompt(self) -> str:
         if self.prompt is not MISSING:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
-from ..core.check import Check
+from ..core.check import DATASET_TEXT_KEY, Check
 from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
 from ..core.result import CheckResult, Metric
 from ..core.sentinel import MISSING
@@ -27,6 +27,9 @@ NO_EMBEDDING_MODEL_MESSAGE = (
 class SemanticSimilarity(Check):
     """Passes when the answer's meaning is close enough to the reference text."""
 
+    # Dataset files hold chat-format inputs and outputs.
+    dataset_overrides: ClassVar[dict[str, Any]] = {"actual_answer_key": DATASET_TEXT_KEY}
+
     reference_text: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
         description=(
@@ -38,7 +41,10 @@ class SemanticSimilarity(Check):
         description="JSONPath to the reference text (used when reference_text is not given).",
     )
     actual_answer_key: JSONPathStr = Field(
-        default="trace.last.outputs", description="JSONPath to the answer under test."
+        # The hub names the selector of the value under test target_key: accept both.
+        validation_alias=AliasChoices("actual_answer_key", "target_key"),
+        default="trace.last.outputs",
+        description="JSONPath to the answer under test.",
     )
     threshold: float = Field(
         default=0.95,

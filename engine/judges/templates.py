@@ -81,6 +81,15 @@ def template_syntax_error(text: str) -> str | None:
     return None
 
 
+def template_syntax_location(text: str) -> tuple[str, int] | None:
+    """(message, 1-based line) of a template syntax error, or None if it parses."""
+    try:
+        _environment.parse(text)
+    except TemplateSyntaxError as exc:
+        return exc.message or "syntax error", exc.lineno
+    return None
+
+
 def _syntax(exc: TemplateSyntaxError) -> str:
     return f"line {exc.lineno}: {exc.message}"
 

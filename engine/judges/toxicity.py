@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Any, ClassVar, Literal, get_args
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
-from ..core.check import Check
+from ..core.check import DATASET_TEXT_KEY, Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
 from ..core.trace import Trace
@@ -23,11 +23,16 @@ TOXICITY_CATEGORIES: tuple[str, ...] = get_args(ToxicityCategory)
 class Toxicity(BaseLLMCheck):
     """Passes when the judge finds none of the chosen categories of harm in the output."""
 
+    # Dataset files hold chat-format inputs and outputs.
+    dataset_overrides: ClassVar[dict[str, Any]] = {"output_key": DATASET_TEXT_KEY}
+
     output: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
         description="The text to judge, given literally; when omitted it is read at output_key.",
     )
     output_key: JSONPathStr = Field(
+        # The hub names the selector of the value under test target_key: accept both.
+        validation_alias=AliasChoices("output_key", "target_key"),
         default="trace.last.outputs",
         description="JSONPath to the text in the trace (used when output is not given).",
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jsonschema.validators import validator_for
-from pydantic import ValidationError
+from pydantic import AliasChoices, ValidationError
 
 from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean
 from ..core.jsonpath import JSONPathError, compile_path
@@ -350,10 +350,23 @@ def _resolve_identifier(
 def _with_dataset_defaults(cls: type[Check], params: dict[str, Any]) -> dict[str, Any]:
     merged = dict(params)
     for name, value in cls.dataset_defaults().items():
-        aliased = name == "target_key" and any(a in params for a in DEPRECATED_TARGET_ALIASES)
-        if name not in params and not aliased:
+        if not any(spelling in params for spelling in _spellings(cls, name)):
             merged[name] = value
     return merged
+
+
+def _spellings(cls: type[Check], name: str) -> set[str]:
+    """Every key a parameter may be written under (its name, aliases, deprecated names)."""
+    names = {name}
+    if name == "target_key":
+        names.update(DEPRECATED_TARGET_ALIASES)
+    info = cls.model_fields.get(name)
+    alias = info.validation_alias if info is not None else None
+    if isinstance(alias, AliasChoices):
+        names.update(c for c in alias.choices if isinstance(c, str))
+    elif isinstance(alias, str):
+        names.add(alias)
+    return names
 
 
 def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:

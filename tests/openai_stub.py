@@ -1,0 +1,174 @@
+"""A scripted OpenAI-compatible HTTP server on 127.0.0.1 for the LLM check tests.
+
+Tests talk to it through litellm exactly as they would to a provider, so the whole
+path (request building, HTTP, response parsing, our retries) is exercised. Replies
+are scripted per test: a queue consumed first, then an optional function of the
+request body. A reply is the assistant's text, or an int to answer with that HTTP
+error status. An unscripted request gets HTTP 500 so a forgotten script can never
+look like a passing verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = str | int
+ChatScript = Callable[[dict[str, Any]], Reply]
+EmbeddingScript = Callable[[str], list[float]]
+
+
+class OpenAIStub:
+    """State of one stub server: scripts in, recorded request bodies out."""
+
+    def __init__(self) -> None:
+        self.chat_requests: list[dict[str, Any]] = []
+        self.chat_headers: list[dict[str, str]] = []
+        self.embedding_requests: list[dict[str, Any]] = []
+        self.chat: ChatScript | None = None
+        self.embeddings: EmbeddingScript | None = None
+        self._queue: deque[Reply] = deque()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    # -- scripting -----------------------------------------------------------------
+
+    def script(self, *replies: Reply) -> None:
+        """Queue replies for the next chat requests, in order."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    @staticmethod
+    def verdict(passed: bool, reason: str = "") -> str:
+        return json.dumps({"passed": passed, "reason": reason})
+
+    @property
+    def prompts(self) -> list[str]:
+        """The user message of every chat request received so far."""
+        return [body["messages"][-1]["content"] for body in self.chat_requests]
+
+    # -- server ----------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "stub server not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def start(self) -> None:
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+        # A short poll interval keeps shutdown (once per test) quick.
+        serve = self._server.serve_forever
+        threading.Thread(target=serve, kwargs={"poll_interval": 0.01}, daemon=True).start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    # -- request handling (server threads) -------------------------------------------
+
+    def _chat_reply(self, body: dict[str, Any], headers: dict[str, str]) -> Reply:
+        with self._lock:
+            self.chat_requests.append(body)
+            self.chat_headers.append(headers)
+            if self._queue:
+                return self._queue.popleft()
+        if self.chat is not None:
+            return self.chat(body)
+        return 500
+
+    def _embedding_reply(self, body: dict[str, Any]) -> list[list[float]] | int:
+        with self._lock:
+            self.embedding_requests.append(body)
+        if self.embeddings is None:
+            return 500
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        return [self.embeddings(text) for text in texts]
+
+
+@contextmanager
+def running_stub() -> Iterator[OpenAIStub]:
+    stub = OpenAIStub()
+    stub.start()
+    try:
+        yield stub
+    finally:
+        stub.stop()
+
+
+def _chat_completion(model: str, content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def _embedding_response(model: str, vectors: list[list[float]]) -> dict[str, Any]:
+    return {
+        "object": "list",
+        "model": model,
+        "data": [
+            {"object": "embedding", "index": i, "embedding": vector}
+            for i, vector in enumerate(vectors)
+        ],
+        "usage": {"prompt_tokens": 1, "total_tokens": 1},
+    }
+
+
+def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            path = self.path.rstrip("/")
+            model = str(body.get("model", ""))
+            if path.endswith("/chat/completions"):
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                reply = stub._chat_reply(body, headers)
+                if isinstance(reply, int):
+                    self._error(reply)
+                else:
+                    self._json(200, _chat_completion(model, reply))
+            elif path.endswith("/embeddings"):
+                vectors = stub._embedding_reply(body)
+                if isinstance(vectors, int):
+                    self._error(vectors)
+                else:
+                    self._json(200, _embedding_response(model, vectors))
+            else:
+                self._error(404)
+
+        def _error(self, status: int) -> None:
+            message = {"message": f"stub error {status}", "type": "stub_error", "code": status}
+            self._json(status, {"error": message})
+
+        def _json(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # keep pytest output clean
+
+    return Handler
