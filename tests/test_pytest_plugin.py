@@ -8,6 +8,9 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+# The inner runs have no ini of ours: keep pytest-asyncio's loop-scope notice out of them.
+QUIET = ("-p", "no:asyncio")
+
 SUITE = """
 name: s
 scenarios:
@@ -32,12 +35,12 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_off_by_default(project: pytest.Pytester) -> None:
-    result = project.runpytest()
+    result = project.runpytest(*QUIET)
     result.assert_outcomes()  # nothing collected
 
 
 def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester) -> None:
-    result = project.runpytest("-p", "checkspec", "-v")
+    result = project.runpytest("-p", "checkspec", "-v", *QUIET)
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*s.suite.yaml::good one PASSED*"])
     result.stdout.fnmatch_lines(["*broken.scenario.yaml:3:21: error: unknown check 'nope'*"])
@@ -48,4 +51,4 @@ def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester)
 
 def test_enabled_with_ini_option(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\ncheckspec = true\n")
-    project.runpytest().assert_outcomes(passed=1, failed=2)
+    project.runpytest(*QUIET).assert_outcomes(passed=1, failed=2)

@@ -6,7 +6,7 @@ import json
 from functools import cached_property
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 
 from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
@@ -39,6 +39,9 @@ class JsonValid(Check):
     )
     expected_schema: dict[str, Any] | None = Field(
         default=None,
+        # The reference library serializes this field as `schema`; read both spellings.
+        validation_alias=AliasChoices("expected_schema", "schema"),
+        serialization_alias="schema",
         description="Optional JSON Schema the (parsed) value must conform to.",
     )
     parse: bool = Field(

@@ -1,0 +1,48 @@
+"""The built wheel holds the namespaced packages, the schemas and the prompt templates."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_contents(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(REPO),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("checkspec-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names}
+    assert top <= {"checkspec", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+    assert "checkspec/engine/__init__.py" in names
+    assert "checkspec/engine/spec/document.py" in names
+    assert "checkspec/server/__init__.py" in names
+    for kind in ("scenario", "suite", "dataset", "config"):
+        assert f"checkspec/schemas/{kind}.schema.json" in names
+    assert any(
+        n.startswith("checkspec/engine/judges/prompts/") and n.endswith(".j2") for n in names
+    )
+    entry_points = (
+        zipfile.ZipFile(wheel)
+        .read(next(n for n in names if n.endswith("entry_points.txt")))
+        .decode()
+    )
+    assert "checkspec = checkspec.engine.cli.main:main" in entry_points
+    assert "checkspec = checkspec.engine.pytest_plugin" in entry_points
