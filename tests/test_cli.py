@@ -253,3 +253,40 @@ def test_console_script_runs(tmp_path: Path) -> None:
         [str(bin_dir / "checkspec"), "list", "checks"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "string_matching" in done.stdout
+
+
+def test_llm_judged_scenario_end_to_end_with_model_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkspec.engine.judges import clear_cache, set_default_generator
+
+    from .openai_stub import OpenAIStub, running_stub
+
+    path = write(
+        tmp_path,
+        "tone.scenario.yaml",
+        """
+        name: polite
+        steps:
+          - interacts: [{inputs: It broke!, outputs: "Sorry about that, here is a refund."}]
+            checks:
+              - kind: conformity
+                rule: The answer apologises.
+        """,
+    )
+    monkeypatch.delenv("CHECKSPEC_MODEL", raising=False)
+    try:
+        code, out, _ = run_cli(capsys, "run", str(path))
+        assert code == 1 and "No LLM model configured" in out
+        with running_stub() as stub:
+            monkeypatch.setenv("CHECKSPEC_API_BASE", stub.base_url)
+            monkeypatch.setenv("CHECKSPEC_API_KEY", "sk-test")
+            stub.script(OpenAIStub.verdict(False, "It does not apologise enough."))
+            code, out, _ = run_cli(capsys, "run", str(path), "--model", "openai/test-model")
+            assert code == 1
+            assert "FAIL conformity at" in out and "It does not apologise enough." in out
+            assert "The answer apologises." in stub.prompts[0]
+            assert stub.chat_requests[0]["model"] == "test-model"
+    finally:
+        set_default_generator(None)
+        clear_cache()

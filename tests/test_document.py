@@ -162,7 +162,7 @@ def test_missing_required_parameter_points_at_the_kind() -> None:
 
 def test_invalid_expected_schema() -> None:
     document = scenario_with("- kind: json_valid\n  expected_schema: {type: 12}")
-    ((line, col, message),) = where(document, "invalid-value")
+    ((line, col, message),) = where(document, "invalid-schema")
     assert (line, col) == (8, 26)
     assert "expected_schema" in message
 

@@ -131,7 +131,8 @@ def problems_from_validation(
                 )
         else:
             field = ".".join(str(p) for p in loc) if loc else what
-            problems.append(Problem("invalid-value", f"{field}: {_clean(error['msg'])}", where))
+            code = "invalid-schema" if str(last).endswith("schema") else "invalid-value"
+            problems.append(Problem(code, f"{field}: {_clean(error['msg'])}", where))
     return problems
 
 
