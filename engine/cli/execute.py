@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,19 +66,31 @@ def run_documents(
     ]
     started = time.perf_counter()
 
-    async def main() -> list[ScenarioRun]:
+    runs: list[ScenarioRun | None] = [None] * len(todo)
+
+    async def main() -> None:
+        # Returns nothing on purpose: on Python 3.11, asyncio.run() may repr() the main
+        # task (and so its result) when it restores the SIGINT handler; with thousands of
+        # results that repr alone took seconds.
         semaphore = asyncio.Semaphore(max(1, concurrency))
 
-        async def one(doc: Document, entry: ScenarioEntry) -> ScenarioRun:
+        async def one(index: int, doc: Document, entry: ScenarioEntry) -> None:
             scenario: Scenario = entry.scenario  # type: ignore[assignment]
             async with semaphore:
                 result = await scenario.run(target=target, return_exception=True)
-            run = ScenarioRun(doc, entry, result)
+            runs[index] = run = ScenarioRun(doc, entry, result)
             if on_done is not None:
                 on_done(run)
-            return run
 
-        return list(await asyncio.gather(*(one(d, e) for d, e in todo)))
+        await asyncio.gather(*(one(i, d, e) for i, (d, e) in enumerate(todo)))
 
-    runs = asyncio.run(main()) if todo else []
-    return RunReport(runs=runs, duration_s=time.perf_counter() - started)
+    if todo:
+        # The loaded documents are large and live for the whole run: move them out of the
+        # collector's view so its full passes do not rescan them after every batch of results.
+        gc.freeze()
+        try:
+            asyncio.run(main())
+        finally:
+            gc.unfreeze()
+    done = [run for run in runs if run is not None]
+    return RunReport(runs=done, duration_s=time.perf_counter() - started)

@@ -7,6 +7,7 @@ usage. Problems go to stderr as `path:line:col: severity: message`.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -70,7 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "schema": _schema,
             "lsp": _lsp,
         }[args.command]
-        return handler(args)
+        code = handler(args)
+        # Everything still alive is about to be freed by exiting: keep the interpreter's
+        # final collections from traversing it (a big run leaves ~1M objects, ~2 s).
+        gc.freeze()
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -78,7 +78,11 @@ class KindModel(BaseModel):
             if kind is _NO_KIND:  # a registered class is its own default
                 kind = cls._kind or cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
-                target = _lookup_kind(cls._registry, kind)
+                registry = cls._registry
+                # The registered str kind is the usual case: one lookup, no call.
+                target = registry.get(kind) if type(kind) is str else None
+                if target is None:
+                    target = _lookup_kind(registry, kind)
                 if target is not cls:
                     if not issubclass(target, cls):
                         raise PydanticCustomError(
@@ -86,7 +90,10 @@ class KindModel(BaseModel):
                             "kind '{kind}' is not a {expected}",
                             {"kind": kind, "expected": cls.__name__},
                         )
-                    return _validator_of(target)(data)
+                    if _plain_validate.get(target) or _validates_plainly(target):
+                        # model_validate minus its Python wrapper (same validator).
+                        return target.__pydantic_validator__.validate_python(data)
+                    return target.model_validate(data)
             if "target_key" in cls.__pydantic_fields__ and not data.keys().isdisjoint(
                 DEPRECATED_TARGET_ALIASES
             ):
@@ -161,15 +168,11 @@ _NO_KIND = object()
 _plain_validate: dict[type, bool] = {}
 
 
-def _validator_of(target: type[KindModel]) -> Callable[[Any], Any]:
-    """`target.model_validate`, minus its Python wrapper unless a class overrides it."""
-    plain = _plain_validate.get(target)
-    if plain is None:
-        plain = target.model_validate.__func__ is BaseModel.model_validate.__func__  # type: ignore[attr-defined]
-        _plain_validate[target] = plain
-    if plain:
-        return target.__pydantic_validator__.validate_python
-    return target.model_validate
+def _validates_plainly(target: type[KindModel]) -> bool:
+    """Whether `target.model_validate` is pydantic's own (cached per class)."""
+    plain = target.model_validate.__func__ is BaseModel.model_validate.__func__  # type: ignore[attr-defined]
+    _plain_validate[target] = plain
+    return plain
 
 
 def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:

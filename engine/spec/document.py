@@ -16,6 +16,7 @@ from jsonschema.validators import validator_for
 from pydantic import AliasChoices, ValidationError
 
 from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean
+from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
 from ..interactions import Interact, InteractionSpec
@@ -138,7 +139,11 @@ def analyze(
     kind: FileKind | None = None,
 ) -> Document:
     """Analyse spec text. `path` decides the file kind and JSON vs YAML."""
-    workspace = workspace or Workspace()
+    with gc_paused():  # bulk acyclic allocation: see gcpause.py
+        return _analyze(text, path, workspace or Workspace(), kind)
+
+
+def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) -> Document:
     max_bytes = workspace.config.max_file_size
     kind = kind or kind_from_name(path)
     if is_jsonl(path):

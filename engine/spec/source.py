@@ -12,7 +12,6 @@ its 0-based range, so checks can read values and the CLI / language server can p
 
 from __future__ import annotations
 
-import gc
 import json as jsonlib
 import re
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from yaml.nodes import ScalarNode
 from yaml.reader import ReaderError
 from yaml.resolver import Resolver
 
+from ..core.gcpause import gc_paused
 from .problems import Position, Problem, Range, Severity
 
 try:  # libyaml is ~10x faster and reports the same marks
@@ -322,13 +322,10 @@ class _Builder:
 
     def run(self) -> Node | None:
         loader = None
-        # The tree is hundreds of thousands of small acyclic objects; letting the cyclic GC
-        # rescan them while they are built triples the parse time, so it is paused meanwhile.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
         try:
             loader = _Loader(self.text)
-            return self._document(loader)
+            with gc_paused():  # the tree is many small acyclic objects: see gcpause.py
+                return self._document(loader)
         except _Abort:
             return None
         except yaml.MarkedYAMLError as e:
@@ -351,8 +348,6 @@ class _Builder:
         finally:
             if loader is not None:
                 loader.dispose()
-            if gc_was_enabled:
-                gc.enable()
         return None
 
     def _syntax_error(self, e: yaml.MarkedYAMLError) -> None:
