@@ -35,6 +35,7 @@ from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .locate import (
     head_range,
     issue_problem,
+    misnamed,
     problems_from_validation,
     start_of,
     warning,
@@ -209,19 +210,10 @@ def _is_mapping(node: Node, doc: Document | None, what: str, into: list[Problem]
 def _unknown_keys(node: Node, allowed: frozenset[str], what: str) -> list[Problem]:
     problems: list[Problem] = []
     for key, _value in node.entries:
-        if key.value in allowed:
-            continue
-        hint = did_you_mean(str(key.value), sorted(k for k in allowed if k != SCHEMA_KEY))
-        problems.append(
-            Problem(
-                "unknown-field",
-                f"unknown field '{key.value}' in {what}"
-                + (f"; did you mean '{hint}'?" if hint else ""),
-                key.range,
-                fix=(TextEdit(key.range, hint),) if hint else (),
-                fix_title=f"Rename to '{hint}'" if hint else None,
-            )
-        )
+        if key.value not in allowed:
+            names = sorted(k for k in allowed if k != SCHEMA_KEY)
+            message = f"unknown field '{key.value}' in {what}"
+            problems.append(misnamed("unknown-field", message, str(key.value), names, key.range))
     return problems
 
 
@@ -303,16 +295,8 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
         return None, problems, identifier, head
     cls = Check._registry.get(resolved_kind)
     if cls is None:
-        hint = did_you_mean(resolved_kind, Check._registry)
-        problems.append(
-            Problem(
-                "unknown-kind",
-                f"unknown check '{resolved_kind}'" + (f"; did you mean '{hint}'?" if hint else ""),
-                head,
-                fix=(TextEdit(head, hint),) if hint else (),
-                fix_title=f"Change to '{hint}'" if hint else None,
-            )
-        )
+        message = f"unknown check '{resolved_kind}'"
+        problems.append(misnamed("unknown-kind", message, resolved_kind, Check._registry, head))
         return None, problems, identifier, head
     if ctx.dataset:
         merged = _with_dataset_defaults(cls, merged)
@@ -335,20 +319,17 @@ def _resolve_identifier(
         return identifier, given, None
     custom = ctx.custom.get(identifier)
     if custom is None:
-        hint = did_you_mean(identifier, ctx.custom)
         known = ", ".join(sorted(ctx.custom)) or "none are defined"
-        return (
+        problem = misnamed(
+            "unknown-custom-check",
+            f"unknown custom check '{identifier}'",
             identifier,
-            given,
-            Problem(
-                "unknown-custom-check",
-                f"unknown custom check '{identifier}'"
-                + (f"; did you mean '{hint}'?" if hint else f" (checkspec.yaml: {known})"),
-                head,
-                fix=(TextEdit(head, hint),) if hint else (),
-                fix_title=f"Change to '{hint}'" if hint else None,
-            ),
+            ctx.custom,
+            head,
         )
+        if not problem.fix:
+            problem = replace(problem, message=f"{problem.message} (checkspec.yaml: {known})")
+        return identifier, given, problem
     return custom.base_kind, {**custom.check_params(), **given}, None
 
 
@@ -558,14 +539,22 @@ def _step(
                     exc, item, head=start_of(item), model=Interact, what="interaction"
                 )
             )
+    checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems)
+    return Step.model_construct(interacts=interacts, checks=checks)
+
+
+def _step_checks(
+    node: Node | None, step_index: int, ctx: _Context, entry: ScenarioEntry, problems: list[Problem]
+) -> list[Check]:
+    """The valid checks of one step; every check, valid or not, is recorded with its place."""
     checks: list[Check] = []
-    for check_index, check_node in enumerate(_list(node.get("checks"), "checks", problems)):
+    for check_index, check_node in enumerate(_list(node, "checks", problems)):
         check, check_problems, kind, head = _check(check_node, ctx)
         problems.extend(check_problems)
         entry.checks.append(CheckEntry(step_index, check_index, kind, check_node, head))
         if check is not None:
             checks.append(check)
-    return Step.model_construct(interacts=interacts, checks=checks)
+    return checks
 
 
 def _shifted(entry: ScenarioEntry, node: Node, index: int) -> ScenarioEntry:
@@ -718,13 +707,7 @@ def _record(
         problems.extend(_schema_problems(input_node, schemas.input, "input"))
         if output_node is not None:
             problems.extend(_schema_problems(output_node, schemas.output, "output"))
-        checks: list[Check] = []
-        for check_index, check_node in enumerate(_list(item.get("checks"), "checks", problems)):
-            check, check_problems, kind, head = _check(check_node, ctx)
-            problems.extend(check_problems)
-            entry.checks.append(CheckEntry(step_index, check_index, kind, check_node, head))
-            if check is not None:
-                checks.append(check)
+        checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems)
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
             Step.model_construct(
@@ -816,14 +799,8 @@ def _custom_params(
     if not isinstance(kind, str):
         return []
     if kind not in Check._registry:
-        hint = did_you_mean(kind, Check._registry)
         return [
-            Problem(
-                "unknown-kind",
-                f"unknown check type '{kind}'" + (f"; did you mean '{hint}'?" if hint else ""),
-                head,
-                fix=(TextEdit(head, hint),) if hint else (),
-            )
+            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check._registry, head)
         ]
     try:
         check = Check.model_validate(as_check)

@@ -15,6 +15,22 @@ from .problems import Position, Problem, Range, Severity, TextEdit
 from .source import Node
 
 
+def misnamed(
+    code: str, message: str, name: str, candidates: Any, rng: Range, *, rename: bool = True
+) -> Problem:
+    """A problem about an unknown name, with "did you mean" and a fix when one is close."""
+    hint = did_you_mean(name, candidates)
+    if hint is None:
+        return Problem(code, message, rng)
+    return Problem(
+        code,
+        f"{message}; did you mean '{hint}'?",
+        rng,
+        fix=(TextEdit(rng, hint),) if rename else (),
+        fix_title=f"Change to '{hint}'" if rename else None,
+    )
+
+
 def start_of(node: Node) -> Range:
     """A zero-width range at the node's start, for "missing here" messages."""
     return Range(node.range.start, node.range.start)
@@ -78,31 +94,22 @@ def problems_from_validation(
             key = parent.key_node(last) if isinstance(last, str) else None
             cls = _model_at(base, parent_path, model)
             fields = [f for f in getattr(cls, "model_fields", {}) if f != "kind"]
-            hint = did_you_mean(str(last), fields) if fields else None
-            rng = key.range if key is not None else where
             problems.append(
-                Problem(
+                misnamed(
                     "unknown-parameter",
-                    f"unknown parameter '{last}' for {_owner(parent, what)}"
-                    + (f"; did you mean '{hint}'?" if hint else ""),
-                    rng,
-                    fix=(TextEdit(rng, hint),) if hint and key is not None else (),
-                    fix_title=f"Rename to '{hint}'" if hint else None,
+                    f"unknown parameter '{last}' for {_owner(parent, what)}",
+                    str(last),
+                    fields,
+                    key.range if key is not None else where,
+                    rename=key is not None,
                 )
             )
         elif etype == "unknown_kind":
             kind_node = (base.find(loc) or base).get("kind")
             kind = str(ctx.get("kind", ""))
-            hint = did_you_mean(kind, Check._registry)
             rng = kind_node.range if kind_node is not None else where
             problems.append(
-                Problem(
-                    "unknown-kind",
-                    f"unknown check kind '{kind}'" + (f"; did you mean '{hint}'?" if hint else ""),
-                    rng,
-                    fix=(TextEdit(rng, hint),) if hint else (),
-                    fix_title=f"Change to '{hint}'" if hint else None,
-                )
+                misnamed("unknown-kind", f"unknown check kind '{kind}'", kind, Check._registry, rng)
             )
         elif etype == "missing_kind":
             problems.append(Problem("missing-parameter", "a check needs a 'kind'", where))
