@@ -1,1 +1,1 @@
-"""checkspec language server (placeholder until the server issue)."""
+"""checkspec language server: a thin LSP layer (`lsp/`) over pure analysis (`analysis/`)."""

@@ -1,0 +1,236 @@
+"""Completion: check kinds, parameter names, accepted values and `trace.` JSONPaths.
+
+Everything offered comes from the engine's registry and models (and the workspace's
+custom checks); below `trace.last.outputs.` it comes from what the scenario recorded.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from checkspec.engine.core.check import Check
+from checkspec.engine.spec.document import Document
+from checkspec.engine.spec.kinds import FileKind, is_json
+from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.source import Key
+from checkspec.engine.spec.workspace import CustomCheck, Workspace
+
+from .context import CursorContext, Role, cursor_context
+from .docs import check_markdown, field_markdown
+from .recorded import recorded_at
+from .schema import FieldDoc, Frame, MappingShape, shape_at, summary_of
+from .trace_paths import ROOT, format_name, next_keys, parse_steps
+
+_NAME_TAIL = re.compile(r"[\w$-]*")
+
+
+class ItemKind(enum.Enum):
+    CHECK = "check"  # a check (or interaction) kind
+    FIELD = "field"  # a key of the mapping
+    VALUE = "value"  # an accepted value: a Literal member, a boolean
+    PATH = "path"  # a step of a trace JSONPath
+
+
+@dataclass(frozen=True)
+class Completion:
+    label: str
+    kind: ItemKind
+    insert: str
+    replace: Range  # code points, like every analysis range
+    detail: str = ""
+    documentation: str = ""  # Markdown
+    sort: str = ""
+
+
+def complete(
+    document: Document,
+    text: str,
+    position: Position,
+    workspace: Workspace | None = None,
+    *,
+    trigger: str | None = None,
+    earlier: Document | None = None,
+) -> list[Completion]:
+    """What may be written at `position` in `text` (the text `document` was analysed from).
+
+    `trigger` is the character that opened completion, if one did: a space asks for values
+    (`kind: ` offers the kinds) or a new list item's keys (`- `), never for keys while a
+    line is being indented.
+    `earlier` is an earlier analysis of the same file that parsed: while the line being
+    typed breaks the YAML, recorded outputs are read from it (found by keys, not lines).
+    """
+    if document.kind is None:
+        return []
+    context = cursor_context(text, position, source=document.source, json=is_json(document.path))
+    if context is None:
+        return []
+    if trigger == " " and context.role is Role.KEY and not context.after_dash:
+        return []  # a space in the indentation, not a request
+    data = document if document.source.root is not None or earlier is None else earlier
+    request = _Request(document, data, context, workspace, is_json(document.path))
+    if context.role is Role.KEY:
+        return request.keys_or_list_item()
+    if context.in_list:
+        return request.values(context.frames[:-1], context.frames[-1].step, in_list=True)
+    return request.values(context.frames, context.key, in_list=False)
+
+
+@dataclass(frozen=True)
+class _Request:
+    document: Document
+    data: Document  # where recorded outputs are read
+    context: CursorContext
+    workspace: Workspace | None
+    json: bool
+
+    @property
+    def kind(self) -> FileKind | None:
+        return self.document.kind
+
+    @property
+    def custom(self) -> dict[str, CustomCheck]:
+        return self.workspace.custom_checks if self.workspace is not None else {}
+
+    def shape(self, frames: tuple[Frame, ...]) -> MappingShape | None:
+        return shape_at(self.kind, frames, self.custom)
+
+    # Keys -------------------------------------------------------------------------------
+
+    def keys_or_list_item(self) -> list[Completion]:
+        frames = self.context.frames
+        shape = self.shape(frames)
+        fresh_item = (
+            self.context.after_dash
+            and len(frames) >= 2
+            and frames[-2].keys is None
+            and not frames[-1].keys
+        )
+        if shape is None and fresh_item:
+            # `- word` in a list of plain values (toxicity categories): complete the value.
+            return self.values(frames[:-2], frames[-2].step, in_list=True)
+        return self.keys(shape, frames[-1].keys or {}) if shape is not None else []
+
+    def keys(self, shape: MappingShape, written: Mapping[Any, Any]) -> list[Completion]:
+        present = shape.present(written)
+        items = []
+        for index, (name, doc) in enumerate(shape.fields.items()):
+            if name in present and name != self.context.prefix:
+                continue
+            rank = 0 if name == shape.head else 1 if doc.required else 2
+            items.append(
+                Completion(
+                    label=name,
+                    kind=ItemKind.FIELD,
+                    insert=self._key_text(name),
+                    replace=self.context.replace,
+                    detail=doc.type,
+                    documentation=field_markdown(doc, shape.title),
+                    sort=f"{rank}{index:03d}",
+                )
+            )
+        return items
+
+    def _key_text(self, name: str) -> str:
+        if self.context.colon_follows:
+            return name
+        if self.json:
+            return name if self.context.quoted else f'"{name}": '
+        return f" {name}: " if self.context.needs_space else f"{name}: "
+
+    # Values -----------------------------------------------------------------------------
+
+    def values(
+        self, owner: tuple[Frame, ...], key: Key | None, *, in_list: bool
+    ) -> list[Completion]:
+        shape = self.shape(owner)
+        if shape is None or not isinstance(key, str):
+            return []
+        if key == shape.head and shape.family is not None and not in_list:
+            return self.kinds(shape)
+        doc = shape.field_for(key)
+        if doc is None:
+            return []
+        if doc.jsonpath and not in_list:
+            return self.trace_paths(doc, [*self.context.path, key])
+        return [
+            self._value(choice, ItemKind.VALUE, doc.type, f"`{doc.name}`: {doc.description}", i)
+            for i, choice in enumerate(doc.choices)
+        ]
+
+    def kinds(self, shape: MappingShape) -> list[Completion]:
+        family = shape.family
+        assert family is not None
+        dataset = self.kind is FileKind.DATASET and shape.head != "type"
+        items = [
+            self._value(kind, ItemKind.CHECK, summary_of(cls), _kind_doc(kind, cls, dataset), i)
+            for i, (kind, cls) in enumerate(family._registry.items())
+        ]
+        if shape.custom_allowed and issubclass(family, Check):
+            for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
+                base = Check._registry.get(custom.base_kind)
+                about = custom.name or custom.description or f"custom {custom.base_kind} check"
+                doc = check_markdown(identifier, base, custom=custom) if base else about
+                items.append(self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i))
+        return items
+
+    def _value(self, value: str, kind: ItemKind, detail: str, doc: str, index: int) -> Completion:
+        insert = f" {value}" if self.context.needs_space else value
+        return Completion(
+            label=value,
+            kind=kind,
+            insert=insert,
+            replace=self.context.replace,
+            detail=detail,
+            documentation=doc,
+            sort=f"{index:04d}",
+        )
+
+    # trace. paths -----------------------------------------------------------------------
+
+    def trace_paths(self, doc: FieldDoc, path: list[Key]) -> list[Completion]:
+        prefix = self.context.prefix
+        cut = prefix.rfind(".")
+        if cut < 0:
+            return self._path_starts(doc)
+        steps = parse_steps(prefix[:cut])
+        if steps is None:
+            return []
+        recorded = recorded_at(self.data, path, self.workspace)
+        line, pos = self.context.line, self.context.position
+        start = self.context.replace.start.character + cut + 1
+        end = pos.character + len(_NAME_TAIL.match(line, pos.character).group())  # type: ignore[union-attr]
+        span = Range(Position(pos.line, start), Position(pos.line, max(end, start)))
+        return [
+            Completion(
+                label=key.name,
+                kind=ItemKind.PATH,
+                insert=format_name(key.name),
+                replace=span,
+                detail=key.detail,
+                documentation=key.documentation,
+                sort=f"{i:04d}",
+            )
+            for i, key in enumerate(next_keys(steps, recorded))
+        ]
+
+    def _path_starts(self, doc: FieldDoc) -> list[Completion]:
+        starts = [f"{ROOT}."]
+        default = (doc.default or "").strip('"')
+        if default.startswith(f"{ROOT}."):
+            starts.append(default)
+        return [
+            self._value(text, ItemKind.PATH, "JSONPath into the trace", doc.description, i)
+            for i, text in enumerate(starts)
+        ]
+
+
+@lru_cache(maxsize=256)
+def _kind_doc(kind: str, cls: type[BaseModel], dataset: bool) -> str:
+    return check_markdown(kind, cls, dataset=dataset)

@@ -1,0 +1,108 @@
+"""A scenario's run result, placed where the user wrote what it is about.
+
+Each failed or errored check becomes a finding at its `kind:` (or `identifier:`) value,
+a step that could not run (its target or interaction raised) one at the step, and the
+scenario gets a one-line summary at its name. Findings are `Problem`s, so the server
+publishes them exactly like the static ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checkspec.engine.core.result import CheckStatus, ScenarioResult, TestCaseStatus
+from checkspec.engine.spec.document import ScenarioEntry
+from checkspec.engine.spec.problems import Problem, Severity
+
+from .places import step_head
+
+_VERB = {CheckStatus.FAIL: "failed", CheckStatus.ERROR: "errored"}
+
+
+def run_findings(entry: ScenarioEntry, result: ScenarioResult) -> list[Problem]:
+    findings = [
+        Problem(
+            f"scenario-{result.status.value}",
+            summary_line(entry, result),
+            entry.head,
+            Severity.INFORMATION if result.passed else Severity.WARNING,
+        )
+    ]
+    for s, step in enumerate(result.steps):
+        error = step.error
+        if error is not None and not (error.phase or "").startswith("check"):
+            # The step never reached its checks: say why at the step itself.
+            message = f"step {s + 1} errored: {error.summary()}"
+            findings.append(Problem("step-errored", message, step_head(entry, s)))
+        for j, check_result in enumerate(step.results):
+            verb = _VERB.get(check_result.status)
+            check = entry.check_at(s, j)
+            if verb is None or check is None:
+                continue
+            name = step.check_names[j] if j < len(step.check_names) else check.kind
+            message = check_result.message or "no message"
+            findings.append(
+                Problem(
+                    f"check-{check_result.status.value}", f"{name} {verb}: {message}", check.head
+                )
+            )
+    return findings
+
+
+def summary_line(entry: ScenarioEntry, result: ScenarioResult) -> str:
+    """`refund: fail — 1 failed of 3 checks (recorded outputs replayed)`."""
+    # A skipped step without checks still reports one SKIP: count only real checks.
+    results = [r for step in result.steps for r in step.results[: len(step.check_names)]]
+    bad = [r for r in results if r.status in _VERB]
+    total = sum(1 for r in results if r.status is not CheckStatus.SKIP)
+    if result.status is TestCaseStatus.PASS:
+        counts = f"{_checks(total)} passed"
+    elif bad:
+        failed = sum(1 for r in bad if r.status is CheckStatus.FAIL)
+        errored = len(bad) - failed
+        parts = [f"{n} {what}" for n, what in ((failed, "failed"), (errored, "errored")) if n]
+        counts = f"{' and '.join(parts)} of {_checks(len(results))}"
+    else:
+        counts = "a step could not run"
+    how = " (recorded outputs replayed)" if result.replayed else ""
+    return f"{entry.name}: {result.status.value} — {counts}{how}"
+
+
+def _checks(count: int) -> str:
+    return f"{count} check" if count == 1 else f"{count} checks"
+
+
+def run_summary(entry: ScenarioEntry, result: ScenarioResult) -> dict[str, Any]:
+    """The JSON an editor can show: lines are 0-based, as in LSP."""
+    checks = []
+    for s, step in enumerate(result.steps):
+        for j, check_result in enumerate(step.results):
+            check = entry.check_at(s, j)
+            if check is None:
+                continue
+            checks.append(
+                {
+                    "step": s,
+                    "index": j,
+                    "kind": check.kind,
+                    "line": check.head.start.line,
+                    "status": check_result.status.value,
+                    "message": check_result.message or "",
+                }
+            )
+    errors = [
+        {"step": s, "line": step_head(entry, s).start.line, "message": step.error.summary()}
+        for s, step in enumerate(result.steps)
+        if step.error is not None
+    ]
+    return {
+        "scenario": entry.name,
+        "index": entry.index,
+        "line": entry.head.start.line,
+        "status": result.status.value,
+        "summary": summary_line(entry, result),
+        "replayed": result.replayed,
+        "duration_ms": result.duration_ms,
+        "checks": checks,
+        "errors": errors,
+    }

@@ -1,0 +1,42 @@
+"""textDocument/completion: check kinds, parameters, values and `trace.` paths."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analysis.completion import complete
+from .convert import to_completion_item
+from .guard import guarded
+
+if TYPE_CHECKING:
+    from .server import CheckspecServer
+
+TRIGGERS = [".", ":", " ", "-"]
+
+
+def register(server: CheckspecServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGERS)
+    )
+    @guarded(lambda: None)
+    def completion(
+        ls: CheckspecServer, params: types.CompletionParams
+    ) -> types.CompletionList | None:
+        doc = ls.store.get(params.text_document.uri)
+        if doc is None:
+            return None
+        codec = ls.codec(doc)
+        trigger = params.context.trigger_character if params.context else None
+        items = complete(
+            ls.store.recent_analysis(doc),
+            doc.text,
+            codec.from_lsp(params.position),
+            doc.workspace,
+            trigger=trigger,
+            earlier=doc.last_parsed,
+        )
+        return types.CompletionList(
+            is_incomplete=False, items=[to_completion_item(i, codec) for i in items]
+        )

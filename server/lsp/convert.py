@@ -1,0 +1,161 @@
+"""The one place where analysis types become LSP types and back.
+
+Analysis columns count Unicode code points. When the client accepts `utf-32` positions
+they are sent as they are; otherwise they are converted to UTF-16 code units (LSP's
+default) using the text of the line, so a character outside the BMP (an emoji) before a
+problem does not shift it.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
+
+from ..analysis.actions import QuickFix
+from ..analysis.completion import Completion, ItemKind
+from ..analysis.hover import HoverInfo
+from ..analysis.lenses import Lens
+from ..analysis.symbols import Symbol, SymbolRole
+from ..analysis.text import split_lines
+
+UTF32 = types.PositionEncodingKind.Utf32
+UTF16 = types.PositionEncodingKind.Utf16
+SOURCE = "checkspec"
+RUN_SOURCE = "checkspec run"
+
+
+def negotiate_encoding(offered: list[str] | None) -> types.PositionEncodingKind:
+    """utf-32 (our own columns) when the client takes it, else the mandatory utf-16."""
+    return UTF32 if offered and UTF32 in offered else UTF16
+
+
+class PositionCodec:
+    """Columns of one text, between code points (analysis) and the client's encoding."""
+
+    def __init__(self, text: str, encoding: str) -> None:
+        self._lines = split_lines(text)
+        self._utf16 = encoding != UTF32
+
+    def _line(self, index: int) -> str:
+        return self._lines[index] if 0 <= index < len(self._lines) else ""
+
+    def to_lsp(self, pos: Position) -> types.Position:
+        character = pos.character
+        if self._utf16:
+            line = self._line(pos.line)
+            if not line.isascii():
+                prefix = line[:character]
+                character += sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+        return types.Position(line=max(pos.line, 0), character=max(character, 0))
+
+    def from_lsp(self, pos: types.Position) -> Position:
+        character = pos.character
+        if self._utf16:
+            line = self._line(pos.line)
+            if not line.isascii():
+                units = 0
+                for index, ch in enumerate(line):
+                    if units >= pos.character:
+                        character = index
+                        break
+                    units += 2 if ord(ch) > 0xFFFF else 1
+                else:
+                    character = len(line) + max(pos.character - units, 0)
+        return Position(pos.line, character)
+
+    def range(self, rng: Range) -> types.Range:
+        return types.Range(start=self.to_lsp(rng.start), end=self.to_lsp(rng.end))
+
+    def from_range(self, rng: types.Range) -> Range:
+        return Range(self.from_lsp(rng.start), self.from_lsp(rng.end))
+
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+
+def to_diagnostic(problem: Problem, codec: PositionCodec, source: str = SOURCE) -> types.Diagnostic:
+    tags = [types.DiagnosticTag.Deprecated] if problem.code == "deprecated-alias" else None
+    return types.Diagnostic(
+        range=codec.range(problem.range),
+        message=problem.message,
+        severity=_SEVERITY[problem.severity],
+        code=problem.code,
+        source=source,
+        tags=tags,
+    )
+
+
+def text_edits(edits: tuple[TextEdit, ...], codec: PositionCodec) -> list[types.TextEdit]:
+    return [types.TextEdit(range=codec.range(e.range), new_text=e.new_text) for e in edits]
+
+
+def to_code_action(fix: QuickFix, uri: str, codec: PositionCodec) -> types.CodeAction:
+    return types.CodeAction(
+        title=fix.title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[to_diagnostic(fix.problem, codec)],
+        edit=types.WorkspaceEdit(changes={uri: text_edits(fix.edits, codec)}),
+        is_preferred=True,
+    )
+
+
+_ITEM_KIND = {
+    ItemKind.CHECK: types.CompletionItemKind.Class,
+    ItemKind.FIELD: types.CompletionItemKind.Property,
+    ItemKind.VALUE: types.CompletionItemKind.EnumMember,
+    ItemKind.PATH: types.CompletionItemKind.Field,
+}
+
+
+def to_completion_item(item: Completion, codec: PositionCodec) -> types.CompletionItem:
+    return types.CompletionItem(
+        label=item.label,
+        kind=_ITEM_KIND[item.kind],
+        detail=item.detail or None,
+        documentation=_markdown(item.documentation) if item.documentation else None,
+        sort_text=item.sort or None,
+        filter_text=item.label,
+        text_edit=types.TextEdit(range=codec.range(item.replace), new_text=item.insert),
+        insert_text_format=types.InsertTextFormat.PlainText,
+    )
+
+
+def to_hover(info: HoverInfo, codec: PositionCodec) -> types.Hover:
+    return types.Hover(contents=_markdown(info.markdown), range=codec.range(info.range))
+
+
+_SYMBOL_KIND = {
+    SymbolRole.SCENARIO: types.SymbolKind.Class,
+    SymbolRole.STEP: types.SymbolKind.Method,
+    SymbolRole.CHECK: types.SymbolKind.Function,
+    SymbolRole.CUSTOM_CHECK: types.SymbolKind.Function,
+}
+
+
+def to_document_symbol(symbol: Symbol, codec: PositionCodec) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=symbol.name or "?",  # LSP forbids empty names
+        kind=_SYMBOL_KIND[symbol.role],
+        range=codec.range(symbol.range),
+        selection_range=codec.range(symbol.selection),
+        detail=symbol.detail or None,
+        children=[to_document_symbol(child, codec) for child in symbol.children],
+    )
+
+
+def to_code_lens(lens: Lens, uri: str, codec: PositionCodec) -> types.CodeLens:
+    arguments: list[object] = [uri] if lens.scenario is None else [uri, lens.scenario]
+    return types.CodeLens(
+        range=codec.range(lens.range),
+        command=types.Command(title=lens.title, command=lens.command, arguments=arguments),
+    )
+
+
+def _markdown(text: str) -> types.MarkupContent:
+    return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)

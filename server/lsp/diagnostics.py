@@ -1,0 +1,69 @@
+"""Diagnostics: the document's problems, plus the findings of its last run.
+
+Static problems are published as soon as a document opens and after a short pause in
+typing (the analysis parses the whole file); run findings ("checkspec run") stay until the
+text changes, since their lines would no longer be right.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from .convert import RUN_SOURCE, to_diagnostic
+from .guard import report
+
+if TYPE_CHECKING:
+    from .documents import OpenDocument
+    from .server import CheckspecServer
+
+
+def register(server: CheckspecServer) -> None:
+    """Nothing to register: publishing is driven by the document lifecycle in server.py."""
+
+
+def diagnostics_of(ls: CheckspecServer, doc: OpenDocument) -> list[types.Diagnostic]:
+    document = ls.store.analysis(doc)
+    if document.kind is None:
+        # Not a spec file by name or $schema: an editor may send any YAML; stay quiet.
+        return []
+    codec = ls.codec(doc)
+    found = [to_diagnostic(problem, codec) for problem in document.all_problems]
+    for findings in doc.run_findings.values():
+        found.extend(to_diagnostic(finding, codec, RUN_SOURCE) for finding in findings)
+    return found
+
+
+def publish(ls: CheckspecServer, uri: str) -> None:
+    _cancel_pending(ls, uri)
+    doc = ls.store.get(uri)
+    if doc is None:
+        return
+    try:
+        found = diagnostics_of(ls, doc)
+    except Exception as exc:  # an analysis bug must not silence the other documents
+        report(ls, f"analysing {uri}", exc)
+        found = []
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version)
+    )
+
+
+def publish_soon(ls: CheckspecServer, uri: str) -> None:
+    """Publish after `ls.debounce` seconds without another change to this document."""
+    _cancel_pending(ls, uri)
+    loop = asyncio.get_running_loop()
+    ls.timers[uri] = loop.call_later(ls.debounce, publish, ls, uri)
+
+
+def clear(ls: CheckspecServer, uri: str) -> None:
+    _cancel_pending(ls, uri)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _cancel_pending(ls: CheckspecServer, uri: str) -> None:
+    timer = ls.timers.pop(uri, None)
+    if timer is not None:
+        timer.cancel()

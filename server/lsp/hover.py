@@ -1,0 +1,26 @@
+"""textDocument/hover: check documentation, parameter docs, JSONPaths on recorded data."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analysis.hover import hover as hover_at
+from .convert import to_hover
+from .guard import guarded
+
+if TYPE_CHECKING:
+    from .server import CheckspecServer
+
+
+def register(server: CheckspecServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded(lambda: None)
+    def hover(ls: CheckspecServer, params: types.HoverParams) -> types.Hover | None:
+        doc = ls.store.get(params.text_document.uri)
+        if doc is None:
+            return None
+        codec = ls.codec(doc)
+        found = hover_at(ls.store.analysis(doc), codec.from_lsp(params.position), doc.workspace)
+        return to_hover(found, codec) if found is not None else None

@@ -1,0 +1,200 @@
+"""The checkspec language server: document state, settings, and one module per feature.
+
+This module owns the open documents (text in, analysis out, on change only) and the
+editor settings; each feature module (diagnostics, completion, hover, code actions,
+symbols, code lenses, commands) registers its own handlers and only translates between
+LSP and the pure analysis in `checkspec.server.analysis`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from checkspec.engine.spec.kinds import CONFIG_NAME
+
+from . import code_actions, code_lens, commands, completion, diagnostics, hover, symbols
+from .convert import UTF16, PositionCodec
+from .documents import DocumentStore, OpenDocument
+from .guard import guarded
+from .protocol import CheckspecProtocol
+from .settings import SECTION, EditorSettings
+
+NAME = "checkspec"
+# Diagnostics wait for a pause in typing: each analysis parses the whole file.
+DEBOUNCE_SECONDS = 0.15
+
+
+def _version() -> str:
+    try:
+        return version("checkspec")
+    except PackageNotFoundError:  # running from a bare checkout
+        return "0.0.0"
+
+
+class CheckspecServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            NAME,
+            _version(),
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=CheckspecProtocol,
+        )
+        self.store = DocumentStore()
+        self.debounce = DEBOUNCE_SECONDS
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.background: set[asyncio.Task[Any]] = set()  # keeps fire-and-forget tasks alive
+        self.given_options = False  # initializationOptions carried the settings
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding ("utf-32" or "utf-16")."""
+        try:
+            return self.workspace.position_encoding or UTF16
+        except RuntimeError:  # not initialized yet
+            return UTF16
+
+    def codec(self, doc: OpenDocument) -> PositionCodec:
+        return PositionCodec(doc.text, self.encoding)
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+
+def create_server() -> CheckspecServer:
+    server = CheckspecServer()
+    _register_lifecycle(server)
+    for feature in (diagnostics, completion, hover, code_actions, symbols, code_lens, commands):
+        feature.register(server)
+    return server
+
+
+def _register_lifecycle(server: CheckspecServer) -> None:
+    @server.feature(types.INITIALIZE)
+    @guarded()
+    def initialize(ls: CheckspecServer, params: types.InitializeParams) -> None:
+        ls.store.editor = EditorSettings.from_client(params.initialization_options)
+        ls.given_options = params.initialization_options is not None
+
+    @server.feature(types.INITIALIZED)
+    @guarded()
+    def initialized(ls: CheckspecServer, params: types.InitializedParams) -> None:
+        ls.spawn(_watch_configs(ls))
+        if not ls.given_options and _can_pull_config(ls):
+            ls.spawn(_apply_settings(ls, None))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded()
+    async def did_change_configuration(
+        ls: CheckspecServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        await _apply_settings(ls, params.settings)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
+    def did_open(ls: CheckspecServer, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        doc = ls.store.open(item.uri, item.text, item.version)
+        diagnostics.publish(ls, doc.uri)
+        if doc.is_config:
+            _config_changed(ls, Path(doc.path))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
+    def did_change(ls: CheckspecServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        # pygls has applied the change (full or incremental) to its copy of the text.
+        text = ls.workspace.get_text_document(uri).source
+        doc = ls.store.update(uri, text, params.text_document.version)
+        if doc is None:
+            return
+        diagnostics.publish_soon(ls, uri)
+        if doc.is_config:
+            _config_changed(ls, Path(doc.path))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
+    def did_save(ls: CheckspecServer, params: types.DidSaveTextDocumentParams) -> None:
+        doc = ls.store.get(params.text_document.uri)
+        if doc is not None and doc.is_config:
+            _config_changed(ls, Path(doc.path))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded()
+    def did_close(ls: CheckspecServer, params: types.DidCloseTextDocumentParams) -> None:
+        doc = ls.store.close(params.text_document.uri)
+        diagnostics.clear(ls, params.text_document.uri)
+        if doc is not None and doc.is_config:
+            _config_changed(ls, Path(doc.path))  # the file on disk applies again
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded()
+    def did_change_watched_files(
+        ls: CheckspecServer, params: types.DidChangeWatchedFilesParams
+    ) -> None:
+        for change in params.changes:
+            path = to_fs_path(change.uri)
+            if path is not None and Path(path).name == CONFIG_NAME:
+                _config_changed(ls, Path(path))
+
+
+async def _apply_settings(ls: CheckspecServer, settings: Any) -> None:
+    """Use the `checkspec` settings given, or ask the client for them (pull model)."""
+    if not (isinstance(settings, dict) and SECTION in settings) and _can_pull_config(ls):
+        try:
+            pulled = await ls.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+            )
+        except Exception as exc:  # a client that cannot answer keeps the current settings
+            ls.log(f"checkspec: could not read the settings ({exc})", types.MessageType.Warning)
+            return
+        settings = pulled[0] if pulled else None
+    for doc in ls.store.set_editor_settings(EditorSettings.from_client(settings)):
+        diagnostics.publish(ls, doc.uri)
+
+
+def _config_changed(ls: CheckspecServer, config: Path) -> None:
+    """checkspec.yaml changed: its custom checks and settings may change every diagnostic."""
+    for doc in ls.store.refresh(ls.store.using_config(config)):
+        if not doc.is_config:
+            diagnostics.publish_soon(ls, doc.uri)
+
+
+def _can_pull_config(ls: CheckspecServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    return bool(workspace and workspace.configuration)
+
+
+async def _watch_configs(ls: CheckspecServer) -> None:
+    """Ask the client to tell us about checkspec.yaml changes made outside the editor."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    if not (watched and watched.dynamic_registration):
+        return
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="checkspec-config-watcher",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[types.FileSystemWatcher(glob_pattern=f"**/{CONFIG_NAME}")]
+                        ),
+                    )
+                ]
+            )
+        )
+    except Exception as exc:  # the client refused: edits made in the editor still count
+        ls.log(f"checkspec: not watching checkspec.yaml files ({exc})", types.MessageType.Warning)
