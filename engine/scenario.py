@@ -240,13 +240,19 @@ class Scenario(BaseModel):
             ] + [s.skipped("not run: the target failed") for s in self.steps[1:]]
             return self._result(results, trace, started, chosen)
         stopped = False
+        previous: TestCaseResult | None = None
         for step in self.steps:
+            # A step's status is only needed when another step follows (it is computed
+            # from all its results): most scenarios have one step.
+            if previous is not None:
+                stopped = previous.status in _STOPS
+                previous = None
             if stopped:
                 results.append(step.skipped("not run: an earlier step did not pass"))
                 continue
             result, trace = await step.run(trace, resolved, return_exception)
             results.append(result)
-            stopped = result.status in _STOPS
+            previous = result
         return self._result(results, trace, started, chosen)
 
     def _resolve(self, target: Target | str | None) -> Target | None:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, SchemaValidator
 
 from .result import CheckResult
 from .trace import Trace
@@ -71,8 +71,9 @@ class KindModel(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
-        # Runs once per check dict on the way in and once more in the target class, so
-        # it avoids anything that costs a call when the dict is already well formed.
+        # Runs for every check dict of every scenario built: it avoids anything that
+        # costs a call when the dict is well formed, and validates with the target's
+        # validator minus this wrap (_direct_validator), so it runs once per dict.
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
             if kind is _NO_KIND:  # a registered class is its own default
@@ -90,9 +91,19 @@ class KindModel(BaseModel):
                             "kind '{kind}' is not a {expected}",
                             {"kind": kind, "expected": cls.__name__},
                         )
-                    if _plain_validate.get(target) or _validates_plainly(target):
-                        # model_validate minus its Python wrapper (same validator).
-                        return target.__pydantic_validator__.validate_python(data)
+                    cached = _direct_validators.get(target)
+                    if cached is not None and cached[0] is target.__pydantic_validator__:
+                        direct = cached[1]  # the usual case, without a call
+                    else:
+                        direct = _direct_validator(target)
+                    if direct is not None:
+                        # What the target's own _dispatch_kind would do for its own kind,
+                        # done here so its validator can skip that wrap (see below).
+                        if "target_key" in target.__pydantic_fields__ and not (
+                            data.keys().isdisjoint(DEPRECATED_TARGET_ALIASES)
+                        ):
+                            data = _rename_deprecated(data)
+                        return direct.validate_python(data)
                     return target.model_validate(data)
             if "target_key" in cls.__pydantic_fields__ and not data.keys().isdisjoint(
                 DEPRECATED_TARGET_ALIASES
@@ -132,6 +143,9 @@ class FieldIssue(NamedTuple):
 DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 
 
+_DISPATCH = KindModel._dispatch_kind.__func__  # type: ignore[attr-defined]
+
+
 class Check(KindModel):
     """Base class of every check: `async run(trace) -> CheckResult`."""
 
@@ -165,14 +179,71 @@ class Check(KindModel):
 
 
 _NO_KIND = object()
-_plain_validate: dict[type, bool] = {}
+
+# Per class: (its validator, the same validator without the _dispatch_kind wrap or None).
+_direct_validators: dict[type, tuple[Any, SchemaValidator | None]] = {}
 
 
-def _validates_plainly(target: type[KindModel]) -> bool:
-    """Whether `target.model_validate` is pydantic's own (cached per class)."""
-    plain = target.model_validate.__func__ is BaseModel.model_validate.__func__  # type: ignore[attr-defined]
-    _plain_validate[target] = plain
-    return plain
+def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
+    """`target`'s validator minus its outer `_dispatch_kind` wrap, or None to use
+    `target.model_validate`.
+
+    Dispatching from a family root re-enters the target's own `_dispatch_kind`, which
+    then only renames deprecated selectors (the caller does that instead). The
+    Rust -> Python -> Rust hop of that wrap cost about as much as validating the check's
+    fields, for every check of every scenario. The validator is derived from the
+    target's (same schema and config, one layer fewer) and rebuilt when the target's
+    changes (model_rebuild); anything unusual (a plugin's validator, an overridden
+    model_validate, a schema of another shape) keeps the plain model_validate path.
+    """
+    validator = target.__pydantic_validator__
+    cached = _direct_validators.get(target)
+    if cached is not None and cached[0] is validator:
+        return cached[1]
+    direct = None
+    overridden = target.model_validate.__func__ is not BaseModel.model_validate.__func__  # type: ignore[attr-defined]
+    if type(validator) is SchemaValidator and not overridden:
+        _, args = validator.__reduce__()[:2]  # (schema, config, ...): what it was built from
+        schema = _without_dispatch(args[0])
+        if schema is not None:
+            try:
+                direct = SchemaValidator(schema, *args[1:])
+            except Exception:  # a shape this code does not know: keep the plain path
+                direct = None
+    _direct_validators[target] = (validator, direct)
+    return direct
+
+
+def _without_dispatch(schema: Any) -> Any:
+    """`schema` with the `_dispatch_kind` wrap of its model removed; None if not found.
+
+    Only the chain of wrappers around the model is walked (definitions, function-*),
+    never the definitions, where nested families keep their own dispatch.
+    """
+    stripped, ref = _strip_dispatch(schema)
+    # A schema that refers back to the removed layer would skip dispatch in there.
+    if stripped is None or (ref is not None and ref in repr(stripped)):
+        return None
+    return stripped
+
+
+def _strip_dispatch(schema: Any) -> tuple[Any, str | None]:
+    if not isinstance(schema, dict):
+        return None, None
+    kind = schema.get("type")
+    function = schema.get("function")
+    if (
+        kind == "function-wrap"
+        and isinstance(function, dict)
+        and getattr(function.get("function"), "__func__", None) is _DISPATCH
+    ):
+        return schema["schema"], schema.get("ref")
+    if kind in ("definitions", "function-after", "function-before", "function-wrap"):
+        inner, ref = _strip_dispatch(schema.get("schema"))
+        if inner is None:
+            return None, None
+        return {**schema, "schema": inner}, ref
+    return None, None
 
 
 def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:

@@ -25,6 +25,12 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _field_counts: dict[type, int] = {}
 
 
+def field_count(cls: type[BaseModel]) -> int:
+    """How many fields `cls` has, or -1 unless construct() may build it directly."""
+    count = _field_counts.get(cls)
+    return _field_count(cls) if count is None else count
+
+
 def _field_count(cls: type[BaseModel]) -> int:
     """No post-init, private attributes, extras or root: nothing model_construct adds."""
     plain = (

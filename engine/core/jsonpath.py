@@ -94,13 +94,22 @@ _Step = tuple[str, Any]
 class CompiledPath:
     """A parsed selector: the jsonpath-ng expression plus, when possible, a fast walk."""
 
-    __slots__ = ("expression", "is_list", "steps", "text")
+    __slots__ = ("expression", "is_list", "output_fields", "steps", "text")
 
     def __init__(self, text: str, expression: JSONPath) -> None:
         self.text = text
         self.expression = expression
         self.is_list = _is_list_expression(expression)
         self.steps = _simple_steps(expression)
+        # `trace.last.outputs.a.b` -> ("a", "b"): the shape nearly every check uses.
+        self.output_fields: tuple[str, ...] | None = None
+        steps = self.steps
+        if (
+            steps is not None
+            and steps[:2] == (("field", "last"), ("field", "outputs"))
+            and all(kind == "field" for kind, _ in steps[2:])
+        ):
+            self.output_fields = tuple(name for _, name in steps[2:])
 
     def find(self, trace: Trace) -> Any:
         if self.steps is not None:
@@ -148,6 +157,22 @@ JSONPathStr = Annotated[str, AfterValidator(_check), JSONPathMarker()]
 def resolve(trace: Trace, key: str) -> Any:
     """The value `key` selects in `trace`, a list for multi-match paths, or NoMatch."""
     path = compile_path(key)
+    fields = path.output_fields
+    if fields is not None and type(trace) is _trace_classes[0]:
+        # `trace.last.outputs` then plain dict keys, read directly; any other shape on
+        # the way (a model, a list, no interaction yet) takes the general walk below.
+        interactions = trace.interactions
+        if interactions and type(last := interactions[-1]) is _trace_classes[1]:
+            current = last.outputs
+            for name in fields:
+                if type(current) is not dict:
+                    break
+                current = current.get(name, _MISSING_STEP)
+                if current is _MISSING_STEP:
+                    return NoMatch(path.text)
+            else:
+                if type(current) in _LEAF_TYPES:
+                    return current
     if path.steps is not None:  # CompiledPath.find inlined: this runs for every check
         return _walk(trace, path.steps, path.text)
     return path.find(trace)
@@ -254,3 +279,13 @@ _model_attrs: dict[type, frozenset[str]] = {}
 def register_computed(model: type, *names: str) -> None:
     _COMPUTED[model] = names
     _model_attrs.pop(model, None)
+
+
+# The exact Trace and Interaction classes resolve() may read `last.outputs` from
+# directly (set by trace.py, which imports this module).
+_trace_classes: tuple[type, type] = (NoMatch, NoMatch)
+
+
+def register_trace_classes(trace: type, interaction: type) -> None:
+    global _trace_classes
+    _trace_classes = (trace, interaction)

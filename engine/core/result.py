@@ -1,7 +1,8 @@
 """Results: of one check, of a test case (one step), of a scenario.
 
-Results are built on the hot path thousands of times per run, so the constructors use
-`model_construct` (the values are ours, already the right types) instead of validation.
+Results are built on the hot path thousands of times per run, so the constructors skip
+validation (the values are ours, already the right types) and pydantic's
+`model_construct` too: see construct.py.
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from .construct import construct
+from .construct import (
+    _new,
+    _set_dict,
+    _set_extra,
+    _set_fields_set,
+    _set_private,
+    construct,
+    field_count,
+)
 from .trace import Trace
 
 
@@ -67,6 +76,8 @@ class CheckResult(BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:
+            return _plain_result(CheckStatus.PASS, message, details, metrics)
         return cls._make(CheckStatus.PASS, message, details, metrics)
 
     @classmethod
@@ -76,6 +87,8 @@ class CheckResult(BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:
+            return _plain_result(CheckStatus.FAIL, message, details, metrics)
         return cls._make(CheckStatus.FAIL, message, details, metrics)
 
     @classmethod
@@ -85,6 +98,8 @@ class CheckResult(BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:
+            return _plain_result(CheckStatus.ERROR, message, details, metrics)
         return cls._make(CheckStatus.ERROR, message, details, metrics)
 
     @classmethod
@@ -94,6 +109,8 @@ class CheckResult(BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:
+            return _plain_result(CheckStatus.SKIP, message, details, metrics)
         return cls._make(CheckStatus.SKIP, message, details, metrics)
 
     @property
@@ -111,6 +128,39 @@ class CheckResult(BaseModel):
     @property
     def skipped(self) -> bool:
         return self.status is CheckStatus.SKIP
+
+
+_RESULT_FIELDS = ("status", "message", "metrics", "details")
+# CheckResult itself, when it is as _plain_result expects (checked once, here); a
+# subclass, or a changed CheckResult, goes through _make and construct() as before.
+_PLAIN_RESULT = (
+    CheckResult
+    if field_count(CheckResult) >= 0 and tuple(CheckResult.__pydantic_fields__) == _RESULT_FIELDS
+    else None
+)
+
+
+def _plain_result(
+    status: CheckStatus,
+    message: str | None,
+    details: dict[str, Any] | None,
+    metrics: list[Metric] | None,
+) -> CheckResult:
+    """`CheckResult._make` with construct() unrolled: one is built per check run."""
+    result = _new(CheckResult)
+    _set_dict(
+        result,
+        {
+            "status": status,
+            "message": message,
+            "metrics": metrics or [],
+            "details": details or {},
+        },
+    )
+    _set_fields_set(result, {"status", "message", "metrics", "details"})
+    _set_extra(result, None)
+    _set_private(result, None)
+    return result
 
 
 class TestCaseStatus(StrEnum):

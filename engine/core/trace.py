@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from .construct import construct
-from .jsonpath import register_computed
+from .jsonpath import register_computed, register_trace_classes
 
 
 class Interaction(BaseModel):
@@ -74,3 +74,4 @@ def _plain(value: Any) -> Any:
 
 
 register_computed(Trace, "last")
+register_trace_classes(Trace, Interaction)
