@@ -6,8 +6,13 @@ import importlib
 import re
 import sys
 from collections.abc import Iterable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
+
+# Folders a running scenario resolves references from (its spec file's folder, then the
+# workspace root): set by Scenario.run for the checks it runs, e.g. `fn: module:func`.
+SEARCH_PATHS: ContextVar[tuple[str, ...]] = ContextVar("checkspec_search_paths", default=())
 
 _REFERENCE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 

@@ -33,6 +33,7 @@ from .core.result import (
 )
 from .core.sentinel import MISSING
 from .core.trace import Trace
+from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
 
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
@@ -218,6 +219,15 @@ class Scenario(BaseModel):
         self, *, target: Target | str | None = None, return_exception: bool = False
     ) -> ScenarioResult:
         """Run every step. Exceptions propagate unless `return_exception` is True."""
+        if not self._base_dirs:
+            return await self._run(target, return_exception)
+        token = SEARCH_PATHS.set(self._base_dirs)
+        try:
+            return await self._run(target, return_exception)
+        finally:
+            SEARCH_PATHS.reset(token)
+
+    async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
         started = time.perf_counter()
         chosen = target if target is not None else self.target
         trace = construct(Trace, {"interactions": [], "annotations": dict(self.annotations)})

@@ -290,3 +290,25 @@ def test_llm_judged_scenario_end_to_end_with_model_flag(
     finally:
         set_default_generator(None)
         clear_cache()
+
+
+def test_fn_reference_resolves_next_to_the_spec_file(workspace: Path, capsys) -> None:
+    write(
+        workspace,
+        "checks_here.py",
+        "def has_refund(trace):\n    return 'refund' in trace.last.outputs\n",
+    )
+    path = write(
+        workspace,
+        "f.scenario.yaml",
+        """
+        name: fn
+        steps:
+          - interacts: [{inputs: q, outputs: We offer a refund.}]
+            checks: [{kind: fn, fn: "checks_here:has_refund"}]
+        """,
+    )
+    code, out, _ = run_cli(capsys, "validate", str(path))
+    assert code == 0
+    code, out, _ = run_cli(capsys, "run", str(path))
+    assert code == 0, out

@@ -10,12 +10,12 @@ import inspect
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import Field, PrivateAttr, WithJsonSchema, field_serializer, field_validator
+from pydantic import Field, WithJsonSchema, field_serializer, field_validator
 
 from ..core.check import Check
 from ..core.result import CheckResult
 from ..core.trace import Trace
-from ..imports import import_reference, validate_reference
+from ..imports import SEARCH_PATHS, import_reference, validate_reference
 
 
 @Check.register("fn")
@@ -35,8 +35,6 @@ class FnCheck(Check):
     failure_message: str | None = Field(default=None, description="Message when it fails.")
     details: dict[str, Any] = Field(default_factory=dict, description="Extra result details.")
 
-    _resolved: Callable[..., Any] | None = PrivateAttr(default=None)
-
     @field_validator("fn")
     @classmethod
     def _reference(cls, fn: Callable[..., Any] | str) -> Callable[..., Any] | str:
@@ -55,9 +53,12 @@ class FnCheck(Check):
         return cls(fn=fn, **kwargs)
 
     def _function(self) -> Callable[..., Any]:
-        if self._resolved is None:
-            self._resolved = import_reference(self.fn) if isinstance(self.fn, str) else self.fn
-        return self._resolved
+        # Resolved on every run, not cached on the check: an analysed check may be shared
+        # (cache by text) and its module may be reloaded between runs. Imports are cached
+        # by Python, so this is a dictionary lookup after the first time.
+        if isinstance(self.fn, str):
+            return import_reference(self.fn, SEARCH_PATHS.get())
+        return self.fn
 
     async def run(self, trace: Trace) -> CheckResult:
         outcome = self._function()(trace)
