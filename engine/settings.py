@@ -7,6 +7,7 @@ Resolution order (later wins): defaults < checkspec.yaml < environment
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -61,3 +62,25 @@ def apply_llm_settings(settings: Settings) -> None:
         )
     if settings.embedding_model:
         judges_config.set_default_embedding_model(settings.embedding_model)
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(part.title() for part in rest)
+
+
+def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings given by an editor (camelCase like `embeddingModel`, or snake_case).
+
+    Values of the wrong type are ignored, and editors send "" for "unset".
+    """
+    found: dict[str, Any] = {}
+    for spec in fields(Settings):
+        value = raw.get(_camel(spec.name), raw.get(spec.name))
+        if isinstance(spec.default, int | float):
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if number and value > 0:
+                found[spec.name] = type(spec.default)(value)
+        elif isinstance(value, str) and value.strip():
+            found[spec.name] = value.strip()
+    return found

@@ -25,6 +25,30 @@ from .construct import (
 from .trace import Trace
 
 
+class Outcome:
+    """`passed` / `failed` / `errored` / `skipped`, read from `status` (every result type)."""
+
+    __slots__ = ()
+    # `status` is the using model's field (or computed field); not declared here, so
+    # pydantic does not see a second definition of it.
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"  # type: ignore[attr-defined]
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "fail"  # type: ignore[attr-defined]
+
+    @property
+    def errored(self) -> bool:
+        return self.status == "error"  # type: ignore[attr-defined]
+
+    @property
+    def skipped(self) -> bool:
+        return self.status == "skip"  # type: ignore[attr-defined]
+
+
 class CheckStatus(StrEnum):
     """Outcome of one check."""
 
@@ -41,7 +65,7 @@ class Metric(BaseModel):
     value: float
 
 
-class CheckResult(BaseModel):
+class CheckResult(Outcome, BaseModel):
     """Outcome of one check with a message saying why."""
 
     model_config = ConfigDict(frozen=True)
@@ -112,22 +136,6 @@ class CheckResult(BaseModel):
         if cls is _PLAIN_RESULT:
             return _plain_result(CheckStatus.SKIP, message, details, metrics)
         return cls._make(CheckStatus.SKIP, message, details, metrics)
-
-    @property
-    def passed(self) -> bool:
-        return self.status is CheckStatus.PASS
-
-    @property
-    def failed(self) -> bool:
-        return self.status is CheckStatus.FAIL
-
-    @property
-    def errored(self) -> bool:
-        return self.status is CheckStatus.ERROR
-
-    @property
-    def skipped(self) -> bool:
-        return self.status is CheckStatus.SKIP
 
 
 _RESULT_FIELDS = ("status", "message", "metrics", "details")
@@ -218,7 +226,7 @@ def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestC
     return TestCaseStatus.PASS
 
 
-class TestCaseResult(BaseModel):
+class TestCaseResult(Outcome, BaseModel):
     """Results of the checks of one test case (one scenario step)."""
 
     __test__ = False
@@ -241,22 +249,6 @@ class TestCaseResult(BaseModel):
         if self.skip_reason is not None and self.error is None:
             return TestCaseStatus.SKIP
         return _status_of(self.results, self.error)
-
-    @property
-    def passed(self) -> bool:
-        return self.status is TestCaseStatus.PASS
-
-    @property
-    def failed(self) -> bool:
-        return self.status is TestCaseStatus.FAIL
-
-    @property
-    def errored(self) -> bool:
-        return self.status is TestCaseStatus.ERROR
-
-    @property
-    def skipped(self) -> bool:
-        return self.status is TestCaseStatus.SKIP
 
     @property
     def failures_and_errors(self) -> list[CheckResult]:
@@ -285,7 +277,7 @@ class TestCaseResult(BaseModel):
 _VERBS = {"fail": "failed", "error": "errored", "skip": "was skipped", "pass": "passed"}
 
 
-class ScenarioResult(BaseModel):
+class ScenarioResult(Outcome, BaseModel):
     """Outcome of a scenario run: one TestCaseResult per step and the final trace."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -312,22 +304,6 @@ class ScenarioResult(BaseModel):
         if statuses == {TestCaseStatus.SKIP}:
             return TestCaseStatus.SKIP
         return TestCaseStatus.PASS
-
-    @property
-    def passed(self) -> bool:
-        return self.status is TestCaseStatus.PASS
-
-    @property
-    def failed(self) -> bool:
-        return self.status is TestCaseStatus.FAIL
-
-    @property
-    def errored(self) -> bool:
-        return self.status is TestCaseStatus.ERROR
-
-    @property
-    def skipped(self) -> bool:
-        return self.status is TestCaseStatus.SKIP
 
     @property
     def failures_and_errors(self) -> list[TestCaseResult]:
