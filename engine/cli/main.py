@@ -57,7 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
     schema.add_argument("--out", type=Path, help="folder to write to (default: schemas/)")
 
-    commands.add_parser("lsp", help="start the language server on stdio")
+    lsp = commands.add_parser("lsp", help="start the language server on stdio")
+    # Many LSP clients add --stdio to the command they start; stdio is the only transport.
+    lsp.add_argument("--stdio", action="store_true", help="speak LSP over stdio (the default)")
     return parser
 
 

@@ -1,0 +1,319 @@
+// End-to-end smoke test in a real VS Code (code-server in headless Chromium). Not part of
+// `make test`: it needs code-server and chromium, set up once as README.md says.
+//
+//   npm run e2e            (packages checkspec.vsix first)
+//
+// It installs the .vsix into a fresh profile, opens examples/refund.scenario.yaml, checks
+// the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
+// hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer.
+// Screenshots go to $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e). The spec file is edited
+// in the editor only and never saved; the script checks that it is unchanged on disk.
+//
+// Environment: CODE_SERVER_DIR (default /tmp/cs), CHROMIUM (default /usr/bin/chromium),
+// CHECKSPEC_SERVER (default ../.venv/bin/checkspec), CHECKSPEC_E2E_FOLDER (default ../examples).
+
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const extension = resolve(here, "..");
+const repo = resolve(extension, "..");
+const env = process.env;
+const codeServer = join(env.CODE_SERVER_DIR ?? "/tmp/cs", "node_modules/code-server/out/node/entry.js");
+const browserPath = env.CHROMIUM ?? "/usr/bin/chromium";
+const serverPath = env.CHECKSPEC_SERVER ?? join(repo, ".venv/bin/checkspec");
+const folder = env.CHECKSPEC_E2E_FOLDER ?? join(repo, "examples");
+const out = env.CHECKSPEC_E2E_OUT ?? "/tmp/checkspec-e2e";
+const vsix = join(extension, "checkspec.vsix");
+const specFile = join(folder, "refund.scenario.yaml");
+
+for (const [what, path, hint] of [
+  ["code-server", codeServer, "run /work/shared/tools/code-server-setup.sh /tmp/cs (or set CODE_SERVER_DIR)"],
+  ["chromium", browserPath, "apt-get install -y chromium (or set CHROMIUM)"],
+  ["the checkspec server", serverPath, "make install at the repository root (or set CHECKSPEC_SERVER)"],
+  ["checkspec.vsix", vsix, "npm run package"],
+  ["the spec file", specFile, "set CHECKSPEC_E2E_FOLDER to a copy of examples/"],
+]) {
+  if (!existsSync(path)) {
+    console.error(`e2e: ${what} not found at ${path}: ${hint}`);
+    process.exit(2);
+  }
+}
+
+const steps = [];
+function step(name, detail = "") {
+  steps.push(`ok   ${name}${detail ? `: ${detail}` : ""}`);
+  console.log(steps.at(-1));
+}
+
+mkdirSync(out, { recursive: true });
+const scratch = mkdtempSync(join(out, "profile-"));
+const userData = join(scratch, "user-data");
+const extensions = join(scratch, "extensions");
+mkdirSync(join(userData, "User"), { recursive: true });
+writeFileSync(
+  join(userData, "User", "settings.json"),
+  JSON.stringify(
+    {
+      "checkspec.server.path": serverPath,
+      "checkspec.trace.server": "messages",
+      "security.workspace.trust.enabled": false,
+      "workbench.startupEditor": "none",
+      "workbench.tips.enabled": false,
+      "workbench.enableExperiments": false,
+      "extensions.ignoreRecommendations": true,
+      "telemetry.telemetryLevel": "off",
+      "files.autoSave": "off",
+      "git.openRepositoryInParentFolders": "never",
+      "editor.hover.delay": 100,
+      "editor.minimap.enabled": false,
+    },
+    null,
+    2,
+  ),
+);
+
+const install = spawnSync(
+  process.execPath,
+  [codeServer, "--install-extension", vsix, "--extensions-dir", extensions, "--user-data-dir", userData],
+  { encoding: "utf8" },
+);
+if (install.status !== 0) {
+  console.error(install.stdout, install.stderr);
+  process.exit(1);
+}
+step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
+
+const before = digest(specFile);
+const port = await freePort();
+const server = spawn(
+  process.execPath,
+  [
+    codeServer,
+    "--auth", "none",
+    "--bind-addr", `127.0.0.1:${port}`,
+    "--user-data-dir", userData,
+    "--extensions-dir", extensions,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    folder,
+  ],
+  { detached: true, stdio: ["ignore", "pipe", "pipe"] }, // own process group: stopped as one
+);
+let serverLog = "";
+server.stdout.on("data", (chunk) => (serverLog += chunk));
+server.stderr.on("data", (chunk) => (serverLog += chunk));
+
+let browser;
+let page;
+let failed = false;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  step("code-server is up", `port ${port}`);
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+  await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  step("workbench loaded");
+
+  // Open the scenario with Quick Open.
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
+  await quickOpen("refund.scenario.yaml");
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  await editor.locator(".view-lines").getByText("refund policy is stated").waitFor({ timeout: 30_000 });
+  step("opened refund.scenario.yaml");
+
+  const lens = editor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first();
+  await lens.waitFor({ timeout: 60_000 });
+  step("code lens shown", await lens.innerText());
+  await shot("01-opened");
+
+  // The typo: line 9 is `      - kind: string_matching`; drop its last letter.
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("9");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Backspace");
+  await editor.locator(".view-lines").getByText("string_matchin", { exact: false }).first().waitFor();
+  await editor.locator(".squiggly-error").first().waitFor({ timeout: 30_000 });
+  step("typo string_matchin underlined");
+
+  await page.keyboard.press("Control+Shift+M"); // Problems panel
+  const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "string_matchin" }).first();
+  await problem.waitFor({ timeout: 20_000 });
+  step("Problems panel", (await problem.innerText()).replace(/\s+/g, " ").trim());
+  await shot("02-diagnostic");
+
+  // Hover the underlined kind: the diagnostic, its quick fix and the server's hover text.
+  await hoverOver(editor.locator(".view-lines span", { hasText: /^string_matchin$/ }).first());
+  const hover = page.locator(".monaco-hover:not(.hidden)").first();
+  await hover.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(500); // the hover fills in as providers answer
+  step("hover on the typo", (await hover.innerText()).replace(/\s+/g, " ").trim().slice(0, 300));
+  await shot("03-hover-typo");
+
+  // Undo, then hover a valid check kind for the server's documentation.
+  await page.keyboard.press("Escape");
+  await editor.click({ position: { x: 400, y: 100 } });
+  await page.keyboard.press("Control+Z");
+  await editor.locator(".squiggly-error").first().waitFor({ state: "detached", timeout: 30_000 });
+  step("undo clears the diagnostic");
+  await hoverOver(editor.locator(".view-lines span", { hasText: /^string_matching$/ }).first());
+  const docs = page.locator(".monaco-hover:not(.hidden)").first();
+  await docs.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(500);
+  step("hover on string_matching", (await docs.innerText()).replace(/\s+/g, " ").trim().slice(0, 300));
+  await shot("04-hover-docs");
+  await page.keyboard.press("Escape");
+
+  // Run the scenario from its lens: the server's notification, our status bar item.
+  await lens.click();
+  const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "refund policy is stated" }).first();
+  await toast.waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(600); // let the toast finish sliding in
+  await shot("05-run");
+  step("run notification", (await toast.innerText()).replace(/\s+/g, " ").trim());
+  const status = page.locator(".statusbar-item", { hasText: "refund policy is stated" }).first();
+  await status.waitFor({ timeout: 10_000 });
+  step("status bar", (await status.innerText()).trim());
+
+  // The Test Explorer lists the workspace's spec files and, expanded, their scenarios.
+  await command("Testing: Focus on Test Explorer View");
+  const testFile = page.locator(".test-explorer .monaco-list-row", { hasText: "support.suite.yaml" }).first();
+  await testFile.waitFor({ timeout: 30_000 });
+  await testFile.locator(".monaco-tl-twistie").click();
+  await page.locator(".test-explorer .monaco-list-row", { hasText: "opening hours" }).first().waitFor({ timeout: 30_000 });
+  step("Test Explorer lists the suite's scenarios");
+  await page.locator(".test-explorer .monaco-list-row", { hasText: "support.suite.yaml" }).first().hover();
+  await page.locator(".test-explorer .monaco-list-row", { hasText: "support.suite.yaml" }).first()
+    .locator(".action-label[aria-label^='Run Test']").click();
+  const failedTest = page.locator(".test-explorer .monaco-list-row", { hasText: "follow-up keeps context" }).first();
+  await failedTest.locator(".codicon-testing-failed-icon").waitFor({ timeout: 60_000 });
+  await page.locator(".test-explorer .monaco-list-row", { hasText: "opening hours" }).first()
+    .locator(".codicon-testing-passed-icon").waitFor({ timeout: 10_000 });
+  step("Test Explorer run: 'follow-up keeps context' failed, 'opening hours' passed");
+  await shot("06-test-explorer");
+
+  // The palette command runs the scenario under the cursor: line 16 is inside "opening hours".
+  await quickOpen("support.suite.yaml");
+  const suiteEditor = page.locator(".editor-instance .monaco-editor").first();
+  await suiteEditor.locator(".view-lines").getByText("opening hours").first().waitFor();
+  const runAll = suiteEditor.locator(".codelens-decoration a", { hasText: "Run all" }).first();
+  await runAll.waitFor({ timeout: 30_000 });
+  const lensCount = await suiteEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).count();
+  step("suite lenses", `${await runAll.innerText()} and ${lensCount} × ▶ Run scenario visible`);
+  await shot("07-suite-lenses");
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("16");
+  await page.keyboard.press("Enter");
+  await command("checkspec: Run Scenario at Cursor");
+  const cursorRun = page.locator(".notifications-toasts .notification-toast", { hasText: "opening hours: pass" }).first();
+  await cursorRun.waitFor({ timeout: 60_000 });
+  step("Run Scenario at Cursor", (await cursorRun.innerText()).replace(/\s+/g, " ").trim());
+  await shot("08-run-at-cursor");
+} catch (error) {
+  failed = true;
+  console.error(`FAIL ${error instanceof Error ? error.message : error}`);
+  if (page) {
+    await shot("failure").catch(() => undefined);
+    await showOutput().catch((e) => console.error(`(no output view: ${e.message.split("\n")[0]})`));
+  }
+} finally {
+  await browser?.close().catch(() => undefined);
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+if (digest(specFile) !== before) {
+  failed = true;
+  console.error(`FAIL ${specFile} changed on disk`);
+}
+if (failed) {
+  writeFileSync(join(out, "code-server.log"), serverLog);
+  console.error(`e2e: failed; screenshots and code-server.log in ${out}`);
+} else {
+  rmSync(scratch, { recursive: true, force: true });
+  console.log(`e2e: ${steps.length} steps passed; screenshots in ${out}`);
+}
+process.exit(failed ? 1 : 0);
+
+async function shot(name) {
+  const path = join(out, `${name}.png`);
+  await page.screenshot({ path });
+  console.log(`     screenshot ${path}`);
+}
+
+async function quickOpen(file) {
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input.input").waitFor();
+  await page.keyboard.type(file);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+async function command(title) {
+  await page.keyboard.press("Control+Shift+P");
+  await page.locator(".quick-input-widget input.input").waitFor();
+  await page.keyboard.type(title);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+/** Moves the mouse onto an element (Monaco's layers fail Playwright's own hover checks). */
+async function hoverOver(locator) {
+  const box = await locator.boundingBox();
+  if (box === null) throw new Error("nothing to hover");
+  await page.mouse.move(box.x + box.width / 2 - 5, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
+}
+
+/** The `checkspec` output channel, as text and as a screenshot (its log file is not kept). */
+async function showOutput() {
+  await page.keyboard.press("Escape");
+  await command("checkspec: Show Output");
+  await page.waitForTimeout(1500);
+  await shot("failure-output");
+  const view = page.locator(".part.panel .view-lines").first();
+  console.error(`--- checkspec output (visible part) ---\n${await view.innerText({ timeout: 5000 })}`);
+}
+
+function digest(path) {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeout) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

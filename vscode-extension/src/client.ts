@@ -1,0 +1,221 @@
+// The LanguageClient: how the server is started (stdio), which documents it gets, and the
+// settings it is sent. ServerManager owns the one client and its restarts.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  type DynamicFeature,
+  type LanguageClientOptions,
+  type ServerOptions,
+  type StaticFeature,
+} from "vscode-languageclient/node";
+import { resolveServerCommand, type FileSystem, type ServerCommandResult } from "./serverCommand";
+import { SECTION, initializationOptions, readerOf, serverArgs, serverOptions, serverPath } from "./settings";
+import { SPEC_PATTERNS } from "./specFiles";
+
+export const CLIENT_ID = "checkspec"; // also makes the client read `checkspec.trace.server`
+
+const nodeFs: FileSystem = {
+  isExecutable(path) {
+    try {
+      fs.accessSync(path, fs.constants.X_OK);
+      return fs.statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  },
+};
+
+function readSetting(key: string): unknown {
+  return vscode.workspace.getConfiguration(SECTION).get(key);
+}
+
+export function findServer(): ServerCommandResult {
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === "file")
+    .map((folder) => folder.uri.fsPath);
+  return resolveServerCommand(
+    {
+      configuredPath: serverPath(readSetting),
+      args: serverArgs(readSetting),
+      workspaceFolders: folders,
+      envPath: process.env["PATH"],
+      envPathExt: process.env["PATHEXT"],
+      home: os.homedir(),
+      platform: process.platform,
+      trusted: vscode.workspace.isTrusted,
+    },
+    nodeFs,
+  );
+}
+
+/**
+ * The server advertises checkspec.runScenario/runFile, and the stock client would register
+ * VS Code commands of those ids on start. The extension registers them itself instead — they
+ * exist before and without the server, take the scenario at the cursor and show the results —
+ * and VS Code refuses a second registration of one id, so the stock feature is left out.
+ */
+class CheckspecLanguageClient extends LanguageClient {
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    if ("registrationType" in feature && feature.registrationType.method === ExecuteCommandRequest.method) return;
+    super.registerFeature(feature);
+  }
+}
+
+function createClient(command: string, args: string[], output: vscode.OutputChannel): LanguageClient {
+  const cwd = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === "file")?.uri.fsPath;
+  const server: ServerOptions = {
+    command,
+    args,
+    // stdio. Not `transport: TransportKind.stdio`: that appends `--stdio` to the arguments,
+    // which `checkspec lsp` does not take (it always speaks on stdio).
+    // Node refuses to spawn .cmd/.bat files without a shell (Windows).
+    options: { ...(cwd === undefined ? {} : { cwd }), shell: /\.(cmd|bat)$/i.test(command) },
+  };
+  const options: LanguageClientOptions = {
+    documentSelector: SPEC_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
+    outputChannel: output,
+    // Start failures get a notification of our own with a way to the log; a server-side
+    // handler error is logged and answered empty, and need not interrupt typing.
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    initializationOptions: initializationOptions(readSetting),
+    synchronize: { configurationSection: SECTION },
+    middleware: {
+      workspace: {
+        // Push the same normalised object as initializationOptions (not the raw section,
+        // whose "" and null mean "unset"), so the server sees one shape from both paths.
+        didChangeConfiguration: async (_sections, _next) => {
+          await client.sendNotification(DidChangeConfigurationNotification.type, {
+            settings: initializationOptions(readSetting),
+          });
+        },
+        // The server pulls `checkspec` when it was given no settings: answer in that shape too.
+        configuration: async (params, token, next) => {
+          const answer = await next(params, token);
+          if (!Array.isArray(answer)) return answer;
+          return answer.map((value: unknown, i) =>
+            params.items[i]?.section === SECTION ? serverOptions(readerOf(value)) : value,
+          );
+        },
+      },
+    },
+  };
+  const client = new CheckspecLanguageClient(CLIENT_ID, "checkspec", server, options);
+  return client;
+}
+
+/** Resolves once the client is no longer starting. */
+function settled(client: LanguageClient): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = client.onDidChangeState(({ newState }) => {
+      if (newState !== State.Starting) {
+        listener.dispose();
+        resolve();
+      }
+    });
+    if (client.state !== State.Starting) {
+      listener.dispose();
+      resolve();
+    }
+  });
+}
+
+export type ServerState = "stopped" | "starting" | "running" | "failed";
+
+/** Starts, stops and restarts the one client; others ask it for a running client. */
+export class ServerManager implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  private readonly changed = new vscode.EventEmitter<ServerState>();
+  readonly onDidChangeState = this.changed.event;
+  state: ServerState = "stopped";
+
+  constructor(private readonly output: vscode.OutputChannel) {}
+
+  /** The running client, starting it if needed; undefined (after telling the user) if it cannot start. */
+  async ready(): Promise<LanguageClient | undefined> {
+    const current = this.client;
+    // The client restarts a crashed server by itself: wait for that rather than start another.
+    if (current?.state === State.Starting) await settled(current);
+    if (current !== undefined && current === this.client && current.state === State.Running) return current;
+    this.starting ??= this.stop()
+      .then(() => this.start())
+      .finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async restart(): Promise<LanguageClient | undefined> {
+    await this.starting; // never two servers at once
+    await this.stop();
+    return this.ready();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client === undefined) return;
+    try {
+      await client.stop(5000);
+    } catch (error) {
+      this.output.appendLine(`checkspec: stopping the server: ${String(error)}`);
+    }
+    await client.dispose().catch(() => undefined);
+    this.setState("stopped");
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.changed.dispose();
+  }
+
+  private async start(): Promise<LanguageClient | undefined> {
+    const found = findServer();
+    if (!found.ok) {
+      this.output.appendLine(`checkspec: ${found.message}`);
+      if (found.tried.length > 0) this.output.appendLine(`  looked for: ${found.tried.join(", ")}`);
+      this.setState("failed");
+      void this.complain(found.message);
+      return undefined;
+    }
+    this.output.appendLine(`checkspec: starting ${[found.command, ...found.args].join(" ")} (from ${found.source})`);
+    this.setState("starting");
+    const client = createClient(found.command, found.args, this.output);
+    this.client = client;
+    try {
+      await client.start();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.output.appendLine(`checkspec: the server did not start: ${reason}`);
+      if (this.client === client) this.client = undefined;
+      await client.dispose().catch(() => undefined);
+      this.setState("failed");
+      void this.complain(`The checkspec language server did not start (${found.command}): ${reason}`);
+      return undefined;
+    }
+    client.onDidChangeState(({ newState }) => {
+      if (this.client === client) this.setState(newState === State.Running ? "running" : "stopped");
+    });
+    this.setState("running");
+    return client;
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    this.changed.fire(state);
+  }
+
+  private async complain(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(message, "Open Settings", "Show Output");
+    if (choice === "Open Settings") {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "checkspec.server");
+    } else if (choice === "Show Output") {
+      this.output.show(true);
+    }
+  }
+}

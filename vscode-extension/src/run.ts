@@ -1,0 +1,152 @@
+// checkspec.runScenario / checkspec.runFile: forwarded to the server's
+// workspace/executeCommand, with the result in the status bar and the output channel.
+// The server publishes per-check findings as diagnostics and shows its own one-line
+// notification, so nothing here repeats that.
+
+import * as vscode from "vscode";
+import { DocumentSymbolRequest, ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
+import type { ServerManager } from "./client";
+import { headline, parseRunResult, resultLines, severity, statusBarText, type RunReport } from "./runResults";
+import { scenarioAt, scenariosOf, type ScenarioSymbol, type SymbolLike } from "./scenarios";
+import { isRunnableSpec } from "./specFiles";
+
+export const RUN_SCENARIO = "checkspec.runScenario"; // [uri, index], as the code lens sends
+export const RUN_FILE = "checkspec.runFile"; // [uri]
+
+export class Runner {
+  constructor(
+    private readonly server: ServerManager,
+    private readonly statusBar: vscode.StatusBarItem,
+    private readonly output: vscode.OutputChannel,
+  ) {}
+
+  /** From a code lens: (uri, index); from the palette: the scenario at the cursor. */
+  async runScenario(target?: unknown, index?: unknown): Promise<RunReport | undefined> {
+    const uri = uriOf(target);
+    if (uri === undefined) return undefined;
+    let scenario = typeof index === "number" ? index : undefined;
+    if (scenario === undefined) {
+      scenario = await this.pickScenario(uri);
+      if (scenario === undefined) return undefined;
+    }
+    return this.run(RUN_SCENARIO, uri, [scenario], `scenario ${scenario + 1} of ${label(uri)}`);
+  }
+
+  async runFile(target?: unknown): Promise<RunReport | undefined> {
+    const uri = uriOf(target);
+    return uri === undefined ? undefined : this.run(RUN_FILE, uri, [], label(uri));
+  }
+
+  /** Runs through the server and reports; the Test Explorer calls this too. */
+  async run(
+    command: string,
+    uri: vscode.Uri,
+    extra: unknown[],
+    what: string,
+    token?: vscode.CancellationToken,
+  ): Promise<RunReport | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window
+        .showWarningMessage(
+          "checkspec runs scenarios only in a trusted workspace: a run imports the workspace's code.",
+          "Manage Workspace Trust",
+        )
+        .then((choice) => choice && vscode.commands.executeCommand("workbench.trust.manage"));
+      return undefined;
+    }
+    const client = await this.server.ready();
+    if (client === undefined) return undefined;
+    this.statusBar.text = `$(sync~spin) checkspec: running ${what}`;
+    this.statusBar.tooltip = undefined;
+    this.statusBar.show();
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `checkspec: running ${what}` },
+      () => execute(client, command, [client.code2ProtocolConverter.asUri(uri), ...extra], token),
+    );
+    this.show(report);
+    return report;
+  }
+
+  private show(report: RunReport): void {
+    this.statusBar.text = statusBarText(report);
+    this.statusBar.tooltip = `${headline(report)}\nClick for the details.`;
+    this.statusBar.show();
+    for (const line of resultLines(report)) this.output.appendLine(line);
+    // Results themselves come as the server's notification; a run that could not start
+    // does not, and must not go unnoticed.
+    if (report.error !== undefined && report.scenarios.length === 0) {
+      const show = severity(report) === "error" ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+      void show(headline(report));
+    }
+  }
+
+  /** The scenario at the cursor of `uri`'s editor, else the user's pick. */
+  private async pickScenario(uri: vscode.Uri): Promise<number | undefined> {
+    const scenarios = await this.scenarios(uri);
+    if (scenarios === undefined) return undefined;
+    if (scenarios.length === 0) {
+      void vscode.window.showInformationMessage(`checkspec: no scenario in ${label(uri)}.`);
+      return undefined;
+    }
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const here = editor === undefined ? undefined : scenarioAt(scenarios, editor.selection.active);
+    if (here !== undefined) return here.index;
+    const picked = await vscode.window.showQuickPick(
+      scenarios.map((s) => ({ label: s.name, description: s.detail, index: s.index })),
+      { placeHolder: "Run which scenario?" },
+    );
+    return picked?.index;
+  }
+
+  /** The document's scenarios, from the server's outline of it. */
+  async scenarios(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<ScenarioSymbol[] | undefined> {
+    const client = await this.server.ready();
+    if (client === undefined) return undefined;
+    return scenarioSymbols(client, uri, token);
+  }
+}
+
+export async function scenarioSymbols(
+  client: LanguageClient,
+  uri: vscode.Uri,
+  token?: vscode.CancellationToken,
+): Promise<ScenarioSymbol[]> {
+  const symbols = await client.sendRequest(
+    DocumentSymbolRequest.type,
+    { textDocument: { uri: client.code2ProtocolConverter.asUri(uri) } },
+    token,
+  );
+  // The server answers DocumentSymbol[]; a SymbolInformation (no children) has a location instead.
+  const list: SymbolLike[] = (symbols ?? []).map((s) => ("range" in s ? s : { name: s.name, range: s.location.range }));
+  return scenariosOf(list);
+}
+
+async function execute(
+  client: LanguageClient,
+  command: string,
+  args: unknown[],
+  token?: vscode.CancellationToken,
+): Promise<RunReport> {
+  try {
+    return parseRunResult(await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: "error", scenarios: [], error: `the run failed: ${message}` };
+  }
+}
+
+/** A URI string (code lens), a Uri (editor title / explorer menus) or nothing (the active editor). */
+function uriOf(target: unknown): vscode.Uri | undefined {
+  if (typeof target === "string") return vscode.Uri.parse(target);
+  if (target instanceof vscode.Uri) return target;
+  const document = vscode.window.activeTextEditor?.document;
+  if (document === undefined || !isRunnableSpec(document.uri.path)) {
+    void vscode.window.showInformationMessage("checkspec: open a *.scenario, *.suite or *.dataset file first.");
+    return undefined;
+  }
+  return document.uri;
+}
+
+function label(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}

@@ -1,0 +1,58 @@
+// Scenarios of a document as the server's textDocument/documentSymbol lists them: the
+// top-level symbols, in the order of the scenario indexes the run commands take. Pure.
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** The part of an LSP DocumentSymbol we use (SymbolInformation has no selectionRange). */
+export interface SymbolLike {
+  name: string;
+  detail?: string | undefined;
+  range: Range;
+  selectionRange?: Range | undefined;
+}
+
+export interface ScenarioSymbol {
+  index: number;
+  name: string;
+  detail: string;
+  range: Range;
+  /** The scenario's name: where a result or a gutter icon belongs. */
+  head: Range;
+  /** The server could not build it (its problems are diagnostics); running it says so. */
+  runnable: boolean;
+}
+
+export function scenariosOf(symbols: readonly SymbolLike[]): ScenarioSymbol[] {
+  return symbols.map((symbol, index) => ({
+    index,
+    name: symbol.name,
+    detail: symbol.detail ?? "",
+    range: symbol.range,
+    head: symbol.selectionRange ?? symbol.range,
+    runnable: symbol.detail !== "not runnable", // server/analysis/symbols.py
+  }));
+}
+
+/**
+ * The scenario the cursor is in, by line: a suite's items touch (one ends on the line where
+ * the next begins, and the cursor may sit in the indentation before `- name:`), so the last
+ * scenario whose lines hold the cursor wins. Outside every scenario (a suite's header): the
+ * only one, or undefined so the caller can ask.
+ */
+export function scenarioAt(scenarios: readonly ScenarioSymbol[], position: Position): ScenarioSymbol | undefined {
+  let found: ScenarioSymbol | undefined;
+  for (const scenario of scenarios) {
+    const { start, end } = scenario.range;
+    if (start.line <= position.line && position.line <= end.line) found = scenario;
+  }
+  if (found !== undefined) return found;
+  return scenarios.length === 1 ? scenarios[0] : undefined;
+}

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { initializationOptions, readerOf, serverArgs, serverOptions, serverPath } from "../src/settings";
+
+describe("settings", () => {
+  it("sends only the keys the server reads, camelCase, under `checkspec`", () => {
+    const section = {
+      model: "openai/gpt-4o-mini",
+      embeddingModel: "openai/text-embedding-3-small",
+      apiBase: "http://localhost:11434",
+      target: "python:agent:answer",
+      concurrency: 8,
+      maxFileSize: 2_000_000,
+      server: { path: "/x/checkspec", args: ["lsp"] },
+      trace: { server: "verbose" },
+    };
+    assert.deepEqual(initializationOptions(readerOf(section)), {
+      checkspec: {
+        model: "openai/gpt-4o-mini",
+        embeddingModel: "openai/text-embedding-3-small",
+        apiBase: "http://localhost:11434",
+        target: "python:agent:answer",
+        concurrency: 8,
+        maxFileSize: 2_000_000,
+      },
+    });
+  });
+
+  it("leaves unset values out so checkspec.yaml and the environment still apply", () => {
+    // What VS Code returns for the contributed defaults.
+    const defaults = { model: "", embeddingModel: "", apiBase: "", target: "", concurrency: null, maxFileSize: null };
+    assert.deepEqual(serverOptions(readerOf(defaults)), {});
+    assert.deepEqual(serverOptions(readerOf(undefined)), {});
+  });
+
+  it("trims text and drops values of the wrong type", () => {
+    const section = { model: "  gpt  ", target: 42, concurrency: 0, maxFileSize: 1.5, apiBase: "   " };
+    assert.deepEqual(serverOptions(readerOf(section)), { model: "gpt" });
+    assert.deepEqual(serverOptions(readerOf({ concurrency: "4" })), {});
+  });
+
+  it("reads the server command settings", () => {
+    const read = readerOf({ server: { path: "/x/checkspec", args: ["lsp", 3, "--flag"] } });
+    assert.equal(serverPath(read), "/x/checkspec");
+    assert.deepEqual(serverArgs(read), ["lsp", "--flag"]);
+    assert.deepEqual(serverArgs(readerOf({})), ["lsp"]);
+    assert.deepEqual(serverArgs(readerOf({ server: { args: [] } })), []);
+    assert.equal(serverPath(readerOf({ server: { path: null } })), "");
+  });
+});
