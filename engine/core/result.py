@@ -83,6 +83,8 @@ class CheckResult(Outcome, BaseModel):
         details: dict[str, Any] | None,
         metrics: list[Metric] | None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:  # the usual case: one result per check run
+            return _plain_result(status, message, details, metrics)
         return construct(
             cls,
             {
@@ -100,8 +102,6 @@ class CheckResult(Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
-        if cls is _PLAIN_RESULT:
-            return _plain_result(CheckStatus.PASS, message, details, metrics)
         return cls._make(CheckStatus.PASS, message, details, metrics)
 
     @classmethod
@@ -111,8 +111,6 @@ class CheckResult(Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
-        if cls is _PLAIN_RESULT:
-            return _plain_result(CheckStatus.FAIL, message, details, metrics)
         return cls._make(CheckStatus.FAIL, message, details, metrics)
 
     @classmethod
@@ -122,8 +120,6 @@ class CheckResult(Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
-        if cls is _PLAIN_RESULT:
-            return _plain_result(CheckStatus.ERROR, message, details, metrics)
         return cls._make(CheckStatus.ERROR, message, details, metrics)
 
     @classmethod
@@ -133,14 +129,12 @@ class CheckResult(Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
-        if cls is _PLAIN_RESULT:
-            return _plain_result(CheckStatus.SKIP, message, details, metrics)
         return cls._make(CheckStatus.SKIP, message, details, metrics)
 
 
 _RESULT_FIELDS = ("status", "message", "metrics", "details")
 # CheckResult itself, when it is as _plain_result expects (checked once, here); a
-# subclass, or a changed CheckResult, goes through _make and construct() as before.
+# subclass, or a changed CheckResult, goes through construct() in _make.
 _PLAIN_RESULT = (
     CheckResult
     if field_count(CheckResult) >= 0 and tuple(CheckResult.__pydantic_fields__) == _RESULT_FIELDS
