@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .judges import config as judges_config
 from .spec.workspace import Workspace
 
+# The model variables are the ones the LLM checks read (one list of names).
 _ENV = {
-    "model": "CHECKSPEC_MODEL",
-    "embedding_model": "CHECKSPEC_EMBEDDING_MODEL",
-    "api_base": "CHECKSPEC_API_BASE",
+    "model": judges_config.MODEL_ENV,
+    "embedding_model": judges_config.EMBEDDING_MODEL_ENV,
+    "api_base": judges_config.API_BASE_ENV,
     "target": "CHECKSPEC_TARGET",
 }
 
@@ -52,10 +54,6 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
 
 def apply_llm_settings(settings: Settings) -> None:
     """Make the resolved model settings the defaults of the LLM checks (no litellm import)."""
-    try:
-        from .judges import config as judges_config
-    except ImportError:  # LLM checks not available in this build
-        return
     if settings.model:
         judges_config.set_default_generator(
             judges_config.Generator(model=settings.model, api_base=settings.api_base)
