@@ -8,11 +8,17 @@ ini file. A failing item lists each failed check with its `file:line` and messag
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from .executor import Outcome
+    from .settings import Settings
 
 from .spec.document import ScenarioEntry
 from .spec.kinds import FileKind, kind_from_name
@@ -91,13 +97,14 @@ class ScenarioItem(_SpecItem):
         from .cli.execute import ScenarioRun
         from .cli.reports import scenario_lines
 
-        scenario = self.entry.scenario
-        assert scenario is not None
-        result = asyncio.run(scenario.run(return_exception=True))
+        outcome = _runs(self.session).outcome(self)
+        result = outcome.result
+        if outcome.output:
+            self.add_report_section("call", "output", outcome.output)
         if not result.passed and not result.skipped:
             document = self.parent.document  # type: ignore[attr-defined]
-            lines = scenario_lines(ScenarioRun(document, self.entry, result))
-            raise ScenarioFailed("\n".join(lines))
+            run = ScenarioRun(document, self.entry, result, outcome.output, outcome.ending)
+            raise ScenarioFailed("\n".join(scenario_lines(run)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed):
@@ -124,3 +131,100 @@ class InvalidSpec(_SpecItem):
     def reportinfo(self) -> tuple[Path, int, str]:
         line = self.problems[0].range.start.line if self.problems else 0
         return self.path, line, f"invalid spec: {self.name}"
+
+
+class _Runs:
+    """The session's scenario runs, in worker processes, in the background.
+
+    The first scenario item to run submits every scenario item of the session at once,
+    so they run in parallel; each item then waits for its own outcome.
+    """
+
+    def __init__(self) -> None:
+        self._futures: dict[str, Future[Outcome]] = {}
+        self._threads: list[threading.Thread] = []
+        self._pools: list[Any] = []
+        self._loop_ready = threading.Event()
+        self._stop = threading.Event()
+
+    def outcome(self, item: ScenarioItem) -> Outcome:
+        if item.nodeid not in self._futures:
+            pending = [
+                i
+                for i in item.session.items
+                if isinstance(i, ScenarioItem) and i.nodeid not in self._futures
+            ]
+            self._start(pending if item in pending else [item, *pending])
+        return self._futures[item.nodeid].result()
+
+    def _start(self, items: list[ScenarioItem]) -> None:
+        from .executor import Job
+
+        groups: dict[Settings, list[tuple[Job, Future[Outcome]]]] = {}
+        for number, item in enumerate(items):
+            future: Future[Outcome] = Future()
+            self._futures[item.nodeid] = future
+            scenario = item.entry.scenario
+            assert scenario is not None
+            groups.setdefault(_settings_for(item.path), []).append((Job(number, scenario), future))
+        thread = threading.Thread(
+            target=lambda: asyncio.run(self._run(groups)), name="checkspec-runs", daemon=True
+        )
+        self._threads.append(thread)
+        thread.start()
+
+    async def _run(self, groups: dict[Settings, list[tuple[Any, Future[Outcome]]]]) -> None:
+        from .executor import RunOptions, WorkerPool, default_size
+
+        for settings, jobs in groups.items():
+            futures = {job.key: future for job, future in jobs}
+            pool = WorkerPool(
+                size=default_size(settings.jobs),
+                concurrency=settings.concurrency,
+                python=settings.python,
+            )
+            self._pools.append((pool, asyncio.get_running_loop()))
+            try:
+                async for outcome in pool.stream([job for job, _ in jobs], RunOptions(settings)):
+                    futures.pop(outcome.key).set_result(outcome)
+            except BaseException as exc:
+                for future in futures.values():
+                    future.set_exception(exc)
+            finally:
+                await pool.aclose()
+
+    def stop(self) -> None:
+        for pool, loop in self._pools:
+            if loop.is_running():
+                loop.call_soon_threadsafe(pool.cancel)
+        for thread in self._threads:
+            thread.join(timeout=5)
+
+
+def _settings_for(path: Path) -> Settings:
+    """The workspace settings of a spec file, as `checkspec run` resolves them."""
+    from dataclasses import replace
+
+    from .executor import worker_python
+    from .settings import resolve_settings
+    from .spec.workspace import load_workspace
+
+    workspace = load_workspace(path)
+    settings = resolve_settings(workspace)
+    return replace(settings, python=worker_python(settings.python, workspace.root))
+
+
+_RUNS = pytest.StashKey[_Runs]()
+
+
+def _runs(session: pytest.Session) -> _Runs:
+    runs = session.stash.get(_RUNS, None)
+    if runs is None:
+        runs = session.stash[_RUNS] = _Runs()
+    return runs
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    runs = session.stash.get(_RUNS, None)
+    if runs is not None:
+        runs.stop()

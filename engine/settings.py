@@ -31,6 +31,9 @@ class Settings:
     target: str | None = None
     concurrency: int = 8
     target_timeout: float = 60.0
+    scenario_timeout: float = 300.0
+    jobs: int = 0  # worker processes of a run; 0: one per CPU
+    python: str | None = None  # interpreter of the worker processes; None: the current one
     max_file_size: int = 10_000_000
 
 

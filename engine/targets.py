@@ -25,6 +25,14 @@ DEFAULT_TIMEOUT_SECONDS = 60.0
 
 AsyncTarget = Callable[[Any, Any], Awaitable[Any]]
 
+# Calls that did not answer in time. Their threads cannot be stopped and keep running: a
+# worker process that has any retires when idle, so hung calls never pile up.
+_abandoned = 0
+
+
+def abandoned_calls() -> int:
+    return _abandoned
+
 
 class TargetError(RuntimeError):
     """The target could not be resolved or did not answer."""
@@ -69,6 +77,8 @@ def _with_timeout(fn: Callable[..., Any], timeout: float, spec: str) -> AsyncTar
                 call_flexible(fn, inputs, trace, thread=True), timeout=timeout
             )
         except TimeoutError:
+            global _abandoned
+            _abandoned += 1
             raise TargetError(f"target {spec} did not answer within {timeout:g}s") from None
 
     call.__name__ = f"target({spec})"

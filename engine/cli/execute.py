@@ -1,16 +1,36 @@
-"""Running the scenarios of loaded documents and pairing results with their lines."""
+"""Running the scenarios of loaded documents through an executor, pairing results with lines.
+
+The main process only parses files, schedules and writes reports: scenarios run in
+worker processes (or in-process when asked), and each result arrives as its scenario
+ends, driving the progress bar. Ctrl-C cancels: what finished is kept, the rest is
+reported as not run; a second Ctrl-C stops at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import signal
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.result import ScenarioResult, TestCaseStatus
-from ..scenario import Scenario
+from ..executor import (
+    Ending,
+    Executor,
+    InProcessExecutor,
+    Job,
+    RunOptions,
+    WorkerPool,
+    default_size,
+)
+from ..settings import Settings
 from ..spec.document import CheckEntry, Document, ScenarioEntry
+
+EXECUTORS = ("process", "inprocess")
 
 
 @dataclass
@@ -20,6 +40,8 @@ class ScenarioRun:
     document: Document
     entry: ScenarioEntry
     result: ScenarioResult
+    output: str = ""  # what its code printed
+    ending: Ending = Ending.FINISHED
 
     def check_entry(self, step: int, index: int) -> CheckEntry | None:
         return self.entry.check_at(step, index)
@@ -32,6 +54,7 @@ class ScenarioRun:
 class RunReport:
     runs: list[ScenarioRun] = field(default_factory=list)
     duration_s: float = 0.0
+    interrupted: bool = False
 
     def count(self, status: TestCaseStatus) -> int:
         return sum(1 for r in self.runs if r.result.status is status)
@@ -45,52 +68,89 @@ class RunReport:
         return TestCaseStatus.PASS
 
 
-def selected(entry: ScenarioEntry, tags: list[str]) -> bool:
+def selected(entry: ScenarioEntry, tags: Sequence[str]) -> bool:
     return not tags or any(tag in entry.tags for tag in tags)
 
 
-def run_documents(
-    documents: list[Document],
-    *,
-    tags: list[str],
-    concurrency: int,
-    target: str | None,
-    on_done: Callable[[ScenarioRun], None] | None = None,
-) -> RunReport:
-    """Run every valid, selected scenario (at most `concurrency` at once), in file order."""
-    todo = [
+def runnable(
+    documents: Sequence[Document], tags: Sequence[str]
+) -> list[tuple[Document, ScenarioEntry]]:
+    return [
         (doc, entry)
         for doc in documents
         for entry in doc.scenarios
         if entry.scenario is not None and selected(entry, tags)
     ]
-    started = time.perf_counter()
 
+
+def make_executor(kind: str, settings: Settings) -> Executor:
+    if kind == "inprocess":
+        return InProcessExecutor(settings.concurrency)
+    return WorkerPool(
+        size=default_size(settings.jobs),
+        concurrency=settings.concurrency,
+        python=settings.python,
+    )
+
+
+def run_documents(
+    documents: Sequence[Document],
+    *,
+    tags: Sequence[str],
+    target: str | None,
+    settings: Settings,
+    executor: Executor,
+    on_done: Callable[[ScenarioRun], None] | None = None,
+    runner: asyncio.Runner | None = None,
+) -> RunReport:
+    """Run every valid, selected scenario; the report keeps file order."""
+    todo = runnable(documents, tags)
+    jobs = [Job(i, entry.scenario, target) for i, (_, entry) in enumerate(todo)]  # type: ignore[arg-type]
     runs: list[ScenarioRun | None] = [None] * len(todo)
+    started = time.perf_counter()
+    interrupted = False
 
     async def main() -> None:
         # Returns nothing on purpose: on Python 3.11, asyncio.run() may repr() the main
-        # task (and so its result) when it restores the SIGINT handler; with thousands of
-        # results that repr alone took seconds.
-        semaphore = asyncio.Semaphore(max(1, concurrency))
+        # task (and so its result) when it restores the SIGINT handler.
+        nonlocal interrupted
+        loop = asyncio.get_running_loop()
+        presses = 0
 
-        async def one(index: int, doc: Document, entry: ScenarioEntry) -> None:
-            scenario: Scenario = entry.scenario  # type: ignore[assignment]
-            async with semaphore:
-                result = await scenario.run(target=target, return_exception=True)
-            runs[index] = run = ScenarioRun(doc, entry, result)
-            if on_done is not None:
-                on_done(run)
+        def on_interrupt() -> None:
+            nonlocal presses, interrupted
+            presses += 1
+            interrupted = True
+            if presses == 1:
+                print("\nstopping: Ctrl-C again to stop at once", file=sys.stderr)
+                executor.cancel()
+            else:
+                if isinstance(executor, WorkerPool):
+                    executor.kill_all()
+                os._exit(130)
 
-        await asyncio.gather(*(one(i, d, e) for i, (d, e) in enumerate(todo)))
-
-    if todo:
-        # The loaded documents are large and live for the whole run: move them out of the
-        # collector's view so its full passes do not rescan them after every batch of results.
-        gc.freeze()
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
         try:
-            asyncio.run(main())
+            async for outcome in executor.stream(jobs, RunOptions(settings)):
+                doc, entry = todo[outcome.key]
+                runs[outcome.key] = run = ScenarioRun(
+                    doc, entry, outcome.result, outcome.output, outcome.ending
+                )
+                if on_done is not None:
+                    on_done(run)
         finally:
-            gc.unfreeze()
+            loop.remove_signal_handler(signal.SIGINT)
+            await executor.aclose()
+
+    # The loaded documents are large and live for the whole run: move them out of the
+    # collector's view so its full passes do not rescan them after every batch of results.
+    gc.freeze()
+    try:
+        if runner is None:
+            asyncio.run(main())
+        else:
+            runner.run(main())
+    finally:
+        gc.unfreeze()
     done = [run for run in runs if run is not None]
-    return RunReport(runs=done, duration_s=time.perf_counter() - started)
+    return RunReport(runs=done, duration_s=time.perf_counter() - started, interrupted=interrupted)

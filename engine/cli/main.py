@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TextIO
@@ -19,8 +21,11 @@ from ..spec.document import Document
 from ..spec.files import collect, load_file
 from ..spec.problems import Severity
 from ..spec.workspace import find_config, load_workspace
+from .execute import RunReport
+from .reports import summary_line
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+EXIT_INTERRUPTED = 130
 
 
 def tool_version() -> str:
@@ -43,7 +48,25 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
     run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
     run.add_argument("--target", help="agent to call instead of the files' targets")
-    run.add_argument("--concurrency", type=int, help="scenarios run at once (default 8)")
+    run.add_argument("--concurrency", type=int, help="scenarios run at once, over all workers")
+    run.add_argument(
+        "--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU)"
+    )
+    run.add_argument(
+        "--scenario-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a scenario (imports, targets, checks) that runs longer than this",
+    )
+    run.add_argument(
+        "--python", metavar="PATH", help="interpreter of the worker processes (with checkspec)"
+    )
+    run.add_argument(
+        "--executor",
+        choices=("process", "inprocess"),
+        default="process",
+        help="where scenarios run: worker processes (isolated) or this process",
+    )
     run.add_argument("--model", help="LLM for judge checks (litellm name)")
     run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
 
@@ -80,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
 # ---------------------------------------------------------------------------------
@@ -134,57 +157,111 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..settings import apply_llm_settings, resolve_settings
-    from .execute import run_documents
-    from .progress import Progress
-    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
+    import asyncio
 
-    documents, invalid = _load(args.paths)
-    first = Path(args.paths[0])
+    from ..executor import WorkerPool, WorkerStartError, worker_python
+    from ..settings import resolve_settings
+    from ..targets import describe_target_problem
+    from .execute import make_executor, run_documents, runnable
+    from .progress import Progress
+
+    if args.target and (problem := describe_target_problem(args.target)):
+        print(f"error: --target: {problem}", file=sys.stderr)
+        return EXIT_INVALID
+    if args.output and (problem := _prepare_output(Path(args.output))):
+        print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
+        return EXIT_INVALID
+    workspace = load_workspace(Path(args.paths[0]))
     settings = resolve_settings(
-        load_workspace(first),
+        workspace,
         model=args.model,
         embedding_model=args.embedding_model,
         concurrency=args.concurrency,
+        jobs=args.jobs,
+        scenario_timeout=args.scenario_timeout,
+        python=args.python,
     )
-    apply_llm_settings(settings)
-    text_mode = args.format == "text" and not args.output
-    total = sum(
-        1
-        for d in documents
-        for e in d.scenarios
-        if e.scenario is not None and (not args.tag or any(t in e.tags for t in args.tag))
-    )
-    with Progress(total, enabled=text_mode and sys.stdout.isatty()) as progress:
-
-        def done(run: object) -> None:
-            progress.advance()
-
-        report = run_documents(
-            documents,
-            tags=args.tag,
-            concurrency=settings.concurrency,
-            target=args.target,
-            on_done=done,
-        )
-    if args.format == "text":
-        lines = [line for run in report.runs for line in scenario_lines(run)]
-        rendered = "\n".join([*lines, summary_line(report)]) + "\n"
-    elif args.format == "json":
-        rendered = to_json(report) + "\n"
-    elif args.format == "junit":
-        rendered = to_junit(report)
-    else:
-        rendered = to_sarif(report, tool_version()) + "\n"
+    settings = replace(settings, python=worker_python(settings.python, workspace.root))
+    with asyncio.Runner() as runner:
+        executor = make_executor(args.executor, settings)
+        if isinstance(executor, WorkerPool):
+            # Python starts in the workers while this process parses the files.
+            runner.run(executor.warm(min(executor.size, 8)))
+        try:
+            documents, invalid = _load(args.paths)
+            todo = runnable(documents, args.tag)
+            if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
+                print(unmatched, file=sys.stderr)
+                return EXIT_INVALID
+            text_mode = args.format == "text" and not args.output
+            with Progress(len(todo), enabled=text_mode and sys.stdout.isatty()) as progress:
+                report = run_documents(
+                    documents,
+                    tags=args.tag,
+                    target=args.target,
+                    settings=settings,
+                    executor=executor,
+                    on_done=lambda run: progress.advance(),
+                    runner=runner,
+                )
+        except WorkerStartError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_INVALID
+        finally:
+            runner.run(executor.aclose())
+    rendered = _render(report, args.format)
     if args.output:
-        Path(args.output).write_text(rendered, encoding="utf-8")
+        try:
+            Path(args.output).write_text(rendered, encoding="utf-8")
+        except OSError as exc:  # checked before the run, but the disk may have changed
+            sys.stdout.write(rendered)
+            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_INVALID
         print(summary_line(report), file=sys.stderr)
     else:
         sys.stdout.write(rendered)
+    if report.interrupted:
+        return EXIT_INTERRUPTED
     if invalid:
         return EXIT_INVALID
     failed = any(r.result.failed or r.result.errored for r in report.runs)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _render(report: RunReport, fmt: str) -> str:
+    from .reports import scenario_lines, to_json, to_junit, to_sarif
+
+    if fmt == "text":
+        lines = [line for run in report.runs for line in scenario_lines(run)]
+        return "\n".join([*lines, summary_line(report)]) + "\n"
+    if fmt == "json":
+        return to_json(report) + "\n"
+    if fmt == "junit":
+        return to_junit(report)
+    return to_sarif(report, tool_version()) + "\n"
+
+
+def _prepare_output(path: Path) -> str | None:
+    """Create the report's folder; why the report could not be written there, if so."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if path.is_dir():
+        return "it is a folder"
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        return "permission denied"
+    return None
+
+
+def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str | None:
+    """The message for --tag values no scenario has (None when there is no scenario)."""
+    existing = sorted({t for d in documents for e in d.scenarios for t in e.tags})
+    if not any(d.scenarios for d in documents):
+        return None
+    known = ", ".join(existing) if existing else "none (no scenario has tags)"
+    wanted = ", ".join(repr(t) for t in tags)
+    return f"error: no scenario has the tag {wanted}; tags in these files: {known}"
 
 
 def _list(args: argparse.Namespace) -> int:

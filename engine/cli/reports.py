@@ -11,6 +11,7 @@ from ..core.result import CheckResult, TestCaseStatus
 from .execute import RunReport, ScenarioRun
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
+OUTPUT_LINES = 20  # of a failed scenario's printed output, in the text report
 
 
 def non_passing(run: ScenarioRun) -> Iterator[tuple[int, int, CheckResult, str, int]]:
@@ -64,6 +65,12 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         lines.append(
             f"      {LABELS[check.status.value]} {name} at {run.document.path}:{line}: {message}"
         )
+    if run.output and result.status.value in ("fail", "error"):
+        printed = run.output.rstrip("\n").splitlines()
+        shown = printed[-OUTPUT_LINES:]
+        cut = f" (last {len(shown)} of {len(printed)} lines)" if len(shown) < len(printed) else ""
+        lines.append(f"      output{cut}:")
+        lines.extend(f"        | {line}" for line in shown)
     return lines
 
 
@@ -71,7 +78,13 @@ def to_json(report: RunReport) -> str:
     scenarios = []
     for run in report.runs:
         data = run.result.model_dump(mode="json", fallback=repr)
-        data.update(file=run.document.path, line=run.line(), tags=run.entry.tags)
+        data.update(
+            file=run.document.path,
+            line=run.line(),
+            tags=run.entry.tags,
+            output=run.output,
+            ending=run.ending.value,
+        )
         for s, step in enumerate(data["steps"]):
             for i, result in enumerate(step["results"]):
                 entry = run.check_entry(s, i)
@@ -82,6 +95,7 @@ def to_json(report: RunReport) -> str:
         {
             "status": report.status.value,
             "summary": {status.value: report.count(status) for status in TestCaseStatus},
+            "interrupted": report.interrupted,
             "duration_s": round(report.duration_s, 3),
             "scenarios": scenarios,
         },
@@ -125,8 +139,22 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, tag, message=message or status.value).text = details
             elif status is TestCaseStatus.SKIP:
                 ET.SubElement(case, "skipped")
+            if run.output:
+                ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _xml_safe(text: str) -> str:
+    """XML 1.0 cannot hold most control characters, even escaped: drop them."""
+    return "".join(
+        c
+        for c in text
+        if c in "\t\n\r"
+        or (" " <= c <= "\ud7ff")
+        or ("\ue000" <= c <= "\ufffd")
+        or c >= "\U00010000"
+    )
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -70,6 +70,24 @@ class WorkspaceConfig(BaseModel):
     target_timeout: float = Field(
         default=60.0, gt=0, description="Seconds a target may take to answer one interaction."
     )
+    scenario_timeout: float = Field(
+        default=300.0,
+        gt=0,
+        description=(
+            "Seconds a whole scenario may take (imports, targets and checks); past it its "
+            "worker process is stopped and the scenario is an ERROR."
+        ),
+    )
+    jobs: int = Field(
+        default=0, ge=0, le=256, description="Worker processes of a run; 0: one per CPU."
+    )
+    python: str | None = Field(
+        default=None,
+        description=(
+            "Python interpreter the worker processes run (the project's own environment, "
+            "with checkspec installed); default: the one running checkspec."
+        ),
+    )
     max_file_size: int = Field(
         default=10_000_000, ge=1, description="Files larger than this many bytes are refused."
     )

@@ -1,0 +1,19 @@
+"""Executors: where and how the scenarios of a run execute (see base.py)."""
+
+from .base import Executor
+from .jobs import Ending, Job, Outcome, RunOptions
+from .local import InProcessExecutor
+from .pool import WorkerPool, WorkerStartError, default_size, worker_python
+
+__all__ = [
+    "Ending",
+    "Executor",
+    "InProcessExecutor",
+    "Job",
+    "Outcome",
+    "RunOptions",
+    "WorkerPool",
+    "WorkerStartError",
+    "default_size",
+    "worker_python",
+]

@@ -1,0 +1,65 @@
+"""The in-process executor: scenarios run on the caller's event loop.
+
+For the Python API and tests: no isolation (a target that blocks the loop or exits the
+process takes the caller with it), but no process start-up either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+
+from .base import Executor
+from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
+
+
+class InProcessExecutor(Executor):
+    def __init__(self, concurrency: int = 8) -> None:
+        self._concurrency = max(1, concurrency)
+        self._tasks: list[asyncio.Task[Outcome]] = []
+        self._cancelled = False
+
+    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+        from ..settings import apply_llm_settings
+
+        apply_llm_settings(options.settings)
+        self._cancelled = False
+        semaphore = asyncio.Semaphore(self._concurrency)
+        timeout = options.scenario_timeout
+
+        async def one(job: Job) -> Outcome:
+            async with semaphore:
+                if self._cancelled:
+                    raise asyncio.CancelledError
+                try:
+                    result = await asyncio.wait_for(
+                        job.scenario.run(target=job.target, return_exception=True), timeout
+                    )
+                except TimeoutError:
+                    message = timeout_message(timeout)
+                    result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
+                    return Outcome(job.key, result, ending=Ending.TIMEOUT)
+                return Outcome(job.key, result)
+
+        self._tasks = [asyncio.ensure_future(one(job)) for job in jobs]
+        by_task = dict(zip(self._tasks, jobs, strict=True))
+        try:
+            for finished in asyncio.as_completed(self._tasks):
+                try:
+                    yield await finished
+                except asyncio.CancelledError:
+                    if not self._cancelled:  # the caller itself is being cancelled
+                        raise
+            for task, job in by_task.items():
+                if task.cancelled():
+                    why = "not run: the run was cancelled"
+                    yield Outcome(job.key, not_run(job.scenario, why), ending=Ending.CANCELLED)
+        finally:
+            for task in self._tasks:
+                task.cancel()
+            self._tasks = []
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        for task in self._tasks:
+            task.cancel()

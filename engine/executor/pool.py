@@ -1,0 +1,453 @@
+"""A pool of worker processes: where user code runs for the CLI, the plugin and the server.
+
+Each worker (worker.py) runs several scenarios at once (`slots`). The parent keeps
+every deadline and decides every ending:
+
+- a scenario past `scenario_timeout` (plus a short grace for the worker's own soft
+  timeout) has its worker killed, with the worker's whole session; it ends as ERROR
+  and the other scenarios that worker was running go back to the queue;
+- a worker that dies (os._exit, a signal, out of memory) ends the scenario it was
+  running as ERROR with the exit code and the tail of its stderr. When several were
+  running, they are retried one at a time, so the blame lands on the right one;
+- cancelling kills the workers with running scenarios and ends every unfinished job
+  as cancelled.
+
+Workers that ran jobs are not reused by the next stream: each run imports the
+workspace's modules afresh. With `keep_warm`, fresh workers are started as soon as a
+run ends, so the next run does not wait for Python to start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import wire
+from .base import Executor
+from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
+
+WORKER_MODULE = "checkspec.engine.executor.worker"
+# The worker's own soft timeout fires at the deadline; the kill comes this much later.
+GRACE_SECONDS = 0.5
+_TAIL_BYTES = 4096
+_START_FAILURES = 3  # workers in a row that die before they are ready: give up
+
+
+class WorkerStartError(RuntimeError):
+    """Worker processes cannot start (a wrong interpreter, checkspec not installed in it)."""
+
+
+def default_size(jobs: int) -> int:
+    return jobs if jobs > 0 else os.cpu_count() or 1
+
+
+def worker_python(python: str | None, root: Path | None = None) -> str:
+    """The interpreter to start workers with; a relative path is from the workspace root."""
+    if not python:
+        return sys.executable
+    path = Path(python).expanduser()
+    if not path.is_absolute() and root is not None and ("/" in python or "\\" in python):
+        path = root / path
+    return str(path)
+
+
+@dataclass
+class _Queued:
+    job: Job
+    solo: bool = False  # runs alone in its worker (retry after an ambiguous crash)
+
+
+@dataclass
+class _Running:
+    queued: _Queued
+    started: float | None = None
+
+
+@dataclass(eq=False)
+class _Worker:
+    proc: asyncio.subprocess.Process
+    ready: bool = False
+    inflight: dict[int, _Running] = field(default_factory=dict)
+    tail: bytearray = field(default_factory=bytearray)
+    options: RunOptions | None = None
+    used: bool = False
+    retiring: bool = False
+    solo: bool = False
+    kill_reason: str | None = None
+    late: set[int] = field(default_factory=set)  # keys past their deadline
+
+    def send(self, messages: list[wire.Message]) -> None:
+        self.send_bytes(wire.encode(messages))
+
+    def send_bytes(self, data: bytes) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            self.proc.stdin.write(data)
+
+    def kill(self, reason: str) -> None:
+        self.kill_reason = self.kill_reason or reason
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def stderr_tail(self) -> str:
+        text = bytes(self.tail).decode("utf-8", errors="replace").strip()
+        return text[-2000:]
+
+
+class WorkerPool(Executor):
+    def __init__(
+        self,
+        *,
+        size: int,
+        concurrency: int = 8,
+        python: str | None = None,
+        keep_warm: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.size = max(1, size)
+        self.slots = max(1, math.ceil(concurrency / self.size))
+        self.python = python or sys.executable
+        self.keep_warm = keep_warm
+        self._env = {**os.environ, **(env or {}), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        self._workers: list[_Worker] = []
+        self._events: asyncio.Queue[tuple[str, _Worker | None, object]] = asyncio.Queue()
+        self._cancelled = False
+        self._streaming = False
+        self._ever_ready = False
+        self._start_failures = 0
+        self._spares: asyncio.Task[None] | None = None
+        self._closed = False
+        self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
+
+    # Workers -------------------------------------------------------------------------
+
+    async def _spawn(self) -> _Worker:
+        proc = await asyncio.create_subprocess_exec(
+            self.python,
+            "-m",
+            WORKER_MODULE,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # killed as a group; Ctrl-C in a terminal is ours
+            env=self._env,
+            limit=1 << 26,
+        )
+        worker = _Worker(proc)
+        self._workers.append(worker)
+        for reading in (self._read(worker), self._read_stderr(worker)):
+            task = asyncio.ensure_future(reading)
+            self._readers.add(task)
+            task.add_done_callback(self._readers.discard)
+        return worker
+
+    async def _read(self, worker: _Worker) -> None:
+        stdout = worker.proc.stdout
+        assert stdout is not None
+        try:
+            while True:
+                header = await stdout.readexactly(wire.HEADER_SIZE)
+                payload = await stdout.readexactly(wire.decode_length(header))
+                self._events.put_nowait(("messages", worker, wire.decode(payload)))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        except Exception as exc:  # a frame we cannot read: the worker is of no use
+            worker.tail += f"\n[checkspec: unreadable message from the worker: {exc}]".encode()
+            worker.kill("protocol")
+        await worker.proc.wait()
+        self._events.put_nowait(("exit", worker, worker.proc.returncode))
+
+    async def _read_stderr(self, worker: _Worker) -> None:
+        stderr = worker.proc.stderr
+        assert stderr is not None
+        while chunk := await stderr.read(65536):
+            worker.tail += chunk
+            del worker.tail[:-_TAIL_BYTES]
+
+    def _live(self) -> list[_Worker]:
+        return [w for w in self._workers if w.proc.returncode is None and not w.retiring]
+
+    async def warm(self, count: int | None = None) -> None:
+        """Start workers now (up to `count`, default the pool size) so a run need not wait."""
+        wanted = self.size if count is None else min(self.size, count)
+        fresh = [w for w in self._live() if not w.used]
+        for _ in range(wanted - len(fresh)):
+            await self._spawn()
+
+    def _retire_used(self) -> None:
+        for worker in self._workers:
+            if worker.used and worker.proc.returncode is None and not worker.inflight:
+                worker.retiring = True
+                if worker.proc.stdin is not None:
+                    worker.proc.stdin.close()  # it exits at end of input
+
+    # Streaming -----------------------------------------------------------------------
+
+    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+        if self._streaming:
+            raise RuntimeError("a worker pool runs one stream at a time")
+        self._streaming = True
+        self._cancelled = False
+        if self._spares is not None:
+            await self._spares
+            self._spares = None
+        queue: deque[_Queued] = deque(_Queued(job) for job in jobs)
+        remaining = {job.key for job in jobs}
+        try:
+            self._retire_used()
+            await self.warm(len(jobs))
+            while remaining:
+                done: list[Outcome] = []
+                if self._cancelled:
+                    done += self._cancel_now(queue)
+                else:
+                    done += self._dispatch(queue, options)
+                if not done:
+                    event = await self._next_event(options.scenario_timeout)
+                    if event is not None:
+                        done += self._handle(event, queue)
+                    done += self._check_deadlines(options.scenario_timeout)
+                    if queue and not self._cancelled:
+                        await self._replace_lost(len(queue))
+                for outcome in done:
+                    if outcome.key in remaining:
+                        remaining.discard(outcome.key)
+                        yield outcome
+        finally:
+            for worker in self._workers:
+                if worker.inflight:  # the caller stopped listening: stop them too
+                    worker.kill("abandoned")
+            self._streaming = False
+            self._retire_used()
+            if self.keep_warm and not self._closed:
+                self._spares = asyncio.ensure_future(self.warm())
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        self._events.put_nowait(("wake", None, None))
+
+    async def _next_event(self, timeout: float) -> tuple[str, _Worker | None, object] | None:
+        now = time.monotonic()
+        deadlines = [
+            running.started + timeout + GRACE_SECONDS - now
+            for worker in self._workers
+            for running in worker.inflight.values()
+            if running.started is not None
+        ]
+        wait = max(0.0, min(deadlines)) + 0.01 if deadlines else None
+        try:
+            return await asyncio.wait_for(self._events.get(), wait)
+        except TimeoutError:
+            return None
+
+    def _dispatch(self, queue: deque[_Queued], options: RunOptions) -> list[Outcome]:
+        """Hand queued jobs to ready workers; jobs that cannot be sent end at once."""
+        failed: list[Outcome] = []
+        workers = [w for w in self._live() if w.ready and not (w.solo and w.inflight)]
+        for worker in workers:
+            if not queue:
+                break
+            # A few jobs beyond the worker's slots keep it busy between round trips; near
+            # the end of the queue, fewer, so no worker idles while another has a backlog.
+            extra = min(self.slots * 4, len(queue) // (2 * len(workers)))
+            room = self.slots + extra - len(worker.inflight)
+            batch: list[_Queued] = []
+            while queue and room > 0:
+                if queue[0].solo:
+                    if worker.inflight or batch:
+                        break
+                    batch.append(queue.popleft())
+                    worker.solo = True
+                    break
+                batch.append(queue.popleft())
+                room -= 1
+            if not batch:
+                continue
+            messages: list[wire.Message] = []
+            if worker.options is not options:
+                messages.append(("options", options, self.slots))
+                worker.options = options
+            data, unsendable = _encode_jobs(messages, batch)
+            failed += unsendable
+            sendable = [q for q in batch if q.job.key not in {o.key for o in unsendable}]
+            for queued in sendable:
+                worker.inflight[queued.job.key] = _Running(queued)
+            if data:
+                worker.used = True
+                worker.send_bytes(data)
+        return failed
+
+    def _handle(
+        self, event: tuple[str, _Worker | None, object], queue: deque[_Queued]
+    ) -> list[Outcome]:
+        kind, worker, payload = event
+        if worker is None:
+            return []
+        if kind == "messages":
+            return self._on_messages(worker, payload)  # type: ignore[arg-type]
+        if kind == "exit":
+            return self._on_exit(worker, payload, queue)  # type: ignore[arg-type]
+        return []
+
+    def _on_messages(self, worker: _Worker, messages: list[wire.Message]) -> list[Outcome]:
+        done: list[Outcome] = []
+        for message in messages:
+            if message[0] == "done":
+                outcome: Outcome = message[1]
+                if worker.inflight.pop(outcome.key, None) is not None:
+                    done.append(outcome)
+            elif message[0] == "started":
+                running = worker.inflight.get(message[1])
+                if running is not None:
+                    running.started = time.monotonic()
+            elif message[0] == "ready":
+                worker.ready = True
+                self._ever_ready = True
+                self._start_failures = 0
+            elif message[0] == "retire":
+                worker.retiring = True
+        if not worker.inflight:
+            worker.solo = False
+        return done
+
+    def _on_exit(self, worker: _Worker, code: int, queue: deque[_Queued]) -> list[Outcome]:
+        if worker in self._workers:
+            self._workers.remove(worker)
+        if not worker.ready and worker.kill_reason is None:
+            self._start_failures += 1
+            if not self._ever_ready or self._start_failures >= _START_FAILURES:
+                raise WorkerStartError(
+                    f"cannot start checkspec worker processes with {self.python}: "
+                    f"{_exit_text(code)}; {worker.stderr_tail() or 'no output'}"
+                )
+        done: list[Outcome] = []
+        started = [r for r in worker.inflight.values() if r.started is not None]
+        for key, running in worker.inflight.items():
+            job = running.queued.job
+            if worker.kill_reason in ("cancel", "abandoned"):
+                why = "not run: the run was cancelled"
+                done.append(Outcome(key, not_run(job.scenario, why), ending=Ending.CANCELLED))
+            elif key in worker.late:
+                message = timeout_message(self._timeout_of(worker))
+                result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
+                done.append(Outcome(key, result, ending=Ending.TIMEOUT))
+            elif running.started is None or worker.kill_reason == "deadline":
+                queue.appendleft(running.queued)  # not started, or stopped for another's sake
+            elif len(started) == 1 or running.queued.solo:
+                message = f"the worker process running this scenario died ({_exit_text(code)})"
+                tail = worker.stderr_tail()
+                result = stopped(
+                    job.scenario,
+                    message + (f"; its last output:\n{tail}" if tail else ""),
+                    exception_type="WorkerDied",
+                )
+                done.append(Outcome(key, result, ending=Ending.CRASHED))
+            else:  # several were running: retry each alone to find the one that kills it
+                queue.appendleft(_Queued(job, solo=True))
+        worker.inflight.clear()
+        return done
+
+    def _timeout_of(self, worker: _Worker) -> float:
+        return worker.options.scenario_timeout if worker.options else 0.0
+
+    def _check_deadlines(self, timeout: float) -> list[Outcome]:
+        now = time.monotonic()
+        for worker in self._workers:
+            late = {
+                key
+                for key, running in worker.inflight.items()
+                if running.started is not None and now - running.started > timeout + GRACE_SECONDS
+            }
+            if late and worker.proc.returncode is None:
+                worker.late |= late
+                worker.kill("deadline")
+        return []
+
+    async def _replace_lost(self, queued: int) -> None:
+        live = self._live()
+        if len(live) < min(self.size, queued + sum(len(w.inflight) for w in live)):
+            await self._spawn()
+
+    def _cancel_now(self, queue: deque[_Queued]) -> list[Outcome]:
+        why = "not run: the run was cancelled"
+        done = [
+            Outcome(q.job.key, not_run(q.job.scenario, why), ending=Ending.CANCELLED) for q in queue
+        ]
+        queue.clear()
+        for worker in self._workers:
+            unstarted = [k for k, r in worker.inflight.items() if r.started is None]
+            if len(unstarted) < len(worker.inflight):
+                worker.kill("cancel")
+            else:  # nothing of it is running yet: no need to kill, just forget them
+                for key in unstarted:
+                    job = worker.inflight.pop(key).queued.job
+                    done.append(Outcome(key, not_run(job.scenario, why), ending=Ending.CANCELLED))
+                if unstarted:
+                    worker.kill("cancel")
+        return done
+
+    async def aclose(self) -> None:
+        self._closed = True
+        if self._spares is not None:
+            self._spares.cancel()
+        for worker in list(self._workers):
+            if worker.proc.stdin is not None and not worker.proc.stdin.is_closing():
+                worker.proc.stdin.close()
+        deadline = time.monotonic() + 1.0
+        for worker in list(self._workers):
+            try:
+                await asyncio.wait_for(worker.proc.wait(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                worker.kill("close")
+                await worker.proc.wait()
+        self._workers.clear()
+
+    def kill_all(self) -> None:
+        """Kill every worker at once (a second Ctrl-C)."""
+        for worker in self._workers:
+            worker.kill("cancel")
+
+
+def _encode_jobs(messages: list[wire.Message], batch: list[_Queued]) -> tuple[bytes, list[Outcome]]:
+    """One frame with the jobs; a job that cannot be pickled ends as ERROR instead."""
+    jobs = [q.job for q in batch]
+    try:
+        return wire.encode([*messages, ("jobs", jobs)]), []
+    except Exception:
+        pass
+    sendable: list[Job] = []
+    failed: list[Outcome] = []
+    for job in jobs:
+        try:
+            wire.encode([("jobs", [job])])
+            sendable.append(job)
+        except Exception as exc:
+            why = (
+                f"this scenario cannot be sent to a worker process ({type(exc).__name__}: "
+                f"{exc}); run it in-process (--executor inprocess)"
+            )
+            failed.append(
+                Outcome(job.key, stopped(job.scenario, why, exception_type="NotPicklable"))
+            )
+    if not sendable and not messages:
+        return b"", failed
+    return wire.encode([*messages, ("jobs", sendable)]), failed
+
+
+def _exit_text(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"

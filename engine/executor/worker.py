@@ -1,0 +1,183 @@
+"""A worker process: runs the scenarios its parent sends and streams back their results.
+
+Started as `python -m checkspec.engine.executor.worker` by the pool (pool.py). The
+protocol uses private copies of stdin/stdout; the real descriptor 1 is pointed at
+stderr, so nothing user code prints, even from C, can corrupt it. What Python code
+prints is captured per scenario (capture.py).
+
+The parent owns deadlines and cancellation: it kills this process (its whole session)
+when a scenario is past its deadline or the run is cancelled. When the parent goes
+away, stdin ends and the process exits at once, even if user code is stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import signal
+import sys
+import threading
+from typing import Any
+
+from . import capture, wire
+
+
+def _private_streams() -> tuple[int, int]:
+    protocol_in = os.dup(0)
+    protocol_out = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    return protocol_in, protocol_out
+
+
+class Worker:
+    def __init__(self, protocol_out: int) -> None:
+        self._out = protocol_out
+        self._lock = threading.Lock()
+        self._pending: list[wire.Message] = []
+        self._flush_scheduled = False
+        self._slots = asyncio.Semaphore(1)
+        self._options: Any = None
+        self._running = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._abandoned_at_start = 0
+        self._tainted = False  # a scenario was stopped mid-way: its threads may live on
+
+    # Sending ----------------------------------------------------------------------------
+
+    def send_now(self, messages: list[wire.Message]) -> None:
+        with self._lock:
+            wire.write_all(self._out, self._encode(messages))
+
+    def send_soon(self, message: wire.Message) -> None:
+        """Queue a message; everything queued in this loop turn goes in one frame."""
+        self._pending.append(message)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        messages, self._pending = self._pending, []
+        if messages:
+            self.send_now(messages)
+
+    def _encode(self, messages: list[wire.Message]) -> bytes:
+        try:
+            return wire.encode(messages)
+        except Exception:  # a result holding something that cannot be pickled
+            return wire.encode([_portable(m) for m in messages])
+
+    # Running ----------------------------------------------------------------------------
+
+    async def serve(self, protocol_in: int) -> None:
+        from ..targets import abandoned_calls
+
+        self._abandoned_at_start = abandoned_calls()
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[list[wire.Message]] = asyncio.Queue()
+
+        def read() -> None:
+            while True:
+                try:
+                    frame = wire.read_frame(protocol_in)
+                except Exception:
+                    frame = None
+                if frame is None:  # the parent is gone or closed the pool
+                    os._exit(0)
+                loop.call_soon_threadsafe(inbox.put_nowait, frame)
+
+        threading.Thread(target=read, name="checkspec-inbox", daemon=True).start()
+        self.send_now([("ready", os.getpid())])
+        while True:
+            for message in await inbox.get():
+                if message[0] == "options":
+                    self._configure(message[1], message[2])
+                elif message[0] == "jobs":
+                    for job in message[1]:
+                        task = asyncio.create_task(self._run(job))
+                        self._tasks.add(task)
+                        task.add_done_callback(self._tasks.discard)
+
+    def _configure(self, options: Any, slots: int) -> None:
+        from ..settings import apply_llm_settings
+
+        self._options = options
+        self._slots = asyncio.Semaphore(max(1, slots))
+        apply_llm_settings(options.settings)
+
+    async def _run(self, job: Any) -> None:
+        from .jobs import Ending, Outcome, stopped, timeout_message
+
+        async with self._slots:
+            self.send_now([("started", job.key)])
+            self._running += 1
+            timeout = self._options.scenario_timeout
+            ending = Ending.FINISHED
+            with capture.capturing() as captured:
+                try:
+                    result = await asyncio.wait_for(
+                        job.scenario.run(target=job.target, return_exception=True), timeout
+                    )
+                except TimeoutError:
+                    self._tainted = True
+                    ending = Ending.TIMEOUT
+                    result = stopped(
+                        job.scenario,
+                        timeout_message(timeout),
+                        exception_type="ScenarioTimeout",
+                    )
+                except BaseException as exc:  # SystemExit, KeyboardInterrupt from user code
+                    result = stopped(
+                        job.scenario,
+                        f"the scenario raised {type(exc).__name__}: {exc}",
+                        exception_type=type(exc).__name__,
+                    )
+            self._running -= 1
+            self.send_soon(("done", Outcome(job.key, result, captured.text(), ending)))
+        self._retire_if_tainted()
+
+    def _retire_if_tainted(self) -> None:
+        from ..targets import abandoned_calls
+
+        tainted = self._tainted or abandoned_calls() > self._abandoned_at_start
+        if tainted and self._running == 0:
+            # Threads of calls that never answered cannot be stopped: start afresh. Jobs
+            # sent but not started go back to the parent's queue when it sees us exit.
+            self._flush()
+            self.send_now([("retire", "a call did not answer in time")])
+            os._exit(0)
+
+
+def _portable(message: wire.Message) -> wire.Message:
+    """The message with its result reduced to JSON-able values (repr for the rest)."""
+    if message[0] != "done":
+        return message
+    outcome = message[1]
+    try:
+        pickle.dumps(outcome)
+        return message
+    except Exception:
+        from ..core.result import ScenarioResult
+
+        data = outcome.result.model_dump(mode="json", fallback=repr)
+        outcome.result = ScenarioResult.model_validate(data)
+        return ("done", outcome)
+
+
+def main() -> None:
+    protocol_in, protocol_out = _private_streams()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    capture.install()
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - user code reading input gets EOF
+    import checkspec.engine  # noqa: F401 - warm: the checks are imported before any job
+
+    asyncio.run(Worker(protocol_out).serve(protocol_in))
+
+
+if __name__ == "__main__":
+    main()
