@@ -8,6 +8,7 @@ publishes them exactly like the static ones.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from checkspec.engine.core.result import CheckStatus, ScenarioResult, TestCaseStatus
@@ -72,6 +73,33 @@ def _checks(count: int) -> str:
     return f"{count} check" if count == 1 else f"{count} checks"
 
 
+# Where checks keep what they compared (comparisons, text matching, judges).
+_EXPECTED = ("expected_value", "keyword", "pattern", "expected")
+_ACTUAL = ("actual_value", "text", "actual", "value")
+_SHOWN_CHARS = 10_000
+
+
+def expected_and_actual(details: dict[str, Any] | None) -> dict[str, str]:
+    """`expected` / `actual` as text, for an editor's diff; only when the check has both."""
+    details = details or {}
+    expected = next((details[k] for k in _EXPECTED if k in details), None)
+    actual = next((details[k] for k in _ACTUAL if k in details), None)
+    if expected is None or actual is None:
+        return {}
+    return {"expected": _shown(expected), "actual": _shown(actual)}
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + " …"
+
+
 def run_summary(entry: ScenarioEntry, result: ScenarioResult) -> dict[str, Any]:
     """The JSON an editor can show: lines are 0-based, as in LSP."""
     checks = []
@@ -88,6 +116,7 @@ def run_summary(entry: ScenarioEntry, result: ScenarioResult) -> dict[str, Any]:
                     "line": check.head.start.line,
                     "status": check_result.status.value,
                     "message": check_result.message or "",
+                    **expected_and_actual(check_result.details),
                 }
             )
     errors = [

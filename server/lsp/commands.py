@@ -1,38 +1,34 @@
 """workspace/executeCommand: run one scenario (`checkspec.runScenario [uri, index]`) or a file
 (`checkspec.runFile [uri]`).
 
-Runs are the only place the server imports user code (targets, `fn` checks) or calls a
-model. They await the engine on the server's event loop (targets run in worker threads),
-so other requests are answered meanwhile. Findings are published with the document's
-diagnostics (source "checkspec run") unless the text changed during the run, and the
-command returns a JSON summary an editor can show.
+The scenarios run in worker processes (runs.py); this module turns their outcomes into
+what the editor shows: findings published with the document's diagnostics (source
+"checkspec run") as each scenario finishes, unless the text changed meanwhile, and a
+JSON answer listing every scenario asked for (finished, not runnable or cancelled).
 """
 
 from __future__ import annotations
 
-import asyncio
-import sys
+import time
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from checkspec.engine.core.result import ScenarioResult
-from checkspec.engine.settings import apply_llm_settings
+from checkspec.engine.executor import Outcome, WorkerStartError
 from checkspec.engine.spec.document import ScenarioEntry
 
 from ..analysis.lenses import RUN_FILE, RUN_SCENARIO
-from ..analysis.run_results import run_findings, run_summary
 from . import diagnostics
 from .guard import guarded
+from .runs import SCENARIO_FINISHED, findings_of, summary_of
 
 if TYPE_CHECKING:
-    from .documents import OpenDocument
     from .server import CheckspecServer
 
-_STATUS_ORDER = ("error", "fail", "invalid", "skip", "pass")
+_STATUS_ORDER = ("error", "fail", "invalid", "cancelled", "skip", "pass")
+_PUBLISH_EVERY_SECONDS = 0.2
 
 
 def register(server: CheckspecServer) -> None:
@@ -76,43 +72,59 @@ async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> 
     entries = [e for e in document.scenarios if indexes is None or e.index in indexes]
     if not entries:
         return {"uri": uri, "error": "no such scenario in this document", "scenarios": []}
-    results = await _run(doc, entries)
-    summaries = [
-        run_summary(entry, result) if result is not None else _not_runnable(entry)
-        for entry, result in zip(entries, results, strict=True)
-    ]
-    current = ls.store.get(uri)
-    if current is not None and current.text == text:  # else the lines have moved: drop them
-        for entry, result in zip(entries, results, strict=True):
-            if result is not None:
-                current.run_findings[entry.index] = run_findings(entry, result)
-        diagnostics.publish(ls, uri)
-    _tell(ls, summaries)
-    return {"uri": uri, "status": _worst(s["status"] for s in summaries), "scenarios": summaries}
+    publisher = _Publisher(ls, uri, text)
 
-
-async def _run(doc: OpenDocument, entries: list[ScenarioEntry]) -> list[ScenarioResult | None]:
-    settings = doc.settings
-    apply_llm_settings(settings)
-    base_dirs = tuple(str(d) for d in (doc.folder, doc.workspace.root) if d is not None)
-    USER_MODULES.forget()
-    before = set(sys.modules)
-    semaphore = asyncio.Semaphore(max(1, settings.concurrency))
-
-    async def one(entry: ScenarioEntry) -> ScenarioResult | None:
-        if entry.scenario is None:
-            return None
-        # Analyses are cached and shared between identical texts: run a copy of our own.
-        scenario = entry.scenario.model_copy()
-        scenario._base_dirs = base_dirs
-        scenario._target_timeout = settings.target_timeout
-        async with semaphore:
-            return await scenario.run(return_exception=True)
+    def show(entry: ScenarioEntry, outcome: Outcome) -> None:
+        ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **summary_of(entry, outcome)})
+        publisher.add(entry, outcome)
 
     try:
-        return list(await asyncio.gather(*(one(e) for e in entries)))
-    finally:
-        USER_MODULES.remember(set(sys.modules) - before, base_dirs)
+        outcomes, cancelled = await ls.runs.run(ls, doc, entries, show)
+    except WorkerStartError as exc:
+        message = f"checkspec could not start its worker processes: {exc}"
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Error, message=message)
+        )
+        return {"uri": uri, "status": "error", "error": message, "scenarios": []}
+    publisher.flush()
+    summaries = [
+        summary_of(entry, outcomes[entry.index])
+        if entry.index in outcomes
+        else _not_runnable(entry)
+        for entry in entries
+    ]
+    if not publisher.progress_shown:
+        _tell(ls, summaries)
+    status = _worst(s["status"] for s in summaries)
+    return {"uri": uri, "status": status, "cancelled": cancelled, "scenarios": summaries}
+
+
+class _Publisher:
+    """Publishes findings as scenarios finish, at most every 0.2 s (a file may hold 1,000s)."""
+
+    def __init__(self, ls: CheckspecServer, uri: str, text: str) -> None:
+        self._ls, self._uri, self._text = ls, uri, text
+        self._last = 0.0
+        self._dirty = False
+        self.progress_shown = ls.client_capabilities.window is not None and bool(
+            ls.client_capabilities.window.work_done_progress
+        )
+
+    def add(self, entry: ScenarioEntry, outcome: Outcome) -> None:
+        current = self._ls.store.get(self._uri)
+        if current is None or current.text != self._text:  # the lines have moved: drop them
+            return
+        current.run_findings[entry.index] = findings_of(entry, outcome)
+        self._dirty = True
+        now = time.monotonic()
+        if now - self._last >= _PUBLISH_EVERY_SECONDS:
+            self._last = now
+            self.flush()
+
+    def flush(self) -> None:
+        if self._dirty:
+            self._dirty = False
+            diagnostics.publish(self._ls, self._uri)
 
 
 def _not_runnable(entry: ScenarioEntry) -> dict[str, Any]:
@@ -134,6 +146,7 @@ def _worst(statuses: Iterable[str]) -> str:
 
 
 def _tell(ls: CheckspecServer, summaries: list[dict[str, Any]]) -> None:
+    """One message for the whole run, for clients without work-done progress."""
     status = _worst(s["status"] for s in summaries)
     if len(summaries) == 1:
         message = summaries[0]["summary"]
@@ -146,42 +159,7 @@ def _tell(ls: CheckspecServer, summaries: list[dict[str, Any]]) -> None:
     kind = {
         "pass": types.MessageType.Info,
         "skip": types.MessageType.Info,
+        "cancelled": types.MessageType.Info,
         "fail": types.MessageType.Warning,
     }.get(status, types.MessageType.Error)
     ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
-
-
-class UserModules:
-    """Modules a run imported from the workspace, forgotten before the next run.
-
-    The server lives as long as the editor; without this an edited target module would
-    keep running its old code until a restart.
-    """
-
-    def __init__(self) -> None:
-        self._names: set[str] = set()
-
-    def remember(self, names: set[str], folders: tuple[str, ...]) -> None:
-        roots = [Path(f).resolve() for f in folders]
-        # Never the server's own code or installed packages, even inside the workspace
-        # (a checkout of checkspec, a .venv in the project folder).
-        installed = [Path(p).resolve() for p in {sys.prefix, sys.base_prefix}]
-        for name in names:
-            if name == "checkspec" or name.startswith("checkspec."):
-                continue
-            file = getattr(sys.modules.get(name), "__file__", None)
-            if not file:
-                continue
-            path = Path(file).resolve()
-            if "site-packages" in path.parts or any(path.is_relative_to(p) for p in installed):
-                continue
-            if any(path.is_relative_to(root) for root in roots):
-                self._names.add(name)
-
-    def forget(self) -> None:
-        for name in self._names:
-            sys.modules.pop(name, None)
-        self._names.clear()
-
-
-USER_MODULES = UserModules()

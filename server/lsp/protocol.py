@@ -1,13 +1,19 @@
-"""The LSP protocol with our position-encoding choice made before pygls makes its own.
+"""The LSP protocol, with two choices pygls makes differently.
+
+Position encoding: made before pygls makes its own.
 
 pygls picks the client's first preferred encoding, which may be utf-8; our columns are
 code points, so we take utf-32 when offered (no conversion at all) and else utf-16, the
 encoding every client supports. The client's offer is narrowed before pygls reads it.
+
+Cancelling a run: pygls answers a cancelled request at once and lets the handler go
+on; a run must stop its workers and answer with the scenarios that finished. Run
+commands register a hook by request id, and the client's workDoneToken is kept for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from lsprotocol import types
@@ -17,6 +23,12 @@ from .convert import negotiate_encoding
 
 
 class CheckspecProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # By request id: the workDoneToken an executeCommand carried, and how to cancel it.
+        self.work_done_tokens: dict[Any, types.ProgressToken | None] = {}
+        self.cancel_hooks: dict[Any, Callable[[], None]] = {}
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(
         self, params: types.InitializeParams
@@ -25,3 +37,26 @@ class CheckspecProtocol(LanguageServerProtocol):
         if general is not None:
             general.position_encodings = [negotiate_encoding(general.position_encodings)]
         return (yield from super().lsp_initialize(params))
+
+    # Runs: their progress token and what a $/cancelRequest of them does ---------------
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(
+        self, params: types.ExecuteCommandParams
+    ) -> Generator[Any, Any, Any]:
+        request = self.msg_id
+        if request is not None:
+            self.work_done_tokens[request] = params.work_done_token
+        try:
+            return (yield from super().lsp_workspace__execute_command(params))
+        finally:
+            self.work_done_tokens.pop(request, None)
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        # pygls would drop the request's answer and leave the command running; a run
+        # stops instead and answers with what finished.
+        hook = self.cancel_hooks.get(msg_id)
+        if hook is not None:
+            hook()
+            return
+        super()._handle_cancel_notification(msg_id)

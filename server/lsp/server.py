@@ -24,6 +24,7 @@ from .convert import UTF16, PositionCodec
 from .documents import DocumentStore, OpenDocument
 from .guard import guarded
 from .protocol import CheckspecProtocol
+from .runs import Runs
 from .settings import SECTION, EditorSettings
 
 NAME = "checkspec"
@@ -51,6 +52,7 @@ class CheckspecServer(LanguageServer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.background: set[asyncio.Task[Any]] = set()  # keeps fire-and-forget tasks alive
         self.given_options = False  # initializationOptions carried the settings
+        self.runs = Runs()  # the worker processes scenarios run in
 
     @property
     def encoding(self) -> str:
@@ -93,6 +95,11 @@ def _register_lifecycle(server: CheckspecServer) -> None:
         ls.spawn(_watch_configs(ls))
         if not ls.given_options and _can_pull_config(ls):
             ls.spawn(_apply_settings(ls, None))
+
+    @server.feature(types.SHUTDOWN)
+    @guarded()
+    async def shutdown(ls: CheckspecServer, params: Any) -> None:
+        await ls.runs.aclose()  # no worker process outlives the server
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()

@@ -1,0 +1,251 @@
+"""Runs started from the editor: a warm pool of worker processes, progress, cancellation.
+
+User code never runs in the server: scenarios go to worker processes (engine
+executor), and the server only schedules them and shows their results. Each result
+is shown as its scenario finishes (diagnostics at the checks' lines, work-done progress,
+a `checkspec/scenarioFinished` notification for clients that list tests).
+
+A run is cancelled by `$/cancelRequest` of its command or `window/workDoneProgress/
+cancel` of its progress: scenarios not started are not started, running workers are
+killed, and the command answers with what finished, the rest marked cancelled.
+
+The pool is started by the first run and kept warm afterwards (fresh processes: each run
+imports the workspace's modules afresh, so an edited agent is used at once). Runs are
+queued: one runs at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from checkspec.engine.executor import (
+    Ending,
+    Job,
+    Outcome,
+    RunOptions,
+    WorkerPool,
+    WorkerStartError,
+    default_size,
+    worker_python,
+)
+from checkspec.engine.settings import Settings
+from checkspec.engine.spec.document import ScenarioEntry
+
+from ..analysis.run_results import run_findings, run_summary
+
+if TYPE_CHECKING:
+    from .documents import OpenDocument
+    from .server import CheckspecServer
+
+SCENARIO_FINISHED = "checkspec/scenarioFinished"
+_SHOW_EVERY_SECONDS = 0.2  # diagnostics and progress during a run, at most this often
+_tokens = itertools.count(1)
+
+
+@dataclass
+class RunTally:
+    total: int
+    done: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, status: str) -> None:
+        self.done += 1
+        self.counts[status] = self.counts.get(status, 0) + 1
+
+    def text(self) -> str:
+        """`12/40, 1 failed, 2 errored`."""
+        bad = [
+            f"{n} {word}"
+            for status, word in (("fail", "failed"), ("error", "errored"))
+            if (n := self.counts.get(status, 0))
+        ]
+        return ", ".join([f"{self.done}/{self.total}", *bad])
+
+
+class Runs:
+    """The server's runs and the worker pool they share."""
+
+    def __init__(self) -> None:
+        self._pool: WorkerPool | None = None
+        self._pool_key: tuple[Any, ...] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _pool_for(self, settings: Settings) -> WorkerPool:
+        key = (settings.python, settings.jobs, settings.concurrency)
+        if self._pool is None or self._pool_key != key:
+            if self._pool is not None:
+                await self._pool.aclose()
+            self._pool = WorkerPool(
+                size=default_size(settings.jobs),
+                concurrency=settings.concurrency,
+                python=settings.python,
+                keep_warm=True,
+            )
+            self._pool_key = key
+        return self._pool
+
+    async def aclose(self) -> None:
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
+
+    async def run(
+        self,
+        ls: CheckspecServer,
+        doc: OpenDocument,
+        entries: list[ScenarioEntry],
+        on_outcome: Callable[[ScenarioEntry, Outcome], None],
+    ) -> tuple[dict[int, Outcome], bool]:
+        """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
+        settings = doc.settings
+        root = doc.workspace.root
+        settings = replace(settings, python=worker_python(settings.python, root))
+        runnable = [e for e in entries if e.scenario is not None]
+        jobs = [Job(e.index, _own_copy(e, doc, settings)) for e in runnable]
+        by_index = {e.index: e for e in runnable}
+        outcomes: dict[int, Outcome] = {}
+        progress = await Progress.start(ls, len(jobs))
+        cancelled = False
+        pool: WorkerPool | None = None
+
+        def cancel() -> None:
+            nonlocal cancelled
+            cancelled = True
+            if pool is not None:
+                pool.cancel()
+
+        request = ls.protocol.msg_id
+        hooks = ls.protocol.cancel_hooks  # type: ignore[attr-defined]
+        if request is not None:
+            hooks[request] = cancel
+        progress.on_cancel(cancel)
+        try:
+            if jobs:
+                progress.report("waiting for the previous run" if self._lock.locked() else None)
+            async with self._lock:
+                if cancelled:
+                    for job in jobs:
+                        outcomes[job.key] = _cancelled(job)
+                    return outcomes, True
+                pool = await self._pool_for(settings)
+                stream = pool.stream(jobs, RunOptions(settings))
+                try:
+                    async for outcome in stream:
+                        outcomes[outcome.key] = outcome
+                        progress.add(outcome)
+                        on_outcome(by_index[outcome.key], outcome)
+                finally:
+                    await stream.aclose()
+        except WorkerStartError:
+            for job in jobs:
+                outcomes.setdefault(job.key, _cancelled(job))
+            raise
+        finally:
+            hooks.pop(request, None)
+            progress.end(cancelled)
+        return outcomes, cancelled
+
+
+def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> Any:
+    # Analyses are cached and shared between identical texts: run a copy of our own.
+    scenario = entry.scenario.model_copy()  # type: ignore[union-attr]
+    scenario._base_dirs = tuple(str(d) for d in (doc.folder, doc.workspace.root) if d is not None)
+    scenario._target_timeout = settings.target_timeout
+    return scenario
+
+
+def _cancelled(job: Job) -> Outcome:
+    from checkspec.engine.executor.jobs import not_run
+
+    why = "not run: the run was cancelled"
+    return Outcome(job.key, not_run(job.scenario, why), ending=Ending.CANCELLED)
+
+
+class Progress:
+    """Work-done progress of one run (the client's token, or one we create), throttled."""
+
+    def __init__(self, ls: CheckspecServer, token: types.ProgressToken | None, total: int):
+        self._ls = ls
+        self.token = token
+        self.tally = RunTally(total)
+        self._last = 0.0
+
+    @classmethod
+    async def start(cls, ls: CheckspecServer, total: int) -> Progress:
+        token = ls.protocol.work_done_tokens.get(ls.protocol.msg_id)  # type: ignore[attr-defined]
+        if token is None and _supports_progress(ls):
+            token = f"checkspec-run-{next(_tokens)}"
+            try:
+                await ls.work_done_progress.create_async(token)
+            except Exception:  # the client refused: run without progress
+                token = None
+        progress = cls(ls, token, total)
+        if token is not None:
+            what = "1 scenario" if total == 1 else f"{total} scenarios"
+            ls.work_done_progress.begin(
+                token,
+                types.WorkDoneProgressBegin(
+                    title="checkspec", message=f"Running {what}", cancellable=True, percentage=0
+                ),
+            )
+        return progress
+
+    def on_cancel(self, cancel: Callable[[], None]) -> None:
+        if self.token is None:
+            return
+        future = self._ls.work_done_progress.tokens.get(self.token)
+        if future is not None:
+            future.add_done_callback(lambda f: cancel() if f.cancelled() else None)
+
+    def report(self, message: str | None) -> None:
+        if self.token is not None and message:
+            self._ls.work_done_progress.report(
+                self.token, types.WorkDoneProgressReport(message=message)
+            )
+
+    def add(self, outcome: Outcome) -> None:
+        self.tally.add(outcome.result.status.value)
+        now = time.monotonic()
+        if self.token is None or (
+            now - self._last < _SHOW_EVERY_SECONDS and self.tally.done < self.tally.total
+        ):
+            return
+        self._last = now
+        percentage = int(100 * self.tally.done / max(1, self.tally.total))
+        self._ls.work_done_progress.report(
+            self.token,
+            types.WorkDoneProgressReport(message=self.tally.text(), percentage=percentage),
+        )
+
+    def end(self, cancelled: bool) -> None:
+        if self.token is None:
+            return
+        message = self.tally.text() + (" (cancelled)" if cancelled else "")
+        self._ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+        self._ls.work_done_progress.tokens.pop(self.token, None)
+
+
+def _supports_progress(ls: CheckspecServer) -> bool:
+    window = ls.client_capabilities.window
+    return bool(window and window.work_done_progress)
+
+
+def summary_of(entry: ScenarioEntry, outcome: Outcome) -> dict[str, Any]:
+    """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
+    summary = run_summary(entry, outcome.result)
+    summary["output"] = outcome.output
+    if outcome.ending is Ending.CANCELLED:
+        summary["status"] = "cancelled"
+        summary["summary"] = f"{entry.name}: cancelled"
+    return summary
+
+
+def findings_of(entry: ScenarioEntry, outcome: Outcome) -> list[Any]:
+    return [] if outcome.ending is Ending.CANCELLED else run_findings(entry, outcome.result)
