@@ -86,6 +86,17 @@ def install() -> None:
 
 
 @contextmanager
+def installed() -> Iterator[None]:
+    """`install()` for a while (the in-process executor), then the streams as they were."""
+    saved = sys.stdout, sys.stderr
+    install()
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+@contextmanager
 def capturing() -> Iterator[Captured]:
     """Everything printed in this context (and tasks/threads started from it)."""
     captured = Captured()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
+from . import capture
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
 
@@ -31,16 +32,19 @@ class InProcessExecutor(Executor):
             async with semaphore:
                 if self._cancelled:
                     raise asyncio.CancelledError
-                try:
-                    result = await asyncio.wait_for(
-                        job.scenario.run(target=job.target, return_exception=True), timeout
-                    )
-                except TimeoutError:
-                    message = timeout_message(timeout)
-                    result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
-                    return Outcome(job.key, result, ending=Ending.TIMEOUT)
-                return Outcome(job.key, result)
+                with capture.capturing() as captured:
+                    try:
+                        result = await asyncio.wait_for(
+                            job.scenario.run(target=job.target, return_exception=True), timeout
+                        )
+                    except TimeoutError:
+                        message = timeout_message(timeout)
+                        result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
+                        return Outcome(job.key, result, captured.text(), Ending.TIMEOUT)
+                return Outcome(job.key, result, captured.text())
 
+        streams = capture.installed()
+        streams.__enter__()
         self._tasks = [asyncio.ensure_future(one(job)) for job in jobs]
         by_task = dict(zip(self._tasks, jobs, strict=True))
         try:
@@ -58,6 +62,7 @@ class InProcessExecutor(Executor):
             for task in self._tasks:
                 task.cancel()
             self._tasks = []
+            streams.__exit__(None, None, None)
 
     def cancel(self) -> None:
         self._cancelled = True

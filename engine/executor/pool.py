@@ -249,41 +249,53 @@ class WorkerPool(Executor):
             return None
 
     def _dispatch(self, queue: deque[_Queued], options: RunOptions) -> list[Outcome]:
-        """Hand queued jobs to ready workers; jobs that cannot be sent end at once."""
-        failed: list[Outcome] = []
+        """Hand queued jobs to ready workers; jobs that cannot be sent end at once.
+
+        Free slots are filled first, across all workers. Only then, while the queue is
+        long, each worker gets a few jobs ahead, so it does not idle between round trips;
+        near the end of the queue none, so no worker waits while another has a backlog.
+        """
         workers = [w for w in self._live() if w.ready and not (w.solo and w.inflight)]
+        if not queue or not workers:
+            return []
+        batches: dict[_Worker, list[_Queued]] = {w: [] for w in workers}
         for worker in workers:
-            if not queue:
-                break
-            # A few jobs beyond the worker's slots keep it busy between round trips; near
-            # the end of the queue, fewer, so no worker idles while another has a backlog.
-            extra = min(self.slots * 4, len(queue) // (2 * len(workers)))
-            room = self.slots + extra - len(worker.inflight)
-            batch: list[_Queued] = []
-            while queue and room > 0:
-                if queue[0].solo:
-                    if worker.inflight or batch:
-                        break
-                    batch.append(queue.popleft())
-                    worker.solo = True
-                    break
-                batch.append(queue.popleft())
-                room -= 1
-            if not batch:
-                continue
-            messages: list[wire.Message] = []
-            if worker.options is not options:
-                messages.append(("options", options, self.slots))
-                worker.options = options
-            data, unsendable = _encode_jobs(messages, batch)
-            failed += unsendable
-            sendable = [q for q in batch if q.job.key not in {o.key for o in unsendable}]
-            for queued in sendable:
-                worker.inflight[queued.job.key] = _Running(queued)
-            if data:
-                worker.used = True
-                worker.send_bytes(data)
+            self._take(queue, worker, batches[worker], self.slots - len(worker.inflight))
+        extra = min(self.slots * 4, len(queue) // (2 * len(workers)))
+        for worker in workers:
+            if not worker.solo:
+                room = self.slots + extra - len(worker.inflight) - len(batches[worker])
+                self._take(queue, worker, batches[worker], room)
+        failed: list[Outcome] = []
+        for worker, batch in batches.items():
+            if batch:
+                failed += self._send(worker, batch, options)
         return failed
+
+    @staticmethod
+    def _take(queue: deque[_Queued], worker: _Worker, batch: list[_Queued], room: int) -> None:
+        while queue and room > 0 and not worker.solo:
+            if queue[0].solo:  # alone in its worker: only into an empty one
+                if worker.inflight or batch:
+                    return
+                worker.solo = True
+            batch.append(queue.popleft())
+            room -= 1
+
+    def _send(self, worker: _Worker, batch: list[_Queued], options: RunOptions) -> list[Outcome]:
+        messages: list[wire.Message] = []
+        if worker.options is not options:
+            messages.append(("options", options, self.slots))
+            worker.options = options
+        data, unsendable = _encode_jobs(messages, batch)
+        lost = {o.key for o in unsendable}
+        for queued in batch:
+            if queued.job.key not in lost:
+                worker.inflight[queued.job.key] = _Running(queued)
+        if data:
+            worker.used = True
+            worker.send_bytes(data)
+        return unsendable
 
     def _handle(
         self, event: tuple[str, _Worker | None, object], queue: deque[_Queued]
