@@ -381,6 +381,26 @@ async def test_cancelling_the_progress_stops_the_run(
     assert isinstance(end, types.WorkDoneProgressEnd) and "cancelled" in (end.message or "")
 
 
+async def test_run_file_takes_a_list_of_scenario_indexes(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    write(tmp_path, "agents_pick.py", AGENTS)
+    path = write(
+        tmp_path,
+        "pick.suite.yaml",
+        suite(*(scenario(f"p{i}", "python:agents_pick:ok") for i in range(4))),
+    )
+    uri = open_file(client, path)
+    picked = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri, [1, 3]])
+    )
+    assert [s["scenario"] for s in picked["scenarios"]] == ["p1", "p3"]
+    refused = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri, ["x"]])
+    )
+    assert "takes [uri] or [uri, [scenario indexes]]" in refused["error"]
+
+
 # What the server itself loads --------------------------------------------------------------
 
 

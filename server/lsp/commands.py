@@ -46,9 +46,19 @@ def register(server: CheckspecServer) -> None:
     @guarded(lambda: {"error": "the run failed; see the checkspec log"})
     async def run_all(ls: LanguageServer, *args: Any) -> dict[str, Any]:
         uri, _ = _uri_and_index(args)
-        if uri is None:
-            return {"error": "checkspec.runFile takes [uri]"}
-        return await run_file(cast("CheckspecServer", ls), uri, None)
+        indexes = _indexes(args[1]) if len(args) > 1 else None
+        if uri is None or (len(args) > 1 and indexes is None):
+            return {"error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]]"}
+        return await run_file(cast("CheckspecServer", ls), uri, indexes)
+
+
+def _indexes(value: Any) -> list[int] | None:
+    """A list of scenario indexes, or None when it is not one."""
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+        return None
+    return value
 
 
 def _uri_and_index(args: tuple[Any, ...]) -> tuple[str | None, int | None]:

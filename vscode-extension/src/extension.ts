@@ -17,12 +17,14 @@ export function activate(context: vscode.ExtensionContext): void {
   server = new ServerManager(output);
   const manager = server;
   const runner = new Runner(manager, statusBar, output);
+  const tests = new ScenarioTests(manager, runner);
+  runner.explorer = tests; // lens and palette runs are listed in the Test Explorer too
 
   context.subscriptions.push(
     output,
     statusBar,
     manager,
-    new ScenarioTests(manager, runner),
+    tests,
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),

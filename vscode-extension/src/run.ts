@@ -1,19 +1,45 @@
 // checkspec.runScenario / checkspec.runFile: forwarded to the server's
 // workspace/executeCommand, with the result in the status bar and the output channel.
-// The server publishes per-check findings as diagnostics and shows its own one-line
-// notification, so nothing here repeats that.
+// Every run, whatever started it, goes through the Test Explorer (`explorer`), so it is
+// listed there. A run shows a progress notification fed by the server's work-done
+// progress; its Cancel, or the Test Explorer's, cancels the request, which stops the run
+// on the server. Each scenario's result arrives as it finishes (checkspec/scenarioFinished).
 
 import * as vscode from "vscode";
-import { DocumentSymbolRequest, ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
+import {
+  DocumentSymbolRequest,
+  ExecuteCommandRequest,
+  WorkDoneProgress,
+  type LanguageClient,
+} from "vscode-languageclient/node";
 import type { ServerManager } from "./client";
-import { headline, parseRunResult, resultLines, severity, statusBarText, type RunReport } from "./runResults";
+import {
+  headline,
+  parseRunResult,
+  parseScenarioFinished,
+  resultLines,
+  severity,
+  statusBarText,
+  type RunReport,
+  type ScenarioSummary,
+} from "./runResults";
 import { scenarioAt, scenariosOf, type ScenarioSymbol, type SymbolLike } from "./scenarios";
 import { isRunnableSpec } from "./specFiles";
 
 export const RUN_SCENARIO = "checkspec.runScenario"; // [uri, index], as the code lens sends
-export const RUN_FILE = "checkspec.runFile"; // [uri]
+export const RUN_FILE = "checkspec.runFile"; // [uri] or [uri, [scenario indexes]]
+export const SCENARIO_FINISHED = "checkspec/scenarioFinished";
+
+/** Where editor-started runs are listed (the Test Explorer). */
+export interface RunExplorer {
+  runFromEditor(uri: vscode.Uri, indexes: number[] | "all"): Promise<RunReport | undefined>;
+}
+
+let runCounter = 0;
 
 export class Runner {
+  explorer: RunExplorer | undefined;
+
   constructor(
     private readonly server: ServerManager,
     private readonly statusBar: vscode.StatusBarItem,
@@ -29,21 +55,25 @@ export class Runner {
       scenario = await this.pickScenario(uri);
       if (scenario === undefined) return undefined;
     }
+    if (this.explorer !== undefined) return this.explorer.runFromEditor(uri, [scenario]);
     return this.run(RUN_SCENARIO, uri, [scenario], `scenario ${scenario + 1} of ${label(uri)}`);
   }
 
   async runFile(target?: unknown): Promise<RunReport | undefined> {
     const uri = uriOf(target);
-    return uri === undefined ? undefined : this.run(RUN_FILE, uri, [], label(uri));
+    if (uri === undefined) return undefined;
+    if (this.explorer !== undefined) return this.explorer.runFromEditor(uri, "all");
+    return this.run(RUN_FILE, uri, [], label(uri));
   }
 
-  /** Runs through the server and reports; the Test Explorer calls this too. */
+  /** Runs through the server and reports; `onScenario` sees each result as it comes. */
   async run(
     command: string,
     uri: vscode.Uri,
     extra: unknown[],
     what: string,
     token?: vscode.CancellationToken,
+    onScenario?: (summary: ScenarioSummary) => void,
   ): Promise<RunReport | undefined> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window
@@ -59,9 +89,36 @@ export class Runner {
     this.statusBar.text = `$(sync~spin) checkspec: running ${what}`;
     this.statusBar.tooltip = undefined;
     this.statusBar.show();
+    const serverUri = client.code2ProtocolConverter.asUri(uri);
+    const workDoneToken = `checkspec-run-${process.pid}-${++runCounter}`;
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `checkspec: running ${what}` },
-      () => execute(client, command, [client.code2ProtocolConverter.asUri(uri), ...extra], token),
+      { location: vscode.ProgressLocation.Notification, title: `checkspec: running ${what}`, cancellable: true },
+      async (progress, progressToken) => {
+        const cancel = new vscode.CancellationTokenSource();
+        let shown = 0;
+        const subscriptions = [
+          progressToken.onCancellationRequested(() => cancel.cancel()),
+          ...(token === undefined ? [] : [token.onCancellationRequested(() => cancel.cancel())]),
+          client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+            if (value.kind === "end") return;
+            const percentage = value.percentage ?? shown;
+            const step: { message?: string; increment: number } = { increment: Math.max(0, percentage - shown) };
+            if (value.message !== undefined) step.message = value.message;
+            progress.report(step);
+            shown = Math.max(shown, percentage);
+          }),
+          client.onNotification(SCENARIO_FINISHED, (params: unknown) => {
+            const finished = parseScenarioFinished(params);
+            if (finished !== undefined && finished.uri === serverUri) onScenario?.(finished.summary);
+          }),
+        ];
+        try {
+          return await execute(client, command, [serverUri, ...extra], cancel.token, workDoneToken);
+        } finally {
+          for (const subscription of subscriptions) subscription.dispose();
+          cancel.dispose();
+        }
+      },
     );
     this.show(report);
     return report;
@@ -125,10 +182,12 @@ async function execute(
   client: LanguageClient,
   command: string,
   args: unknown[],
-  token?: vscode.CancellationToken,
+  token: vscode.CancellationToken,
+  workDoneToken: string,
 ): Promise<RunReport> {
   try {
-    return parseRunResult(await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token));
+    const params = { command, arguments: args, workDoneToken };
+    return parseRunResult(await client.sendRequest(ExecuteCommandRequest.type, params, token));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { status: "error", scenarios: [], error: `the run failed: ${message}` };

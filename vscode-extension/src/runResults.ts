@@ -2,7 +2,7 @@
 // server/lsp/commands.py) -> what the editor shows: a status-bar text, a notification and
 // one line per check. Pure; the input is untrusted JSON, so it is read field by field.
 
-export type Status = "pass" | "fail" | "error" | "skip" | "invalid";
+export type Status = "pass" | "fail" | "error" | "skip" | "invalid" | "cancelled";
 
 export interface CheckResult {
   step: number; // 0-based
@@ -11,6 +11,9 @@ export interface CheckResult {
   line: number; // 0-based, as in LSP
   status: Status;
   message: string;
+  /** What the check compared, as text, when it has both (for a diff). */
+  expected?: string;
+  actual?: string;
 }
 
 export interface StepError {
@@ -29,18 +32,22 @@ export interface ScenarioSummary {
   durationMs: number | undefined;
   checks: CheckResult[];
   errors: StepError[];
+  /** What the scenario's code printed. */
+  output: string;
 }
 
 export interface RunReport {
   status: Status;
   scenarios: ScenarioSummary[];
+  /** The run was cancelled: the scenarios it did not finish say "cancelled". */
+  cancelled?: boolean;
   /** Set when nothing could run (bad arguments, no such scenario, server failure). */
   error?: string;
 }
 
-const STATUSES: readonly Status[] = ["pass", "fail", "error", "skip", "invalid"];
+const STATUSES: readonly Status[] = ["pass", "fail", "error", "skip", "invalid", "cancelled"];
 // Worst first, as the server orders them.
-const WORST_FIRST: readonly Status[] = ["error", "fail", "invalid", "skip", "pass"];
+const WORST_FIRST: readonly Status[] = ["error", "fail", "invalid", "cancelled", "skip", "pass"];
 
 /** Reads either command's answer: one scenario summary, or `{uri, status, scenarios}`. */
 export function parseRunResult(value: unknown): RunReport {
@@ -55,10 +62,19 @@ export function parseRunResult(value: unknown): RunReport {
       : [];
   const scenarios = raw.filter(isObject).map(parseScenario);
   const status = error !== undefined && scenarios.length === 0 ? "error" : worst(scenarios.map((s) => s.status));
-  return error === undefined ? { status, scenarios } : { status, scenarios, error };
+  const report: RunReport = { status, scenarios };
+  if (error !== undefined) report.error = error;
+  if (value["cancelled"] === true) report.cancelled = true;
+  return report;
 }
 
-function parseScenario(value: Record<string, unknown>): ScenarioSummary {
+/** One `checkspec/scenarioFinished` notification: `{uri, ...scenario summary}`. */
+export function parseScenarioFinished(value: unknown): { uri: string; summary: ScenarioSummary } | undefined {
+  if (!isObject(value) || typeof value["uri"] !== "string" || typeof value["scenario"] !== "string") return undefined;
+  return { uri: value["uri"], summary: parseScenario(value) };
+}
+
+export function parseScenario(value: Record<string, unknown>): ScenarioSummary {
   const name = text(value["scenario"]);
   const status = statusOf(value["status"]);
   return {
@@ -69,20 +85,30 @@ function parseScenario(value: Record<string, unknown>): ScenarioSummary {
     summary: text(value["summary"]) || `${name}: ${status}`,
     replayed: value["replayed"] === true,
     durationMs: typeof value["duration_ms"] === "number" ? value["duration_ms"] : undefined,
-    checks: list(value["checks"]).map((check) => ({
-      step: count(check["step"]),
-      index: count(check["index"]),
-      kind: text(check["kind"]),
-      line: count(check["line"]),
-      status: statusOf(check["status"]),
-      message: text(check["message"]),
-    })),
+    checks: list(value["checks"]).map(parseCheck),
     errors: list(value["errors"]).map((error) => ({
       step: count(error["step"]),
       line: count(error["line"]),
       message: text(error["message"]),
     })),
+    output: text(value["output"]),
   };
+}
+
+function parseCheck(check: Record<string, unknown>): CheckResult {
+  const parsed: CheckResult = {
+    step: count(check["step"]),
+    index: count(check["index"]),
+    kind: text(check["kind"]),
+    line: count(check["line"]),
+    status: statusOf(check["status"]),
+    message: text(check["message"]),
+  };
+  if (typeof check["expected"] === "string" && typeof check["actual"] === "string") {
+    parsed.expected = check["expected"];
+    parsed.actual = check["actual"];
+  }
+  return parsed;
 }
 
 export function worst(statuses: readonly Status[]): Status {
@@ -100,6 +126,7 @@ export const ICONS: Readonly<Record<Status, string>> = {
   error: "$(warning)",
   skip: "$(circle-slash)",
   invalid: "$(warning)",
+  cancelled: "$(circle-slash)",
 };
 
 /** One line: the scenario's own summary, or counts for a file. */
@@ -118,7 +145,7 @@ export function headline(report: RunReport): string {
 export type Severity = "info" | "warning" | "error";
 
 export function severity(report: RunReport): Severity {
-  if (report.status === "pass" || report.status === "skip") return "info";
+  if (report.status === "pass" || report.status === "skip" || report.status === "cancelled") return "info";
   return report.status === "fail" ? "warning" : "error";
 }
 
@@ -128,6 +155,7 @@ const MARKS: Readonly<Record<Status, string>> = {
   error: "!",
   skip: "-",
   invalid: "?",
+  cancelled: "-",
 };
 
 /** The report as text for the output channel: each scenario, then its checks and errors. */
@@ -151,11 +179,25 @@ export function checkLine(check: CheckResult): string {
   return `${MARKS[check.status]} step ${check.step + 1} · ${check.kind} (line ${check.line + 1})${message}`;
 }
 
-/** The checks that did not pass, each with the line to show it at. */
-export function problems(scenario: ScenarioSummary): { line: number; message: string }[] {
-  const found = scenario.checks
+export interface Problem {
+  line: number;
+  message: string;
+  expected?: string;
+  actual?: string;
+}
+
+/** The checks that did not pass, each with the line to show it at (and what it compared). */
+export function problems(scenario: ScenarioSummary): Problem[] {
+  const found: Problem[] = scenario.checks
     .filter((check) => check.status === "fail" || check.status === "error")
-    .map((check) => ({ line: check.line, message: `${check.kind} ${check.status}ed: ${check.message || "no message"}` }));
+    .map((check) => {
+      const problem: Problem = { line: check.line, message: `${check.kind} ${check.status}ed: ${check.message || "no message"}` };
+      if (check.expected !== undefined && check.actual !== undefined) {
+        problem.expected = check.expected;
+        problem.actual = check.actual;
+      }
+      return problem;
+    });
   for (const error of scenario.errors) found.push({ line: error.line, message: `step ${error.step + 1} errored: ${error.message}` });
   return found;
 }

@@ -15,6 +15,10 @@ export interface CheckspecOptions {
   target?: string;
   concurrency?: number;
   maxFileSize?: number;
+  jobs?: number;
+  targetTimeout?: number;
+  scenarioTimeout?: number;
+  python?: string;
 }
 
 export interface InitializationOptions {
@@ -24,8 +28,9 @@ export interface InitializationOptions {
 /** Reads a key under the `checkspec` section, e.g. `read("model")`. */
 export type SettingReader = (key: string) => unknown;
 
-const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "target"] as const;
-const COUNT_KEYS = ["concurrency", "maxFileSize"] as const;
+const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "target", "python"] as const;
+const COUNT_KEYS = ["concurrency", "maxFileSize", "jobs"] as const;
+const SECONDS_KEYS = ["targetTimeout", "scenarioTimeout"] as const;
 
 /** Keys whose change needs a new server process rather than a notification. */
 export const RESTART_KEYS = ["server.path", "server.args"] as const;
@@ -39,6 +44,10 @@ export function serverOptions(read: SettingReader): CheckspecOptions {
   for (const key of COUNT_KEYS) {
     const value = read(key);
     if (typeof value === "number" && Number.isInteger(value) && value > 0) options[key] = value;
+  }
+  for (const key of SECONDS_KEYS) {
+    const value = read(key);
+    if (typeof value === "number" && Number.isFinite(value) && value > 0) options[key] = value;
   }
   return options;
 }

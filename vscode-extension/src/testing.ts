@@ -1,9 +1,12 @@
-// Test Explorer: spec files > scenarios (from the server's document symbols), run through
-// the same commands as the code lenses; failures are shown at the line of each check.
+// Test Explorer: spec files > scenarios (from the server's document symbols). Every run
+// is listed here: the explorer's own, and those started from a code lens or the command
+// palette (`runFromEditor`). Results are recorded as each scenario finishes; failures
+// are shown at the line of each check, with expected and actual values when the check
+// compared two.
 
 import * as vscode from "vscode";
 import type { ServerManager } from "./client";
-import { RUN_FILE, RUN_SCENARIO, scenarioSymbols, type Runner } from "./run";
+import { RUN_FILE, scenarioSymbols, type RunExplorer, type Runner } from "./run";
 import { problems, resultLines, type RunReport, type ScenarioSummary } from "./runResults";
 import type { ScenarioSymbol } from "./scenarios";
 import { RUNNABLE_GLOB, isRunnableSpec } from "./specFiles";
@@ -11,7 +14,7 @@ import { RUNNABLE_GLOB, isRunnableSpec } from "./specFiles";
 const IGNORED = "**/{node_modules,.venv,venv,.git}/**";
 const REFRESH_DELAY_MS = 500; // after the last keystroke: the outline is parsed from scratch
 
-export class ScenarioTests implements vscode.Disposable {
+export class ScenarioTests implements vscode.Disposable, RunExplorer {
   private readonly controller = vscode.tests.createTestController("checkspec", "checkspec");
   private readonly disposables: vscode.Disposable[] = [this.controller];
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
@@ -101,10 +104,24 @@ export class ScenarioTests implements vscode.Disposable {
     return item;
   }
 
+  /** A run started from a code lens or the palette, listed in the Test Explorer. */
+  async runFromEditor(uri: vscode.Uri, indexes: number[] | "all"): Promise<RunReport | undefined> {
+    const file = this.fileItem(uri);
+    await this.resolve(file);
+    const wanted = indexes === "all" ? "all" : new Set(indexes.map((index) => `${file.id}#${index}`));
+    const chosen = wanted === "all" ? [file] : gather(file.children).filter((item) => wanted.has(item.id));
+    const run = this.controller.createTestRun(new vscode.TestRunRequest(chosen.length > 0 ? chosen : [file]));
+    try {
+      return await this.runFile(run, file, wanted, new Set(), run.token);
+    } finally {
+      run.end();
+    }
+  }
+
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     const run = this.controller.createTestRun(request);
     const excluded = new Set((request.exclude ?? []).map((item) => item.id));
-    // Group by file: a whole file is one runFile request, lone scenarios one request each.
+    // Group by file: one request per file, for the whole file or the scenarios chosen.
     const wanted = new Map<vscode.TestItem, Set<string> | "all">();
     for (const item of request.include ?? gather(this.controller.items)) {
       if (excluded.has(item.id)) continue;
@@ -117,44 +134,83 @@ export class ScenarioTests implements vscode.Disposable {
     try {
       for (const [file, ids] of wanted) {
         if (token.isCancellationRequested || file.uri === undefined) break;
-        if (file.canResolveChildren || ids === "all") await this.resolve(file);
-        const items = gather(file.children).filter((item) => !excluded.has(item.id) && (ids === "all" || ids.has(item.id)));
-        items.forEach((item) => run.started(item));
-        if (ids === "all" && items.length === file.children.size) {
-          this.record(run, file, items, await this.runner.run(RUN_FILE, file.uri, [], file.label, token));
-          continue;
-        }
-        for (const item of items) {
-          if (token.isCancellationRequested) break;
-          const report = await this.runner.run(RUN_SCENARIO, file.uri, [indexOf(item)], item.label, token);
-          this.record(run, file, [item], report);
-        }
+        await this.runFile(run, file, ids, excluded, token);
       }
     } finally {
       run.end();
     }
   }
 
-  private record(run: vscode.TestRun, file: vscode.TestItem, items: vscode.TestItem[], report: RunReport | undefined): void {
-    if (report === undefined) {
-      for (const item of items) run.skipped(item); // not run: untrusted workspace or no server
-      return;
-    }
+  /** Runs `ids` of one file (or all of it) in one server request, recording results as they come. */
+  private async runFile(
+    run: vscode.TestRun,
+    file: vscode.TestItem,
+    ids: Set<string> | "all",
+    excluded: Set<string>,
+    token: vscode.CancellationToken,
+  ): Promise<RunReport | undefined> {
+    if (file.uri === undefined) return undefined;
+    if (file.canResolveChildren || ids === "all") await this.resolve(file);
+    const items = gather(file.children).filter((item) => !excluded.has(item.id) && (ids === "all" || ids.has(item.id)));
+    items.forEach((item) => run.started(item));
+    const recorded = new Set<string>();
+    const live = (summary: ScenarioSummary): void => {
+      const item = file.children.get(`${file.id}#${summary.index}`);
+      if (item === undefined || recorded.has(item.id) || !items.includes(item)) return;
+      recorded.add(item.id);
+      this.outcome(run, item, summary);
+    };
+    if (items.length === 0) return undefined;
+    const whole = ids === "all" && items.length === file.children.size;
+    const what = whole ? file.label : items.length === 1 ? `${items[0]?.label ?? "scenario"}` : `${items.length} scenarios of ${file.label}`;
+    const extra = whole ? [] : [items.map(indexOf)];
+    const report = await this.runner.run(RUN_FILE, file.uri, extra, what, token, live);
+    this.record(run, file, items, recorded, report);
+    for (const item of items) if (!recorded.has(item.id)) run.skipped(item); // not run
+    return report;
+  }
+
+  private record(
+    run: vscode.TestRun,
+    file: vscode.TestItem,
+    items: vscode.TestItem[],
+    recorded: Set<string>,
+    report: RunReport | undefined,
+  ): void {
+    if (report === undefined) return; // not run: untrusted workspace or no server
     run.appendOutput(resultLines(report).join("\r\n") + "\r\n");
     for (const summary of report.scenarios) {
       const item = file.children.get(`${file.id}#${summary.index}`);
-      if (item !== undefined) this.outcome(run, item, summary);
+      if (item !== undefined && !recorded.has(item.id) && items.includes(item)) {
+        recorded.add(item.id);
+        this.outcome(run, item, summary);
+      }
     }
     if (report.error !== undefined && report.scenarios.length === 0) {
-      for (const item of items) run.errored(item, new vscode.TestMessage(report.error));
+      for (const item of items) {
+        if (recorded.has(item.id)) continue;
+        recorded.add(item.id);
+        run.errored(item, new vscode.TestMessage(report.error));
+      }
     }
   }
 
   private outcome(run: vscode.TestRun, item: vscode.TestItem, summary: ScenarioSummary): void {
     const duration = summary.durationMs;
+    if (summary.output !== "") {
+      const location = item.uri === undefined ? undefined : new vscode.Location(item.uri, new vscode.Position(summary.line, 0));
+      run.appendOutput(summary.output.replace(/\r?\n/g, "\r\n"), location, item);
+    }
     if (summary.status === "pass") return run.passed(item, duration);
-    if (summary.status === "skip") return run.skipped(item);
-    const messages = problems(summary).map(({ line, message }) => located(message, item.uri, line));
+    if (summary.status === "skip" || summary.status === "cancelled") return run.skipped(item);
+    const messages = problems(summary).map((problem) => {
+      const message =
+        problem.expected !== undefined && problem.actual !== undefined
+          ? vscode.TestMessage.diff(problem.message, problem.expected, problem.actual)
+          : new vscode.TestMessage(problem.message);
+      if (item.uri !== undefined) message.location = new vscode.Location(item.uri, new vscode.Position(problem.line, 0));
+      return message;
+    });
     if (messages.length === 0) messages.push(located(summary.summary, item.uri, summary.line));
     if (summary.status === "fail") run.failed(item, messages, duration);
     else run.errored(item, messages, duration);

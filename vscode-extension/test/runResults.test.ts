@@ -4,6 +4,7 @@ import {
   checkLine,
   headline,
   parseRunResult,
+  parseScenarioFinished,
   problems,
   resultLines,
   severity,
@@ -13,6 +14,53 @@ import {
 import { fixture } from "./helpers";
 
 // Fixtures are real answers of `checkspec lsp` on examples/ (see test/fixtures/README.md).
+
+describe("a run's live results, diffs and cancellation", () => {
+  const finished = {
+    uri: "file:///w/a.suite.yaml",
+    scenario: "refund",
+    index: 2,
+    line: 7,
+    status: "fail",
+    summary: "refund: fail — 1 failed of 1 check",
+    output: "hello from the agent\n",
+    checks: [
+      { step: 0, index: 0, kind: "equals", line: 12, status: "fail", message: "Expected value equal to 'ok'", expected: "ok", actual: "error" },
+    ],
+    errors: [],
+  };
+
+  it("reads a checkspec/scenarioFinished notification", () => {
+    const parsed = parseScenarioFinished(finished);
+    assert.equal(parsed?.uri, "file:///w/a.suite.yaml");
+    assert.equal(parsed?.summary.index, 2);
+    assert.equal(parsed?.summary.output, "hello from the agent\n");
+    assert.equal(parseScenarioFinished({ scenario: "no uri" }), undefined);
+    assert.equal(parseScenarioFinished("garbage"), undefined);
+  });
+
+  it("keeps expected and actual values for a diff, only when both are text", () => {
+    const [problem] = problems(parseScenarioFinished(finished)!.summary);
+    assert.deepEqual(problem, { line: 12, message: "equals failed: Expected value equal to 'ok'", expected: "ok", actual: "error" });
+    const half = { ...finished, checks: [{ ...finished.checks[0], expected: "ok", actual: 3 }] };
+    assert.equal(problems(parseScenarioFinished(half)!.summary)[0]?.expected, undefined);
+  });
+
+  it("reads a cancelled run: finished scenarios keep their status, the rest say cancelled", () => {
+    const report = parseRunResult({
+      status: "cancelled",
+      cancelled: true,
+      scenarios: [
+        { ...finished, status: "pass", checks: [] },
+        { ...finished, index: 3, status: "cancelled", summary: "refund: cancelled", checks: [] },
+      ],
+    });
+    assert.equal(report.cancelled, true);
+    assert.deepEqual(report.scenarios.map((s) => s.status), ["pass", "cancelled"]);
+    assert.equal(report.status, "cancelled");
+    assert.equal(severity(report), "info");
+  });
+});
 
 describe("parseRunResult", () => {
   it("reads a file run: every scenario with its checks", () => {

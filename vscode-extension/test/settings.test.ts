@@ -39,6 +39,18 @@ describe("settings", () => {
     assert.deepEqual(serverOptions(readerOf({ concurrency: "4" })), {});
   });
 
+  it("sends the run settings: worker count, timeouts in seconds and the worker interpreter", () => {
+    const section = { jobs: 4, targetTimeout: 2.5, scenarioTimeout: 120, python: " .venv/bin/python " };
+    assert.deepEqual(serverOptions(readerOf(section)), {
+      jobs: 4,
+      targetTimeout: 2.5,
+      scenarioTimeout: 120,
+      python: ".venv/bin/python",
+    });
+    const wrong = { jobs: 1.5, targetTimeout: -1, scenarioTimeout: Number.POSITIVE_INFINITY, python: 3 };
+    assert.deepEqual(serverOptions(readerOf(wrong)), {});
+  });
+
   it("reads the server command settings", () => {
     const read = readerOf({ server: { path: "/x/checkspec", args: ["lsp", 3, "--flag"] } });
     assert.equal(serverPath(read), "/x/checkspec");
