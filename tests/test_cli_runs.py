@@ -227,3 +227,10 @@ def _alive(pid: int) -> bool:
         return "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
     except OSError:
         return False
+
+
+def test_workers_do_not_outlive_a_killed_run(project: Path) -> None:
+    process = _start_hanging_run(project)
+    process.kill()  # SIGKILL: no chance to clean up; the workers see their input end
+    process.communicate(timeout=20)
+    _assert_no_worker_left(project)

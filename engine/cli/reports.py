@@ -17,8 +17,11 @@ OUTPUT_LINES = 20  # of a failed scenario's printed output, in the text report
 def non_passing(run: ScenarioRun) -> Iterator[tuple[int, int, CheckResult, str, int]]:
     """(step, index, result, check label, 1-based line) of each failed/errored check."""
     for s, step in enumerate(run.result.steps):
-        if step.error is not None and step.error.phase in ("interaction", "target"):
-            yield s, -1, CheckResult.error(step.error.summary()), "interaction", _step_line(run, s)
+        if step.error is not None and step.error.phase in ("interaction", "target", "run"):
+            # "run": the scenario never finished (its deadline, a dead worker).
+            label = "scenario" if step.error.phase == "run" else "interaction"
+            line = run.line() if step.error.phase == "run" else _step_line(run, s)
+            yield s, -1, CheckResult.error(step.error.summary()), label, line
         for i, result in enumerate(step.results):
             if result.status.value not in ("fail", "error"):
                 continue

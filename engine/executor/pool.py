@@ -407,19 +407,14 @@ class WorkerPool(Executor):
         return done
 
     async def aclose(self) -> None:
+        """Stop every worker now: between streams none has anything worth waiting for."""
         self._closed = True
         if self._spares is not None:
             self._spares.cancel()
         for worker in list(self._workers):
-            if worker.proc.stdin is not None and not worker.proc.stdin.is_closing():
-                worker.proc.stdin.close()
-        deadline = time.monotonic() + 1.0
+            worker.kill("close")
         for worker in list(self._workers):
-            try:
-                await asyncio.wait_for(worker.proc.wait(), max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                worker.kill("close")
-                await worker.proc.wait()
+            await worker.proc.wait()
         self._workers.clear()
 
     def kill_all(self) -> None:
