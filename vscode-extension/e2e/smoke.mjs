@@ -5,7 +5,10 @@
 //
 // It installs the .vsix into a fresh profile, opens examples/refund.scenario.yaml, checks
 // the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
-// hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer.
+// hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer,
+// runs the suite from the Test Explorer (the failure's peek shows expected/actual), and
+// cancels a run that hangs from its progress notification. It works on a copy of the
+// folder, with one more scenario whose target never answers.
 // Screenshots go to $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e). The spec file is edited
 // in the editor only and never saved; the script checks that it is unchanged on disk.
 //
@@ -14,7 +17,7 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,9 +30,17 @@ const env = process.env;
 const codeServer = join(env.CODE_SERVER_DIR ?? "/tmp/cs", "node_modules/code-server/out/node/entry.js");
 const browserPath = env.CHROMIUM ?? "/usr/bin/chromium";
 const serverPath = env.CHECKSPEC_SERVER ?? join(repo, ".venv/bin/checkspec");
-const folder = env.CHECKSPEC_E2E_FOLDER ?? join(repo, "examples");
+const source = env.CHECKSPEC_E2E_FOLDER ?? join(repo, "examples");
 const out = env.CHECKSPEC_E2E_OUT ?? "/tmp/checkspec-e2e";
 const vsix = join(extension, "checkspec.vsix");
+mkdirSync(out, { recursive: true });
+const folder = join(mkdtempSync(join(out, "workspace-")), "examples");
+cpSync(source, folder, { recursive: true });
+writeFileSync(join(folder, "slow_agent.py"), "import time\n\ndef answer(question):\n    time.sleep(3600)\n");
+writeFileSync(
+  join(folder, "slow.scenario.yaml"),
+  "name: never answers\ntarget: python:slow_agent:answer\nsteps:\n  - interacts:\n      - inputs: hello?\n    checks:\n      - {kind: string_matching, keyword: hello}\n",
+);
 const specFile = join(folder, "refund.scenario.yaml");
 
 for (const [what, path, hint] of [
@@ -72,6 +83,7 @@ writeFileSync(
       "git.openRepositoryInParentFolders": "never",
       "editor.hover.delay": 100,
       "editor.minimap.enabled": false,
+      "testing.automaticallyOpenPeekView": "failureAnywhere",
     },
     null,
     2,
@@ -175,15 +187,16 @@ try {
   await shot("04-hover-docs");
   await page.keyboard.press("Escape");
 
-  // Run the scenario from its lens: the server's notification, our status bar item.
+  // Run the scenario from its lens: a progress notification while it runs (workers start:
+  // the first run is the slow one), then the result in our status bar item.
   await lens.click();
-  const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "refund policy is stated" }).first();
-  await toast.waitFor({ timeout: 60_000 });
-  await page.waitForTimeout(600); // let the toast finish sliding in
+  const progress = page.locator(".notifications-toasts .notification-toast", { hasText: "checkspec: running" }).first();
+  if (await progress.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+    step("progress notification", (await progress.innerText()).replace(/\s+/g, " ").trim());
+  }
+  const status = page.locator(".statusbar-item", { hasText: "refund policy is stated: pass" }).first();
+  await status.waitFor({ timeout: 60_000 });
   await shot("05-run");
-  step("run notification", (await toast.innerText()).replace(/\s+/g, " ").trim());
-  const status = page.locator(".statusbar-item", { hasText: "refund policy is stated" }).first();
-  await status.waitFor({ timeout: 10_000 });
   step("status bar", (await status.innerText()).trim());
 
   // The Test Explorer lists the workspace's spec files and, expanded, their scenarios.
@@ -202,9 +215,18 @@ try {
     .locator(".codicon-testing-passed-icon").waitFor({ timeout: 10_000 });
   step("Test Explorer run: 'follow-up keeps context' failed, 'opening hours' passed");
   await shot("06-test-explorer");
+  // The failure opens in a peek at the failing check, expected and actual side by side.
+  const peek = page.locator(".test-output-peek, .peekview-widget").first();
+  await peek.waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500);
+  step("failure peek", (await peek.innerText()).replace(/\s+/g, " ").trim().slice(0, 200));
+  await shot("06b-failure-peek");
+  await page.keyboard.press("Escape");
 
   // The palette command runs the scenario under the cursor: line 16 is inside "opening hours".
   await quickOpen("support.suite.yaml");
+  await page.waitForTimeout(300);
+  await page.keyboard.press("Control+Home"); // the failure peek left it scrolled down
   const suiteEditor = page.locator(".editor-instance .monaco-editor").first();
   await suiteEditor.locator(".view-lines").getByText("opening hours").first().waitFor();
   const runAll = suiteEditor.locator(".codelens-decoration a", { hasText: "Run all" }).first();
@@ -216,10 +238,29 @@ try {
   await page.keyboard.type("16");
   await page.keyboard.press("Enter");
   await command("checkspec: Run Scenario at Cursor");
-  const cursorRun = page.locator(".notifications-toasts .notification-toast", { hasText: "opening hours: pass" }).first();
+  const cursorRun = page.locator(".statusbar-item", { hasText: "opening hours: pass" }).first();
   await cursorRun.waitFor({ timeout: 60_000 });
   step("Run Scenario at Cursor", (await cursorRun.innerText()).replace(/\s+/g, " ").trim());
   await shot("08-run-at-cursor");
+
+  // A run whose target never answers: its progress notification's Cancel stops it at once.
+  await quickOpen("slow.scenario.yaml");
+  const slowEditor = page.locator(".editor-instance .monaco-editor").first();
+  await slowEditor.locator(".view-lines").getByText("never answers").first().waitFor();
+  const slowLens = slowEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first();
+  await slowLens.waitFor({ timeout: 30_000 });
+  await slowLens.click();
+  const running = page.locator(".notifications-toasts .notification-toast", { hasText: "checkspec: running never answers" }).first();
+  await running.waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500); // it is running: the target sleeps
+  await shot("09-running");
+  await running.hover();
+  await running.getByRole("button", { name: "Cancel" }).click();
+  const cancelledAt = Date.now();
+  const cancelled = page.locator(".statusbar-item", { hasText: "never answers: cancelled" }).first();
+  await cancelled.waitFor({ timeout: 10_000 });
+  step("cancelled from the progress notification", `${Date.now() - cancelledAt} ms to the answer`);
+  await shot("10-cancelled");
 } catch (error) {
   failed = true;
   console.error(`FAIL ${error instanceof Error ? error.message : error}`);
