@@ -234,3 +234,31 @@ def test_workers_do_not_outlive_a_killed_run(project: Path) -> None:
     process.kill()  # SIGKILL: no chance to clean up; the workers see their input end
     process.communicate(timeout=20)
     _assert_no_worker_left(project)
+
+
+def test_a_missing_worker_interpreter_is_a_usage_error(project: Path) -> None:
+    write(project, "marks.suite.yaml", suite("marks"))
+    write(project, "checkspec.yaml", "python: .venv/bin/not-there\n")
+    done = run(project, "run", "marks.suite.yaml")
+    assert done.returncode == 2
+    assert "cannot start checkspec worker processes with" in done.stderr
+    assert ".venv/bin/not-there: No such file or directory" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--scenario-timeout", "0", "must be a positive number of seconds"),
+        ("--scenario-timeout", "soon", "expected a number of seconds"),
+        ("--jobs", "-1", "must be at least 0"),
+        ("--concurrency", "0", "must be at least 1"),
+    ],
+)
+def test_bad_run_options_are_usage_errors(
+    project: Path, option: str, value: str, said: str
+) -> None:
+    write(project, "marks.suite.yaml", suite("marks"))
+    done = run(project, "run", "marks.suite.yaml", option, value)
+    assert done.returncode == 2 and said in done.stderr
+    assert not (project / "called.marker").exists()

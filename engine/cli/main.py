@@ -10,7 +10,7 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -48,13 +48,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
     run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
     run.add_argument("--target", help="agent to call instead of the files' targets")
-    run.add_argument("--concurrency", type=int, help="scenarios run at once, over all workers")
     run.add_argument(
-        "--jobs", "-j", type=int, metavar="N", help="worker processes (0: one per CPU)"
+        "--concurrency", type=_count(1), help="scenarios run at once, over all workers"
+    )
+    run.add_argument(
+        "--jobs", "-j", type=_count(0), metavar="N", help="worker processes (0: one per CPU)"
     )
     run.add_argument(
         "--scenario-timeout",
-        type=float,
+        type=_seconds,
         metavar="SECONDS",
         help="stop a scenario (imports, targets, checks) that runs longer than this",
     )
@@ -84,6 +86,29 @@ def _parser() -> argparse.ArgumentParser:
     # Many LSP clients add --stdio to the command they start; stdio is the only transport.
     lsp.add_argument("--stdio", action="store_true", help="speak LSP over stdio (the default)")
     return parser
+
+
+def _count(least: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,10 +209,10 @@ def _run(args: argparse.Namespace) -> int:
     settings = replace(settings, python=worker_python(settings.python, workspace.root))
     with asyncio.Runner() as runner:
         executor = make_executor(args.executor, settings)
-        if isinstance(executor, WorkerPool):
-            # Python starts in the workers while this process parses the files.
-            runner.run(executor.warm(min(executor.size, 8)))
         try:
+            if isinstance(executor, WorkerPool):
+                # Python starts in the workers while this process parses the files.
+                runner.run(executor.warm(min(executor.size, 8)))
             documents, invalid = _load(args.paths)
             todo = runnable(documents, args.tag)
             if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):

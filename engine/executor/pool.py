@@ -130,17 +130,22 @@ class WorkerPool(Executor):
     # Workers -------------------------------------------------------------------------
 
     async def _spawn(self) -> _Worker:
-        proc = await asyncio.create_subprocess_exec(
-            self.python,
-            "-m",
-            WORKER_MODULE,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # killed as a group; Ctrl-C in a terminal is ours
-            env=self._env,
-            limit=1 << 26,
-        )
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                self.python,
+                "-m",
+                WORKER_MODULE,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # killed as a group; Ctrl-C in a terminal is ours
+                env=self._env,
+                limit=1 << 26,
+            )
+        except OSError as exc:  # no such interpreter, not executable
+            raise WorkerStartError(
+                f"cannot start checkspec worker processes with {self.python}: {exc.strerror or exc}"
+            ) from None
         worker = _Worker(proc)
         self._workers.append(worker)
         for reading in (self._read(worker), self._read_stderr(worker)):
@@ -344,7 +349,7 @@ class WorkerPool(Executor):
         started = [r for r in worker.inflight.values() if r.started is not None]
         for key, running in worker.inflight.items():
             job = running.queued.job
-            if worker.kill_reason in ("cancel", "abandoned"):
+            if worker.kill_reason in ("cancel", "abandoned", "close"):
                 why = "not run: the run was cancelled"
                 done.append(Outcome(key, not_run(job.scenario, why), ending=Ending.CANCELLED))
             elif key in worker.late:
