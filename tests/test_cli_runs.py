@@ -262,3 +262,37 @@ def test_bad_run_options_are_usage_errors(
     done = run(project, "run", "marks.suite.yaml", option, value)
     assert done.returncode == 2 and said in done.stderr
     assert not (project / "called.marker").exists()
+
+
+def test_the_cli_process_itself_never_imports_user_code_or_litellm(project: Path) -> None:
+    write(project, "judged.suite.yaml", suite("chatty"))
+    (project / "judged.suite.yaml").write_text(
+        (project / "judged.suite.yaml")
+        .read_text()
+        .replace(
+            "checks: [{kind: string_matching, keyword: ok}]",
+            "checks: [{kind: string_matching, keyword: ok}, {kind: conformity, rule: polite}]",
+        )
+    )
+    launch = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: open('modules.json', 'w').write(json.dumps(sorted(sys.modules))))\n"
+        "from checkspec.engine.cli.main import main\n"
+        "sys.exit(main(['run', 'judged.suite.yaml', '--format', 'json', '--model', 'openai/x']))\n"
+    )
+    # The judge is called (and imports litellm) in the worker; a closed local port answers.
+    env = {**os.environ, "CHECKSPEC_API_BASE": "http://127.0.0.1:9", "CHECKSPEC_API_KEY": "x"}
+    done = subprocess.run(
+        [sys.executable, "-c", launch],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    (scenario,) = json.loads(done.stdout)["scenarios"]
+    assert scenario["status"] == "error"
+    assert "hello from the agent" in scenario["output"]  # the agent did run, elsewhere
+    loaded = json.loads((project / "modules.json").read_text())
+    assert "agent" not in loaded
+    assert not [m for m in loaded if m.split(".")[0] in ("litellm", "regorus")]
