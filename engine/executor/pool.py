@@ -248,6 +248,8 @@ class WorkerPool(Executor):
             if running.started is not None
         ]
         wait = max(0.0, min(deadlines)) + 0.01 if deadlines else None
+        if not self._events.empty():
+            return self._events.get_nowait()
         try:
             return await asyncio.wait_for(self._events.get(), wait)
         except TimeoutError:
@@ -268,8 +270,9 @@ class WorkerPool(Executor):
             self._take(queue, worker, batches[worker], self.slots - len(worker.inflight))
         extra = min(self.slots * 4, len(queue) // (2 * len(workers)))
         for worker in workers:
-            if not worker.solo:
-                room = self.slots + extra - len(worker.inflight) - len(batches[worker])
+            room = self.slots + extra - len(worker.inflight) - len(batches[worker])
+            # Refill in batches, not one job per result: fewer, larger writes.
+            if not worker.solo and (batches[worker] or room * 2 >= extra):
                 self._take(queue, worker, batches[worker], room)
         failed: list[Outcome] = []
         for worker, batch in batches.items():

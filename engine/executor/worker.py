@@ -45,6 +45,8 @@ class Worker:
         self._tasks: set[asyncio.Task[None]] = set()
         self._abandoned_at_start = 0
         self._tainted = False  # a scenario was stopped mid-way: its threads may live on
+        self._starting: list[int] = []
+        self._announced: asyncio.Future[None] | None = None
 
     # Sending ----------------------------------------------------------------------------
 
@@ -64,6 +66,23 @@ class Worker:
         messages, self._pending = self._pending, []
         if messages:
             self.send_now(messages)
+
+    async def _announce(self, key: int) -> None:
+        """Tell the parent a job starts, before any of its code runs (deadlines and crash
+        blame depend on it). Jobs starting in the same loop turn share one write."""
+        self._starting.append(key)
+        if self._announced is None:
+            self._announced = asyncio.get_running_loop().create_future()
+            asyncio.get_running_loop().call_soon(self._send_started)
+        await self._announced
+
+    def _send_started(self) -> None:
+        started, self._starting = self._starting, []
+        done, self._pending = self._pending, []
+        announced, self._announced = self._announced, None
+        self.send_now(done + [("started", key) for key in started])
+        if announced is not None:
+            announced.set_result(None)
 
     def _encode(self, messages: list[wire.Message]) -> bytes:
         try:
@@ -113,7 +132,7 @@ class Worker:
         from .jobs import Ending, Outcome, stopped, timeout_message
 
         async with self._slots:
-            self.send_now([("started", job.key)])
+            await self._announce(job.key)
             self._running += 1
             timeout = self._options.scenario_timeout
             ending = Ending.FINISHED
