@@ -103,7 +103,7 @@ class ScenarioItem(_SpecItem):
             self.add_report_section("call", "output", outcome.output)
         if not result.passed and not result.skipped:
             document = self.parent.document  # type: ignore[attr-defined]
-            run = ScenarioRun(document, self.entry, result, outcome.output, outcome.ending)
+            run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
             raise ScenarioFailed("\n".join(scenario_lines(run)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..core.result import ScenarioResult, TestCaseStatus
 from ..executor import (
@@ -28,26 +29,77 @@ from ..executor import (
     default_size,
 )
 from ..settings import Settings
-from ..spec.document import CheckEntry, Document, ScenarioEntry
+from ..spec.document import Document, ScenarioEntry
 
 EXECUTORS = ("process", "inprocess")
 
 
 @dataclass
 class ScenarioRun:
-    """A scenario's result with where it (and each of its checks) is written."""
+    """A scenario's result with where it (and each of its checks) is written.
 
-    document: Document
-    entry: ScenarioEntry
+    Only plain values (1-based lines, paths as shown), so a run read back from a JSON
+    report (`checkspec merge`) is the same thing as one just made.
+    """
+
+    path: str
+    line: int
     result: ScenarioResult
+    identity: str = ""  # stable across machines and runs: shards, --last-failed, merge
+    tags: list[str] = field(default_factory=list)
+    checks: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)  # kind, line
+    step_lines: list[int] = field(default_factory=list)
     output: str = ""  # what its code printed
     ending: Ending = Ending.FINISHED
 
-    def check_entry(self, step: int, index: int) -> CheckEntry | None:
-        return self.entry.check_at(step, index)
+    @classmethod
+    def of(
+        cls,
+        document: Document,
+        entry: ScenarioEntry,
+        result: ScenarioResult,
+        output: str = "",
+        ending: Ending = Ending.FINISHED,
+    ) -> ScenarioRun:
+        steps = entry.node.get("steps") or entry.node.get("interactions")
+        step_lines = (
+            [item.range.start.line + 1 for item in steps.items]
+            if steps is not None and steps.kind == "sequence"
+            else []
+        )
+        return cls(
+            path=document.path,
+            line=entry.head.start.line + 1,
+            result=result,
+            identity=scenario_identity(document.path, entry),
+            tags=list(entry.tags),
+            checks={(c.step, c.index): (c.kind, c.head.start.line + 1) for c in entry.checks},
+            step_lines=step_lines,
+            output=output,
+            ending=ending,
+        )
 
-    def line(self) -> int:
-        return self.entry.head.start.line + 1
+    def check_at(self, step: int, index: int) -> tuple[str, int] | None:
+        """The check's kind and 1-based line."""
+        return self.checks.get((step, index))
+
+    def step_line(self, step: int) -> int:
+        return self.step_lines[step] if step < len(self.step_lines) else self.line
+
+
+def scenario_identity(path: str, entry: ScenarioEntry) -> str:
+    """`<file relative to the workspace root>::<name>` (`#<index>` when unnamed)."""
+    from ..spec.workspace import find_config
+
+    resolved = Path(path).resolve()
+    config = find_config(resolved)
+    root = config.parent if config is not None else Path.cwd()
+    try:
+        shown = resolved.relative_to(root).as_posix()
+    except ValueError:
+        shown = resolved.as_posix()
+    named = entry.node.kind == "mapping" and entry.node.get("name") is not None
+    return f"{shown}::{entry.name if named else f'#{entry.index}'}"
 
 
 @dataclass
@@ -55,6 +107,8 @@ class RunReport:
     runs: list[ScenarioRun] = field(default_factory=list)
     duration_s: float = 0.0
     interrupted: bool = False
+    shard: tuple[int, int] | None = None  # (K, N) of `--shard K/N`
+    selected: int | None = None  # scenarios selected before sharding (all shards together)
 
     def count(self, status: TestCaseStatus) -> int:
         return sum(1 for r in self.runs if r.result.status is status)
@@ -94,17 +148,15 @@ def make_executor(kind: str, settings: Settings) -> Executor:
 
 
 def run_documents(
-    documents: Sequence[Document],
+    todo: Sequence[tuple[Document, ScenarioEntry]],
     *,
-    tags: Sequence[str],
     target: str | None,
     settings: Settings,
     executor: Executor,
     on_done: Callable[[ScenarioRun], None] | None = None,
     runner: asyncio.Runner | None = None,
 ) -> RunReport:
-    """Run every valid, selected scenario; the report keeps file order."""
-    todo = runnable(documents, tags)
+    """Run the given scenarios; the report keeps their order."""
     jobs = [Job(i, entry.scenario, target) for i, (_, entry) in enumerate(todo)]  # type: ignore[arg-type]
     runs: list[ScenarioRun | None] = [None] * len(todo)
     started = time.perf_counter()
@@ -133,7 +185,7 @@ def run_documents(
         try:
             async for outcome in executor.stream(jobs, RunOptions(settings)):
                 doc, entry = todo[outcome.key]
-                runs[outcome.key] = run = ScenarioRun(
+                runs[outcome.key] = run = ScenarioRun.of(
                     doc, entry, outcome.result, outcome.output, outcome.ending
                 )
                 if on_done is not None:

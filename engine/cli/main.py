@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import TextIO
 
 from ..core.check import Check
-from ..spec.document import Document
+from ..spec.document import Document, ScenarioEntry
 from ..spec.files import collect, load_file
 from ..spec.problems import Severity
 from ..spec.workspace import find_config, load_workspace
-from .execute import RunReport
+from .execute import RunReport, scenario_identity
 from .reports import summary_line
+from .selection import parse_shard, read_last_failed, shard_of, write_last_failed
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_INTERRUPTED = 130
@@ -64,6 +65,18 @@ def _parser() -> argparse.ArgumentParser:
         "--python", metavar="PATH", help="interpreter of the worker processes (with checkspec)"
     )
     run.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="K/N",
+        help="run only shard K of N (stable: split a suite over N CI jobs, then merge)",
+    )
+    run.add_argument(
+        "--last-failed",
+        "--lf",
+        action="store_true",
+        help="run only the scenarios that failed or errored in the last run",
+    )
+    run.add_argument(
         "--executor",
         choices=("process", "inprocess"),
         default="process",
@@ -71,6 +84,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--model", help="LLM for judge checks (litellm name)")
     run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
+
+    merge = commands.add_parser(
+        "merge", help="merge the JSON reports of shards into the report of the whole run"
+    )
+    merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
+    merge.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+    merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
 
     validate = commands.add_parser("validate", help="check spec files without running anything")
     validate.add_argument("paths", nargs="+", metavar="PATH")
@@ -116,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         handler = {
             "run": _run,
+            "merge": _merge,
             "validate": _validate,
             "list": _list,
             "schema": _schema,
@@ -218,11 +239,20 @@ def _run(args: argparse.Namespace) -> int:
             if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
                 print(unmatched, file=sys.stderr)
                 return EXIT_INVALID
+            selected = len(todo)
+            if args.last_failed:
+                todo = _last_failed(todo, workspace.root)
+            if args.shard:
+                index, count = args.shard
+                todo = [
+                    (d, e)
+                    for d, e in todo
+                    if shard_of(scenario_identity(d.path, e), count) == index
+                ]
             text_mode = args.format == "text" and not args.output
             with Progress(len(todo), enabled=text_mode and sys.stdout.isatty()) as progress:
                 report = run_documents(
-                    documents,
-                    tags=args.tag,
+                    todo,
                     target=args.target,
                     settings=settings,
                     executor=executor,
@@ -234,13 +264,42 @@ def _run(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         finally:
             runner.run(executor.aclose())
-    rendered = _render(report, args.format)
-    if args.output:
+    report.shard = args.shard
+    report.selected = selected
+    write_last_failed(
+        workspace.root,
+        (
+            (r.identity, r.result.failed or r.result.errored)
+            for r in report.runs
+            if r.ending != "cancelled"
+        ),
+    )
+    return _write(report, args.format, args.output, invalid)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from .merge import MergeError, merge_reports
+
+    if args.output and (problem := _prepare_output(Path(args.output))):
+        print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        report = merge_reports(args.reports)
+    except MergeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    return _write(report, args.format, args.output, invalid=False)
+
+
+def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
+    """Render and write the report; the exit code it means."""
+    rendered = _render(report, fmt)
+    if output:
         try:
-            Path(args.output).write_text(rendered, encoding="utf-8")
+            Path(output).write_text(rendered, encoding="utf-8")
         except OSError as exc:  # checked before the run, but the disk may have changed
             sys.stdout.write(rendered)
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
             return EXIT_INVALID
         print(summary_line(report), file=sys.stderr)
     else:
@@ -277,6 +336,19 @@ def _prepare_output(path: Path) -> str | None:
     if not os.access(path if path.exists() else path.parent, os.W_OK):
         return "permission denied"
     return None
+
+
+def _last_failed(
+    todo: list[tuple[Document, ScenarioEntry]], root: Path | None
+) -> list[tuple[Document, ScenarioEntry]]:
+    """The scenarios that failed last time; all of them (with a message) when none did."""
+    failed = read_last_failed(root)
+    again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
+    if not again:
+        print("--last-failed: no scenario failed in the last run; running all", file=sys.stderr)
+        return todo
+    print(f"--last-failed: running the {len(again)} that failed last time", file=sys.stderr)
+    return again
 
 
 def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str | None:

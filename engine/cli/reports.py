@@ -20,22 +20,13 @@ def non_passing(run: ScenarioRun) -> Iterator[tuple[int, int, CheckResult, str, 
         if step.error is not None and step.error.phase in ("interaction", "target", "run"):
             # "run": the scenario never finished (its deadline, a dead worker).
             label = "scenario" if step.error.phase == "run" else "interaction"
-            line = run.line() if step.error.phase == "run" else _step_line(run, s)
+            line = run.line if step.error.phase == "run" else run.step_line(s)
             yield s, -1, CheckResult.error(step.error.summary()), label, line
         for i, result in enumerate(step.results):
             if result.status.value not in ("fail", "error"):
                 continue
-            entry = run.check_entry(s, i)
-            label = entry.kind if entry else "check"
-            line = entry.head.start.line + 1 if entry else run.line()
-            yield s, i, result, label, line
-
-
-def _step_line(run: ScenarioRun, step: int) -> int:
-    steps = run.entry.node.get("steps") or run.entry.node.get("interactions")
-    if steps is not None and steps.kind == "sequence" and step < len(steps.items):
-        return steps.items[step].range.start.line + 1
-    return run.line()
+            kind, line = run.check_at(s, i) or ("check", run.line)
+            yield s, i, result, kind, line
 
 
 def summary_line(report: RunReport) -> str:
@@ -61,13 +52,11 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     replayed = " (replayed)" if result.replayed else ""
     lines = [
         f"{label:<5} {result.scenario_name}  {result.duration_ms} ms{replayed}  "
-        f"{run.document.path}:{run.line()}"
+        f"{run.path}:{run.line}"
     ]
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
-        lines.append(
-            f"      {LABELS[check.status.value]} {name} at {run.document.path}:{line}: {message}"
-        )
+        lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
     if run.output and result.status.value in ("fail", "error"):
         printed = run.output.rstrip("\n").splitlines()
         shown = printed[-OUTPUT_LINES:]
@@ -82,36 +71,38 @@ def to_json(report: RunReport) -> str:
     for run in report.runs:
         data = run.result.model_dump(mode="json", fallback=repr)
         data.update(
-            file=run.document.path,
-            line=run.line(),
-            tags=run.entry.tags,
+            id=run.identity,
+            file=run.path,
+            line=run.line,
+            step_lines=run.step_lines,
+            tags=run.tags,
             output=run.output,
             ending=run.ending.value,
         )
         for s, step in enumerate(data["steps"]):
             for i, result in enumerate(step["results"]):
-                entry = run.check_entry(s, i)
-                if entry is not None:
-                    result.update(check=entry.kind, line=entry.head.start.line + 1)
+                placed = run.check_at(s, i)
+                if placed is not None:
+                    result.update(check=placed[0], line=placed[1])
         scenarios.append(data)
-    return json.dumps(
-        {
-            "status": report.status.value,
-            "summary": {status.value: report.count(status) for status in TestCaseStatus},
-            "interrupted": report.interrupted,
-            "duration_s": round(report.duration_s, 3),
-            "scenarios": scenarios,
-        },
-        indent=2,
-        ensure_ascii=False,
-    )
+    document: dict[str, Any] = {
+        "status": report.status.value,
+        "summary": {status.value: report.count(status) for status in TestCaseStatus},
+        "interrupted": report.interrupted,
+        "duration_s": round(report.duration_s, 3),
+    }
+    if report.shard is not None:
+        index, count = report.shard
+        document["shard"] = {"index": index, "count": count, "selected": report.selected}
+    document["scenarios"] = scenarios
+    return json.dumps(document, indent=2, ensure_ascii=False)
 
 
 def to_junit(report: RunReport) -> str:
     suites = ET.Element("testsuites", name="checkspec")
     by_file: dict[str, list[ScenarioRun]] = {}
     for run in report.runs:
-        by_file.setdefault(run.document.path, []).append(run)
+        by_file.setdefault(run.path, []).append(run)
     for path, runs in by_file.items():
         suite = ET.SubElement(
             suites,
@@ -130,7 +121,7 @@ def to_junit(report: RunReport) -> str:
                 classname=path,
                 name=run.result.scenario_name,
                 file=path,
-                line=str(run.line()),
+                line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
             status = run.result.status
@@ -181,7 +172,7 @@ def to_sarif(report: RunReport, tool_version: str) -> str:
                     "locations": [
                         {
                             "physicalLocation": {
-                                "artifactLocation": {"uri": run.document.path},
+                                "artifactLocation": {"uri": run.path},
                                 "region": {"startLine": line},
                             }
                         }
