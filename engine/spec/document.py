@@ -9,6 +9,8 @@ results are cached by the scenario's text (a one-line edit re-analyses one scena
 
 from __future__ import annotations
 
+import heapq
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,6 +34,7 @@ from .datasets import (
     record_name,
 )
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
+from .lines import split_lines
 from .locate import (
     head_range,
     issue_problem,
@@ -105,16 +108,46 @@ class Document:
     scenarios: list[ScenarioEntry] = field(default_factory=list)
     config: WorkspaceConfig | None = None
 
-    @property
-    def all_problems(self) -> list[Problem]:
+    def every_problem(self) -> list[Problem]:
+        """Every problem found, in no particular order (may be very many)."""
         found = list(self.problems)
         for entry in self.scenarios:
             found.extend(entry.problems)
-        return sorted(found, key=lambda p: (p.range.start.line, p.range.start.character))
+        return found
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        """The problems to show, in document order: at most MAX_PROBLEMS, then a summary.
+
+        A file with a million bad items must not flood the editor or the terminal; the
+        summary sits at the first problem left out and is an error if any of them is.
+        """
+        return shown_problems(self.every_problem())
 
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.all_problems if p.severity is Severity.ERROR]
+
+
+MAX_PROBLEMS = 1000
+
+
+def _where(problem: Problem) -> tuple[int, int]:
+    return problem.range.start.line, problem.range.start.character
+
+
+def shown_problems(problems: list[Problem], limit: int = MAX_PROBLEMS) -> list[Problem]:
+    """`problems` in document order, cut to `limit` plus one "... and N more" problem."""
+    if len(problems) <= limit:
+        return sorted(problems, key=_where)
+    first = heapq.nsmallest(limit + 1, problems, key=_where)
+    shown = first[:limit]
+    left_out = Counter(p.severity for p in problems)
+    left_out.subtract(p.severity for p in shown)
+    severity = next(s for s in Severity if left_out[s] > 0)  # the worst one left out
+    hidden = len(problems) - limit
+    message = f"… and {hidden:,} more problems in this file (the first {limit:,} are shown)"
+    return [*shown, Problem("more-problems", message, first[limit].range, severity)]
 
 
 @dataclass(frozen=True)
@@ -167,7 +200,7 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
         )
         return doc
     ctx = _Context(
-        lines=tuple(text.splitlines()),
+        lines=tuple(split_lines(text)),
         custom=workspace.custom_checks,
         dataset=doc.kind is FileKind.DATASET,
         target=workspace.config.target,
@@ -741,7 +774,7 @@ def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -
     records, problems = parse_jsonl_lines(text)
     doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=list(problems))
     ctx = _Context(
-        lines=tuple(text.splitlines()),
+        lines=tuple(split_lines(text)),
         custom=workspace.custom_checks,
         dataset=True,
         target=workspace.config.target,
