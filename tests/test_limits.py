@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+from checkspec.engine import Interaction, RegexMatching, Trace
+from checkspec.engine.core.jsonpath import JSONPathError, compile_path, resolve
+from checkspec.engine.judges.templates import PromptError, render_prompt, template_syntax_location
 from checkspec.engine.spec.document import MAX_PROBLEMS, analyze, shown_problems
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity
 from checkspec.engine.spec.source import MAX_NODES, parse_jsonl_lines, parse_source
@@ -76,3 +81,45 @@ def test_document_symbols_are_bounded() -> None:
     more = scenario.children[-1]
     assert more.role is SymbolRole.MORE and more.name == "… 2,000 more steps"
     assert more.range.start == Position(1002, 4)  # at the first step left out
+
+
+def test_a_bug_in_the_analysis_is_a_problem_at_the_file_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(self: RegexMatching) -> list[object]:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(RegexMatching, "lint", broken)
+    text = "name: s\nsteps:\n  - checks: [{kind: regex_matching, pattern: a}]\n"
+    document = analyze(text, "s.scenario.yaml")
+    (problem,) = document.all_problems
+    assert problem.code == "internal-error" and problem.range == Range.point(0, 0)
+    assert "RecursionError: maximum recursion depth exceeded" in problem.message
+    assert isinstance(document.failure, RecursionError)
+
+
+def test_jsonpaths_are_capped_before_anything_recurses_on_them() -> None:
+    deep = "trace.last.outputs" + "[0]" * 98  # 100 steps: the most a selector may have
+    value: object = "x"
+    for _ in range(98):
+        value = [value]
+    assert resolve(Trace(interactions=[Interaction(inputs="q", outputs=value)]), deep) == "x"
+    with pytest.raises(JSONPathError, match="it has 101 steps, more than the 100"):
+        compile_path(deep + "[0]")
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("{{ " + "(" * 31 + "1" + ")" * 31 + " }}", "brackets are nested more than 30 deep"),
+        ("{% if 1 %}" * 31 + "{% endif %}" * 31, "blocks are nested more than 30 deep"),
+        ("{{ " + "+".join(["1"] * 102) + " }}", "chains more than 100 operators or filters"),
+        ("a\n{{ x" + ".a" * 101 + " }}", "chains more than 100 operators or filters"),
+    ],
+)
+def test_templates_are_capped_before_jinja_recurses_on_them(template: str, message: str) -> None:
+    found = template_syntax_location(template)
+    assert found is not None and message in found[0]
+    assert found[1] == template.count("\n") + 1
+    with pytest.raises(PromptError, match=message):
+        render_prompt(template, {"x": {}})

@@ -16,7 +16,7 @@ import json as jsonlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -75,6 +75,7 @@ _CHARS_PER_NODE = 100
 # Tag and anchor properties in front of a collection, to underline just them on a bad tag.
 _PROPERTIES = re.compile(r"(?:[!&][^\s,\[\]{}]*[ \t]*)+")
 
+_COMMENT_START = re.compile(r"[ \t]#")
 _NESTING_ERROR = "exceeded maximum nesting depth"
 _LIBYAML_MAX_DEPTH = 1000
 
@@ -185,6 +186,9 @@ class Source:
     root: Node | None
     problems: list[Problem] = field(default_factory=list)
     text: str = ""
+    # (key, value) of plain mapping values followed by ` #` (one blank) on the same line: in
+    # `inputs: Where is my order #12345?` the value ends before ` #`, maybe by surprise.
+    cut_values: list[tuple[Node, Node]] = field(default_factory=list)
 
     def node_at(self, line: int, character: int) -> Node | None:
         """The deepest node (a key node when on a key) at this 0-based position."""
@@ -311,6 +315,9 @@ class _Builder:
         self.lines = LineIndex(text)
         self.last_line = line_offset + line_count(text) - 1
         self.text, self.restore = _prepared(text)
+        self.cut_values: list[tuple[Node, Node]] = []
+        self.commented: Node | None = None  # the last plain scalar a comment follows
+        self.comment_lines = _comment_lines(text, self.lines, line_offset)
         if text.startswith(_BOM):  # libyaml drops a leading BOM from its columns
             self._pos = self._pos_after_bom  # type: ignore[method-assign]
             self._range = self._range_after_bom  # type: ignore[method-assign]
@@ -394,9 +401,10 @@ class _Builder:
         mark = e.problem_mark or e.context_mark
         pos = self._pos(mark) if mark is not None else Position(self.line_offset, 0)
         if e.problem and _NESTING_ERROR in e.problem:
-            # libyaml's own cap, which it can hit before our check sees the first event.
-            limit = min(self.max_depth, _LIBYAML_MAX_DEPTH)
-            self._add("too-deep", f"nesting is deeper than {limit} levels", Range(pos, pos))
+            # libyaml's own cap, which its look-ahead can hit before our check sees the
+            # first event: said where libyaml stopped, so with libyaml's number.
+            message = f"nesting is deeper than {_LIBYAML_MAX_DEPTH} levels"
+            self._add("too-deep", message, Range(pos, pos))
             return
         self.syntax_failed = True
         message = e.problem or e.context or "invalid YAML"
@@ -514,13 +522,24 @@ class _Builder:
                 value = self._construct(tag, raw, rng) if tag in _CONSTRUCTED else raw
                 hit = self.plain_cache[raw] = (tag, value)
             tag, value = hit
-            return Node("scalar", value, rng), tag == _MERGE
+            node = Node("scalar", value, rng)
+            if self.comment_lines and rng.end.line in self.comment_lines:
+                self._note_comment(node)
+            return node, tag == _MERGE
         if tag is None or tag == "!" or tag in _AS_TEXT:
             return Node("scalar", raw, rng), tag == _MERGE
         if tag in _CONSTRUCTED:
             return Node("scalar", self._construct(tag, raw, rng), rng), False
         self._add("unsafe-tag", _tag_message(tag, "scalar"), rng)
         return Node("scalar", None, rng), False
+
+    def _note_comment(self, node: Node) -> None:
+        end = node.range.end
+        rest = self.lines.line(end.line - self.line_offset)[end.character :]
+        # One blank before `#` reads as text; a comment meant as one is set apart by two
+        # (yamllint's default), so only the first is worth a hint.
+        if rest[:1] in (" ", "\t") and rest[1:2] == "#":
+            self.commented = node
 
     def _construct(self, tag: str, raw: str, rng: Range) -> Any:
         try:
@@ -596,6 +615,8 @@ class _Builder:
             )
         frame.value[k] = node.value
         frame.entries.append((key, node))
+        if node is self.commented:
+            self.cut_values.append((key, node))
 
     def _alias(self, ev: AliasEvent, stack: list[_Frame]) -> tuple[Node, int, int]:
         rng = self._range(ev)
@@ -628,6 +649,15 @@ class _Builder:
 def _whole(text: str, line_offset: int) -> Range:
     end = LineIndex(text).end
     return Range(Position(line_offset, 0), Position(end.line + line_offset, end.character))
+
+
+def _comment_lines(text: str, lines: LineIndex, line_offset: int) -> frozenset[int]:
+    """Lines where a `#` follows a blank: where a comment may cut a plain value short."""
+    if "#" not in text:
+        return frozenset()
+    return frozenset(
+        lines.position(m.start()).line + line_offset for m in _COMMENT_START.finditer(text)
+    )
 
 
 def _prepared(text: str) -> tuple[str, dict[int, int] | None]:
@@ -667,12 +697,16 @@ def _differs(root: Node | None, data: Any) -> bool:
         return False
 
 
-def _parse(
-    text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int
-) -> tuple[Node | None, list[Problem], int]:
-    """The root, the problems, and how many nodes were read."""
+class _Parsed(NamedTuple):
+    root: Node | None
+    problems: list[Problem]
+    nodes: int = 0  # how many were read
+    cut_values: Sequence[tuple[Node, Node]] = ()
+
+
+def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int) -> _Parsed:
     if not text.strip():
-        return None, [], 0
+        return _Parsed(None, [])
     data: Any = None
     json_too_deep = False
     if json:
@@ -680,16 +714,13 @@ def _parse(
             data = jsonlib.loads(text)
         except jsonlib.JSONDecodeError as e:
             pos = LineIndex(text).position(e.pos)
-            return (
-                None,
-                [Problem("syntax", e.msg, Range.point(pos.line + line_offset, pos.character))],
-                0,
-            )
+            problem = Problem("syntax", e.msg, Range.point(pos.line + line_offset, pos.character))
+            return _Parsed(None, [problem])
         except RecursionError:  # the YAML pass below finds where it gets too deep
             json_too_deep = True
     too_many = _surely_too_many(text, max_nodes, line_offset)
     if too_many is not None:
-        return None, [too_many], 0
+        return _Parsed(None, [too_many])
     builder = _Builder(
         text, json=json, line_offset=line_offset, max_depth=max_depth, max_nodes=max_nodes
     )
@@ -698,17 +729,17 @@ def _parse(
     if json_too_deep:  # keep where the YAML pass found it too deep, else the whole text
         deep = [p for p in problems if p.code == "too-deep"]
         whole = Problem("too-deep", "nesting is too deep to read", _whole(text, line_offset))
-        return None, deep or [whole], builder.nodes
+        return _Parsed(None, deep or [whole], builder.nodes)
     if json and (builder.syntax_failed or _differs(root, data)):
         # Valid JSON that YAML cannot read (e.g. a key over 1024 characters, a surrogate
         # escape): keep the JSON values and give up on exact positions.
         rng = _whole(text, line_offset)
         try:
-            return _from_json(data, rng, 1, max_depth), [], builder.nodes
+            return _Parsed(_from_json(data, rng, 1, max_depth), [], builder.nodes)
         except (_Abort, RecursionError):
             problem = Problem("too-deep", f"nesting is deeper than {max_depth} levels", rng)
-            return None, [problem], builder.nodes
-    return root, problems, builder.nodes
+            return _Parsed(None, [problem], builder.nodes)
+    return _Parsed(root, problems, builder.nodes, builder.cut_values)
 
 
 def _too_many_message(max_nodes: int) -> str:
@@ -761,10 +792,8 @@ def parse_source(
     refused = too_large(text, max_bytes)
     if refused is not None:
         return Source(None, [refused], text)
-    root, problems, _ = _parse(
-        text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes
-    )
-    return Source(root, problems, text)
+    parsed = _parse(text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes)
+    return Source(parsed.root, parsed.problems, text, list(parsed.cut_values))
 
 
 def parse_jsonl_lines(
@@ -788,7 +817,7 @@ def parse_jsonl_lines(
     for number, line in enumerate(split_lines(text)):
         if not line.strip():
             continue
-        root, found, read = _parse(
+        root, found, read, _ = _parse(
             line, json=True, line_offset=number, max_depth=max_depth, max_nodes=budget
         )
         budget -= read

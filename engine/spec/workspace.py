@@ -62,6 +62,10 @@ class WorkspaceConfig(BaseModel):
         default=None, description="Embedding model for semantic_similarity (litellm name)."
     )
     api_base: str | None = Field(default=None, description="Base URL of the model provider.")
+    embedding_api_base: str | None = Field(
+        default=None,
+        description="Base URL of the embedding model's provider (default: api_base).",
+    )
     target: str | None = Field(
         default=None,
         description="Default target for files without one: python:module:function or a URL.",
@@ -72,6 +76,11 @@ class WorkspaceConfig(BaseModel):
     )
     max_file_size: int = Field(
         default=10_000_000, ge=1, description="Files larger than this many bytes are refused."
+    )
+    max_prompt_size: int = Field(
+        default=200_000,
+        ge=1,
+        description="Judge prompts rendering to more bytes than this are an error, not sent.",
     )
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."

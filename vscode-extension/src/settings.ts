@@ -12,6 +12,7 @@ export interface CheckspecOptions {
   model?: string;
   embeddingModel?: string;
   apiBase?: string;
+  embeddingApiBase?: string;
   target?: string;
   concurrency?: number;
   maxFileSize?: number;
@@ -24,7 +25,7 @@ export interface InitializationOptions {
 /** Reads a key under the `checkspec` section, e.g. `read("model")`. */
 export type SettingReader = (key: string) => unknown;
 
-const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "target"] as const;
+const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "embeddingApiBase", "target"] as const;
 const COUNT_KEYS = ["concurrency", "maxFileSize"] as const;
 
 /** Keys whose change needs a new server process rather than a notification. */
