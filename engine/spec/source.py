@@ -75,6 +75,7 @@ _CHARS_PER_NODE = 100
 # Tag and anchor properties in front of a collection, to underline just them on a bad tag.
 _PROPERTIES = re.compile(r"(?:[!&][^\s,\[\]{}]*[ \t]*)+")
 
+_new = tuple.__new__  # Position and Range are tuples: this skips their Python-level __new__
 _COMMENT_START = re.compile(r"[ \t]#")
 _NESTING_ERROR = "exceeded maximum nesting depth"
 _LIBYAML_MAX_DEPTH = 1000
@@ -330,12 +331,16 @@ class _Builder:
             return self._end()
         return Position(line, mark.column)
 
-    def _range(self, ev: Any) -> Range:  # hot path: _pos inlined
+    def _range(self, ev: Any) -> Range:  # hot path: _pos and the tuple constructors inlined
         start, end, offset = ev.start_mark, ev.end_mark, self.line_offset
         if end.line + offset > self.last_line:
             return Range(self._pos(start), self._end())
-        return Range(
-            Position(start.line + offset, start.column), Position(end.line + offset, end.column)
+        return _new(
+            Range,
+            (
+                _new(Position, (start.line + offset, start.column)),
+                _new(Position, (end.line + offset, end.column)),
+            ),
         )
 
     def _pos_after_bom(self, mark: Any) -> Position:

@@ -56,7 +56,11 @@ def document_symbols(document: Document, limit: int = MAX_SYMBOLS) -> list[Symbo
     if document.kind is FileKind.CONFIG:
         return _custom_checks(document, budget)
     return _bounded(
-        document.scenarios, budget, "scenarios", lambda e: e.node, lambda e: _scenario(e, budget)
+        document.scenarios,
+        budget,
+        "scenarios",
+        lambda e: e.node,
+        lambda _, entry: _scenario(entry, budget),
     )
 
 
@@ -65,14 +69,15 @@ def _bounded(
     budget: _Budget,
     what: str,
     node_of: Callable[[T], Node],
-    build: Callable[[T], Symbol],
+    build: Callable[[int, T], Symbol],
 ) -> list[Symbol]:
+    """`build(index, item)` for the items the budget allows, then one "… N more" symbol."""
     found: list[Symbol] = []
     for index, item in enumerate(items):
         if not budget.take():
             found.append(_more(len(items) - index, what, node_of(item).range))
             break
-        found.append(build(item))
+        found.append(build(index, item))
     return found
 
 
@@ -87,11 +92,11 @@ def _scenario(entry: ScenarioEntry, budget: _Budget) -> Symbol:
     for check in entry.checks:
         checks[check.step].append(check)
     steps = _bounded(
-        list(enumerate(step_nodes(entry))),
+        step_nodes(entry),
         budget,
         "steps",
-        lambda pair: pair[1],
-        lambda pair: _step(pair[0], pair[1], checks[pair[0]], budget),
+        lambda node: node,
+        lambda index, node: _step(index, node, checks[index], budget),
     )
     detail = "not runnable" if entry.scenario is None else ", ".join(entry.tags)
     return Symbol(
@@ -111,7 +116,9 @@ def _step(index: int, node: Node, checks: list[CheckEntry], budget: _Budget) -> 
         node.range,
         within(head_of(node), node.range),
         detail=_first_input(node),
-        children=tuple(_bounded(checks, budget, "checks", lambda c: c.node, _check)),
+        children=tuple(
+            _bounded(checks, budget, "checks", lambda c: c.node, lambda _, c: _check(c))
+        ),
     )
 
 
@@ -150,7 +157,9 @@ def _custom_checks(document: Document, budget: _Budget) -> list[Symbol]:
         if (identifier := item.get("identifier") if item.kind == "mapping" else None) is not None
         and isinstance(identifier.value, str)
     ]
-    return _bounded(named, budget, "custom checks", lambda pair: pair[0], _custom_check)
+    return _bounded(
+        named, budget, "custom checks", lambda pair: pair[0], lambda _, pair: _custom_check(pair)
+    )
 
 
 def _custom_check(pair: tuple[Node, Node]) -> Symbol:

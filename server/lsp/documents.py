@@ -51,7 +51,9 @@ class OpenDocument:
         check = self._size_check
         if check is None or check[0] is not self.text:
             limit = self.workspace.config.max_file_size
-            check = self._size_check = (self.text, too_large(self.text, limit) is not None)
+            # More characters than bytes allowed is over for sure: no need to encode 50 MB.
+            over = len(self.text) > limit or too_large(self.text, limit) is not None
+            check = self._size_check = (self.text, over)
         return check[1]
 
     @property
