@@ -117,3 +117,18 @@ def test_validate_exits_2_with_a_located_message(tmp_path: Path, name: str) -> N
     assert "Traceback" not in done.stderr + done.stdout
     located = re.escape(f"{path}{where(text, needle)} ") + expected
     assert re.search(located, done.stderr), done.stderr
+
+
+def test_an_unreadable_checkspec_yaml_is_a_located_problem(tmp_path: Path) -> None:
+    (tmp_path / "checkspec.yaml").write_bytes(b"model: \xff\xfe\n")
+    (tmp_path / "a.scenario.yaml").write_text("name: a\nsteps: []\n", encoding="utf-8")
+    done = subprocess.run(
+        [CHECKSPEC, "validate", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "checkspec.yaml:1:1: error: checkspec.yaml is not UTF-8 text" in done.stderr

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .kinds import CONFIG_NAME
-from .problems import Problem
+from .problems import Problem, Range
 
 CUSTOM_PREFIX = "custom_"
 
@@ -126,7 +126,13 @@ def load_workspace(spec_path: Path) -> Workspace:
     cached = _CACHE.get(config_path)
     if cached and cached[0] == mtime:
         return cached[1]
-    workspace = workspace_from_text(config_path.read_text(encoding="utf-8"), config_path)
+    try:
+        workspace = workspace_from_text(config_path.read_text(encoding="utf-8"), config_path)
+    except (OSError, UnicodeDecodeError) as exc:  # a located problem, not a traceback
+        reason = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror or exc
+        what = "is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "cannot be read"
+        problem = Problem("unreadable", f"checkspec.yaml {what}: {reason}", Range.point(0, 0))
+        workspace = Workspace(root=config_path.parent, config_path=config_path, problems=[problem])
     _CACHE[config_path] = (mtime, workspace)
     return workspace
 
