@@ -214,3 +214,12 @@ def test_bounded_keywords_agree_with_jsonschema(schema: dict[str, Any], value: A
         (list(e.absolute_path), e.message) for e in validator_for(schema)(schema).iter_errors(value)
     ]
     assert sorted(ours, key=str) == sorted(theirs, key=str)
+
+
+def test_a_pattern_that_does_not_compile_is_a_schema_problem() -> None:
+    document = dataset({"type": "string", "pattern": "(unclosed"}, "x")
+    (problem,) = document.all_problems
+    assert problem.code == "invalid-schema"
+    assert "'(unclosed' is not a 'regex'" in problem.message
+    with pytest.raises(ValueError, match="is not a 'regex'"):
+        JsonValid(expected_schema={"patternProperties": {"[": {}}})

@@ -115,12 +115,13 @@ def schema_problem(schema: Any) -> str | None:
         return f"invalid JSON Schema{f' at {where}' if where else ''}: {exc.message}"
     except RecursionError:
         return "the JSON Schema nests too deeply to check"
-    for _path, ref in remote_refs(schema)[:1]:
+    refs = remote_refs(schema)
+    if refs:
         return (
-            f"$ref {ref!r} points outside this schema: checkspec never fetches schemas (no "
-            "network, no files); copy it under $defs and refer to it as '#/$defs/...'"
+            f"$ref {refs[0][1]!r} points outside this schema: checkspec never fetches schemas "
+            "(no network, no files); copy it under $defs and refer to it as '#/$defs/...'"
         )
-    return unsupported(schema)
+    return unsupported(schema)  # patterns were checked above: format 'regex'
 
 
 # -- validating ---------------------------------------------------------------------------
