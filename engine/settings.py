@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .judges import config as judges_config
+from .judges import prompt_limits
 from .spec.workspace import Workspace
 
 # The model variables are the ones the LLM checks read (one list of names).
@@ -19,7 +20,9 @@ _ENV = {
     "model": judges_config.MODEL_ENV,
     "embedding_model": judges_config.EMBEDDING_MODEL_ENV,
     "api_base": judges_config.API_BASE_ENV,
+    "embedding_api_base": judges_config.EMBEDDING_API_BASE_ENV,
     "target": "CHECKSPEC_TARGET",
+    "max_prompt_size": prompt_limits.MAX_PROMPT_SIZE_ENV,
 }
 
 
@@ -28,6 +31,7 @@ class Settings:
     model: str | None = None
     embedding_model: str | None = None
     api_base: str | None = None
+    embedding_api_base: str | None = None  # unset: the judge's api_base
     target: str | None = None
     concurrency: int = 8
     target_timeout: float = 60.0
@@ -35,6 +39,7 @@ class Settings:
     jobs: int = 0  # worker processes of a run; 0: one per CPU
     python: str | None = None  # interpreter of the worker processes; None: the current one
     max_file_size: int = 10_000_000
+    max_prompt_size: int = prompt_limits.DEFAULT_MAX_PROMPT_SIZE
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -49,20 +54,43 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
                 if getattr(config, f.name, None) is not None
             },
         )
-    from_env = {name: os.environ[var] for name, var in _ENV.items() if os.environ.get(var)}
-    settings = replace(settings, **from_env)
+    settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
 
 
+def _from_environment() -> dict[str, Any]:
+    """The CHECKSPEC_* variables that are set; numbers that do not read as one are ignored."""
+    found: dict[str, Any] = {}
+    defaults = {f.name: f.default for f in fields(Settings)}
+    for name, var in _ENV.items():
+        raw = os.environ.get(var, "").strip()
+        if not raw:
+            continue
+        if isinstance(defaults[name], int):
+            if raw.isdigit() and int(raw) > 0:
+                found[name] = int(raw)
+        else:
+            found[name] = raw
+    return found
+
+
 def apply_llm_settings(settings: Settings) -> None:
-    """Make the resolved model settings the defaults of the LLM checks (no litellm import)."""
-    if settings.model:
+    """Make the resolved model settings the defaults of the LLM checks (no litellm import).
+
+    The embedding model's endpoint falls back to the judge's (see get_default_embedding_model).
+    """
+    if settings.model or settings.api_base:
         judges_config.set_default_generator(
             judges_config.Generator(model=settings.model, api_base=settings.api_base)
         )
-    if settings.embedding_model:
-        judges_config.set_default_embedding_model(settings.embedding_model)
+    if settings.embedding_model or settings.embedding_api_base:
+        judges_config.set_default_embedding_model(
+            judges_config.EmbeddingModel(
+                model=settings.embedding_model, api_base=settings.embedding_api_base
+            )
+        )
+    prompt_limits.set_max_prompt_size(settings.max_prompt_size)
 
 
 def _camel(name: str) -> str:

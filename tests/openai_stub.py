@@ -30,6 +30,7 @@ class OpenAIStub:
         self.chat_requests: list[dict[str, Any]] = []
         self.chat_headers: list[dict[str, str]] = []
         self.embedding_requests: list[dict[str, Any]] = []
+        self.embedding_headers: list[dict[str, str]] = []
         self.chat: ChatScript | None = None
         self.embeddings: EmbeddingScript | None = None
         self._queue: deque[Reply] = deque()
@@ -85,9 +86,12 @@ class OpenAIStub:
             return self.chat(body)
         return 500
 
-    def _embedding_reply(self, body: dict[str, Any]) -> list[list[float]] | int:
+    def _embedding_reply(
+        self, body: dict[str, Any], headers: dict[str, str]
+    ) -> list[list[float]] | int:
         with self._lock:
             self.embedding_requests.append(body)
+            self.embedding_headers.append(headers)
         if self.embeddings is None:
             return 500
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
@@ -140,15 +144,15 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length) or b"{}")
             path = self.path.rstrip("/")
             model = str(body.get("model", ""))
+            headers = {name.lower(): value for name, value in self.headers.items()}
             if path.endswith("/chat/completions"):
-                headers = {name.lower(): value for name, value in self.headers.items()}
                 reply = stub._chat_reply(body, headers)
                 if isinstance(reply, int):
                     self._error(reply)
                 else:
                     self._json(200, _chat_completion(model, reply))
             elif path.endswith("/embeddings"):
-                vectors = stub._embedding_reply(body)
+                vectors = stub._embedding_reply(body, headers)
                 if isinstance(vectors, int):
                     self._error(vectors)
                 else:

@@ -343,7 +343,6 @@ async def test_llm_judge_renders_the_trace(judge: OpenAIStub) -> None:
         "{{ trace.__class__.__mro__ }}",
         "{{ ''.__class__.__subclasses__() }}",
         "{{ trace.last.__init__.__globals__ }}",
-        "{{ 'x' * 100000000 }}",
     ],
 )
 async def test_sandbox_escape_is_an_error_and_sends_nothing(

@@ -31,9 +31,10 @@ def test_codec_passes_code_points_through_for_utf32() -> None:
     assert codec.from_lsp(types.Position(line=0, character=4)) == Position(0, 4)
 
 
-def test_codec_tolerates_positions_past_the_text() -> None:
-    codec = PositionCodec("🎉", types.PositionEncodingKind.Utf16)
-    assert codec.to_lsp(Position(5, 3)) == types.Position(line=5, character=3)
+def test_codec_clamps_positions_past_the_text_into_it() -> None:
+    codec = PositionCodec("🎉\nab", types.PositionEncodingKind.Utf16)
+    assert codec.to_lsp(Position(5, 3)) == types.Position(line=1, character=2)  # the end
+    assert codec.to_lsp(Position(0, 7)) == types.Position(line=0, character=2)  # line's end
     assert codec.from_lsp(types.Position(line=0, character=9)) == Position(0, 8)
 
 

@@ -12,22 +12,13 @@ from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
+from .json_schema import SchemaTimeout, bounded_errors, offline_validator, schema_problem
+
+__all__ = ["JsonValid", "schema_problem"]
 
 
-def schema_problem(schema: Any) -> str | None:
-    """Why `schema` is not a valid JSON Schema, or None when it is."""
-    if not isinstance(schema, dict | bool):
-        return f"a JSON Schema must be an object, got {type(schema).__name__}"
-    # jsonschema is imported on first use: it is a large import most runs never need.
-    from jsonschema import SchemaError
-    from jsonschema.validators import validator_for
-
-    try:
-        validator_for(schema).check_schema(schema)
-    except SchemaError as exc:
-        where = "/".join(str(p) for p in exc.path)
-        return f"invalid JSON Schema{f' at {where}' if where else ''}: {exc.message}"
-    return None
+# Longest a run may spend validating one value against `schema` (a catastrophic `pattern`).
+SCHEMA_SECONDS = 2.0
 
 
 @Check.register("json_valid")
@@ -62,10 +53,7 @@ class JsonValid(Check):
     @cached_property
     def _validator(self) -> Any:
         # Built once per check instance: validator construction dominates small checks.
-        from jsonschema.validators import validator_for
-
-        schema = self.expected_schema or {}
-        return validator_for(schema)(schema)
+        return offline_validator(self.expected_schema or {})
 
     async def run(self, trace: Trace) -> CheckResult:
         value = resolve(trace, self.target_key)
@@ -97,11 +85,14 @@ class JsonValid(Check):
             from referencing.exceptions import Unresolvable
 
             try:
-                error = next(iter(self._validator.iter_errors(value)), None)
+                errors = bounded_errors(self._validator, value, SCHEMA_SECONDS, first=True)
             except Unresolvable as exc:
                 return CheckResult.error(
                     f"JSON Schema contains an unresolvable $ref: {exc}.", details
                 )
+            except SchemaTimeout as exc:
+                return CheckResult.error(f"JSON Schema check stopped: {exc}.", details)
+            error = errors[0] if errors else None
             if error is not None:
                 details["error"] = error.message
                 return CheckResult.failure(

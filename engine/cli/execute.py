@@ -31,7 +31,7 @@ from ..executor import (
 from ..settings import Settings
 from ..spec.document import Document, ScenarioEntry
 
-EXECUTORS = ("process", "inprocess")
+EXECUTORS = ("process", "inprocess", "ray")
 
 
 @dataclass
@@ -137,9 +137,15 @@ def runnable(
     ]
 
 
-def make_executor(kind: str, settings: Settings) -> Executor:
+def make_executor(
+    kind: str, settings: Settings, *, ray_address: str | None = None, root: Path | None = None
+) -> Executor:
     if kind == "inprocess":
         return InProcessExecutor(settings.concurrency)
+    if kind == "ray":
+        from ..executor.ray_executor import RayExecutor
+
+        return RayExecutor(address=ray_address, root=root, concurrency=settings.concurrency)
     return WorkerPool(
         size=default_size(settings.jobs),
         concurrency=settings.concurrency,

@@ -78,9 +78,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--executor",
-        choices=("process", "inprocess"),
+        choices=("process", "inprocess", "ray"),
         default="process",
-        help="where scenarios run: worker processes (isolated) or this process",
+        help="where scenarios run: local worker processes, this process, or a Ray cluster",
+    )
+    run.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
     )
     run.add_argument("--model", help="LLM for judge checks (litellm name)")
     run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
@@ -206,6 +211,7 @@ def _run(args: argparse.Namespace) -> int:
     import asyncio
 
     from ..executor import WorkerPool, WorkerStartError, worker_python
+    from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..settings import resolve_settings
     from ..targets import describe_target_problem
     from .execute import make_executor, run_documents, runnable
@@ -229,11 +235,15 @@ def _run(args: argparse.Namespace) -> int:
     )
     settings = replace(settings, python=worker_python(settings.python, workspace.root))
     with asyncio.Runner() as runner:
-        executor = make_executor(args.executor, settings)
+        executor = make_executor(
+            args.executor, settings, ray_address=args.ray_address, root=workspace.root
+        )
         try:
             if isinstance(executor, WorkerPool):
                 # Python starts in the workers while this process parses the files.
                 runner.run(executor.warm(min(executor.size, 8)))
+            elif isinstance(executor, RayExecutor):
+                executor.connect()
             documents, invalid = _load(args.paths)
             todo = runnable(documents, args.tag)
             if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
@@ -259,7 +269,7 @@ def _run(args: argparse.Namespace) -> int:
                     on_done=lambda run: progress.advance(),
                     runner=runner,
                 )
-        except WorkerStartError as exc:
+        except (WorkerStartError, RayUnavailable) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_INVALID
         finally:

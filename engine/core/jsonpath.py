@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from .trace import Trace
 
 PREFIX = "trace."
+# jsonpath-ng builds one nested node per step and walks them recursively (so do we): a path
+# of 1,000 `[0]`s would exhaust Python's recursion limit. No real selector comes close.
+MAX_STEPS = 100
+_STEP_MARKS = ".[|&("
 
 with warnings.catch_warnings():
     # jsonpath-ng warns on import about Union/Intersect, which its parser still
@@ -135,11 +139,22 @@ def compile_path(text: str) -> CompiledPath:
             f"Invalid JSONPath expression {text!r}: path must start with 'trace.' "
             f"(for example 'trace.last.outputs')"
         )
+    steps = sum(text.count(mark) for mark in _STEP_MARKS)
+    if steps > MAX_STEPS:
+        raise JSONPathError(
+            f"Invalid JSONPath expression {_shortened(text)}: it has {steps} steps, more than "
+            f"the {MAX_STEPS} a selector may have"
+        )
     try:
-        expression = parse(text)
+        return CompiledPath(text, parse(text))
+    except RecursionError:  # belt and braces: MAX_STEPS keeps paths well below it
+        raise JSONPathError(f"Invalid JSONPath expression {_shortened(text)}: too deep") from None
     except (JsonPathLexerError, JsonPathParserError, Exception) as exc:
         raise JSONPathError(f"Invalid JSONPath expression {text!r}: {exc}") from None
-    return CompiledPath(text, expression)
+
+
+def _shortened(text: str) -> str:
+    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 def _check(text: str) -> str:

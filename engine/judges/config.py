@@ -16,8 +16,8 @@ MODEL_ENV = "CHECKSPEC_MODEL"
 API_BASE_ENV = "CHECKSPEC_API_BASE"
 API_KEY_ENV = "CHECKSPEC_API_KEY"
 EMBEDDING_MODEL_ENV = "CHECKSPEC_EMBEDDING_MODEL"
-# The embedding model gets its own endpoint variables: reusing the chat key could
-# send one provider's secret to another.
+# The embedding model's own endpoint, for when it is served elsewhere than the judge
+# (unset, the judge's endpoint and key are used).
 EMBEDDING_API_BASE_ENV = "CHECKSPEC_EMBEDDING_API_BASE"
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
 
@@ -112,11 +112,14 @@ def set_default_embedding_model(model: EmbeddingModel | str | None) -> None:
 
 def get_default_embedding_model() -> EmbeddingModel:
     """The model set with set_default_embedding_model, its gaps filled from the
-    CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables; else just those."""
+    CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables, then from the judge's
+    endpoint (`get_default_generator`: checkspec.yaml, editor, CHECKSPEC_API_BASE / _API_KEY),
+    so the four variables that configure a provider configure its embeddings too."""
+    judge = get_default_generator()
     from_env = EmbeddingModel(
         model=_env(EMBEDDING_MODEL_ENV),
-        api_base=_env(EMBEDDING_API_BASE_ENV),
-        api_key=_env(EMBEDDING_API_KEY_ENV),
+        api_base=_env(EMBEDDING_API_BASE_ENV) or judge.api_base,
+        api_key=_env(EMBEDDING_API_KEY_ENV) or judge.secret(),
     )
     if _default_embedding_model is None:
         return from_env

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
@@ -233,13 +234,23 @@ def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
     message = str(exc) or type(exc).__name__
     if isinstance(exc, TimeoutError) and not str(exc):
         message = f"no answer within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
-    secret = endpoint.secret()
-    if secret:
-        message = message.replace(secret, "***")
+    message = mask_secret(message, endpoint.secret())
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + "..."
     tries = f"after {attempts} attempts" if attempts > 1 else "(not retried)"
     return f"The call to {endpoint.model} failed {tries}: {message}"
+
+
+def mask_secret(message: str, secret: str | None) -> str:
+    """`message` with each whole occurrence of `secret` replaced by ***.
+
+    Only where it stands as a token of its own: a short key such as "E" must not turn
+    "OpenAIException" into "OpenAI***xception".
+    """
+    if not secret:
+        return message
+    edge = r"[A-Za-z0-9_\-]"
+    return re.sub(rf"(?<!{edge}){re.escape(secret)}(?!{edge})", "***", message)
 
 
 def _semaphore(limit: int) -> asyncio.Semaphore:

@@ -9,10 +9,11 @@ results are cached by the scenario's text (a one-line edit re-analyses one scena
 
 from __future__ import annotations
 
+import heapq
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from jsonschema.validators import validator_for
 from pydantic import AliasChoices, ValidationError
 
 from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean
@@ -31,7 +32,8 @@ from .datasets import (
     DatasetScenario,
     record_name,
 )
-from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
+from .kinds import CONFIG_NAME, FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
+from .lines import split_lines
 from .locate import (
     head_range,
     issue_problem,
@@ -41,8 +43,10 @@ from .locate import (
     warning,
 )
 from .problems import Position, Problem, Range, Severity, TextEdit
+from .schema_checks import SchemaCheck
 from .source import Node, Source, parse_jsonl_lines, parse_source
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
+from .yaml_traps import comma_hint, comment_hints
 
 SCHEMA_KEY = "$schema"
 _SCENARIO_KEYS = frozenset(Scenario.model_fields)
@@ -104,17 +108,50 @@ class Document:
     problems: list[Problem] = field(default_factory=list)
     scenarios: list[ScenarioEntry] = field(default_factory=list)
     config: WorkspaceConfig | None = None
+    # An unexpected error while analysing (a bug): the document then holds one problem
+    # saying so, and front ends may log this for a bug report.
+    failure: Exception | None = None
 
-    @property
-    def all_problems(self) -> list[Problem]:
+    def every_problem(self) -> list[Problem]:
+        """Every problem found, in no particular order (may be very many)."""
         found = list(self.problems)
         for entry in self.scenarios:
             found.extend(entry.problems)
-        return sorted(found, key=lambda p: (p.range.start.line, p.range.start.character))
+        return found
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        """The problems to show, in document order: at most MAX_PROBLEMS, then a summary.
+
+        A file with a million bad items must not flood the editor or the terminal; the
+        summary sits at the first problem left out and is an error if any of them is.
+        """
+        return shown_problems(self.every_problem())
 
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.all_problems if p.severity is Severity.ERROR]
+
+
+MAX_PROBLEMS = 1000
+
+
+def _where(problem: Problem) -> tuple[int, int]:
+    return problem.range.start.line, problem.range.start.character
+
+
+def shown_problems(problems: list[Problem], limit: int = MAX_PROBLEMS) -> list[Problem]:
+    """`problems` in document order, cut to `limit` plus one "... and N more" problem."""
+    if len(problems) <= limit:
+        return sorted(problems, key=_where)
+    first = heapq.nsmallest(limit + 1, problems, key=_where)
+    shown = first[:limit]
+    left_out = Counter(p.severity for p in problems)
+    left_out.subtract(p.severity for p in shown)
+    severity = next(s for s in Severity if left_out[s] > 0)  # the worst one left out
+    hidden = len(problems) - limit
+    message = f"… and {hidden:,} more problems in this file (the first {limit:,} are shown)"
+    return [*shown, Problem("more-problems", message, first[limit].range, severity)]
 
 
 @dataclass(frozen=True)
@@ -139,9 +176,19 @@ def analyze(
     *,
     kind: FileKind | None = None,
 ) -> Document:
-    """Analyse spec text. `path` decides the file kind and JSON vs YAML."""
-    with gc_paused():  # bulk acyclic allocation: see gcpause.py
-        return _analyze(text, path, workspace or Workspace(), kind)
+    """Analyse spec text. `path` decides the file kind and JSON vs YAML. Never raises."""
+    try:
+        with gc_paused():  # bulk acyclic allocation: see gcpause.py
+            return _analyze(text, path, workspace or Workspace(), kind)
+    except Exception as exc:  # a bug: say so at the file, never a traceback or silence
+        message = (
+            f"checkspec could not analyse this file ({type(exc).__name__}: {exc}); "
+            "this is a bug, please report it"
+        )
+        problem = Problem("internal-error", message, Range.point(0, 0))
+        source = Source(None, [], text)
+        kind = kind or kind_from_name(path)
+        return Document(path, kind, source, problems=[problem], failure=exc)
 
 
 def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) -> Document:
@@ -167,11 +214,12 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
         )
         return doc
     ctx = _Context(
-        lines=tuple(text.splitlines()),
+        lines=tuple(split_lines(text)),
         custom=workspace.custom_checks,
         dataset=doc.kind is FileKind.DATASET,
         target=workspace.config.target,
     )
+    doc.problems.extend(comment_hints(source))
     if doc.kind is FileKind.CONFIG:
         doc.config, problems = _config(root)
         doc.problems.extend(problems)
@@ -188,11 +236,8 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
 
 def analyze_config(text: str) -> tuple[WorkspaceConfig, list[Problem]]:
     """checkspec.yaml text -> its config (defaults where invalid) and located problems."""
-    source = parse_source(text)
-    if source.root is None:
-        return WorkspaceConfig(), list(source.problems)
-    config, problems = _config(source.root)
-    return config, [*source.problems, *problems]
+    document = analyze(text, CONFIG_NAME, kind=FileKind.CONFIG)
+    return document.config or WorkspaceConfig(), document.all_problems
 
 
 # ---------------------------------------------------------------------------------
@@ -212,7 +257,7 @@ def _unknown_keys(node: Node, allowed: frozenset[str], what: str) -> list[Proble
     for key, _value in node.entries:
         if key.value not in allowed:
             names = sorted(k for k in allowed if k != SCHEMA_KEY)
-            message = f"unknown field '{key.value}' in {what}"
+            message = f"unknown field '{key.value}' in {what}{comma_hint(node, key)}"
             problems.append(misnamed("unknown-field", message, str(key.value), names, key.range))
     return problems
 
@@ -620,58 +665,23 @@ def _suite(root: Node, ctx: _Context, doc: Document) -> None:
 
 @dataclass
 class _Schemas:
-    input: Any
-    output: Any
+    input: SchemaCheck | None
+    output: SchemaCheck | None
 
 
 def _dataset(root: Node, ctx: _Context, doc: Document) -> None:
     doc.problems.extend(_unknown_keys(root, _DATASET_KEYS, "a dataset"))
     target = _target(root.get("target"), doc.problems) or ctx.target
     tags = tuple(_tags(root.get("tags"), doc.problems))
-    schemas = _dataset_schemas(root, doc.problems)
+    schemas = _Schemas(
+        SchemaCheck.of(root, "input_schema", CHAT_INPUT_SCHEMA, doc.problems),
+        SchemaCheck.of(root, "output_schema", CHAT_OUTPUT_SCHEMA, doc.problems),
+    )
     name = root.value.get("name") if isinstance(root.value.get("name"), str) else "dataset"
     inner = replace(ctx, target=target, tags=tags)
     scenarios = root.get("scenarios")
     for index, node in enumerate(_list(scenarios, "scenarios", doc.problems)):
         doc.scenarios.append(_record(node, inner, index, schemas, name))
-
-
-def _dataset_schemas(root: Node, problems: list[Problem]) -> _Schemas:
-    from ..checks.json_valid import schema_problem
-
-    found = []
-    for key, default in (
-        ("input_schema", CHAT_INPUT_SCHEMA),
-        ("output_schema", CHAT_OUTPUT_SCHEMA),
-    ):
-        node = root.get(key)
-        if node is None or node.value is None:
-            found.append(default)
-            continue
-        why = schema_problem(node.value)
-        if why:
-            problems.append(Problem("invalid-schema", f"{key}: {why}", node.range))
-            found.append(None)
-        else:
-            found.append(node.value)
-    return _Schemas(*found)
-
-
-def _schema_problems(value_node: Node, schema: Any, what: str) -> list[Problem]:
-    if schema is None:
-        return []
-    validator = validator_for(schema)(schema)
-    problems = []
-    for error in validator.iter_errors(value_node.value):
-        target = value_node.find(list(error.absolute_path)) or value_node
-        problems.append(
-            Problem(
-                "schema-mismatch",
-                f"{what} does not match the dataset's {what}_schema: {error.message}",
-                target.range,
-            )
-        )
-    return problems
 
 
 def _record(
@@ -704,9 +714,10 @@ def _record(
             )
             continue
         first_input = first_input if first_input is not None else input_node.value
-        problems.extend(_schema_problems(input_node, schemas.input, "input"))
-        if output_node is not None:
-            problems.extend(_schema_problems(output_node, schemas.output, "output"))
+        if schemas.input is not None:
+            problems.extend(schemas.input.check(input_node))
+        if output_node is not None and schemas.output is not None:
+            problems.extend(schemas.output.check(output_node))
         checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems)
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
@@ -741,12 +752,15 @@ def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -
     records, problems = parse_jsonl_lines(text)
     doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=list(problems))
     ctx = _Context(
-        lines=tuple(text.splitlines()),
+        lines=tuple(split_lines(text)),
         custom=workspace.custom_checks,
         dataset=True,
         target=workspace.config.target,
     )
-    schemas = _Schemas(CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA)
+    schemas = _Schemas(
+        SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, doc.problems),
+        SchemaCheck("output_schema", CHAT_OUTPUT_SCHEMA, None, doc.problems),
+    )
     for index, (_line, node) in enumerate(records):
         doc.scenarios.append(_record(node, ctx, index, schemas, "line"))
     return doc

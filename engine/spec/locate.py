@@ -10,9 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..core.check import Check, FieldIssue, did_you_mean
+from ..core.check import DEPRECATED_TARGET_ALIASES, Check, FieldIssue, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .source import Node
+from .yaml_traps import comma_hint
 
 
 def misnamed(
@@ -79,7 +80,7 @@ def problems_from_validation(
         ctx = error.get("ctx") or {}
         parent_path, last = (loc[:-1], loc[-1]) if loc else ((), None)
         parent = base.find(parent_path) or base
-        value_node = base.find(loc)
+        value_node = _find_written(base, loc)
         where = value_node.range if value_node is not None else head
         nested_head = head if not parent_path else head_range(parent, "kind")
         if etype == "missing":
@@ -94,10 +95,11 @@ def problems_from_validation(
             key = parent.key_node(last) if isinstance(last, str) else None
             cls = _model_at(base, parent_path, model)
             fields = [f for f in getattr(cls, "model_fields", {}) if f != "kind"]
+            hint = comma_hint(parent, key) if key is not None else ""
             problems.append(
                 misnamed(
                     "unknown-parameter",
-                    f"unknown parameter '{last}' for {_owner(parent, what)}",
+                    f"unknown parameter '{last}' for {_owner(parent, what)}{hint}",
                     str(last),
                     fields,
                     key.range if key is not None else where,
@@ -141,6 +143,16 @@ def problems_from_validation(
             code = "invalid-schema" if str(last).endswith("schema") else "invalid-value"
             problems.append(Problem(code, f"{field}: {_clean(error['msg'])}", where))
     return problems
+
+
+def _find_written(base: Node, loc: tuple[Any, ...]) -> Node | None:
+    """The node at `loc`, also when its last key was written under a deprecated alias."""
+    found = base.find(loc)
+    if found is None and loc and loc[-1] == "target_key":
+        parent = base.find(loc[:-1])
+        for alias in DEPRECATED_TARGET_ALIASES:
+            found = found or (parent.get(alias) if parent is not None else None)
+    return found
 
 
 def _owner(node: Node, fallback: str) -> str:

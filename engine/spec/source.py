@@ -15,8 +15,8 @@ from __future__ import annotations
 import json as jsonlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -35,14 +35,18 @@ from yaml.reader import ReaderError
 from yaml.resolver import Resolver
 
 from ..core.gcpause import gc_paused
+from .lines import LineIndex, line_count, split_lines
 from .problems import Position, Problem, Range, Severity
 
 try:  # libyaml is ~10x faster and reports the same marks
     from yaml import CSafeLoader as _BaseLoader
+    from yaml._yaml import CParser as _CountingParser
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
-__all__ = ["Key", "Node", "Source", "parse_jsonl_lines", "parse_source"]
+    _CountingParser = None
+
+__all__ = ["MAX_NODES", "Key", "Node", "Source", "parse_jsonl_lines", "parse_source", "too_large"]
 
 # A mapping key or a sequence index: one step of a path from the root.
 Key = str | int | float | bool | None
@@ -71,8 +75,18 @@ _CHARS_PER_NODE = 100
 # Tag and anchor properties in front of a collection, to underline just them on a bad tag.
 _PROPERTIES = re.compile(r"(?:[!&][^\s,\[\]{}]*[ \t]*)+")
 
+_new = tuple.__new__  # Position and Range are tuples: this skips their Python-level __new__
+_COMMENT_START = re.compile(r"[ \t]#")
 _NESTING_ERROR = "exceeded maximum nesting depth"
 _LIBYAML_MAX_DEPTH = 1000
+
+# Most nodes (keys, values, items, aliases expanded) a file may hold: past this, reading and
+# analysing it would take seconds on every keystroke. A 60,000-line suite holds ~150,000.
+MAX_NODES = 300_000
+# YAML 1.1 (libyaml) ends lines at these too; editors and YAML 1.2 do not. They are swapped
+# for unused private-use characters while parsing, so positions and values follow the editor.
+_FOREIGN_BREAKS = "\x85\u2028\u2029"
+_BOM = "\ufeff"
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -173,6 +187,9 @@ class Source:
     root: Node | None
     problems: list[Problem] = field(default_factory=list)
     text: str = ""
+    # (key, value) of plain mapping values followed by ` #` (one blank) on the same line: in
+    # `inputs: Where is my order #12345?` the value ends before ` #`, maybe by surprise.
+    cut_values: list[tuple[Node, Node]] = field(default_factory=list)
 
     def node_at(self, line: int, character: int) -> Node | None:
         """The deepest node (a key node when on a key) at this 0-based position."""
@@ -284,7 +301,7 @@ class _Builder:
     def __init__(
         self, text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int
     ) -> None:
-        self.text = text
+        self.original = text  # what positions and JSON values refer to
         self.json = json
         self.line_offset = line_offset
         self.max_depth = max_depth
@@ -294,19 +311,50 @@ class _Builder:
         # name -> (node, expanded size, height); complete nodes only, so an alias to an anchor
         # that is still open (a recursive structure) is told apart.
         self.anchors: dict[str, tuple[Node, int, int]] = {}
-        self.extra = 0  # nodes added by alias expansion
+        self.nodes = 0  # nodes read, aliases counted by their expanded size
         self.plain_cache: dict[str, tuple[str, Any]] = {}
+        self.lines = LineIndex(text)
+        self.last_line = line_offset + line_count(text) - 1
+        self.text, self.restore = _prepared(text)
+        self.cut_values: list[tuple[Node, Node]] = []
+        self.commented: Node | None = None  # the last plain scalar a comment follows
+        self.comment_lines = _comment_lines(text, self.lines, line_offset)
+        if text.startswith(_BOM):  # libyaml drops a leading BOM from its columns
+            self._pos = self._pos_after_bom  # type: ignore[method-assign]
+            self._range = self._range_after_bom  # type: ignore[method-assign]
 
     # -- positions and problems ------------------------------------------------------------
 
     def _pos(self, mark: Any) -> Position:
-        return Position(mark.line + self.line_offset, mark.column)
+        line = mark.line + self.line_offset
+        if line > self.last_line:  # an end "on the next line" of a text without final break
+            return self._end()
+        return Position(line, mark.column)
 
-    def _range(self, ev: Any) -> Range:  # hot path: _pos inlined
+    def _range(self, ev: Any) -> Range:  # hot path: _pos and the tuple constructors inlined
         start, end, offset = ev.start_mark, ev.end_mark, self.line_offset
-        return Range(
-            Position(start.line + offset, start.column), Position(end.line + offset, end.column)
+        if end.line + offset > self.last_line:
+            return Range(self._pos(start), self._end())
+        return _new(
+            Range,
+            (
+                _new(Position, (start.line + offset, start.column)),
+                _new(Position, (end.line + offset, end.column)),
+            ),
         )
+
+    def _pos_after_bom(self, mark: Any) -> Position:
+        line = mark.line + self.line_offset
+        if line > self.last_line:
+            return self._end()
+        return Position(line, mark.column + 1 if mark.line == 0 else mark.column)
+
+    def _range_after_bom(self, ev: Any) -> Range:
+        return Range(self._pos(ev.start_mark), self._pos(ev.end_mark))
+
+    def _end(self) -> Position:
+        end = self.lines.end
+        return Position(end.line + self.line_offset, end.character)
 
     def _add(
         self, code: str, message: str, rng: Range, severity: Severity = Severity.ERROR
@@ -314,9 +362,13 @@ class _Builder:
         self.problems.append(Problem(code, message, rng, severity))
 
     def _index_to_position(self, index: int) -> Position:
-        index = max(0, min(index, len(self.text)))
-        line = self.text.count("\n", 0, index)
-        return Position(line + self.line_offset, index - (self.text.rfind("\n", 0, index) + 1))
+        """The position of a character offset in the text."""
+        pos = self.lines.position(index)
+        return Position(pos.line + self.line_offset, pos.character)
+
+    def _mark_index_to_position(self, index: int) -> Position:
+        """The position of an offset libyaml reports (it does not count a leading BOM)."""
+        return self._index_to_position(index + (1 if self.original.startswith(_BOM) else 0))
 
     # -- driver ----------------------------------------------------------------------------
 
@@ -332,7 +384,7 @@ class _Builder:
             self._syntax_error(e)
         except ReaderError as e:
             char = e.character if isinstance(e.character, int) else ord(e.character)
-            pos = self._index_to_position(e.position)
+            pos = self._mark_index_to_position(e.position)
             self.syntax_failed = True
             self._add("syntax", f"{e.reason} (found U+{char:04X})", Range(pos, pos))
         except yaml.YAMLError as e:  # pragma: no cover - every PyYAML error carries a mark
@@ -354,9 +406,10 @@ class _Builder:
         mark = e.problem_mark or e.context_mark
         pos = self._pos(mark) if mark is not None else Position(self.line_offset, 0)
         if e.problem and _NESTING_ERROR in e.problem:
-            # libyaml's own cap, which it can hit before our check sees the first event.
-            limit = min(self.max_depth, _LIBYAML_MAX_DEPTH)
-            self._add("too-deep", f"nesting is deeper than {limit} levels", Range(pos, pos))
+            # libyaml's own cap, which its look-ahead can hit before our check sees the
+            # first event: said where libyaml stopped, so with libyaml's number.
+            message = f"nesting is deeper than {_LIBYAML_MAX_DEPTH} levels"
+            self._add("too-deep", message, Range(pos, pos))
             return
         self.syntax_failed = True
         message = e.problem or e.context or "invalid YAML"
@@ -384,50 +437,67 @@ class _Builder:
 
     def _root(self, get_event: Any) -> Node:
         stack: list[_Frame] = []
-        max_depth = self.max_depth
-        while True:
-            ev = get_event()
-            cls = type(ev)
-            is_merge = False
-            if cls is ScalarEvent:
-                node, is_merge = self._scalar(ev)
-                size = 1 + len(ev.value) // _CHARS_PER_NODE
-                height = 0
-            elif cls is MappingStartEvent or cls is SequenceStartEvent:
-                if len(stack) >= max_depth:
-                    pos = self._pos(ev.start_mark)
-                    self._add(
-                        "too-deep", f"nesting is deeper than {max_depth} levels", Range(pos, pos)
-                    )
-                    raise _Abort
-                stack.append(self._open(ev, "mapping" if cls is MappingStartEvent else "sequence"))
-                continue
-            elif cls is MappingEndEvent or cls is SequenceEndEvent:
-                frame = stack.pop()
-                node = self._close(frame, ev)
-                size, height = frame.size, frame.height
-                if frame.bad_tag is not None:
-                    size, height = 1, 0
-                if frame.anchor is not None:
-                    self.anchors[frame.anchor] = (node, size, height)
-            elif cls is AliasEvent:
-                node, size, height = self._alias(ev, stack)
-            else:  # pragma: no cover - the parser guarantees balanced events
-                raise yaml.YAMLError(f"unexpected {cls.__name__}")
+        max_depth, max_nodes = self.max_depth, self.max_nodes
+        nodes = self.nodes  # a local in the loop; aliases add their expanded size
+        try:
+            while True:
+                ev = get_event()
+                cls = type(ev)
+                is_merge = False
+                if cls is ScalarEvent:
+                    nodes += 1
+                    if nodes > max_nodes:
+                        self._too_many(ev)
+                    node, is_merge = self._scalar(ev)
+                    size = 1 + len(ev.value) // _CHARS_PER_NODE
+                    height = 0
+                elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                    nodes += 1
+                    if nodes > max_nodes:
+                        self._too_many(ev)
+                    if len(stack) >= max_depth:
+                        pos = self._pos(ev.start_mark)
+                        message = f"nesting is deeper than {max_depth} levels"
+                        self._add("too-deep", message, Range(pos, pos))
+                        raise _Abort
+                    kind = "mapping" if cls is MappingStartEvent else "sequence"
+                    stack.append(self._open(ev, kind))
+                    continue
+                elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                    frame = stack.pop()
+                    node = self._close(frame, ev)
+                    size, height = frame.size, frame.height
+                    if frame.bad_tag is not None:
+                        size, height = 1, 0
+                    if frame.anchor is not None:
+                        self.anchors[frame.anchor] = (node, size, height)
+                elif cls is AliasEvent:
+                    self.nodes = nodes
+                    node, size, height = self._alias(ev, stack)
+                    nodes = self.nodes
+                else:  # pragma: no cover - the parser guarantees balanced events
+                    raise yaml.YAMLError(f"unexpected {cls.__name__}")
 
-            if cls is ScalarEvent and ev.anchor is not None:
-                self.anchors[ev.anchor] = (node, size, height)
-            if not stack:
-                return node
-            parent = stack[-1]
-            parent.size += size
-            if height >= parent.height:
-                parent.height = height + 1
-            if parent.kind == "sequence":
-                parent.items.append(node)
-                parent.value.append(node.value)
-            else:
-                self._attach(parent, node, is_merge)
+                if cls is ScalarEvent and ev.anchor is not None:
+                    self.anchors[ev.anchor] = (node, size, height)
+                if not stack:
+                    return node
+                parent = stack[-1]
+                parent.size += size
+                if height >= parent.height:
+                    parent.height = height + 1
+                if parent.kind == "sequence":
+                    parent.items.append(node)
+                    parent.value.append(node.value)
+                else:
+                    self._attach(parent, node, is_merge)
+        finally:
+            self.nodes = nodes
+
+    def _too_many(self, ev: Any) -> None:
+        pos = self._pos(ev.start_mark)
+        self._add("too-many-nodes", _too_many_message(self.max_nodes), Range(pos, pos))
+        raise _Abort
 
     # -- nodes -----------------------------------------------------------------------------
 
@@ -436,13 +506,15 @@ class _Builder:
         raw: str = ev.value
         if self.json:  # exact JSON semantics (numbers, escapes) from the source slice
             try:
-                value = jsonlib.loads(self.text[ev.start_mark.index : ev.end_mark.index])
+                value = jsonlib.loads(self.original[ev.start_mark.index : ev.end_mark.index])
             except jsonlib.JSONDecodeError:
                 # YAML read this valid JSON differently (e.g. an implied empty value next to a
                 # key over 1024 characters): give up on positions, keep the JSON values.
                 self.syntax_failed = True
                 raise _Abort from None
             return Node("scalar", value, rng), False
+        if self.restore is not None:
+            raw = raw.translate(self.restore)
         tag = ev.tag
         if tag is None and ev.implicit[0]:  # plain scalar: resolve like SafeLoader does
             hit = self.plain_cache.get(raw)
@@ -455,13 +527,24 @@ class _Builder:
                 value = self._construct(tag, raw, rng) if tag in _CONSTRUCTED else raw
                 hit = self.plain_cache[raw] = (tag, value)
             tag, value = hit
-            return Node("scalar", value, rng), tag == _MERGE
+            node = Node("scalar", value, rng)
+            if self.comment_lines and rng.end.line in self.comment_lines:
+                self._note_comment(node)
+            return node, tag == _MERGE
         if tag is None or tag == "!" or tag in _AS_TEXT:
             return Node("scalar", raw, rng), tag == _MERGE
         if tag in _CONSTRUCTED:
             return Node("scalar", self._construct(tag, raw, rng), rng), False
         self._add("unsafe-tag", _tag_message(tag, "scalar"), rng)
         return Node("scalar", None, rng), False
+
+    def _note_comment(self, node: Node) -> None:
+        end = node.range.end
+        rest = self.lines.line(end.line - self.line_offset)[end.character :]
+        # One blank before `#` reads as text; a comment meant as one is set apart by two
+        # (yamllint's default), so only the first is worth a hint.
+        if rest[:1] in (" ", "\t") and rest[1:2] == "#":
+            self.commented = node
 
     def _construct(self, tag: str, raw: str, rng: Range) -> Any:
         try:
@@ -480,8 +563,9 @@ class _Builder:
         rng = Range(frame.start, self._pos(ev.end_mark))
         if frame.bad_tag is not None:
             # Underline the tag (and anchor) rather than the whole collection.
-            start = self._index_from_position(frame.start)
-            m = _PROPERTIES.match(self.text, start) if start is not None else None
+            line = frame.start.line - self.line_offset
+            start = self.lines.offset(Position(line, frame.start.character))
+            m = _PROPERTIES.match(self.original, start)
             width = len(m.group().rstrip()) if m else 0
             tag_range = Range(
                 frame.start, Position(frame.start.line, frame.start.character + width)
@@ -496,16 +580,6 @@ class _Builder:
         value = {k.value: v.value for k, v in merged}
         value.update(frame.value)
         return Node("mapping", value, rng, entries=merged + frame.entries, merged=len(merged))
-
-    def _index_from_position(self, pos: Position) -> int | None:
-        # Only needed for the rare bad-tag underline, so a linear scan is fine.
-        line = pos.line - self.line_offset
-        index = 0
-        for _ in range(line):
-            index = self.text.find("\n", index) + 1
-            if index == 0:
-                return None
-        return index + pos.character
 
     def _merged_entries(self, merges: list[Node]) -> list[tuple[Node, Node]]:
         # Same order as SafeConstructor.flatten_mapping: within a list of mappings the
@@ -546,6 +620,8 @@ class _Builder:
             )
         frame.value[k] = node.value
         frame.entries.append((key, node))
+        if node is self.commented:
+            self.cut_values.append((key, node))
 
     def _alias(self, ev: AliasEvent, stack: list[_Frame]) -> tuple[Node, int, int]:
         rng = self._range(ev)
@@ -561,8 +637,8 @@ class _Builder:
             self._add("syntax", f"found undefined alias *{name}", rng)
             raise _Abort
         node, size, height = target
-        self.extra += size
-        if self.extra > self.max_nodes:
+        self.nodes += size
+        if self.nodes > self.max_nodes:
             self._add(
                 "alias-bomb", f"YAML aliases expand to more than {self.max_nodes:,} nodes", rng
             )
@@ -576,9 +652,30 @@ class _Builder:
 
 
 def _whole(text: str, line_offset: int) -> Range:
-    last = text.rfind("\n")
-    end = Position(text.count("\n") + line_offset, len(text) - last - 1)
-    return Range(Position(line_offset, 0), end)
+    end = LineIndex(text).end
+    return Range(Position(line_offset, 0), Position(end.line + line_offset, end.character))
+
+
+def _comment_lines(text: str, lines: LineIndex, line_offset: int) -> frozenset[int]:
+    """Lines where a `#` follows a blank: where a comment may cut a plain value short."""
+    if "#" not in text:
+        return frozenset()
+    return frozenset(
+        lines.position(m.start()).line + line_offset for m in _COMMENT_START.finditer(text)
+    )
+
+
+def _prepared(text: str) -> tuple[str, dict[int, int] | None]:
+    """The text for libyaml, and how to turn its values back (None: it is the text itself).
+
+    U+0085, U+2028 and U+2029 become private-use characters the text does not use, so they
+    stay ordinary characters (YAML 1.2, and every editor) and line numbers match the editor's.
+    """
+    if not any(ch in text for ch in _FOREIGN_BREAKS):
+        return text, None
+    spare = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
+    swap = {ord(ch): ord(next(spare)) for ch in _FOREIGN_BREAKS}
+    return text.translate(swap), {new: old for old, new in swap.items()}
 
 
 def _from_json(data: Any, rng: Range, depth: int, max_depth: int) -> Node:
@@ -605,21 +702,30 @@ def _differs(root: Node | None, data: Any) -> bool:
         return False
 
 
-def _parse(
-    text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int
-) -> tuple[Node | None, list[Problem]]:
+class _Parsed(NamedTuple):
+    root: Node | None
+    problems: list[Problem]
+    nodes: int = 0  # how many were read
+    cut_values: Sequence[tuple[Node, Node]] = ()
+
+
+def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int) -> _Parsed:
     if not text.strip():
-        return None, []
+        return _Parsed(None, [])
     data: Any = None
     json_too_deep = False
     if json:
         try:
             data = jsonlib.loads(text)
         except jsonlib.JSONDecodeError as e:
-            pos = Range.point(e.lineno - 1 + line_offset, e.colno - 1)
-            return None, [Problem("syntax", e.msg, pos)]
+            pos = LineIndex(text).position(e.pos)
+            problem = Problem("syntax", e.msg, Range.point(pos.line + line_offset, pos.character))
+            return _Parsed(None, [problem])
         except RecursionError:  # the YAML pass below finds where it gets too deep
             json_too_deep = True
+    too_many = _surely_too_many(text, max_nodes, line_offset)
+    if too_many is not None:
+        return _Parsed(None, [too_many])
     builder = _Builder(
         text, json=json, line_offset=line_offset, max_depth=max_depth, max_nodes=max_nodes
     )
@@ -628,19 +734,46 @@ def _parse(
     if json_too_deep:  # keep where the YAML pass found it too deep, else the whole text
         deep = [p for p in problems if p.code == "too-deep"]
         whole = Problem("too-deep", "nesting is too deep to read", _whole(text, line_offset))
-        return None, deep or [whole]
+        return _Parsed(None, deep or [whole], builder.nodes)
     if json and (builder.syntax_failed or _differs(root, data)):
         # Valid JSON that YAML cannot read (e.g. a key over 1024 characters, a surrogate
         # escape): keep the JSON values and give up on exact positions.
         rng = _whole(text, line_offset)
         try:
-            return _from_json(data, rng, 1, max_depth), []
+            return _Parsed(_from_json(data, rng, 1, max_depth), [], builder.nodes)
         except (_Abort, RecursionError):
-            return None, [Problem("too-deep", f"nesting is deeper than {max_depth} levels", rng)]
-    return root, problems
+            problem = Problem("too-deep", f"nesting is deeper than {max_depth} levels", rng)
+            return _Parsed(None, [problem], builder.nodes)
+    return _Parsed(root, problems, builder.nodes, builder.cut_values)
 
 
-def _too_large(text: str, max_bytes: int) -> Problem | None:
+def _too_many_message(max_nodes: int) -> str:
+    return (
+        f"file holds more than {max_nodes:,} YAML nodes (keys, values, list items): it is too "
+        "big to analyse; split it into smaller files"
+    )
+
+
+def _surely_too_many(text: str, max_nodes: int, line_offset: int) -> Problem | None:
+    """Refuse at once a text that holds far more nodes than allowed (a million-item list).
+
+    libyaml counts the events in C without building anything (~10x faster than reading
+    them); a node gives one or two events, so more than twice the limit is surely too many.
+    Below that the reader counts exactly and stops where the limit is crossed.
+    """
+    if _CountingParser is None or len(text) <= max_nodes:  # too short to hold that many
+        return None
+    try:
+        events = _CountingParser(_prepared(text)[0]).raw_parse()
+    except Exception:  # a syntax error: the reader will say where
+        return None
+    if events - 5 <= 2 * max_nodes:
+        return None
+    return Problem("too-many-nodes", _too_many_message(max_nodes), Range.point(line_offset, 0))
+
+
+def too_large(text: str, max_bytes: int) -> Problem | None:
+    """The problem of a text over `max_bytes` UTF-8 bytes (cheap: encodes only when it may be)."""
     if len(text) * 4 <= max_bytes:  # no need to encode: cannot be over
         return None
     size = len(text.encode("utf-8", "surrogatepass"))
@@ -658,16 +791,14 @@ def parse_source(
     json: bool = False,
     max_bytes: int = 10_000_000,
     max_depth: int = 200,
-    max_nodes: int = 1_000_000,
+    max_nodes: int = MAX_NODES,
 ) -> Source:
     """Parse YAML (or JSON with ``json=True``) text; never raises on bad input."""
-    too_large = _too_large(text, max_bytes)
-    if too_large is not None:
-        return Source(None, [too_large], text)
-    root, problems = _parse(
-        text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes
-    )
-    return Source(root, problems, text)
+    refused = too_large(text, max_bytes)
+    if refused is not None:
+        return Source(None, [refused], text)
+    parsed = _parse(text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes)
+    return Source(parsed.root, parsed.problems, text, list(parsed.cut_values))
 
 
 def parse_jsonl_lines(
@@ -675,25 +806,32 @@ def parse_jsonl_lines(
     *,
     max_bytes: int = 10_000_000,
     max_depth: int = 200,
-    max_nodes: int = 1_000_000,
+    max_nodes: int = MAX_NODES,
 ) -> tuple[list[tuple[int, Node]], list[Problem]]:
     """Parse JSON Lines: (0-based line number, root node) per non-blank line, and problems.
 
-    Positions are those in the whole text; a bad line gives a problem and the others still
-    parse.
+    Positions are those in the whole text (lines end as in editors, see lines.py); a bad line
+    gives a problem and the others still parse. `max_nodes` bounds the whole file.
     """
-    too_large = _too_large(text, max_bytes)
-    if too_large is not None:
-        return [], [too_large]
+    refused = too_large(text, max_bytes)
+    if refused is not None:
+        return [], [refused]
     rows: list[tuple[int, Node]] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.split("\n")):
-        line = line.removesuffix("\r")
+    budget = max_nodes
+    for number, line in enumerate(split_lines(text)):
         if not line.strip():
             continue
-        root, found = _parse(
-            line, json=True, line_offset=number, max_depth=max_depth, max_nodes=max_nodes
+        root, found, read, _ = _parse(
+            line, json=True, line_offset=number, max_depth=max_depth, max_nodes=budget
         )
+        budget -= read
+        if any(p.code == "too-many-nodes" for p in found):  # say the file's limit, and stop
+            message = _too_many_message(max_nodes)
+            problems.extend(
+                replace(p, message=message) if p.code == "too-many-nodes" else p for p in found
+            )
+            break
         problems.extend(found)
         if root is not None:
             rows.append((number, root))

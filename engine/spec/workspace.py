@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .kinds import CONFIG_NAME
-from .problems import Problem
+from .problems import Problem, Range
 
 CUSTOM_PREFIX = "custom_"
 
@@ -62,6 +62,10 @@ class WorkspaceConfig(BaseModel):
         default=None, description="Embedding model for semantic_similarity (litellm name)."
     )
     api_base: str | None = Field(default=None, description="Base URL of the model provider.")
+    embedding_api_base: str | None = Field(
+        default=None,
+        description="Base URL of the embedding model's provider (default: api_base).",
+    )
     target: str | None = Field(
         default=None,
         description="Default target for files without one: python:module:function or a URL.",
@@ -90,6 +94,11 @@ class WorkspaceConfig(BaseModel):
     )
     max_file_size: int = Field(
         default=10_000_000, ge=1, description="Files larger than this many bytes are refused."
+    )
+    max_prompt_size: int = Field(
+        default=200_000,
+        ge=1,
+        description="Judge prompts rendering to more bytes than this are an error, not sent.",
     )
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
@@ -135,7 +144,13 @@ def load_workspace(spec_path: Path) -> Workspace:
     cached = _CACHE.get(config_path)
     if cached and cached[0] == mtime:
         return cached[1]
-    workspace = workspace_from_text(config_path.read_text(encoding="utf-8"), config_path)
+    try:
+        workspace = workspace_from_text(config_path.read_text(encoding="utf-8"), config_path)
+    except (OSError, UnicodeDecodeError) as exc:  # a located problem, not a traceback
+        reason = exc.reason if isinstance(exc, UnicodeDecodeError) else exc.strerror or exc
+        what = "is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "cannot be read"
+        problem = Problem("unreadable", f"checkspec.yaml {what}: {reason}", Range.point(0, 0))
+        workspace = Workspace(root=config_path.parent, config_path=config_path, problems=[problem])
     _CACHE[config_path] = (mtime, workspace)
     return workspace
 

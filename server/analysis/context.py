@@ -15,11 +15,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from checkspec.engine.spec.lines import split_lines
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.source import Key, Node, Source
 
 from .schema import Frame
-from .text import split_lines
 
 
 class Role(enum.Enum):

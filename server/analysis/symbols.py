@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import enum
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from checkspec.engine.spec.document import CheckEntry, Document, ScenarioEntry
 from checkspec.engine.spec.kinds import FileKind
@@ -19,6 +22,7 @@ class SymbolRole(enum.Enum):
     STEP = "step"
     CHECK = "check"
     CUSTOM_CHECK = "custom check"
+    MORE = "more"  # stands for the entries left out of a very long list
 
 
 @dataclass(frozen=True)
@@ -31,26 +35,69 @@ class Symbol:
     children: tuple[Symbol, ...] = ()
 
 
-def document_symbols(document: Document) -> list[Symbol]:
+T = TypeVar("T")
+
+# The outline of a file with a million steps would take the editor longer to show than to
+# read; past this many symbols one "... more" entry stands for the rest of its list.
+MAX_SYMBOLS = 2000
+
+
+class _Budget:
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def take(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
+def document_symbols(document: Document, limit: int = MAX_SYMBOLS) -> list[Symbol]:
+    budget = _Budget(limit)
     if document.kind is FileKind.CONFIG:
-        return _custom_checks(document)
-    return [_scenario(entry) for entry in document.scenarios]
+        return _custom_checks(document, budget)
+    return _bounded(
+        document.scenarios,
+        budget,
+        "scenarios",
+        lambda e: e.node,
+        lambda _, entry: _scenario(entry, budget),
+    )
 
 
-def _scenario(entry: ScenarioEntry) -> Symbol:
-    steps = []
-    for index, node in enumerate(step_nodes(entry)):
-        checks = tuple(_check(c) for c in entry.checks if c.step == index)
-        steps.append(
-            Symbol(
-                f"step {index + 1}",
-                SymbolRole.STEP,
-                node.range,
-                within(head_of(node), node.range),
-                detail=_first_input(node),
-                children=checks,
-            )
-        )
+def _bounded(
+    items: Sequence[T],
+    budget: _Budget,
+    what: str,
+    node_of: Callable[[T], Node],
+    build: Callable[[int, T], Symbol],
+) -> list[Symbol]:
+    """`build(index, item)` for the items the budget allows, then one "… N more" symbol."""
+    found: list[Symbol] = []
+    for index, item in enumerate(items):
+        if not budget.take():
+            found.append(_more(len(items) - index, what, node_of(item).range))
+            break
+        found.append(build(index, item))
+    return found
+
+
+def _more(count: int, what: str, rng: Range) -> Symbol:
+    """Stands for the `count` items left out, at the first of them."""
+    start = Range(rng.start, rng.start)
+    return Symbol(f"… {count:,} more {what}", SymbolRole.MORE, start, start)
+
+
+def _scenario(entry: ScenarioEntry, budget: _Budget) -> Symbol:
+    checks: dict[int, list[CheckEntry]] = defaultdict(list)
+    for check in entry.checks:
+        checks[check.step].append(check)
+    steps = _bounded(
+        step_nodes(entry),
+        budget,
+        "steps",
+        lambda node: node,
+        lambda index, node: _step(index, node, checks[index], budget),
+    )
     detail = "not runnable" if entry.scenario is None else ", ".join(entry.tags)
     return Symbol(
         entry.name,
@@ -59,6 +106,19 @@ def _scenario(entry: ScenarioEntry) -> Symbol:
         within(entry.head, entry.range),
         detail=detail,
         children=tuple(steps),
+    )
+
+
+def _step(index: int, node: Node, checks: list[CheckEntry], budget: _Budget) -> Symbol:
+    return Symbol(
+        f"step {index + 1}",
+        SymbolRole.STEP,
+        node.range,
+        within(head_of(node), node.range),
+        detail=_first_input(node),
+        children=tuple(
+            _bounded(checks, budget, "checks", lambda c: c.node, lambda _, c: _check(c))
+        ),
     )
 
 
@@ -86,25 +146,30 @@ def _first_input(step: Node) -> str:
     return ""
 
 
-def _custom_checks(document: Document) -> list[Symbol]:
+def _custom_checks(document: Document, budget: _Budget) -> list[Symbol]:
     root = document.source.root
     customs = root.get("custom_checks") if root is not None and root.kind == "mapping" else None
     if customs is None or customs.kind != "sequence":
         return []
-    found = []
-    for item in customs.items:
-        identifier = item.get("identifier") if item.kind == "mapping" else None
-        if identifier is None or not isinstance(identifier.value, str):
-            continue
-        base = item.value.get("params")
-        kind = base.get("type") if isinstance(base, dict) else None
-        found.append(
-            Symbol(
-                identifier.value,
-                SymbolRole.CUSTOM_CHECK,
-                item.range,
-                within(identifier.range, item.range),
-                detail=kind if isinstance(kind, str) else "",
-            )
-        )
-    return found
+    named = [
+        (item, identifier)
+        for item in customs.items
+        if (identifier := item.get("identifier") if item.kind == "mapping" else None) is not None
+        and isinstance(identifier.value, str)
+    ]
+    return _bounded(
+        named, budget, "custom checks", lambda pair: pair[0], lambda _, pair: _custom_check(pair)
+    )
+
+
+def _custom_check(pair: tuple[Node, Node]) -> Symbol:
+    item, identifier = pair
+    base = item.value.get("params")
+    kind = base.get("type") if isinstance(base, dict) else None
+    return Symbol(
+        identifier.value,
+        SymbolRole.CUSTOM_CHECK,
+        item.range,
+        within(identifier.range, item.range),
+        detail=kind if isinstance(kind, str) else "",
+    )

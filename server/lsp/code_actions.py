@@ -23,7 +23,7 @@ def register(server: CheckspecServer) -> None:
     def code_action(ls: CheckspecServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         doc = ls.store.get(params.text_document.uri)
         only = params.context.only
-        if doc is None or (only and types.CodeActionKind.QuickFix not in only):
+        if doc is None or doc.too_large or (only and types.CodeActionKind.QuickFix not in only):
             return []
         codec = ls.codec(doc)
         fixes = quick_fixes(ls.store.analysis(doc), codec.from_range(params.range))

@@ -19,7 +19,7 @@ def register(server: CheckspecServer) -> None:
     @guarded(list)
     def code_lens(ls: CheckspecServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         doc = ls.store.get(params.text_document.uri)
-        if doc is None:
+        if doc is None or doc.too_large:
             return []
         codec = ls.codec(doc)
         return [to_code_lens(lens, doc.uri, codec) for lens in code_lenses(ls.store.analysis(doc))]

@@ -25,7 +25,7 @@ def register(server: CheckspecServer) -> None:
         ls: CheckspecServer, params: types.CompletionParams
     ) -> types.CompletionList | None:
         doc = ls.store.get(params.text_document.uri)
-        if doc is None:
+        if doc is None or doc.too_large:
             return None
         codec = ls.codec(doc)
         trigger = params.context.trigger_character if params.context else None

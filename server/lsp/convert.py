@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
 
 from ..analysis.actions import QuickFix
@@ -17,7 +18,6 @@ from ..analysis.completion import Completion, ItemKind
 from ..analysis.hover import HoverInfo
 from ..analysis.lenses import Lens
 from ..analysis.symbols import Symbol, SymbolRole
-from ..analysis.text import split_lines
 
 UTF32 = types.PositionEncodingKind.Utf32
 UTF16 = types.PositionEncodingKind.Utf16
@@ -31,28 +31,29 @@ def negotiate_encoding(offered: list[str] | None) -> types.PositionEncodingKind:
 
 
 class PositionCodec:
-    """Columns of one text, between code points (analysis) and the client's encoding."""
+    """Columns of one text, between code points (analysis) and the client's encoding.
+
+    Positions sent to the client are first clamped into the document, so no answer can
+    point past a line's end or the last line whatever produced it.
+    """
 
     def __init__(self, text: str, encoding: str) -> None:
-        self._lines = split_lines(text)
+        self._lines = LineIndex(text)
         self._utf16 = encoding != UTF32
 
-    def _line(self, index: int) -> str:
-        return self._lines[index] if 0 <= index < len(self._lines) else ""
-
     def to_lsp(self, pos: Position) -> types.Position:
+        pos = self._lines.clamp(pos)
         character = pos.character
-        if self._utf16:
-            line = self._line(pos.line)
-            if not line.isascii():
-                prefix = line[:character]
+        if self._utf16 and character:
+            prefix = self._lines.line(pos.line)[:character]
+            if not prefix.isascii():
                 character += sum(1 for ch in prefix if ord(ch) > 0xFFFF)
-        return types.Position(line=max(pos.line, 0), character=max(character, 0))
+        return types.Position(line=pos.line, character=character)
 
     def from_lsp(self, pos: types.Position) -> Position:
         character = pos.character
         if self._utf16:
-            line = self._line(pos.line)
+            line = self._lines.line(pos.line)
             if not line.isascii():
                 units = 0
                 for index, ch in enumerate(line):
@@ -135,6 +136,7 @@ _SYMBOL_KIND = {
     SymbolRole.STEP: types.SymbolKind.Method,
     SymbolRole.CHECK: types.SymbolKind.Function,
     SymbolRole.CUSTOM_CHECK: types.SymbolKind.Function,
+    SymbolRole.MORE: types.SymbolKind.Null,
 }
 
 

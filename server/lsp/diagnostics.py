@@ -26,6 +26,8 @@ def register(server: CheckspecServer) -> None:
 
 def diagnostics_of(ls: CheckspecServer, doc: OpenDocument) -> list[types.Diagnostic]:
     document = ls.store.analysis(doc)
+    if document.failure is not None:  # shown as a problem at the file; the log gets the trace
+        report(ls, f"analysing {doc.uri}", document.failure)
     if document.kind is None:
         # Not a spec file by name or $schema: an editor may send any YAML; stay quiet.
         return []

@@ -16,6 +16,7 @@ from checkspec.engine.settings import Settings, resolve_settings
 from checkspec.engine.spec.document import Document, analyze
 from checkspec.engine.spec.kinds import CONFIG_NAME
 from checkspec.engine.spec.problems import Problem
+from checkspec.engine.spec.source import too_large
 from checkspec.engine.spec.workspace import (
     Workspace,
     find_config,
@@ -42,6 +43,18 @@ class OpenDocument:
     previous: Document | None = None  # of the text before the last change
     last_parsed: Document | None = None  # the latest analysis whose text parsed
     run_findings: dict[int, list[Problem]] = field(default_factory=dict)  # by scenario index
+    _size_check: tuple[str, bool] | None = field(default=None, repr=False)
+
+    @property
+    def too_large(self) -> bool:
+        """Over the size limit: requests answer at once, without parsing or scanning it."""
+        check = self._size_check
+        if check is None or check[0] is not self.text:
+            limit = self.workspace.config.max_file_size
+            # More characters than bytes allowed is over for sure: no need to encode 50 MB.
+            over = len(self.text) > limit or too_large(self.text, limit) is not None
+            check = self._size_check = (self.text, over)
+        return check[1]
 
     @property
     def is_config(self) -> bool:

@@ -19,7 +19,7 @@ def register(server: CheckspecServer) -> None:
     @guarded(lambda: None)
     def hover(ls: CheckspecServer, params: types.HoverParams) -> types.Hover | None:
         doc = ls.store.get(params.text_document.uri)
-        if doc is None:
+        if doc is None or doc.too_large:
             return None
         codec = ls.codec(doc)
         found = hover_at(ls.store.analysis(doc), codec.from_lsp(params.position), doc.workspace)

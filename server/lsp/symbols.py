@@ -21,7 +21,7 @@ def register(server: CheckspecServer) -> None:
         ls: CheckspecServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
         doc = ls.store.get(params.text_document.uri)
-        if doc is None:
+        if doc is None or doc.too_large:
             return []
         codec = ls.codec(doc)
         return [to_document_symbol(s, codec) for s in document_symbols(ls.store.analysis(doc))]

@@ -12,6 +12,7 @@ export interface CheckspecOptions {
   model?: string;
   embeddingModel?: string;
   apiBase?: string;
+  embeddingApiBase?: string;
   target?: string;
   concurrency?: number;
   maxFileSize?: number;
@@ -28,7 +29,7 @@ export interface InitializationOptions {
 /** Reads a key under the `checkspec` section, e.g. `read("model")`. */
 export type SettingReader = (key: string) => unknown;
 
-const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "target", "python"] as const;
+const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "embeddingApiBase", "target", "python"] as const;
 const COUNT_KEYS = ["concurrency", "maxFileSize", "jobs"] as const;
 const SECONDS_KEYS = ["targetTimeout", "scenarioTimeout"] as const;
 

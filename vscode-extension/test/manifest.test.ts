@@ -33,7 +33,7 @@ describe("package.json", () => {
 
   it("contributes every setting the code reads", () => {
     const properties = Object.keys(manifest.contributes.configuration.properties);
-    const expected = ["server.path", "server.args", "model", "embeddingModel", "apiBase", "target", "concurrency", "maxFileSize", "jobs", "targetTimeout", "scenarioTimeout", "python", "trace.server"];
+    const expected = ["server.path", "server.args", "model", "embeddingModel", "apiBase", "embeddingApiBase", "target", "concurrency", "maxFileSize", "jobs", "targetTimeout", "scenarioTimeout", "python", "trace.server"];
     assert.deepEqual(properties.sort(), expected.map((key) => `checkspec.${key}`).sort());
     assert.deepEqual(manifest.contributes.configuration.properties["checkspec.server.args"]?.default, ["lsp"]);
   });

@@ -8,6 +8,7 @@ describe("settings", () => {
       model: "openai/gpt-4o-mini",
       embeddingModel: "openai/text-embedding-3-small",
       apiBase: "http://localhost:11434",
+      embeddingApiBase: "http://localhost:8081",
       target: "python:agent:answer",
       concurrency: 8,
       maxFileSize: 2_000_000,
@@ -19,6 +20,7 @@ describe("settings", () => {
         model: "openai/gpt-4o-mini",
         embeddingModel: "openai/text-embedding-3-small",
         apiBase: "http://localhost:11434",
+        embeddingApiBase: "http://localhost:8081",
         target: "python:agent:answer",
         concurrency: 8,
         maxFileSize: 2_000_000,
@@ -28,7 +30,7 @@ describe("settings", () => {
 
   it("leaves unset values out so checkspec.yaml and the environment still apply", () => {
     // What VS Code returns for the contributed defaults.
-    const defaults = { model: "", embeddingModel: "", apiBase: "", target: "", concurrency: null, maxFileSize: null };
+    const defaults = { model: "", embeddingModel: "", apiBase: "", embeddingApiBase: "", target: "", concurrency: null, maxFileSize: null };
     assert.deepEqual(serverOptions(readerOf(defaults)), {});
     assert.deepEqual(serverOptions(readerOf(undefined)), {});
   });

@@ -1,0 +1,311 @@
+"""JSON Schema validation that never reads the network and never runs unbounded.
+
+Schemas come from spec files people did not necessarily write, and are checked on every
+keystroke. So:
+
+- `$ref`s are resolved only inside the schema itself (and the bundled meta-schemas): the
+  `referencing` registry refuses every retrieval, and `remote_refs` lists the others so the
+  analysis can point at them;
+- every keyword runs under one deadline per validation, and `pattern`, `patternProperties`
+  and `additionalProperties` match with the `regex` module's timeout (Python's `re`, which
+  jsonschema uses, cannot be interrupted: `^(a|aa)+$` on 50 `a`s runs for hours);
+- `uniqueItems` is linear, not quadratic, on lists of objects.
+
+`unevaluatedProperties` next to `patternProperties` is refused (`unsupported`): jsonschema
+matches those patterns with `re`, out of reach of any timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from functools import cache, lru_cache
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import regex
+
+from .timed_regex import search as timed_search
+
+__all__ = [
+    "SchemaTimeout",
+    "bounded_errors",
+    "offline_validator",
+    "remote_refs",
+    "schema_problem",
+    "unsupported",
+]
+
+_REF_KEYS = ("$ref", "$dynamicRef")
+_ID_KEYS = ("$id", "id")
+_deadline: ContextVar[float] = ContextVar("checkspec_schema_deadline", default=float("inf"))
+
+
+class SchemaTimeout(Exception):
+    """Validation ran past its deadline; `pattern` is the regex being matched, if one was."""
+
+    def __init__(self, seconds: float, pattern: str | None = None) -> None:
+        self.seconds = seconds
+        self.pattern = pattern
+        what = f"matching the pattern {pattern!r}" if pattern is not None else "validation"
+        super().__init__(f"{what} took more than {seconds:g} s")
+
+
+# -- what a schema refers to ----------------------------------------------------------------
+
+
+def remote_refs(schema: Any) -> list[tuple[list[str | int], str]]:
+    """(path of the `$ref` key, its value) for every reference outside `schema` itself."""
+    ids: set[str] = set()
+    refs: list[tuple[list[str | int], str, str]] = []  # path, ref, base it is read against
+    stack: list[tuple[Any, list[str | int], str]] = [(schema, [], "")]
+    while stack:  # iterative: a schema may nest as deep as the file allows
+        node, path, base = stack.pop()
+        if isinstance(node, dict):
+            for key in _ID_KEYS:
+                if isinstance(node.get(key), str) and not node[key].startswith("#"):
+                    base = urldefrag(urljoin(base, node[key])).url
+                    ids.add(base)
+            for key in _REF_KEYS:
+                if isinstance(node.get(key), str):
+                    refs.append(([*path, key], node[key], base))
+            stack.extend((value, [*path, key], base) for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend((value, [*path, i], base) for i, value in enumerate(node))
+    found = []
+    for path, ref, base in refs:
+        target = urldefrag(urljoin(base, ref)).url
+        if target and target != base and target not in ids and target not in _specifications():
+            found.append((path, ref))
+    return sorted(found, key=lambda item: [str(p) for p in item[0]])
+
+
+def unsupported(schema: Any) -> str | None:
+    """Why `schema` cannot be checked with a time limit, or None."""
+    keys: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            keys.update(k for k in node if isinstance(k, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    if {"unevaluatedProperties", "patternProperties"} <= keys:
+        return (
+            "unevaluatedProperties together with patternProperties is not supported: those "
+            "patterns could not be matched with a time limit"
+        )
+    return None
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why `schema` is not a usable JSON Schema, or None when it is."""
+    if not isinstance(schema, dict | bool):
+        return f"a JSON Schema must be an object, got {type(schema).__name__}"
+    from jsonschema import SchemaError
+    from jsonschema.validators import validator_for
+
+    try:
+        validator_for(schema).check_schema(schema)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.path)
+        return f"invalid JSON Schema{f' at {where}' if where else ''}: {exc.message}"
+    except RecursionError:
+        return "the JSON Schema nests too deeply to check"
+    refs = remote_refs(schema)
+    if refs:
+        return (
+            f"$ref {refs[0][1]!r} points outside this schema: checkspec never fetches schemas "
+            "(no network, no files); copy it under $defs and refer to it as '#/$defs/...'"
+        )
+    return unsupported(schema)  # patterns were checked above: format 'regex'
+
+
+# -- validating ---------------------------------------------------------------------------
+
+
+def offline_validator(schema: Any) -> Any:
+    """A validator for `schema` whose references resolve offline and whose keywords are bounded."""
+    from jsonschema.validators import validator_for
+
+    return _bounded_class(validator_for(schema))(schema, registry=_offline_registry())
+
+
+def bounded_errors(
+    validator: Any, instance: Any, seconds: float, *, first: bool = False
+) -> list[Any]:
+    """The validation errors of `instance` (only the first with `first`), within `seconds`.
+
+    Raises SchemaTimeout past the deadline, and referencing's Unresolvable for a `$ref` that
+    is neither in the schema nor a bundled meta-schema.
+    """
+    token = _limit.set((time.perf_counter() + seconds, seconds))
+    try:
+        errors = []
+        for error in validator.iter_errors(instance):
+            errors.append(error)
+            if first:
+                break
+        return errors
+    except RecursionError:  # a $ref cycle the instance keeps descending into
+        raise SchemaTimeout(seconds) from None
+    finally:
+        _limit.reset(token)
+
+
+# (deadline on the perf_counter clock, the seconds it was given) of the current validation
+_limit: ContextVar[tuple[float, float]] = ContextVar(
+    "checkspec_schema_limit", default=(float("inf"), 0.0)
+)
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(pattern)
+
+
+def _check_deadline(pattern: str | None = None) -> float:
+    """Seconds left before the deadline; SchemaTimeout when none are."""
+    deadline, seconds = _limit.get()
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise SchemaTimeout(seconds, pattern)
+    return left
+
+
+def _search(pattern: str, text: str) -> bool:
+    left = _check_deadline(pattern)
+    try:
+        return timed_search(_compiled(pattern), text, left) is not None
+    except TimeoutError:
+        raise SchemaTimeout(_limit.get()[1], pattern) from None
+
+
+def _guarded(keyword: Callable[..., Any]) -> Callable[..., Any]:
+    """The keyword, after checking the deadline (every subschema passes through here)."""
+
+    def run(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        _check_deadline()
+        return keyword(validator, value, instance, schema)
+
+    return run
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not _search(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if _search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(
+    validator: Any, allowed: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if not validator.is_type(instance, "object"):
+        return
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    extras = [
+        key
+        for key in instance
+        if key not in properties and not any(_search(p, key) for p in patterns)
+    ]
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        names = ", ".join(repr(each) for each in sorted(extras, key=str))
+        if patterns:
+            verb = "does" if len(extras) == 1 else "do"
+            shown = ", ".join(repr(each) for each in sorted(patterns))
+            yield ValidationError(f"{names} {verb} not match any of the regexes: {shown}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            yield ValidationError(
+                f"Additional properties are not allowed ({names} {verb} unexpected)"
+            )
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = _canonical(item)
+        if key in seen:
+            yield ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
+def _canonical(value: Any) -> str:
+    """One text for equal JSON values, compared as JSON Schema does (1 == 1.0, true != 1)."""
+    return json.dumps(_numbers_as_floats(value), sort_keys=True, default=str)
+
+
+def _numbers_as_floats(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        try:
+            return float(value)
+        except OverflowError:  # an int too large for a float equals no float
+            return value
+    if isinstance(value, dict):
+        return {str(k): _numbers_as_floats(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_numbers_as_floats(v) for v in value]
+    return value
+
+
+_OVERRIDES = {
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+    "uniqueItems": _unique_items,
+}
+
+
+@cache
+def _bounded_class(base: type) -> type:
+    from jsonschema.validators import extend
+
+    keywords = {name: _guarded(_OVERRIDES.get(name, fn)) for name, fn in base.VALIDATORS.items()}
+    return extend(base, validators=keywords)
+
+
+@cache
+def _offline_registry() -> Any:
+    from jsonschema_specifications import REGISTRY
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str) -> Any:
+        raise NoSuchResource(ref=uri)  # never fetched: no network, no files
+
+    return REGISTRY.combine(Registry(retrieve=refuse))
+
+
+@cache
+def _specifications() -> frozenset[str]:
+    from jsonschema_specifications import REGISTRY
+
+    return frozenset(urldefrag(uri).url for uri in REGISTRY)

@@ -1,0 +1,79 @@
+"""Regex searches that stop at a wall-clock deadline.
+
+The `regex` module's own `timeout` counts the process's CPU time: on a busy machine a
+1 s timeout ran 1.1-3.1 s of wall time. A search runs first under a short CPU timeout,
+which nearly all finish within; one still running is run again with a SIGALRM timer at the
+deadline (regex checks for signals while matching), so it stops on time. Off the main
+thread, or when SIGALRM is already in use (pytest-timeout, user code), the CPU timeout is
+all there is.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from types import FrameType
+from typing import Any
+
+import regex
+
+__all__ = ["search"]
+
+# CPU seconds a search may take before it is worth arming a timer for it.
+_QUICK = 0.02
+
+
+class _Deadline(Exception):
+    """Raised by the SIGALRM handler inside the search it interrupts."""
+
+
+def search(pattern: regex.Pattern[str], text: str, seconds: float, pos: int = 0) -> Any:
+    """`pattern.search(text)`, raising TimeoutError once `seconds` of wall time have passed."""
+    started = time.perf_counter()
+    try:
+        return pattern.search(text, pos, timeout=min(seconds, _QUICK))
+    except TimeoutError:
+        if seconds <= _QUICK:
+            raise
+    left = seconds - (time.perf_counter() - started)
+    if left <= 0:
+        raise TimeoutError(f"regex search took more than {seconds:g} s")
+    if not _alarm_is_free():
+        return pattern.search(text, pos, timeout=left)
+    return _search_with_alarm(pattern, text, pos, left, seconds)
+
+
+def _alarm_is_free() -> bool:
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return False
+    return signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None) and (
+        signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    )
+
+
+def _search_with_alarm(
+    pattern: regex.Pattern[str], text: str, pos: int, left: float, seconds: float
+) -> Any:
+    armed = True
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        if armed:  # a late signal, after the search returned, is ignored
+            raise _Deadline
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, left)
+        try:
+            # The CPU timeout stays as a second bound (it can only be later than the timer).
+            return pattern.search(text, pos, timeout=left)
+        finally:
+            armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Deadline:
+        raise TimeoutError(f"regex search took more than {seconds:g} s") from None
+    finally:
+        signal.signal(signal.SIGALRM, previous)

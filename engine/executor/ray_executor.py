@@ -1,0 +1,276 @@
+"""The Ray executor: scenarios run as Ray tasks, in batches, on a Ray cluster.
+
+`checkspec run --executor ray [--ray-address ADDR]` (extra: `pip install
+'checkspec[ray]'`). With an address (or `auto`) it joins that cluster; without one it
+starts a local Ray for the run. The workspace's code travels in Ray's runtime
+environment (`working_dir` = the workspace root), so relative `python:` targets and `fn`
+references resolve on any node; base folders are sent relative to that root.
+
+Each task runs a batch of scenarios one after another and streams back, per scenario,
+"started" then its outcome (a Ray streaming generator), so results arrive as they come
+and the driver knows which scenario a lost task was running. Deadlines: a scenario past
+`scenario_timeout` is stopped by its own task (soft timeout, then a watchdog that ends
+the worker process). A task that dies (a crash, the watchdog, a node lost) errors the
+scenario it was running and its unstarted scenarios go out again in a new task. Ray's
+own scheduling decides where tasks run; there is no scheduler of ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from .base import Executor
+from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
+
+EXCLUDES = [".git", ".venv", "venv", "node_modules", "__pycache__", ".checkspec", "*.pyc"]
+GRACE_SECONDS = 1.0
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached."""
+
+
+def run_batch(jobs: list[Job], options: RunOptions) -> Iterator[tuple[str, Any]]:
+    """In a Ray worker: run the batch in order, yielding ("started", key), ("done", outcome)."""
+    from ..settings import apply_llm_settings
+    from . import capture
+
+    apply_llm_settings(options.settings)
+    timeout = options.scenario_timeout
+    current: dict[str, float] = {}
+    done = threading.Event()
+    watchdog = threading.Thread(target=_watch, args=(current, timeout, done), daemon=True)
+    watchdog.start()
+    try:
+        with capture.installed():
+            yield from _run_each(jobs, timeout, current)
+    finally:
+        done.set()  # Ray reuses its worker processes: no watchdog may outlive its batch
+
+
+def _run_each(
+    jobs: list[Job], timeout: float, current: dict[str, float]
+) -> Iterator[tuple[str, Any]]:
+    from . import capture
+
+    root = os.getcwd()  # Ray's working_dir: the workspace root
+    for job in jobs:
+        scenario = job.scenario
+        scenario._base_dirs = tuple(
+            d if os.path.isabs(d) else os.path.join(root, d) for d in scenario._base_dirs
+        )
+        yield ("started", job.key)
+        current["since"] = time.monotonic()
+        with capture.capturing() as captured:
+            ending = Ending.FINISHED
+            try:
+                result = asyncio.run(
+                    asyncio.wait_for(
+                        scenario.run(target=job.target, return_exception=True), timeout
+                    )
+                )
+            except TimeoutError:
+                ending = Ending.TIMEOUT
+                message = timeout_message(timeout)
+                result = stopped(scenario, message, exception_type="ScenarioTimeout")
+        current.pop("since", None)
+        yield ("done", Outcome(job.key, result, captured.text(), ending))
+
+
+def _watch(current: dict[str, float], timeout: float, done: threading.Event) -> None:
+    """Ends the worker process when a scenario is stuck past its deadline (blocking code
+    that the soft timeout cannot interrupt); the driver reports it from the "started"."""
+    while not done.wait(0.25):
+        since = current.get("since")
+        if since is not None and time.monotonic() - since > timeout + GRACE_SECONDS:
+            os._exit(3)
+
+
+class RayExecutor(Executor):
+    def __init__(
+        self,
+        *,
+        address: str | None,
+        root: Path | None,
+        concurrency: int = 8,
+        batch_size: int = 4,
+        num_cpus: int | None = None,
+    ) -> None:
+        self.address = address
+        self.root = (root or Path.cwd()).resolve()
+        self.concurrency = max(1, concurrency)
+        self.batch_size = max(1, batch_size)
+        self._num_cpus = num_cpus
+        self._ray: Any = None
+        self._remote: Any = None
+        self._cancelled = False
+        self._running: dict[Any, list[Job]] = {}
+
+    def connect(self) -> None:
+        """Join (or start) the cluster now; RayUnavailable with the reason when it fails."""
+        if self._ray is not None:
+            return
+        try:
+            import ray
+        except ImportError:
+            raise RayUnavailable(
+                "the Ray executor needs Ray: pip install 'checkspec[ray]'"
+            ) from None
+        runtime_env = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        if self.address and (problem := _unreachable(self.address)):
+            raise RayUnavailable(f"cannot reach the Ray cluster at {self.address}: {problem}")
+        try:
+            ray.init(
+                address=self.address,
+                runtime_env=runtime_env,
+                include_dashboard=False,
+                log_to_driver=False,
+                num_cpus=self._num_cpus if self.address is None else None,
+                ignore_reinit_error=True,
+                logging_level="ERROR",
+            )
+        except Exception as exc:  # ConnectionError, a timeout, a refused address
+            where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
+            raise RayUnavailable(f"cannot reach {where}: {type(exc).__name__}: {exc}") from None
+        cpus = max(1.0, float(ray.cluster_resources().get("CPU", 1)))
+        # Scenarios mostly wait (targets, models): several tasks share a CPU.
+        per_cpu = max(1, math.ceil(self.concurrency / cpus))
+        self._ray = ray
+        self._remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=1 / per_cpu)(
+            run_batch
+        )
+
+    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+        self.connect()
+        self._cancelled = False
+        results: asyncio.Queue[Outcome | None] = asyncio.Queue()
+        batches = [
+            [self._portable(job) for job in jobs[i : i + self.batch_size]]
+            for i in range(0, len(jobs), self.batch_size)
+        ]
+        consumers = [asyncio.ensure_future(self._consume(b, options, results)) for b in batches]
+        remaining = len(jobs)
+        try:
+            while remaining:
+                outcome = await results.get()
+                if outcome is None:
+                    continue
+                remaining -= 1
+                yield outcome
+        finally:
+            for consumer in consumers:
+                consumer.cancel()
+            self._cancel_tasks()
+
+    def _portable(self, job: Job) -> Job:
+        """The job with its base folders relative to the workspace root (the working_dir)."""
+        scenario = job.scenario.model_copy()
+        folders = []
+        for folder in scenario._base_dirs:
+            path = Path(folder).resolve()
+            folders.append(
+                path.relative_to(self.root).as_posix() or "."
+                if path.is_relative_to(self.root)
+                else str(path)
+            )
+        scenario._base_dirs = tuple(folders)
+        return Job(job.key, scenario, job.target)
+
+    async def _consume(
+        self, batch: list[Job], options: RunOptions, results: asyncio.Queue[Outcome | None]
+    ) -> None:
+        """Submit a batch and pass on its outcomes; a lost task's leftovers go out again."""
+        while batch:
+            if self._cancelled:
+                for job in batch:
+                    results.put_nowait(_cancelled(job))
+                return
+            generator = self._remote.remote(batch, options)
+            self._running[generator] = batch
+            started: tuple[Job, float] | None = None
+            finished: set[int] = set()
+            try:
+                async for ref in generator:
+                    kind, value = await ref
+                    if kind == "started":
+                        started = (next(j for j in batch if j.key == value), time.monotonic())
+                    else:
+                        finished.add(value.key)
+                        started = None
+                        results.put_nowait(value)
+                batch = []
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the task died: a crash, the watchdog, a lost node
+                if self._cancelled:
+                    for job in batch:
+                        if job.key not in finished:
+                            results.put_nowait(_cancelled(job))
+                    return
+                if started is not None:
+                    job, since = started
+                    results.put_nowait(_lost(job, exc, time.monotonic() - since, options))
+                    finished.add(job.key)
+                batch = [job for job in batch if job.key not in finished]
+            finally:
+                self._running.pop(generator, None)
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        self._cancel_tasks()
+
+    def _cancel_tasks(self) -> None:
+        if self._ray is None:
+            return
+        for generator in list(self._running):
+            with contextlib.suppress(Exception):  # already finished
+                self._ray.cancel(generator, force=True)
+
+    async def aclose(self) -> None:
+        if self._ray is not None:
+            self._ray.shutdown()
+            self._ray = None
+
+
+def _unreachable(address: str, timeout: float = 5.0) -> str | None:
+    """Why nothing answers at a `host:port` / `ray://host:port` address (Ray itself would
+    retry for minutes); None when something listens, or for `auto` (Ray looks it up)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if address == "auto":
+        return None
+    parts = urlsplit(address if "://" in address else f"ray://{address}")
+    if parts.hostname is None or parts.port is None:
+        return None
+    try:
+        with socket.create_connection((parts.hostname, parts.port), timeout=timeout):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _cancelled(job: Job) -> Outcome:
+    why = "not run: the run was cancelled"
+    return Outcome(job.key, not_run(job.scenario, why), ending=Ending.CANCELLED)
+
+
+def _lost(job: Job, exc: BaseException, elapsed: float, options: RunOptions) -> Outcome:
+    timeout = options.scenario_timeout
+    if elapsed > timeout:
+        result = stopped(job.scenario, timeout_message(timeout), exception_type="ScenarioTimeout")
+        return Outcome(job.key, result, ending=Ending.TIMEOUT)
+    why = f"the Ray task running this scenario was lost ({type(exc).__name__}: {exc})"
+    return Outcome(
+        job.key,
+        stopped(job.scenario, why[:2000], exception_type="WorkerDied"),
+        ending=Ending.CRASHED,
+    )
