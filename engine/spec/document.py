@@ -9,10 +9,13 @@ results are cached by the scenario's text (a one-line edit re-analyses one scena
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from pydantic import AliasChoices, ValidationError
@@ -106,13 +109,26 @@ class ScenarioEntry:
     index: int
     name: str
     node: Node
-    scenario: Scenario | None
+    built: Scenario | None = None  # see `scenario`
     checks: list[CheckEntry] = field(default_factory=list)
     read_problems: list[Problem] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     base: int = 0
     # Whether the name was made from the index (`scenario 3`): moving it re-analyses it.
     named_by_index: bool = False
+    # Makes the runnable form when it is first asked for (see `keep_scenarios`).
+    rebuild: Callable[[], Scenario | None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def scenario(self) -> Scenario | None:
+        """The runnable scenario, None when the scenario has errors."""
+        if self.built is None and self.rebuild is not None:
+            self.built, self.rebuild = self.rebuild(), None
+        return self.built
+
+    @scenario.setter
+    def scenario(self, scenario: Scenario | None) -> None:
+        self.built, self.rebuild = scenario, None
 
     @property
     def problems(self) -> list[Problem]:
@@ -477,19 +493,37 @@ def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
 
 def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]:
     """The check's own static issues, trace-path sanity, then its nested checks."""
-    problems = [issue_problem(i, node, head, ctx.lines) for i in check.lint()]
-    for name, info in type(check).model_fields.items():
+    issues = check.lint()
+    problems = [issue_problem(i, node, head, ctx.lines) for i in issues] if issues else []
+    selectors, others = _lint_fields(type(check))
+    for name in selectors:
         value = getattr(check, name)
-        if (name == "target_key" or name.endswith("_key")) and isinstance(value, str):
+        if isinstance(value, str):
             value_node = _field_node(node, name)
             if value_node is not None:
                 problems.extend(_trace_path_problems(value, value_node))
+    for name in others:
+        value = getattr(check, name)
+        if not isinstance(value, Check | list) or not value:
+            continue
         for child, child_node in _nested(value, node.get(name) if node.kind == "mapping" else None):
             child_head = head_range(child_node, "kind") if child_node else head
             problems.extend(_deprecated_aliases(child_node, type(child)) if child_node else [])
             problems.extend(_lint(child, child_node or node, child_head, ctx))
-        del info
     return problems
+
+
+_LINT_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _lint_fields(cls: type[Check]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A check class's selector fields (`*_key`) and its other fields, worked out once."""
+    found = _LINT_FIELDS.get(cls)
+    if found is None:
+        names = tuple(cls.__pydantic_fields__)
+        selectors = tuple(n for n in names if n == "target_key" or n.endswith("_key"))
+        found = _LINT_FIELDS[cls] = (selectors, tuple(n for n in names if n not in selectors))
+    return found
 
 
 def _field_node(node: Node, name: str) -> Node | None:
@@ -557,11 +591,13 @@ _CACHE_LIMIT = 20_000
 
 def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False) -> ScenarioEntry:
     """One scenario, cached by its text (and the context it depends on)."""
-    text = ctx.index.slice(node.range)
+    text = ctx.index.slice(node.range).encode("utf-8", "surrogatepass")
     name = node.value.get("name") if node.kind == "mapping" else None
     named = isinstance(name, str) and bool(name)
     # A scenario without a name is named after its place, which is then part of the key.
-    key = (text, node._sc, ctx.fingerprint, file_level, None if named else index)
+    # The text is kept as a digest: the cache must not hold a second copy of every file.
+    digest = hashlib.blake2b(text, digest_size=16).digest()
+    key = (digest, node._sc, ctx.fingerprint, file_level, None if named else index)
     cached = _CACHE.get(key)
     if cached is not None:
         entry = _shifted(cached, node, index)
@@ -574,11 +610,13 @@ def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False
     return entry
 
 
-def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -> ScenarioEntry:
+def _analyze_scenario(
+    node: Node, ctx: _Context, index: int, file_level: bool, keep: bool = False
+) -> ScenarioEntry:
     problems: list[Problem] = []
     name_node = node.get("name") if node.kind == "mapping" else None
     fallback = f"scenario {index + 1}"
-    entry = ScenarioEntry(index=index, name=fallback, node=node, scenario=None, named_by_index=True)
+    entry = ScenarioEntry(index=index, name=fallback, node=node, named_by_index=True)
     if not _is_mapping(node, None, "a scenario", problems):
         entry.problems = problems
         return entry
@@ -608,7 +646,10 @@ def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -
         if step is not None:
             steps.append(step)
     entry.problems = problems
-    if not _has_errors(problems):
+    if not _has_errors(problems) and not (keep or _keep_scenarios):
+        ctx = replace(ctx, index=_NO_LINES)  # the rebuild must not keep this text alive
+        entry.rebuild = partial(_rebuilt_scenario, node, ctx, index, file_level)
+    elif not _has_errors(problems):
         entry.scenario = Scenario.model_construct(
             name=entry.name,
             description=description,
@@ -656,6 +697,27 @@ def _step_checks(
     return checks
 
 
+def _rebuilt_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -> Scenario | None:
+    return _analyze_scenario(node, ctx, index, file_level, keep=True).built
+
+
+def _rebuilt_record(node: Node, ctx: _Context, index: int, dataset_name: str) -> Scenario | None:
+    return _record(node, ctx, index, _Schemas(None, None), dataset_name, keep=True).built
+
+
+# Whether analyses keep the runnable form of each scenario (the CLI runs them at once) or
+# rebuild it when asked (the language server: a run is rare, and the models were a third
+# of a big document's memory). Set with `keep_scenarios`.
+_keep_scenarios = True
+_NO_LINES = LineIndex("")
+
+
+def keep_scenarios(keep: bool) -> None:
+    """Keep each scenario's runnable form in its analysis, or rebuild it on demand."""
+    global _keep_scenarios
+    _keep_scenarios = keep
+
+
 def _shifted(entry: ScenarioEntry, node: Node, index: int) -> ScenarioEntry:
     """A cached entry, given the nodes of where the same text now sits."""
     delta = node.line - entry.node.line
@@ -673,7 +735,18 @@ def _shifted(entry: ScenarioEntry, node: Node, index: int) -> ScenarioEntry:
         for c in entry.checks
     ]
     problems = [moved_problem(p, delta) for p in entry.problems]
-    return replace(entry, index=index, node=node, checks=checks, read_problems=problems, base=base)
+    rebuild = entry.rebuild
+    if isinstance(rebuild, partial):  # from these nodes, not the cached ones
+        rebuild = partial(rebuild.func, node, *rebuild.args[1:])
+    return replace(
+        entry,
+        index=index,
+        node=node,
+        checks=checks,
+        read_problems=problems,
+        base=base,
+        rebuild=rebuild,
+    )
 
 
 def _locate_checks(node: Node) -> dict[tuple[int, int], Node]:
@@ -915,14 +988,18 @@ def _dataset_frame(root: Node, ctx: _Context, problems: list[Problem]) -> EntryR
 
 
 def _record(
-    node: Node, ctx: _Context, index: int, schemas: _Schemas, dataset_name: str
+    node: Node,
+    ctx: _Context,
+    index: int,
+    schemas: _Schemas,
+    dataset_name: str,
+    keep: bool = False,
 ) -> ScenarioEntry:
     problems: list[Problem] = []
     entry = ScenarioEntry(
         index=index,
         name=f"{dataset_name} #{index + 1}",
         node=node,
-        scenario=None,
         named_by_index=True,
     )
     if not _is_mapping(node, None, "a dataset scenario", problems):
@@ -967,7 +1044,10 @@ def _record(
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
     entry.named_by_index = entry.name == fallback
     entry.problems = problems
-    if not _has_errors(problems):
+    if not _has_errors(problems) and not (keep or _keep_scenarios):
+        ctx = replace(ctx, index=_NO_LINES)
+        entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
+    elif not _has_errors(problems):
         description = node.value.get("description")
         entry.scenario = Scenario.model_construct(
             name=entry.name,

@@ -451,8 +451,10 @@ class Editing:
         self.base, self.window, self.current = None, None, None
 
     def set_workspace(self, workspace: Workspace) -> None:
+        same = workspace_key(workspace) == workspace_key(self.workspace)
         self.workspace = workspace
-        self.base, self.window, self.current = None, None, None
+        if not same:
+            self.base, self.window, self.current = None, None, None
 
     def analysis(self) -> Document:
         if self.current is not None:

@@ -9,8 +9,11 @@ problems, symbols and the LSP conversions all count lines through this module.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import islice
+from weakref import WeakValueDictionary
 
 from .problems import Position, Range
 
@@ -38,11 +41,12 @@ class LineIndex:
     file costs microseconds, not a scan of the file.
     """
 
-    __slots__ = ("_bases", "_chunks", "_firsts", "_next", "text")
+    __slots__ = ("__weakref__", "_bases", "_chunks", "_firsts", "_next", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._chunks: list[list[int]] = []  # line starts, relative to the chunk's base
+        # Line starts, relative to the chunk's base (machine ints: no object per line).
+        self._chunks: list[array[int]] = []
         self._bases: list[int] = []  # offset of each chunk's first line
         self._firsts: list[int] = []  # number of each chunk's first line
         self._next: int | None = 0  # offset of the first line not yet in a chunk, if any
@@ -53,13 +57,11 @@ class LineIndex:
         """Add the next chunk of line starts."""
         base = self._next
         assert base is not None
-        starts = [0]
-        self._next = None
-        for found in _BREAK.finditer(self.text, base):
-            if len(starts) == _CHUNK:
-                self._next = found.end()
-                break
-            starts.append(found.end() - base)
+        # The ends of the next _CHUNK breaks: the chunk's line starts, then the next base.
+        ends = [m.end() for m in islice(_BREAK.finditer(self.text, base), _CHUNK)]
+        self._next = ends.pop() if len(ends) == _CHUNK else None
+        starts = array("q", [0])
+        starts.extend(map(base.__rsub__, ends))
         self._firsts.append(self._firsts[-1] + len(self._chunks[-1]) if self._chunks else 0)
         self._bases.append(base)
         self._chunks.append(starts)
@@ -196,7 +198,7 @@ class LineIndex:
         for at in range(0, len(starts), _CHUNK):
             part = starts[at : at + _CHUNK]
             base = part[0]
-            chunks.append([s - base for s in part])
+            chunks.append(array("q", map(base.__rsub__, part)))
             new_bases.append(base)
             firsts.append(number)
             number += len(part)
@@ -247,24 +249,24 @@ class LinesView(Sequence[str]):
             number += 1
 
 
-_RECENT: list[LineIndex] = []  # the indexes of the last texts asked about, newest last
+# The indexes alive, by the id of their text. Weak: an index (and its text, maybe 20 MB)
+# lives only as long as someone who matters holds it, e.g. an open document.
+_KNOWN: WeakValueDictionary[int, LineIndex] = WeakValueDictionary()
 
 
 def index_of(text: str) -> LineIndex:
     """A LineIndex of `text`, shared by everyone who asks about the same text object.
 
-    The language server registers the index it keeps up to date for each open document
-    (`remember`), so converting a position or reading a line of a huge document costs no
-    scan of it, whichever module asks.
+    The language server keeps an index up to date for each open document (`remember`), so
+    converting a position or reading a line of a huge document costs no scan of it,
+    whichever module asks.
     """
-    for index in reversed(_RECENT):
-        if index.text is text:
-            return index
+    index = _KNOWN.get(id(text))
+    if index is not None and index.text is text:
+        return index
     return remember(LineIndex(text))
 
 
 def remember(index: LineIndex) -> LineIndex:
-    if len(_RECENT) >= 8:
-        del _RECENT[0]
-    _RECENT.append(index)
+    _KNOWN[id(index.text)] = index
     return index

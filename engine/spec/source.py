@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json as jsonlib
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -144,11 +145,11 @@ class Node:
         "_cell",
         "_ec",
         "_el",
+        "_flat",
         "_index",
         "_merged",
         "_sc",
         "_sl",
-        "entries",
         "items",
         "kind",
         "value",
@@ -156,7 +157,6 @@ class Node:
 
     kind: str  # "mapping" | "sequence" | "scalar"
     value: Any
-    entries: Sequence[tuple[Node, Node]]
     items: Sequence[Node]
 
     def __init__(
@@ -173,12 +173,16 @@ class Node:
         self.kind = kind
         self.value = value
         self._sl, self._sc, self._el, self._ec, self._cell = sl, sc, el, ec, cell
-        # Mappings: the entries that make up `value`, last one winning. The first `merged` of
-        # them come from `<<` merge keys and sit at their anchor, elsewhere in the file.
-        self.entries = entries if entries is not None else ()
+        self._flat = [node for entry in entries for node in entry] if entries else ()
         self.items = items if items is not None else ()
         self._merged = merged
         self._index: dict[Any, int] | None = None
+
+    @property
+    def entries(self) -> Pairs:
+        """Mappings: the (key, value) entries that make up `value`, the last of a key
+        winning. The first `_merged` come from `<<` merge keys and sit at their anchor."""
+        return Pairs(self._flat)
 
     @property
     def range(self) -> Range:
@@ -200,13 +204,19 @@ class Node:
     def _entry(self, key: Key) -> tuple[Node, Node] | None:
         if self.kind != "mapping":
             return None
+        flat = self._flat
+        if len(flat) <= 2 * _SCAN_ENTRIES:  # a few keys: a scan costs less than an index
+            for at in range(len(flat) - 2, -1, -2):  # the last one wins
+                if flat[at].value == key:
+                    return flat[at], flat[at + 1]
+            return None
         if self._index is None:  # built on first lookup; later entries overwrite (last wins)
-            self._index = {k.value: i for i, (k, _) in enumerate(self.entries)}
+            self._index = {flat[at].value: at for at in range(0, len(flat), 2)}
         try:
-            i = self._index.get(key)
+            at = self._index.get(key)
         except TypeError:  # unhashable key asked for
             return None
-        return None if i is None else self.entries[i]
+        return None if at is None else (flat[at], flat[at + 1])
 
     def get(self, key: Key) -> Node | None:
         """The value node for `key` in a mapping (None if absent or not a mapping)."""
@@ -240,7 +250,42 @@ class Node:
         return f"Node({self.kind} at {start.line}:{start.character}, {shown})"
 
 
+class Pairs(Sequence[tuple[Node, Node]]):
+    """A mapping's entries as (key, value) pairs, over one flat list [k0, v0, k1, v1, ...].
+
+    A pair per entry cost a tuple each: most of a big file's objects after its nodes.
+    """
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: Sequence[Node]) -> None:
+        self._flat = flat
+
+    def __len__(self) -> int:
+        return len(self._flat) >> 1
+
+    def __iter__(self) -> Iterator[tuple[Node, Node]]:
+        pairs = iter(self._flat)
+        return zip(pairs, pairs, strict=True)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        count = len(self._flat) >> 1
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(index)
+        return self._flat[2 * index], self._flat[2 * index + 1]
+
+    def __bool__(self) -> bool:
+        return bool(self._flat)
+
+
 _alloc = object.__new__
+# Mappings with at most this many keys are searched in place of building an index: most
+# of a spec's mappings are small, and an index per mapping was a tenth of its memory.
+_SCAN_ENTRIES = 8
 
 
 def _node(
@@ -251,13 +296,13 @@ def _node(
     el: int,
     ec: int,
     cell: Shift,
-    entries: Sequence[tuple[Node, Node]] = (),
+    flat: Sequence[Node] = (),
     items: Sequence[Node] = (),
     merged: int = 0,
 ) -> Node:
-    """`Node(...)` from the reader's ints, without making a Range first (the hot path)."""
+    """`Node(...)` from the reader's ints and flat entries, without making a Range first."""
     node = _alloc(Node)
-    node.kind, node.value, node.entries, node.items = kind, value, entries, items
+    node.kind, node.value, node._flat, node.items = kind, value, flat, items
     node._sl, node._sc, node._el, node._ec, node._cell = sl, sc, el, ec, cell
     node._merged, node._index = merged, None
     return node
@@ -310,11 +355,17 @@ def _locate(root: Node | None, pos: Position) -> tuple[list[Key], Node | None]:
         children: list[tuple[Key, Node, bool]]
         if node.kind == "mapping":
             children = []
-            for key, value in node.entries[node._merged :]:
+            flat = node._flat
+            for at in range(2 * node._merged, len(flat), 2):
+                key = flat[at]
                 children.append((key.value, key, True))
-                children.append((key.value, value, False))
+                children.append((key.value, flat[at + 1], False))
         elif node.kind == "sequence":
-            children = [(i, item, False) for i, item in enumerate(node.items)]
+            items, first = node.items, 0
+            if len(items) > _BISECT_ITEMS:  # ordered, disjoint: only the neighbours can hit
+                first = max(0, bisect_right(items, pos, key=_start) - 2)
+                items = items[first : first + 3]
+            children = [(first + i, item, False) for i, item in enumerate(items)]
         else:
             return path, node
         found = next(
@@ -328,6 +379,13 @@ def _locate(root: Node | None, pos: Position) -> tuple[list[Key], Node | None]:
         if is_key:
             return path, child
         node = child
+
+
+_BISECT_ITEMS = 16
+
+
+def _start(node: Node) -> Position:
+    return node.range.start
 
 
 def _tag_name(tag: str) -> str:
@@ -359,7 +417,7 @@ class _Frame:
         "anchor",
         "bad_tag",
         "cell",
-        "entries",
+        "flat",
         "height",
         "items",
         "key",
@@ -380,7 +438,7 @@ class _Frame:
         self.anchor = anchor
         self.bad_tag = bad_tag
         self.value: Any = {} if kind == "mapping" else []
-        self.entries: list[tuple[Node, Node]] = []
+        self.flat: list[Node] = []  # mapping: key, value, key, value...
         self.items: list[Node] = []
         self.key: Node | None = None  # mapping: key waiting for its value
         self.key_is_merge = False
@@ -427,7 +485,11 @@ class _Builder:
         self.nodes = 0  # nodes read, aliases counted by their expanded size
         self.plain_cache: dict[str, tuple[str, Any]] = {}
         self.lines = LineIndex(text)
-        self.last_line = line_offset + line_count(text) - 1
+        count = line_count(text)
+        self.last_line = line_offset + count - 1
+        # The line numbers as int objects made once: nodes on one line share them (the
+        # many nodes of a big file held ~700,000 separate ones).
+        self.line_ints = list(range(line_offset, line_offset + count + 1))
         self.text, self.restore = _prepared(text)
         self.cut_values: list[tuple[Node, Node]] = []
         self.commented: Node | None = None  # the last plain scalar a comment follows
@@ -645,16 +707,14 @@ class _Builder:
     # -- nodes -----------------------------------------------------------------------------
 
     def _scalar(self, ev: ScalarEvent, cell: Shift) -> tuple[Node, bool]:
-        start, end, offset = ev.start_mark, ev.end_mark, self.line_offset
-        sl, sc = start.line + offset, start.column
-        el = end.line + offset
+        start, end, ints = ev.start_mark, ev.end_mark, self.line_ints
+        sl, sc = ints[start.line], start.column
+        el = ints[end.line]
         if el > self.last_line or self.bom:
             sl, sc = self._end_ints(start)
             el, ec = self._end_ints(end)
         else:
             ec = end.column
-            if el == sl:
-                el = sl  # one int object for both
         raw: str = ev.value
         if self.json:  # exact JSON semantics (numbers, escapes) from the source slice
             try:
@@ -713,7 +773,7 @@ class _Builder:
         allowed = _MAPPING_TAGS if kind == "mapping" else _SEQUENCE_TAGS
         bad = None if tag is None or tag == "!" or tag in allowed else tag
         mark = ev.start_mark
-        sl, sc = mark.line + self.line_offset, mark.column
+        sl, sc = self.line_ints[mark.line], mark.column
         if self.bom or sl > self.last_line:
             sl, sc = self._end_ints(mark)
         return _Frame(kind, sl, sc, ev.anchor, bad, cell)
@@ -721,7 +781,7 @@ class _Builder:
     def _close(self, frame: _Frame, ev: Any) -> Node:
         sl, sc = frame.sl, frame.sc
         mark = ev.end_mark
-        el = mark.line + self.line_offset
+        el = self.line_ints[mark.line]
         if el > self.last_line or self.bom:
             el, ec = self._end_ints(mark)
         else:
@@ -738,23 +798,23 @@ class _Builder:
         if frame.kind == "sequence":
             return _node("sequence", frame.value, sl, sc, el, ec, cell, items=frame.items)
         if not frame.merges:
-            return _node("mapping", frame.value, sl, sc, el, ec, cell, entries=frame.entries)
+            return _node("mapping", frame.value, sl, sc, el, ec, cell, frame.flat)
         merged = self._merged_entries(frame.merges)
-        value = {k.value: v.value for k, v in merged}
+        value = {merged[at].value: merged[at + 1].value for at in range(0, len(merged), 2)}
         value.update(frame.value)
-        entries = merged + frame.entries
-        return _node("mapping", value, sl, sc, el, ec, cell, entries, merged=len(merged))
+        flat = merged + frame.flat
+        return _node("mapping", value, sl, sc, el, ec, cell, flat, merged=len(merged) >> 1)
 
-    def _merged_entries(self, merges: list[Node]) -> list[tuple[Node, Node]]:
+    def _merged_entries(self, merges: list[Node]) -> list[Node]:
         # Same order as SafeConstructor.flatten_mapping: within a list of mappings the
         # earlier ones win, and explicit keys (appended after these) win over all of them.
-        out: list[tuple[Node, Node]] = []
+        out: list[Node] = []
         for merge in merges:
             if merge.kind == "mapping":
-                out.extend(merge.entries)
+                out.extend(merge._flat)
             elif merge.kind == "sequence" and all(i.kind == "mapping" for i in merge.items):
                 for item in reversed(merge.items):
-                    out.extend(item.entries)
+                    out.extend(item._flat)
             else:
                 self._add(
                     "syntax", "a `<<` merge needs a mapping or a list of mappings", merge.range
@@ -783,7 +843,7 @@ class _Builder:
                 Severity.WARNING,
             )
         frame.value[k] = node.value
-        frame.entries.append((key, node))
+        frame.flat += (key, node)
         if node is self.commented:
             self.cut_values.append((key, node))
 
@@ -811,7 +871,9 @@ class _Builder:
             self._add("too-deep", f"alias *{name} nests deeper than {self.max_depth} levels", rng)
             raise _Abort
         # A new node at the alias's position that shares the anchor's value and children.
-        shared = Node(node.kind, node.value, rng, node.entries, node.items, node._merged, cell)
+        (sl, sc), (el, ec) = rng
+        shared = _node(node.kind, node.value, sl, sc, el, ec, cell, node._flat, node.items)
+        shared._merged = node._merged
         return shared, size, height
 
 

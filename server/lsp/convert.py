@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from checkspec.engine.spec.lines import LineIndex
+from checkspec.engine.spec.lines import LineIndex, index_of
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
 
 from ..analysis.actions import QuickFix
@@ -37,8 +37,8 @@ class PositionCodec:
     point past a line's end or the last line whatever produced it.
     """
 
-    def __init__(self, text: str, encoding: str) -> None:
-        self._lines = LineIndex(text)
+    def __init__(self, text: str, encoding: str, lines: LineIndex | None = None) -> None:
+        self._lines = lines if lines is not None and lines.text is text else index_of(text)
         self._utf16 = encoding != UTF32
 
     def to_lsp(self, pos: Position) -> types.Position:

@@ -1,20 +1,28 @@
-"""Open documents: their text, their analysis (made once per text) and their run findings.
+"""Open documents: their text, their analysis and their run findings.
 
-A document is analysed when something needs it after a change (diagnostics, a request),
-never once per request. Its workspace is the nearest checkspec.yaml, read from the editor
-when that file is open (unsaved custom checks count), with the editor settings applied.
+Each open document is an `Editing` (engine/spec/incremental.py): the editor's changes
+(incremental sync: a range and its new text) are applied to its text and line index as
+they arrive, and its analysis is made when something needs it after a change
+(diagnostics, a request), never once per request, by re-reading only the scenarios the
+changes touched. Its workspace is the nearest checkspec.yaml, read from the editor when
+that file is open (unsaved custom checks count), with the editor settings applied.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
+from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from checkspec.engine.settings import Settings, resolve_settings
-from checkspec.engine.spec.document import Document, analyze
+from checkspec.engine.spec.document import Document
+from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.kinds import CONFIG_NAME
+from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Problem
 from checkspec.engine.spec.source import too_large
 from checkspec.engine.spec.workspace import (
@@ -24,26 +32,46 @@ from checkspec.engine.spec.workspace import (
     workspace_from_text,
 )
 
+from .convert import PositionCodec
 from .settings import EditorSettings
 
-# Above this size a completion may use the analysis of the text before the last keystroke
-# (parsing a very large file on every keystroke would make typing lag).
-_STALE_OK_CHARS = 200_000
 
-
-@dataclass
 class OpenDocument:
-    uri: str
-    path: str  # the file's path, or the URI when it is not a file
-    text: str
-    version: int | None
-    workspace: Workspace = field(default_factory=Workspace)
-    settings: Settings = field(default_factory=Settings)
-    analysis: Document | None = None  # of `text`; None until needed
-    previous: Document | None = None  # of the text before the last change
-    last_parsed: Document | None = None  # the latest analysis whose text parsed
-    run_findings: dict[int, list[Problem]] = field(default_factory=dict)  # by scenario index
-    _size_check: tuple[str, bool] | None = field(default=None, repr=False)
+    def __init__(self, uri: str, path: str, text: str, version: int | None) -> None:
+        self.uri = uri
+        self.path = path  # the file's path, or the URI when it is not a file
+        self.version = version
+        self.editing = Editing(text, path)
+        self.settings = Settings()
+        self.last_parsed: Document | None = None  # the latest analysis whose text parsed
+        self.run_findings: dict[int, list[Problem]] = {}  # by scenario index
+        # How long the last analysis took, and the last one after a change (diagnostics
+        # wait about as long after the next change: diagnostics.publish_soon).
+        self.analysis_seconds = 0.0
+        self.change_seconds = 0.02
+        self._size_check: tuple[str, bool] | None = None
+
+    @property
+    def text(self) -> str:
+        return self.editing.text
+
+    @property
+    def lines(self) -> LineIndex:
+        """The line index of `text` (kept up to date edit by edit)."""
+        return self.editing.lines
+
+    @property
+    def analysis(self) -> Document | None:
+        """The analysis of `text`, once made."""
+        return self.editing.current
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.editing.workspace
+
+    @workspace.setter
+    def workspace(self, workspace: Workspace) -> None:
+        self.editing.set_workspace(workspace)
 
     @property
     def too_large(self) -> bool:
@@ -80,13 +108,26 @@ class DocumentStore:
         self._attach_workspace(doc)
         return doc
 
-    def update(self, uri: str, text: str, version: int | None) -> OpenDocument | None:
+    def update(
+        self,
+        uri: str,
+        changes: Sequence[types.TextDocumentContentChangeEvent],
+        version: int | None,
+        encoding: str,
+    ) -> OpenDocument | None:
+        """Apply the editor's changes, in order (a range and its text, or the whole text)."""
         doc = self._docs.get(uri)
         if doc is None:
             return None
-        if doc.analysis is not None:
-            doc.previous = doc.analysis
-        doc.text, doc.version, doc.analysis = text, version, None
+        editing = doc.editing
+        for change in changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
+                start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
+                editing.replace(start, max(start, end), change.text)
+            else:
+                editing.set_text(change.text)
+        doc.version = version
         doc.run_findings.clear()  # their lines may have moved
         return doc
 
@@ -108,22 +149,23 @@ class DocumentStore:
         self._attach_workspace(doc)
         if Path(path).stat().st_size > doc.workspace.config.max_file_size:
             return None
-        doc.text = Path(path).read_text(encoding="utf-8")
+        doc.editing.set_text(Path(path).read_text(encoding="utf-8"))
         return doc
 
     # Analysis ----------------------------------------------------------------------------
 
     def analysis(self, doc: OpenDocument) -> Document:
-        if doc.analysis is None:
-            doc.analysis = analyze(doc.text, doc.path, doc.workspace)
-            if doc.analysis.source.root is not None:
-                doc.last_parsed = doc.analysis
-        return doc.analysis
+        found = doc.editing.current
+        if found is None:
+            started = time.perf_counter()
+            found = doc.editing.analysis()
+            doc.analysis_seconds = time.perf_counter() - started
+            if found.source.root is not None:
+                doc.last_parsed = found
+        return found
 
     def recent_analysis(self, doc: OpenDocument) -> Document:
-        """The current analysis, or for a very large file the one before the last keystroke."""
-        if doc.analysis is None and doc.previous is not None and len(doc.text) > _STALE_OK_CHARS:
-            return doc.previous
+        """The analysis of the current text (kept for callers of the stale-analysis era)."""
         return self.analysis(doc)
 
     # Workspaces and settings -------------------------------------------------------------
@@ -136,7 +178,6 @@ class DocumentStore:
         """Re-read the workspace of these documents; they are re-analysed when next needed."""
         for doc in docs:
             self._attach_workspace(doc)
-            doc.analysis = None
         return docs
 
     def using_config(self, config: Path) -> list[OpenDocument]:

@@ -17,6 +17,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from checkspec.engine.core.gcpause import freeze_bulk
+from checkspec.engine.spec.document import keep_scenarios
 from checkspec.engine.spec.kinds import CONFIG_NAME
 
 from . import code_actions, code_lens, commands, completion, diagnostics, hover, symbols
@@ -28,7 +30,7 @@ from .runs import Runs
 from .settings import SECTION, EditorSettings
 
 NAME = "checkspec"
-# Diagnostics wait for a pause in typing: each analysis parses the whole file.
+# Longest pause in typing diagnostics wait for (they wait as long as an analysis takes).
 DEBOUNCE_SECONDS = 0.15
 
 
@@ -44,7 +46,8 @@ class CheckspecServer(LanguageServer):
         super().__init__(
             NAME,
             _version(),
-            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            # Changes come as a range and its new text, applied to our copy (documents.py).
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=CheckspecProtocol,
         )
         self.store = DocumentStore()
@@ -63,7 +66,7 @@ class CheckspecServer(LanguageServer):
             return UTF16
 
     def codec(self, doc: OpenDocument) -> PositionCodec:
-        return PositionCodec(doc.text, self.encoding)
+        return PositionCodec(doc.text, self.encoding, doc.lines)
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -75,6 +78,8 @@ class CheckspecServer(LanguageServer):
 
 
 def create_server() -> CheckspecServer:
+    freeze_bulk()  # analyses live as long as their document: keep the collector off them
+    keep_scenarios(False)  # runnable forms are rebuilt for the rare run (a third of memory)
     server = CheckspecServer()
     _register_lifecycle(server)
     for feature in (diagnostics, completion, hover, code_actions, symbols, code_lens, commands):
@@ -121,11 +126,11 @@ def _register_lifecycle(server: CheckspecServer) -> None:
     @guarded()
     def did_change(ls: CheckspecServer, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
-        # pygls has applied the change (full or incremental) to its copy of the text.
-        text = ls.workspace.get_text_document(uri).source
-        doc = ls.store.update(uri, text, params.text_document.version)
+        version = params.text_document.version
+        doc = ls.store.update(uri, params.content_changes, version, ls.encoding)
         if doc is None:
             return
+        ls.protocol.share_text(uri, doc.text, version)  # type: ignore[attr-defined]
         diagnostics.publish_soon(ls, uri)
         if doc.is_config:
             _config_changed(ls, Path(doc.path))
