@@ -15,8 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
-from typing import Any
+from functools import lru_cache, partial
+from typing import Any, get_args
 
 from pydantic import AliasChoices, ValidationError
 
@@ -53,7 +53,8 @@ from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints, hints_for
 
 SCHEMA_KEY = "$schema"
-_SCENARIO_KEYS = frozenset(Scenario.model_fields)
+_SCENARIO_KEYS = frozenset(Scenario.__pydantic_fields__)
+_STEP_KEYS = frozenset(Step.__pydantic_fields__)
 _SUITE_KEYS = frozenset({"name", "description", "target", "tags", "scenarios", SCHEMA_KEY})
 _DATASET_KEYS = frozenset(DatasetFile.model_fields) | {SCHEMA_KEY}
 _RECORD_KEYS = frozenset(DatasetScenario.model_fields)
@@ -462,7 +463,7 @@ def _spellings(cls: type[Check], name: str) -> set[str]:
     names = {name}
     if name == "target_key":
         names.update(DEPRECATED_TARGET_ALIASES)
-    info = cls.model_fields.get(name)
+    info = cls.__pydantic_fields__.get(name)
     alias = info.validation_alias if info is not None else None
     if isinstance(alias, AliasChoices):
         names.update(c for c in alias.choices if isinstance(c, str))
@@ -473,7 +474,7 @@ def _spellings(cls: type[Check], name: str) -> set[str]:
 
 def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
     """`key` / `text_key` still work for `target_key`, but say so, with a rename fix."""
-    if "target_key" not in cls.model_fields or node.kind != "mapping":
+    if "target_key" not in cls.__pydantic_fields__ or node.kind != "mapping":
         return []
     problems = []
     for alias in DEPRECATED_TARGET_ALIASES:
@@ -504,7 +505,7 @@ def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]
                 problems.extend(_trace_path_problems(value, value_node))
     for name in others:
         value = getattr(check, name)
-        if not isinstance(value, Check | list) or not value:
+        if not isinstance(value, (Check, list)) or not value:
             continue
         for child, child_node in _nested(value, node.get(name) if node.kind == "mapping" else None):
             child_head = head_range(child_node, "kind") if child_node else head
@@ -520,10 +521,18 @@ def _lint_fields(cls: type[Check]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A check class's selector fields (`*_key`) and its other fields, worked out once."""
     found = _LINT_FIELDS.get(cls)
     if found is None:
-        names = tuple(cls.__pydantic_fields__)
-        selectors = tuple(n for n in names if n == "target_key" or n.endswith("_key"))
-        found = _LINT_FIELDS[cls] = (selectors, tuple(n for n in names if n not in selectors))
+        fields = cls.__pydantic_fields__
+        selectors = tuple(n for n in fields if n == "target_key" or n.endswith("_key"))
+        nesting = tuple(n for n, f in fields.items() if _may_hold_checks(f.annotation))
+        found = _LINT_FIELDS[cls] = (selectors, nesting)
     return found
+
+
+def _may_hold_checks(annotation: Any) -> bool:
+    """Whether a field typed `annotation` may hold a check or a list of checks."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, Check)
+    return any(_may_hold_checks(arg) for arg in get_args(annotation))
 
 
 def _field_node(node: Node, name: str) -> Node | None:
@@ -548,12 +557,18 @@ def _nested(value: Any, node: Node | None) -> list[tuple[Check, Node | None]]:
 
 def _trace_path_problems(path: str, node: Node) -> list[Problem]:
     """Warn when a selector names a trace field that does not exist (`outputz`)."""
+    message = _trace_path_message(path)
+    return [] if message is None else [warning("unknown-trace-field", message, node.range)]
+
+
+@lru_cache(maxsize=4096)
+def _trace_path_message(path: str) -> str | None:
     try:
         steps = compile_path(path).steps
     except JSONPathError:
-        return []
+        return None
     if not steps:
-        return []
+        return None
     names: list[str] = []
     expected: tuple[str, ...] = _TRACE_FIELDS["trace"]
     for position, (kind, arg) in enumerate(steps):
@@ -564,14 +579,9 @@ def _trace_path_problems(path: str, node: Node) -> list[Problem]:
         if expected and arg not in expected:
             hint = did_you_mean(str(arg), expected)
             where = "trace" if position == 0 else ".".join(["trace", *names])
-            return [
-                warning(
-                    "unknown-trace-field",
-                    f"{where} has no field '{arg}' (it has {', '.join(expected)})"
-                    + (f"; did you mean '{hint}'?" if hint else ""),
-                    node.range,
-                )
-            ]
+            return f"{where} has no field '{arg}' (it has {', '.join(expected)})" + (
+                f"; did you mean '{hint}'?" if hint else ""
+            )
         names.append(str(arg))
         if arg == "last":
             expected = _INTERACTION_FIELDS
@@ -579,7 +589,7 @@ def _trace_path_problems(path: str, node: Node) -> list[Problem]:
             break  # user data from here on: anything goes
         else:
             expected = ()
-    return []
+    return None
 
 
 # ---------------------------------------------------------------------------------
@@ -642,7 +652,7 @@ def _analyze_scenario(
             warning("empty-scenario", "this scenario has no 'steps': it checks nothing", entry.head)
         )
     for step_index, step_node in enumerate(_list(steps_node, "steps", problems)):
-        step = _step(step_node, step_index, ctx, entry, problems)
+        step = _step(step_node, step_index, ctx, entry, problems, keep or _keep_scenarios)
         if step is not None:
             steps.append(step)
     entry.problems = problems
@@ -662,11 +672,16 @@ def _analyze_scenario(
 
 
 def _step(
-    node: Node, step_index: int, ctx: _Context, entry: ScenarioEntry, problems: list[Problem]
+    node: Node,
+    step_index: int,
+    ctx: _Context,
+    entry: ScenarioEntry,
+    problems: list[Problem],
+    build: bool,
 ) -> Step | None:
     if not _is_mapping(node, None, "a step", problems):
         return None
-    problems.extend(_unknown_keys(node, frozenset(Step.model_fields), "a step"))
+    problems.extend(_unknown_keys(node, _STEP_KEYS, "a step"))
     interacts: list[InteractionSpec] = []
     for item in _list(node.get("interacts"), "interacts", problems):
         try:
@@ -678,6 +693,8 @@ def _step(
                 )
             )
     checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems)
+    if not build:
+        return None  # only the problems are wanted: the scenario is rebuilt on demand
     return Step.model_construct(interacts=interacts, checks=checks)
 
 

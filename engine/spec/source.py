@@ -204,6 +204,11 @@ class Node:
     def _entry(self, key: Key) -> tuple[Node, Node] | None:
         if self.kind != "mapping":
             return None
+        try:
+            if key not in self.value:  # most lookups are of optional fields, absent
+                return None
+        except TypeError:  # unhashable key asked for
+            return None
         flat = self._flat
         if len(flat) <= 2 * _SCAN_ENTRIES:  # a few keys: a scan costs less than an index
             for at in range(len(flat) - 2, -1, -2):  # the last one wins
@@ -627,6 +632,10 @@ class _Builder:
         nodes = self.nodes  # a local in the loop; aliases add their expanded size
         first_node = first_problem = first_cut = 0  # where the current entry began
         cut_values = self.cut_values
+        # The common scalar (plain, seen before, on a line of the text) is made right here.
+        fast = not self.json and self.restore is None and not self.bom
+        plain_cache, ints, last_line = self.plain_cache, self.line_ints, self.last_line
+        comment_lines = self.comment_lines
         try:
             while True:
                 ev = get_event()
@@ -653,8 +662,26 @@ class _Builder:
                         nodes += 1
                         if nodes > max_nodes:
                             self._too_many(ev)
-                        node, is_merge = self._scalar(ev, cell)
-                        size = 1 + len(ev.value) // _CHARS_PER_NODE
+                        raw = ev.value
+                        hit = plain_cache.get(raw) if fast and ev.tag is None else None
+                        end = ev.end_mark
+                        if hit is not None and ev.implicit[0] and end.line < len(ints):
+                            el = ints[end.line]
+                        else:
+                            hit = None
+                        if hit is not None and el <= last_line:
+                            start = ev.start_mark
+                            node = _alloc(Node)
+                            node.kind, node.value, node._flat, node.items = "scalar", hit[1], (), ()
+                            node._sl, node._sc = ints[start.line], start.column
+                            node._el, node._ec, node._cell = el, end.column, cell
+                            node._merged, node._index = 0, None
+                            is_merge = hit[0] == _MERGE
+                            if comment_lines and el in comment_lines:
+                                self._note_comment(node)
+                        else:
+                            node, is_merge = self._scalar(ev, cell)
+                        size = 1 + len(raw) // _CHARS_PER_NODE
                         height = 0
                         if ev.anchor is not None:
                             self.anchors[ev.anchor] = (node, size, height)
@@ -694,8 +721,23 @@ class _Builder:
                 if parent.kind == "sequence":
                     parent.items.append(node)
                     parent.value.append(node.value)
+                    continue
+                key = parent.key
+                if key is None:  # a key: its value comes next
+                    parent.key, parent.key_is_merge = node, is_merge
+                elif (
+                    parent.key_is_merge
+                    or key.kind != "scalar"
+                    or key.value in parent.value
+                    or node is self.commented
+                ):
+                    self._attach(parent, node, is_merge)  # the rare cases, with their problems
                 else:
-                    self._attach(parent, node, is_merge)
+                    parent.key = None
+                    parent.value[key.value] = node.value
+                    flat = parent.flat
+                    flat.append(key)
+                    flat.append(node)
         finally:
             self.nodes = nodes
 

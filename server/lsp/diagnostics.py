@@ -64,13 +64,17 @@ def publish_soon(ls: CheckspecServer, uri: str) -> None:
     """
     _cancel_pending(ls, uri)
     doc = ls.store.get(uri)
-    last = doc.change_seconds if doc is not None else ls.debounce
-    delay = min(ls.debounce, max(MIN_DELAY, last))
+    wait = delay(doc.change_seconds if doc is not None else ls.debounce, ls.debounce)
     loop = asyncio.get_running_loop()
-    ls.timers[uri] = loop.call_later(delay, _publish_changed, ls, uri)
+    ls.timers[uri] = loop.call_later(wait, _publish_changed, ls, uri)
 
 
 MIN_DELAY = 0.005
+
+
+def delay(last_analysis: float, longest: float) -> float:
+    """How long diagnostics wait after a change: as long as the last analysis took."""
+    return min(longest, max(MIN_DELAY, last_analysis))
 
 
 def _publish_changed(ls: CheckspecServer, uri: str) -> None:
