@@ -1,97 +1,32 @@
 """checkspec.engine: the check library (checks, scenarios, test cases, runners).
 
-Importing it registers every built-in check. It never imports litellm: LLM checks
-load it on their first call.
+Its names (`from checkspec.engine import Scenario, StringMatching`) load on first use: the
+first one asked for imports the whole library and registers every built-in check, as
+importing the package used to. The package alone costs nothing, so `checkspec --version`
+and `--help` start at once; the engine's own modules register the built-in checks when
+they read the registry (core/check.py). It never imports litellm: LLM checks load it on
+their first call.
 """
 
-from .checks import (
-    AllOf,
-    AnyOf,
-    Equals,
-    FnCheck,
-    GreaterEquals,
-    GreaterThan,
-    GreaterThanEquals,
-    HubMetadata,
-    JsonPathRule,
-    JsonValid,
-    LesserThan,
-    LesserThanEquals,
-    LessThan,
-    LessThanEquals,
-    Not,
-    NotEquals,
-    Readability,
-    RegexMatching,
-    RegoPolicy,
-    StringMatching,
-    from_fn,
-)
-from .core.check import Check, KindModel
-from .core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
-from .core.result import (
-    CheckResult,
-    CheckStatus,
-    Metric,
-    ScenarioResult,
-    ScenarioStatus,
-    TestCaseError,
-    TestCaseResult,
-    TestCaseStatus,
-)
-from .core.sentinel import MISSING
-from .core.trace import Interaction, Trace
-from .interactions import Interact, InteractionSpec, WithSpy
-from .judges import *  # noqa: F403
-from .scenario import Scenario, Step, run_scenarios
-from .testcase import TestCase, TestCaseRunner, get_runner
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "MISSING",
-    "AllOf",
-    "AnyOf",
-    "Check",
-    "CheckResult",
-    "CheckStatus",
-    "Equals",
-    "FnCheck",
-    "GreaterEquals",
-    "GreaterThan",
-    "GreaterThanEquals",
-    "HubMetadata",
-    "Interact",
-    "Interaction",
-    "InteractionSpec",
-    "JSONPathStr",
-    "JsonPathRule",
-    "JsonValid",
-    "KindModel",
-    "LessThan",
-    "LessThanEquals",
-    "LesserThan",
-    "LesserThanEquals",
-    "Metric",
-    "NoMatch",
-    "Not",
-    "NotEquals",
-    "Readability",
-    "RegexMatching",
-    "RegoPolicy",
-    "Scenario",
-    "ScenarioResult",
-    "ScenarioStatus",
-    "Step",
-    "StringMatching",
-    "TestCase",
-    "TestCaseError",
-    "TestCaseResult",
-    "TestCaseRunner",
-    "TestCaseStatus",
-    "Trace",
-    "WithSpy",
-    "from_fn",
-    "get_runner",
-    "provided_or_resolve",
-    "resolve",
-    "run_scenarios",
-]
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
+    from ._api import *  # noqa: F403
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("__") and name != "__all__":  # dunders the import system probes
+        raise AttributeError(name)
+    _api = import_module("checkspec.engine._api")
+    try:
+        value = getattr(_api, name)
+    except AttributeError:
+        raise AttributeError(f"module 'checkspec.engine' has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    _api = import_module("checkspec.engine._api")
+    return sorted({*globals(), *_api.__all__})

@@ -9,7 +9,8 @@ JSON Schemas, completion, hover and `checkspec list checks`.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -28,6 +29,57 @@ ANY_KIND_MARKER = "x-checkspec-any-kind"
 DEPRECATED_TARGET_ALIASES = ("key", "text_key")
 
 
+class _BuiltIns(dict):  # type: ignore[type-arg]
+    """Check's registry: reading it first imports the built-in checks and judges.
+
+    `checkspec.engine` loads its names on first use (engine/__init__.py); whoever asks the
+    registry which kinds exist (an analysis, the schemas, `list checks`) gets them all, as
+    when importing the package imported every check. Registering writes without reading.
+    """
+
+    _state = "unloaded"
+
+    def _load(self) -> None:
+        if self._state == "unloaded":
+            self._state = "loading"  # reads while the built-ins import must not recurse
+            try:
+                importlib.import_module("checkspec.engine._api")
+            finally:
+                self._state = "loaded"
+
+    def __getitem__(self, kind: str) -> Any:
+        self._load()
+        return super().__getitem__(kind)
+
+    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._load()
+        return super().get(kind, default)
+
+    def __contains__(self, kind: object) -> bool:
+        self._load()
+        return super().__contains__(kind)
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._load()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._load()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._load()
+        return super().values()
+
+    def items(self) -> Any:
+        self._load()
+        return super().items()
+
+
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
 
@@ -44,7 +96,7 @@ class KindModel(BaseModel):
         registry = cls._registry
 
         def decorate(sub: C) -> C:
-            existing = registry.get(kind)
+            existing = dict.get(registry, kind)  # not a read that loads the built-ins
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
             sub.__pydantic_fields__["kind"] = FieldInfo(
@@ -54,7 +106,7 @@ class KindModel(BaseModel):
             )
             sub._kind = kind
             sub.model_rebuild(force=True)
-            registry[kind] = sub
+            dict.__setitem__(registry, kind, sub)
             return sub
 
         return decorate
@@ -152,7 +204,7 @@ class Check(KindModel):
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
 
-    _registry: ClassVar[dict[str, type[KindModel]]] = {}
+    _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns()
 
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
