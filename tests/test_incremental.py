@@ -89,6 +89,7 @@ BASES = {
     "faq.dataset.yaml": (EXAMPLES / "faq.dataset.yaml").read_text(encoding="utf-8"),
     "rows.dataset.yaml": dataset(10),
     "crlf.suite.yaml": suite(4).replace("\n", "\r\n"),
+    "rows.dataset.jsonl": (EXAMPLES / "faq.dataset.jsonl").read_text(encoding="utf-8") * 4,
 }
 
 SNIPPETS = (
@@ -238,6 +239,24 @@ def test_an_edit_inside_a_scenario_never_analyses_the_whole_file(
     assert repaired.scenarios[21].range.start.line == line_before + 1
     monkeypatch.undo()
     assert summary(repaired) == summary(analyze(editing.text, "s.suite.yaml", WORKSPACE))
+
+
+def test_an_edit_of_a_jsonl_row_reads_only_that_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (EXAMPLES / "faq.dataset.jsonl").read_text(encoding="utf-8") * 20
+    editing = Editing(text, "rows.dataset.jsonl", WORKSPACE)
+    before = editing.analysis()
+    assert before.layout is not None
+    last_line = before.scenarios[-1].range.start.line
+    monkeypatch.setattr(incremental, "analyze", lambda *a, **k: pytest.fail("fresh analysis"))
+    editing.replace(0, 0, "{not json\n")  # a bad row above all the others
+    broken = editing.analysis()
+    assert [p.code for p in broken.all_problems] == ["syntax"]
+    assert broken.scenarios[-1].range.start.line == last_line + 1
+    editing.replace(0, len("{not json\n"), "\n")  # now a blank line: the rows stay moved
+    repaired = editing.analysis()
+    assert repaired.all_problems == [] and len(repaired.scenarios) == len(before.scenarios)
+    monkeypatch.undo()
+    assert summary(repaired) == summary(analyze(editing.text, "rows.dataset.jsonl", WORKSPACE))
 
 
 def test_windows_compose_like_the_edits() -> None:

@@ -48,7 +48,17 @@ from .locate import (
 )
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .schema_checks import SchemaCheck
-from .source import FIXED, Node, Shift, Source, parse_jsonl_lines, parse_source
+from .source import (
+    FIXED,
+    MAX_NODES,
+    Node,
+    Row,
+    Shift,
+    Source,
+    parse_jsonl_row,
+    parse_source,
+    too_many_message,
+)
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints, hints_for
 
@@ -175,7 +185,7 @@ class Document:
     failure: Exception | None = None
     # How a suite's or dataset's list of scenarios lies in the text, so that an edit can
     # re-read only the scenarios it touches (engine/spec/incremental.py).
-    layout: Layout | None = field(default=None, repr=False, compare=False)
+    layout: Layout | RowsLayout | None = field(default=None, repr=False, compare=False)
     # The scenarios that have problems (found on first need; kept up by re-reads).
     problem_entries: list[ScenarioEntry] | None = field(default=None, repr=False, compare=False)
 
@@ -268,7 +278,7 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
     max_bytes = workspace.config.max_file_size
     asked, kind = kind, kind or kind_from_name(path)
     if is_jsonl(path):
-        return _analyze_jsonl(text, path, workspace, max_bytes)
+        return _analyze_jsonl(text, path, workspace, max_bytes, asked)
     source = parse_source(text, json=is_json(path), max_bytes=max_bytes)
     doc = Document(path=path, kind=kind, source=source, problems=list(source.problems))
     root = source.root
@@ -1077,15 +1087,38 @@ def _record(
     return entry
 
 
-def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -> Document:
+def _analyze_jsonl(
+    text: str, path: str, workspace: Workspace, max_bytes: int, kind: FileKind | None
+) -> Document:
     source = parse_source("", json=True)
-    if len(text.encode("utf-8", "replace")) > max_bytes:
+    size = len(text.encode("utf-8", "replace"))
+    if size > max_bytes:
         big = parse_source(text, json=True, max_bytes=max_bytes)
         return Document(path=path, kind=FileKind.DATASET, source=big, problems=big.problems)
-    records, problems = parse_jsonl_lines(text)
-    doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=list(problems))
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    budget = MAX_NODES
+    index = index_of(text)
+    for number, line in enumerate(LinesView(index)):
+        if not line.strip():
+            continue
+        row = parse_jsonl_row(line, number, max_depth=200, max_nodes=budget)
+        budget -= row.nodes
+        if any(p.code == "too-many-nodes" for p in row.problems):  # the file's limit: stop
+            message = too_many_message(MAX_NODES)
+            problems.extend(
+                replace(p, message=message) if p.code == "too-many-nodes" else p
+                for p in row.problems
+            )
+            rows = []  # not read to the end: no layout
+            break
+        problems.extend(row.problems)
+        rows.append(row)
+    else:
+        budget = -1  # read to the end
+    doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=problems)
     ctx = _Context(
-        index=index_of(text),
+        index=index,
         custom=workspace.custom_checks,
         dataset=True,
         target=workspace.config.target,
@@ -1094,9 +1127,44 @@ def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -
         SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, doc.problems),
         SchemaCheck("output_schema", CHAT_OUTPUT_SCHEMA, None, doc.problems),
     )
-    for index, (_line, node) in enumerate(records):
-        doc.scenarios.append(_record(node, ctx, index, schemas, "line"))
+    read = EntryReader(ctx, schemas, "line")
+    for row in rows:
+        if row.root is not None:
+            doc.scenarios.append(read(row.root, len(doc.scenarios), index))
+    if budget == -1 and not read.stopped:
+        doc.layout = RowsLayout(
+            text=text,
+            index=index,
+            kind=kind,
+            workspace_key=workspace_key(workspace),
+            rows=rows,
+            read=read,
+            nodes=sum(row.nodes for row in rows),
+            size=size,
+        )
     return doc
+
+
+@dataclass(eq=False)
+class RowsLayout:
+    """The rows of a JSON Lines dataset, for incremental analysis (as `Layout` for lists).
+
+    Each non-blank line is read alone, so an edit re-reads the lines it touches and moves
+    the rows below by their Shift (engine/spec/incremental.py).
+    """
+
+    text: str
+    index: LineIndex
+    kind: FileKind | None
+    workspace_key: tuple[Any, ...]
+    rows: list[Row]
+    read: EntryReader
+    nodes: int
+    size: int
+    consumed: bool = False
+
+    def problems(self) -> list[Problem]:
+        return [moved_problem(p, row.cell.lines) for row in self.rows for p in row.problems]
 
 
 # ---------------------------------------------------------------------------------

@@ -23,13 +23,14 @@ that the reader's state there cannot differ, and the error is not the fragment's
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 from ..core.gcpause import gc_paused
 from .document import (
     Document,
     Layout,
+    RowsLayout,
     ScenarioEntry,
     analyze,
     flagged,
@@ -40,7 +41,7 @@ from .document import (
 from .kinds import FileKind, kind_from_name
 from .lines import LineIndex, index_of, remember
 from .problems import Position, Problem, Range
-from .source import MAX_NODES, Fragment, Node, Source, parse_fragment
+from .source import MAX_NODES, Fragment, Node, Row, Source, parse_fragment, parse_jsonl_row
 from .workspace import Workspace
 from .yaml_traps import hints_for
 
@@ -99,7 +100,10 @@ def reanalyze(
     ):
         try:
             with gc_paused():
-                found = _Reread(previous, layout, text, window, lines).run()
+                if isinstance(layout, RowsLayout):
+                    found = _reread_rows(previous, layout, text, window, lines)
+                else:
+                    found = _Reread(previous, layout, text, window, lines).run()
         except _GiveUp:
             found = None
         except Exception:  # a bug here must cost speed, never a wrong or missing analysis
@@ -396,10 +400,84 @@ def _line(node: Node) -> int:
     return node.line
 
 
-def _size(layout: Layout, text: str, window: Window) -> int:
+def _row_line(row: Row) -> int:
+    return row.line + row.cell.lines
+
+
+def _entry_line(entry: ScenarioEntry) -> int:
+    return entry.node.line
+
+
+def _reread_rows(
+    previous: Document, layout: RowsLayout, text: str, window: Window, lines: LineIndex | None
+) -> Document | None:
+    """JSON Lines: re-read the lines the window touches; move the rows below."""
+    if layout.read.stopped:
+        return None
+    old = layout.index
+    new = lines if lines is not None and lines.text is text else index_of(text)
+    first = old.position(window.start).line
+    last = old.position(window.old_end).line
+    new_last = new.position(window.new_end).line
+    rows = layout.rows
+    k1 = bisect_left(rows, first, key=_row_line)
+    k2 = bisect_right(rows, last, key=_row_line)
+    total = layout.nodes - sum(row.nodes for row in rows[k1:k2])
+    fresh: list[Row] = []
+    for number in range(first, new_last + 1):
+        line = new.line(number)
+        if not line.strip():
+            continue
+        row = parse_jsonl_row(line, number, max_depth=_MAX_DEPTH, max_nodes=MAX_NODES - total)
+        total += row.nodes
+        if total > MAX_NODES or any(p.code == "too-many-nodes" for p in row.problems):
+            return None  # a fresh analysis says where the file's limit is crossed
+        fresh.append(row)
+    read, scenarios = layout.read, previous.scenarios
+    r1 = bisect_left(scenarios, first, key=_entry_line)
+    r2 = bisect_right(scenarios, last, key=_entry_line)
+    roots = [row.root for row in fresh if row.root is not None]
+    entries = [read(root, r1 + j, new) for j, root in enumerate(roots)]
+    if read.stopped:
+        return None
+    count_shift = len(entries) - (r2 - r1)
+    after = scenarios[r2:]
+    if count_shift:
+        after = [
+            read(entry.node, entry.index + count_shift, new)
+            if entry.named_by_index
+            else replace(entry, index=entry.index + count_shift)
+            for entry in after
+        ]
+    layout.consumed = True  # nothing can fail from here on
+    line_shift = new_last - last
+    if line_shift:
+        for row in rows[k2:]:
+            row.cell.lines += line_shift
+    next_layout = replace(
+        layout,
+        text=text,
+        index=new,
+        rows=[*rows[:k1], *fresh, *rows[k2:]],
+        nodes=total,
+        size=_size(layout, text, window),
+        consumed=False,
+    )
+    return Document(
+        path=previous.path,
+        kind=previous.kind,
+        source=Source(None, [], ""),
+        problems=next_layout.problems(),
+        scenarios=[*scenarios[:r1], *entries, *after],
+        layout=next_layout,
+    )
+
+
+def _size(layout: Layout | RowsLayout, text: str, window: Window) -> int:
     """The UTF-8 size of `text`, from the layout's text and the window (no full encode)."""
-    old = layout.text[window.start : window.old_end].encode("utf-8", "surrogatepass")
-    new = text[window.start : window.new_end].encode("utf-8", "surrogatepass")
+    errors = "replace" if isinstance(layout, RowsLayout) else "surrogatepass"  # as analyze
+    old = layout.text[window.start : window.old_end].encode("utf-8", errors)
+    new = text[window.start : window.new_end].encode("utf-8", errors)
     return layout.size - len(old) + len(new)
 
 

@@ -1127,6 +1127,35 @@ def parse_source(
     )
 
 
+class Row(NamedTuple):
+    """One non-blank line of a JSON Lines file, read alone (see `parse_jsonl_row`)."""
+
+    line: int  # as read; the line now is `line + cell.lines`
+    cell: Shift  # the row's nodes move with it
+    root: Node | None  # None when the line is not JSON (its problems say why)
+    problems: list[Problem]
+    nodes: int  # nodes read
+
+
+def parse_jsonl_row(line: str, number: int, *, max_depth: int, max_nodes: int) -> Row:
+    """Read line `number` of a JSON Lines file (positions are the file's)."""
+    cell = Shift()  # a row moves as one when lines are added above it
+    root, found, read, *_ = _parse(
+        line,
+        json=True,
+        line_offset=number,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        cell=cell,
+        entry_depth=-1,
+    )
+    return Row(number, cell, root, found, read)
+
+
+def too_many_message(max_nodes: int) -> str:
+    return _too_many_message(max_nodes)
+
+
 def parse_jsonl_lines(
     text: str,
     *,
@@ -1148,15 +1177,8 @@ def parse_jsonl_lines(
     for number, line in enumerate(split_lines(text)):
         if not line.strip():
             continue
-        # A row moves as one when lines are added above it: one Shift for all its nodes.
-        root, found, read, *_ = _parse(
-            line,
-            json=True,
-            line_offset=number,
-            max_depth=max_depth,
-            max_nodes=budget,
-            cell=Shift(),
-            entry_depth=-1,
+        _, _, root, found, read = parse_jsonl_row(
+            line, number, max_depth=max_depth, max_nodes=budget
         )
         budget -= read
         if any(p.code == "too-many-nodes" for p in found):  # say the file's limit, and stop
