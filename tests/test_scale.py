@@ -141,3 +141,30 @@ def test_diagnostics_wait_as_long_as_the_last_analysis_took() -> None:
     assert delay(0.0, 0.15) == MIN_DELAY
     assert delay(0.03, 0.15) == 0.03
     assert delay(2.5, 0.15) == 0.15
+
+
+def test_an_analysis_holds_no_reference_cycles() -> None:
+    """Frozen analyses are freed by reference counting alone: a cycle would stay forever."""
+    from checkspec.engine.spec.incremental import Editing
+
+    text = suite(20) + "\n".join(f"# padding {i}" for i in range(3))
+    rows = '{"interactions": [{"input": "hi #1", "output": "a"}]}\n' * 5
+    keep_scenarios(False)
+    try:
+        gc.collect()
+        editing = Editing(text, "a.suite.yaml")
+        jsonl = Editing(rows, "a.dataset.jsonl")
+        first = editing.analysis()  # comment-cut values (`#1?`) in every scenario: hints
+        jsonl.analysis()
+        at = text.index("kind: string_matching", 2000) + len("kind: ")
+        editing.replace(at, at, "x")
+        editing.analysis()
+        jsonl.replace(0, 0, "\n")
+        jsonl.analysis()
+        assert first.layout is not None and first.layout.cuts  # the case that made cycles
+        gc.collect()
+        del editing, jsonl, first
+        document_module._CACHE.clear()
+        assert gc.collect() == 0
+    finally:
+        keep_scenarios(True)

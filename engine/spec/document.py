@@ -855,9 +855,12 @@ class Layout:
     tail_base: int
     nodes: int
     size: int  # of the text in UTF-8 bytes
-    # The scenarios whose Shift holds reader problems, hints or cut values, in any order:
-    # what a re-read gathers for the document without visiting every scenario.
+    # The scenarios whose Shift holds reader problems or hints, in any order: what a re-read
+    # gathers for the document without visiting every scenario.
     flagged: list[Node]
+    # Values a comment cut short (yaml_traps.py), of the file's own entries and by scenario.
+    frame_cut: list[tuple[Node, Node]]
+    cuts: dict[Shift, list[tuple[Node, Node]]]
     consumed: bool = False
 
     @classmethod
@@ -889,9 +892,9 @@ class Layout:
         mine = {id(p) for item in seq.items for p in item._cell.problems}
         frame_reader = [p for p in source.problems if id(p) not in mine]
         frame_cut = [cv for cv in source.cut_values if id(cv[1]._cell) not in cells]
-        for item in seq.items:
-            if item._cell.cut:
-                item._cell.hints = tuple(hints_for(item._cell.cut, index))
+        cuts = cut_by_entry(source.cut_values, cells)
+        for cell, cut in cuts.items():
+            cell.hints = tuple(hints_for(cut, index))
         tail_line = root.entries[at[0] + 1][0].line if at[0] + 1 < len(root.entries) else None
         head: list[Problem] = []
         after: list[Problem] = []
@@ -922,6 +925,8 @@ class Layout:
             nodes=source.nodes,
             size=len(text.encode("utf-8", "surrogatepass")),
             flagged=[item for item in seq.items if flagged(item)],
+            frame_cut=frame_cut,
+            cuts=cuts,
         )
 
     def reader_problems(self) -> list[Problem]:
@@ -947,7 +952,18 @@ class Layout:
 
 def flagged(item: Node) -> bool:
     cell = item._cell
-    return bool(cell.problems or cell.hints or cell.cut)
+    return bool(cell.problems or cell.hints)
+
+
+def cut_by_entry(
+    cut_values: list[tuple[Node, Node]], cells: set[int]
+) -> dict[Shift, list[tuple[Node, Node]]]:
+    """The cut values inside top-level entries (their Shift's id in `cells`), by entry."""
+    found: dict[Shift, list[tuple[Node, Node]]] = {}
+    for key, value in cut_values:
+        if id(value._cell) in cells:
+            found.setdefault(value._cell, []).append((key, value))
+    return found
 
 
 def workspace_key(workspace: Workspace) -> tuple[Any, ...]:

@@ -33,6 +33,7 @@ from .document import (
     RowsLayout,
     ScenarioEntry,
     analyze,
+    cut_by_entry,
     flagged,
     moved,
     moved_problem,
@@ -243,7 +244,9 @@ class _Reread:
         if total > MAX_NODES:
             return None
         line_shift = 0 if end_line is None or new_end_line is None else new_end_line - end_line
-        return self.commit(k1, k2, fresh, total, line_shift, fragment.root, new_end_line)
+        return self.commit(
+            k1, k2, fresh, total, line_shift, fragment.root, new_end_line, fragment.cut_values
+        )
 
     def commit(
         self,
@@ -254,12 +257,12 @@ class _Reread:
         line_shift: int,
         fragment_root: Node | None,
         new_end_line: int | None,
+        cut_values: list[tuple[Node, Node]],
     ) -> Document | None:
         layout, new, items, previous = self.layout, self.new, self.items, self.previous
-        for item in fresh:
-            cell = item._cell
-            if cell.cut:
-                cell.hints = tuple(hints_for(cell.cut, new))
+        fresh_cuts = cut_by_entry(cut_values, {id(item._cell) for item in fresh})
+        for cell, cut in fresh_cuts.items():
+            cell.hints = tuple(hints_for(cut, new))
         read = layout.read
         entries = [read(node, k1 + j, new) for j, node in enumerate(fresh)]
         if read.stopped:
@@ -304,6 +307,9 @@ class _Reread:
             entries=root_entries,
         )
         gone = {id(node) for node in items[k1 : k2 + 1]}
+        gone_cells = {id(node._cell) for node in items[k1 : k2 + 1]}
+        cuts = {cell: cut for cell, cut in layout.cuts.items() if id(cell) not in gone_cells}
+        cuts.update(fresh_cuts)
         next_layout = replace(
             layout,
             text=self.text,
@@ -316,16 +322,15 @@ class _Reread:
                 *(node for node in layout.flagged if id(node) not in gone),
                 *(node for node in fresh if flagged(node)),
             ],
+            cuts=cuts,
         )
         next_layout.consumed = False
         reader: list[Problem] = []
-        cut_values = []
         for item in next_layout.flagged:
             cell = item._cell
             if cell.problems:
                 reader.extend(moved_problem(p, cell.lines) for p in cell.problems)
-            if cell.cut:
-                cut_values.extend(cell.cut)
+        all_cut = [*layout.frame_cut, *(cv for cut in cuts.values() for cv in cut)]
         tail_lines = layout.tail.lines - layout.tail_base
         source = Source(
             new_root,
@@ -335,7 +340,7 @@ class _Reread:
                 *(moved_problem(p, tail_lines) for p in layout.tail_reader),
             ],
             self.text,
-            cut_values,
+            all_cut,
             nodes=total,
         )
         problem_entries = None

@@ -117,16 +117,16 @@ class Shift:
     changing one number instead of rebuilding its nodes (see engine/spec/incremental.py).
     """
 
-    __slots__ = ("cut", "hints", "lines", "nodes", "problems")
+    __slots__ = ("hints", "lines", "nodes", "problems")
 
     def __init__(self, lines: int = 0) -> None:
         self.lines = lines
         # Of the entry, as read: how many nodes it holds (aliases by their expanded size),
-        # the reader's problems found inside it and its values a comment cut short (the
-        # hints about those are added by the analysis); ranges as read.
+        # the reader's problems found inside it and the analysis's hints about its values a
+        # comment cut short; ranges as read. (Never nodes: they point back at their Shift,
+        # and a cycle would outlive a frozen analysis.)
         self.nodes = 0
         self.problems: tuple[Problem, ...] = ()
-        self.cut: tuple[tuple[Node, Node], ...] = ()
         self.hints: tuple[Problem, ...] = ()
 
 
@@ -630,8 +630,7 @@ class _Builder:
         max_depth, max_nodes = self.max_depth, self.max_nodes
         root_cell, entry_depth, problems = self.cell, self.entry_depth, self.problems
         nodes = self.nodes  # a local in the loop; aliases add their expanded size
-        first_node = first_problem = first_cut = 0  # where the current entry began
-        cut_values = self.cut_values
+        first_node = first_problem = 0  # where the current entry began
         # The common scalar (plain, seen before, on a line of the text) is made right here.
         fast = not self.json and self.restore is None and not self.bom
         plain_cache, ints, last_line = self.plain_cache, self.line_ints, self.last_line
@@ -655,7 +654,6 @@ class _Builder:
                     if depth == entry_depth:  # a top-level entry starts: a Shift of its own
                         cell = Shift()
                         first_node, first_problem = nodes, len(problems)
-                        first_cut = len(cut_values)
                     else:
                         cell = stack[-1].cell if depth else root_cell
                     if cls is ScalarEvent:
@@ -712,8 +710,6 @@ class _Builder:
                     cell.nodes = nodes - first_node
                     if len(problems) > first_problem:
                         cell.problems = tuple(problems[first_problem:])
-                    if len(cut_values) > first_cut:
-                        cell.cut = tuple(cut_values[first_cut:])
                 parent = stack[-1]
                 parent.size += size
                 if height >= parent.height:
