@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import math
 import os
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -113,11 +114,14 @@ class RayExecutor(Executor):
         self._remote: Any = None
         self._cancelled = False
         self._running: dict[Any, list[Job]] = {}
+        self._stdout: Any = None
 
     def connect(self) -> None:
         """Join (or start) the cluster now; RayUnavailable with the reason when it fails."""
         if self._ray is not None:
             return
+        # Ray reports usage statistics over the network unless told not to.
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
             import ray
         except ImportError:
@@ -125,6 +129,9 @@ class RayExecutor(Executor):
                 "the Ray executor needs Ray: pip install 'checkspec[ray]'"
             ) from None
         runtime_env = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        # Ray prints its raylet's error messages (a worker died...) on sys.stdout, where a
+        # report may be going: send them to stderr while Ray is connected.
+        self._stdout, sys.stdout = sys.stdout, sys.stderr
         if self.address and (problem := _unreachable(self.address)):
             raise RayUnavailable(f"cannot reach the Ray cluster at {self.address}: {problem}")
         try:
@@ -238,6 +245,8 @@ class RayExecutor(Executor):
         if self._ray is not None:
             self._ray.shutdown()
             self._ray = None
+        if self._stdout is not None:
+            sys.stdout, self._stdout = self._stdout, None
 
 
 def _unreachable(address: str, timeout: float = 5.0) -> str | None:
