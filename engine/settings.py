@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from pathlib import Path
 from typing import Any
 
 from .judges import config as judges_config
-from .judges import prompt_limits
+from .judges import prompt_limits, verdict_cache
 from .spec.workspace import Workspace
 
 # The model variables are the ones the LLM checks read (one list of names).
@@ -23,6 +24,7 @@ _ENV = {
     "embedding_api_base": judges_config.EMBEDDING_API_BASE_ENV,
     "target": "CHECKSPEC_TARGET",
     "max_prompt_size": prompt_limits.MAX_PROMPT_SIZE_ENV,
+    "cache_dir": "CHECKSPEC_CACHE_DIR",
 }
 
 
@@ -40,6 +42,9 @@ class Settings:
     python: str | None = None  # interpreter of the worker processes; None: the current one
     max_file_size: int = 10_000_000
     max_prompt_size: int = prompt_limits.DEFAULT_MAX_PROMPT_SIZE
+    cache: bool = True  # keep judge and embedding answers between runs
+    cache_dir: str | None = None  # None: .checkspec/cache at the workspace root
+    cache_max_mb: float = verdict_cache.DEFAULT_MAX_MB
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -57,6 +62,20 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
     settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
+
+
+def for_workspace(settings: Settings, root: Path | None) -> Settings:
+    """The settings with their paths made absolute: the workers' interpreter and the
+    verdict cache's folder are relative to the workspace root (else the current folder)."""
+    from .executor.pool import worker_python
+
+    base = root or Path.cwd()
+    cache_dir = Path(settings.cache_dir) if settings.cache_dir else base / ".checkspec" / "cache"
+    return replace(
+        settings,
+        python=worker_python(settings.python, root),
+        cache_dir=str(cache_dir if cache_dir.is_absolute() else base / cache_dir),
+    )
 
 
 def _from_environment() -> dict[str, Any]:
@@ -91,6 +110,7 @@ def apply_llm_settings(settings: Settings) -> None:
             )
         )
     prompt_limits.set_max_prompt_size(settings.max_prompt_size)
+    verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)
 
 
 def _camel(name: str) -> str:

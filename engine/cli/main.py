@@ -11,7 +11,6 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TextIO
@@ -63,6 +62,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--python", metavar="PATH", help="interpreter of the worker processes (with checkspec)"
+    )
+    run.add_argument(
+        "--cache-dir", metavar="DIR", help="folder of the verdict cache (judge answers kept)"
+    )
+    run.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither use nor fill the verdict cache: every judge call goes to the provider",
     )
     run.add_argument(
         "--shard",
@@ -210,9 +217,9 @@ def _validate(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..executor import WorkerPool, WorkerStartError, worker_python
+    from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
-    from ..settings import resolve_settings
+    from ..settings import for_workspace, resolve_settings
     from ..targets import describe_target_problem
     from .execute import make_executor, run_documents, runnable
     from .progress import Progress
@@ -232,8 +239,10 @@ def _run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         scenario_timeout=args.scenario_timeout,
         python=args.python,
+        cache_dir=args.cache_dir,
+        cache=False if args.no_cache else None,
     )
-    settings = replace(settings, python=worker_python(settings.python, workspace.root))
+    settings = for_workspace(settings, workspace.root)
     with asyncio.Runner() as runner:
         executor = make_executor(
             args.executor, settings, ray_address=args.ray_address, root=workspace.root

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
+from . import verdict_cache
 from .config import EmbeddingModel, Generator, _Endpoint
 from .verdict import extract_json_object
 
@@ -262,11 +263,18 @@ def _semaphore(limit: int) -> asyncio.Semaphore:
 
 
 async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
-    """Share one computation per key and loop; failed ones are forgotten, not cached."""
+    """Share one computation per key and loop; failed ones are forgotten, not cached.
+
+    Answers are also kept between runs (verdict_cache.py): a stored one needs no request.
+    """
     cache = _state().cache
     future = cache.get(key)
     if future is None:
-        future = asyncio.ensure_future(compute())
+        stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
+        stored = verdict_cache.get(stored_key)
+        if stored is not None:
+            return stored  # type: ignore[no-any-return]
+        future = asyncio.ensure_future(_and_store(compute, stored_key))
         cache[key] = future
         future.add_done_callback(lambda done: _forget_failure(cache, key, done))
         _evict(cache)
@@ -274,6 +282,12 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         cache.move_to_end(key)
     # shield: a caller cancelled mid-wait must not cancel the call others are waiting on.
     return await asyncio.shield(future)
+
+
+async def _and_store(compute: Callable[[], Awaitable[T]], stored_key: str) -> T:
+    value = await compute()  # a provider error or a rejected answer raises: nothing stored
+    verdict_cache.put(stored_key, value)
+    return value
 
 
 def _forget_failure(

@@ -100,6 +100,17 @@ class WorkspaceConfig(BaseModel):
         ge=1,
         description="Judge prompts rendering to more bytes than this are an error, not sent.",
     )
+    cache: bool = Field(
+        default=True,
+        description="Keep judge and embedding answers between runs (the verdict cache).",
+    )
+    cache_dir: str | None = Field(
+        default=None,
+        description="Folder of the verdict cache, from the workspace root (default .checkspec/cache).",
+    )
+    cache_max_mb: float = Field(
+        default=500, gt=0, description="Size of the verdict cache before the oldest answers go."
+    )
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
     )
