@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .judges import config as judges_config
+from .judges import limits as provider_limits
 from .judges import prompt_limits, verdict_cache
 from .spec.workspace import Workspace
 
@@ -42,6 +43,7 @@ class Settings:
     python: str | None = None  # interpreter of the worker processes; None: the current one
     max_file_size: int = 10_000_000
     max_prompt_size: int = prompt_limits.DEFAULT_MAX_PROMPT_SIZE
+    limits: provider_limits.Limits = ()  # provider limits by model, "" for the judge's
     cache: bool = True  # keep judge and embedding answers between runs
     cache_dir: str | None = None  # None: .checkspec/cache at the workspace root
     cache_max_mb: float = verdict_cache.DEFAULT_MAX_MB
@@ -59,6 +61,13 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
                 if getattr(config, f.name, None) is not None
             },
         )
+        judge = provider_limits.ModelLimits(config.max_parallel_requests, config.rpm, config.tpm)
+        per_model = {
+            name: provider_limits.ModelLimits(m.max_parallel_requests, m.rpm, m.tpm)
+            for name, m in config.models.items()
+        }
+        found = provider_limits.limits_from_config(judge, per_model)
+        settings = replace(settings, limits=found)
     settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
@@ -126,6 +135,8 @@ def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for spec in fields(Settings):
         value = raw.get(_camel(spec.name), raw.get(spec.name))
+        if isinstance(spec.default, bool) or spec.default == ():
+            continue  # switches and structured settings come from checkspec.yaml only
         if isinstance(spec.default, int | float):
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if number and value > 0:

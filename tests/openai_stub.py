@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ class OpenAIStub:
         self.embedding_headers: list[dict[str, str]] = []
         self.chat: ChatScript | None = None
         self.embeddings: EmbeddingScript | None = None
+        self.chat_times: list[float] = []  # time.monotonic() of each chat request
+        self.retry_after: str | None = None  # Retry-After header of HTTP 429 answers
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -146,6 +149,7 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             model = str(body.get("model", ""))
             headers = {name.lower(): value for name, value in self.headers.items()}
             if path.endswith("/chat/completions"):
+                stub.chat_times.append(time.monotonic())
                 reply = stub._chat_reply(body, headers)
                 if isinstance(reply, int):
                     self._error(reply)
@@ -162,11 +166,16 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
 
         def _error(self, status: int) -> None:
             message = {"message": f"stub error {status}", "type": "stub_error", "code": status}
-            self._json(status, {"error": message})
+            extra = {"Retry-After": stub.retry_after} if status == 429 and stub.retry_after else {}
+            self._json(status, {"error": message}, extra)
 
-        def _json(self, status: int, payload: dict[str, Any]) -> None:
+        def _json(
+            self, status: int, payload: dict[str, Any], extra: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
+            for name, value in (extra or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

@@ -154,3 +154,63 @@ def test_an_unreachable_cluster_is_a_usage_error(project: Path) -> None:
     assert done.returncode == 2
     assert "cannot reach the Ray cluster at 127.0.0.1:" in done.stderr
     assert "Connection refused" in done.stderr
+
+
+def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) -> None:
+    import threading
+
+    from .openai_stub import OpenAIStub, running_stub
+
+    (project / "checkspec.yaml").write_text("concurrency: 8\nmax_parallel_requests: 2\n")
+    parts = ["name: judged", "scenarios:"]
+    for i in range(8):
+        parts += [
+            f"  - name: j{i}",
+            "    steps:",
+            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry ({i}).'}}]",
+            "        checks: [{kind: conformity, rule: apologises}]",
+        ]
+    (project / "suites" / "j.suite.yaml").write_text("\n".join(parts) + "\n")
+    lock = threading.Lock()
+    in_flight = peak = 0
+
+    def slow_verdict(body: object) -> str:
+        nonlocal in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+        time.sleep(0.3)
+        with lock:
+            in_flight -= 1
+        return OpenAIStub.verdict(True, "It apologises.")
+
+    with running_stub() as stub:
+        stub.chat = slow_verdict
+        env = {
+            **ENV,
+            "CHECKSPEC_API_BASE": stub.base_url,
+            "CHECKSPEC_API_KEY": "sk-test",
+            "CHECKSPEC_MODEL": "openai/judge",
+        }
+        done = subprocess.run(
+            [
+                *CLI,
+                "run",
+                "suites",
+                "--format",
+                "json",
+                "--no-cache",
+                "--executor",
+                "ray",
+                "--ray-address",
+                cluster,
+            ],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert len(stub.chat_requests) == 8
+    assert peak <= 2

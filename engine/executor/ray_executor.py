@@ -39,12 +39,16 @@ class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster cannot be reached."""
 
 
-def run_batch(jobs: list[Job], options: RunOptions) -> Iterator[tuple[str, Any]]:
+def run_batch(
+    jobs: list[Job], options: RunOptions, limiter: Any = None
+) -> Iterator[tuple[str, Any]]:
     """In a Ray worker: run the batch in order, yielding ("started", key), ("done", outcome)."""
+    from ..judges import limits
     from ..settings import apply_llm_settings
     from . import capture
 
     apply_llm_settings(options.settings)
+    limits.set_gate(_ActorGate(limiter) if limiter is not None else None)
     timeout = options.scenario_timeout
     current: dict[str, float] = {}
     done = threading.Event()
@@ -86,6 +90,37 @@ def _run_each(
         yield ("done", Outcome(job.key, result, captured.text(), ending))
 
 
+class _ActorGate:
+    """Provider limits asked of the run's limiter actor (one for all the cluster's tasks)."""
+
+    def __init__(self, actor: Any) -> None:
+        self._actor = actor
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        return await self._actor.acquire.remote(model, tokens)
+
+    async def release(self, ticket: object) -> None:
+        await self._actor.release.remote(ticket)
+
+
+class LimiterActor:
+    """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
+
+    def __init__(self, limits: Any) -> None:
+        from ..judges.limits import RateLimiter
+
+        self._limiter = RateLimiter(limits)
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        return await self._limiter.acquire(model, tokens)
+
+    async def release(self, ticket: object) -> None:
+        await self._limiter.release(ticket)
+
+    def peak_in_flight(self) -> int:
+        return self._limiter.peak_in_flight
+
+
 def _watch(current: dict[str, float], timeout: float, done: threading.Event) -> None:
     """Ends the worker process when a scenario is stuck past its deadline (blocking code
     that the soft timeout cannot interrupt); the driver reports it from the "started"."""
@@ -115,6 +150,7 @@ class RayExecutor(Executor):
         self._cancelled = False
         self._running: dict[Any, list[Job]] = {}
         self._stdout: Any = None
+        self.limiter: Any = None  # the run's LimiterActor when it has provider limits
 
     def connect(self) -> None:
         """Join (or start) the cluster now; RayUnavailable with the reason when it fails."""
@@ -128,7 +164,12 @@ class RayExecutor(Executor):
             raise RayUnavailable(
                 "the Ray executor needs Ray: pip install 'checkspec[ray]'"
             ) from None
-        runtime_env = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        runtime_env: dict[str, Any] = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        # The CHECKSPEC_* variables (the provider key among them) go with the code: the
+        # cluster's workers do not see this machine's environment.
+        forwarded = {k: v for k, v in os.environ.items() if k.startswith("CHECKSPEC_")}
+        if forwarded:
+            runtime_env["env_vars"] = forwarded
         # Ray prints its raylet's error messages (a worker died...) on sys.stdout, where a
         # report may be going: send them to stderr while Ray is connected.
         self._stdout, sys.stdout = sys.stdout, sys.stderr
@@ -158,6 +199,8 @@ class RayExecutor(Executor):
     async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
         self.connect()
         self._cancelled = False
+        limits = options.settings.limits
+        self.limiter = self._ray.remote(num_cpus=0)(LimiterActor).remote(limits) if limits else None
         results: asyncio.Queue[Outcome | None] = asyncio.Queue()
         batches = [
             [self._portable(job) for job in jobs[i : i + self.batch_size]]
@@ -200,7 +243,7 @@ class RayExecutor(Executor):
                 for job in batch:
                     results.put_nowait(_cancelled(job))
                 return
-            generator = self._remote.remote(batch, options)
+            generator = self._remote.remote(batch, options, self.limiter)
             self._running[generator] = batch
             started: tuple[Job, float] | None = None
             finished: set[int] = set()

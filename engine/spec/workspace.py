@@ -49,6 +49,20 @@ class CustomCheck(BaseModel):
         return {k: v for k, v in self.params.items() if k != "type"}
 
 
+class ProviderLimits(BaseModel):
+    """Limits a model's provider sets, enforced across all workers of a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_parallel_requests: int | None = Field(
+        default=None, ge=1, description="Most requests in flight at once."
+    )
+    rpm: int | None = Field(default=None, ge=1, description="Most requests per minute.")
+    tpm: int | None = Field(
+        default=None, ge=1, description="Most tokens per minute (estimated from the prompts)."
+    )
+
+
 class WorkspaceConfig(BaseModel):
     """Settings in checkspec.yaml (CLI flags and editor settings override them)."""
 
@@ -99,6 +113,19 @@ class WorkspaceConfig(BaseModel):
         default=200_000,
         ge=1,
         description="Judge prompts rendering to more bytes than this are an error, not sent.",
+    )
+    max_parallel_requests: int | None = Field(
+        default=None,
+        ge=1,
+        description="Most judge (and embedding) requests in flight at once over all workers.",
+    )
+    rpm: int | None = Field(default=None, ge=1, description="Most judge requests per minute.")
+    tpm: int | None = Field(
+        default=None, ge=1, description="Most judge tokens per minute (estimated from prompts)."
+    )
+    models: dict[str, ProviderLimits] = Field(
+        default_factory=dict,
+        description="Limits per model (litellm name), for models other than the judge's.",
     )
     cache: bool = Field(
         default=True,
