@@ -108,14 +108,19 @@ def apply_llm_settings(settings: Settings) -> None:
 
     The embedding model's endpoint falls back to the judge's (see get_default_embedding_model).
     """
-    if settings.model or settings.api_base:
+    # With a run-wide limit, this process may use all of it (the run's limiter shares it
+    # out); without one, each process keeps the endpoint's own default.
+    judge = dict(settings.limits).get("")
+    parallel = judge.max_parallel_requests if judge is not None else None
+    extra = {"max_concurrency": parallel} if parallel else {}
+    if settings.model or settings.api_base or extra:
         judges_config.set_default_generator(
-            judges_config.Generator(model=settings.model, api_base=settings.api_base)
+            judges_config.Generator(model=settings.model, api_base=settings.api_base, **extra)
         )
-    if settings.embedding_model or settings.embedding_api_base:
+    if settings.embedding_model or settings.embedding_api_base or extra:
         judges_config.set_default_embedding_model(
             judges_config.EmbeddingModel(
-                model=settings.embedding_model, api_base=settings.embedding_api_base
+                model=settings.embedding_model, api_base=settings.embedding_api_base, **extra
             )
         )
     prompt_limits.set_max_prompt_size(settings.max_prompt_size)
