@@ -17,7 +17,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -26,37 +25,9 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import write_suite_yaml  # noqa: E402
 
-from tests.openai_stub import OpenAIStub, running_stub  # noqa: E402
+from tests.openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub  # noqa: E402
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
-
-
-def judged_suite(count: int) -> str:
-    parts = ["name: judged", "scenarios:"]
-    for i in range(count):
-        parts += [
-            f"  - name: s{i}",
-            "    steps:",
-            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry, case {i}.'}}]",
-            "        checks: [{kind: conformity, rule: apologises}]",
-        ]
-    return "\n".join(parts) + "\n"
-
-
-class Counter:
-    def __init__(self, latency: float) -> None:
-        self.latency = latency
-        self.lock = threading.Lock()
-        self.in_flight = self.peak = 0
-
-    def __call__(self, body: object) -> str:
-        with self.lock:
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
-        time.sleep(self.latency)
-        with self.lock:
-            self.in_flight -= 1
-        return OpenAIStub.verdict(True, "It apologises.")
 
 
 def children_cpu() -> float:
@@ -118,7 +89,7 @@ def main() -> int:
                 f"max_parallel_requests: {args.parallel}\n"
             )
             with running_stub() as stub:
-                counter = Counter(args.latency)
+                counter = SlowVerdicts(args.latency)
                 stub.chat = counter
                 cpu_before, stub_before = children_cpu(), time.process_time()
                 took, count = timed(folder, stub, "--no-cache", *extra)
@@ -136,7 +107,7 @@ def main() -> int:
             f"concurrency: {min(256, args.parallel * 2)}\nmax_parallel_requests: {args.parallel}\n"
         )
         with running_stub() as stub:
-            stub.chat = Counter(args.latency)
+            stub.chat = SlowVerdicts(args.latency)
             timed(folder, stub, "--jobs", "2")
             before = len(stub.chat_requests)
             took, _ = timed(folder, stub, "--jobs", "2")

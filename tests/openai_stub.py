@@ -185,3 +185,36 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             pass  # keep pytest output clean
 
     return Handler
+
+
+class SlowVerdicts:
+    """A chat script that passes every verdict after `latency` seconds and records the
+    most requests it ever had in flight at once (provider-limit tests and benchmarks)."""
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.peak = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+        time.sleep(self.latency)
+        with self._lock:
+            self.in_flight -= 1
+        return OpenAIStub.verdict(True, "It apologises.")
+
+
+def judged_suite(count: int, prefix: str = "s") -> str:
+    """A suite of `count` scenarios, each with one recorded answer and one LLM judge."""
+    parts = ["name: judged", "scenarios:"]
+    for i in range(count):
+        parts += [
+            f"  - name: {prefix}{i}",
+            "    steps:",
+            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry, case {i}.'}}]",
+            "        checks: [{kind: conformity, rule: apologises}]",
+        ]
+    return "\n".join(parts) + "\n"

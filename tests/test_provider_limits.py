@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from checkspec.engine.judges import limits
 from checkspec.engine.judges.limits import ModelLimits, RateLimiter
 from checkspec.engine.judges.llm import retry_after
 
-from .openai_stub import OpenAIStub, running_stub
+from .openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
@@ -86,18 +85,6 @@ def test_retry_after_reads_seconds_and_dates() -> None:
     assert retry_after(ValueError()) is None
 
 
-def suite(count: int) -> str:
-    parts = ["name: judged", "scenarios:"]
-    for i in range(count):
-        parts += [
-            f"  - name: s{i}",
-            "    steps:",
-            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry ({i}).'}}]",
-            "        checks: [{kind: conformity, rule: apologises}]",
-        ]
-    return "\n".join(parts) + "\n"
-
-
 def run(project: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
@@ -120,31 +107,19 @@ def test_requests_in_flight_stay_under_the_limit_across_workers(
     tmp_path: Path, executor: str
 ) -> None:
     (tmp_path / "checkspec.yaml").write_text("jobs: 2\nconcurrency: 12\nmax_parallel_requests: 2\n")
-    (tmp_path / "j.suite.yaml").write_text(suite(12))
-    lock = threading.Lock()
-    in_flight = peak = 0
-
-    def slow_verdict(body: object) -> str:
-        nonlocal in_flight, peak
-        with lock:
-            in_flight += 1
-            peak = max(peak, in_flight)
-        time.sleep(0.2)
-        with lock:
-            in_flight -= 1
-        return OpenAIStub.verdict(True, "It apologises.")
-
+    (tmp_path / "j.suite.yaml").write_text(judged_suite(12))
+    slow = SlowVerdicts(0.2)
     with running_stub() as stub:
-        stub.chat = slow_verdict
+        stub.chat = slow
         done = run(tmp_path, stub, "--executor", executor)
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["scenarios"]) == 12
     assert len(stub.chat_requests) == 12
-    assert peak == 2  # the limit, reached: the workers did run calls in parallel
+    assert slow.peak == 2  # the limit, reached: the workers did run calls in parallel
 
 
 def test_a_429_retry_after_is_honoured(tmp_path: Path) -> None:
-    (tmp_path / "j.suite.yaml").write_text(suite(1))
+    (tmp_path / "j.suite.yaml").write_text(judged_suite(1))
     with running_stub() as stub:
         stub.retry_after = "1"
         stub.script(429, OpenAIStub.verdict(True, "fine"))

@@ -157,35 +157,14 @@ def test_an_unreachable_cluster_is_a_usage_error(project: Path) -> None:
 
 
 def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) -> None:
-    import threading
-
-    from .openai_stub import OpenAIStub, running_stub
+    from .openai_stub import SlowVerdicts, judged_suite, running_stub
 
     (project / "checkspec.yaml").write_text("concurrency: 8\nmax_parallel_requests: 2\n")
-    parts = ["name: judged", "scenarios:"]
-    for i in range(8):
-        parts += [
-            f"  - name: j{i}",
-            "    steps:",
-            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry ({i}).'}}]",
-            "        checks: [{kind: conformity, rule: apologises}]",
-        ]
-    (project / "suites" / "j.suite.yaml").write_text("\n".join(parts) + "\n")
-    lock = threading.Lock()
-    in_flight = peak = 0
-
-    def slow_verdict(body: object) -> str:
-        nonlocal in_flight, peak
-        with lock:
-            in_flight += 1
-            peak = max(peak, in_flight)
-        time.sleep(0.3)
-        with lock:
-            in_flight -= 1
-        return OpenAIStub.verdict(True, "It apologises.")
+    (project / "suites" / "j.suite.yaml").write_text(judged_suite(8, prefix="j"))
+    slow = SlowVerdicts(0.3)
 
     with running_stub() as stub:
-        stub.chat = slow_verdict
+        stub.chat = slow
         env = {
             **ENV,
             "CHECKSPEC_API_BASE": stub.base_url,
@@ -213,4 +192,4 @@ def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) ->
         )
     assert done.returncode == 0, done.stdout[-3000:]
     assert len(stub.chat_requests) == 8
-    assert peak <= 2
+    assert slow.peak <= 2
