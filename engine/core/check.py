@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
 from .result import CheckResult
-from .trace import Trace
+from .trace import Trace, TraceType
+from .typevars import InputType, OutputType
 
 C = TypeVar("C", bound="type[KindModel]")
 
@@ -68,6 +69,11 @@ class KindModel(BaseModel):
     def kind_name(cls) -> str | None:
         return cls._kind
 
+    @classmethod
+    def kinds(cls) -> frozenset[str]:
+        """The kinds registered in this family (the same set from any class of it)."""
+        return frozenset(cls._registry)
+
     @model_validator(mode="wrap")
     @classmethod
     def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
@@ -85,7 +91,7 @@ class KindModel(BaseModel):
                 if target is None:
                     target = _lookup_kind(registry, kind)
                 if target is not cls:
-                    if not issubclass(target, cls):
+                    if not issubclass(target, _origin(cls)):
                         raise PydanticCustomError(
                             "kind_mismatch",
                             "kind '{kind}' is not a {expected}",
@@ -109,6 +115,14 @@ class KindModel(BaseModel):
                 DEPRECATED_TARGET_ALIASES
             ):
                 data = _rename_deprecated(data)
+        elif (
+            isinstance(data, KindModel)
+            and not isinstance(data, cls)
+            and isinstance(data, _origin(cls))
+        ):
+            # An `Equals` where `Check[str, str, Trace]` is expected: any member of the
+            # family is accepted as it is (parametrizing makes a distinct class).
+            return data
         return handler(data)
 
     @classmethod
@@ -146,8 +160,12 @@ DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 _DISPATCH = KindModel._dispatch_kind.__func__  # type: ignore[attr-defined]
 
 
-class Check(KindModel):
-    """Base class of every check: `async run(trace) -> CheckResult`."""
+class Check(KindModel, Generic[InputType, OutputType, TraceType]):
+    """Base class of every check: `async run(trace) -> CheckResult`.
+
+    Generic like the reference library's (`Check[str, str, Trace[str, str]]`); the
+    parameters document what the check reads and change nothing at run time.
+    """
 
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
@@ -157,8 +175,14 @@ class Check(KindModel):
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
 
-    async def run(self, trace: Trace) -> CheckResult:
+    async def run(self, trace: Trace[Any, Any]) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
+
+    def to_spec(self) -> dict[str, Any]:
+        """The check's configuration as JSON data, without name and description."""
+        return self.model_dump(
+            mode="json", exclude={"name", "description"}, exclude_none=True, fallback=str
+        )
 
     def lint(self) -> list[FieldIssue]:
         """Problems visible without running (bad regex, Rego, template...); cheap, pure."""
@@ -244,6 +268,12 @@ def _strip_dispatch(schema: Any) -> tuple[Any, str | None]:
             return None, None
         return {**schema, "schema": inner}, ref
     return None, None
+
+
+def _origin(cls: type) -> type:
+    """The class a parametrized generic (`Check[str, str, Trace]`) was made from."""
+    metadata = getattr(cls, "__pydantic_generic_metadata__", None)
+    return (metadata or {}).get("origin") or cls
 
 
 def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:
