@@ -20,6 +20,7 @@ import enum
 import inspect
 import json
 import os
+import re
 import sys
 import types
 from pathlib import Path
@@ -52,7 +53,12 @@ def _text(value: Any) -> str:
 def _annotation(annotation: Any) -> str:
     if annotation is inspect.Parameter.empty:
         return ""
-    text = annotation if isinstance(annotation, str) else repr(annotation)
+    if isinstance(annotation, type):
+        text = annotation.__qualname__
+    else:
+        text = annotation if isinstance(annotation, str) else repr(annotation)
+    text = re.sub(r" at 0x[0-9a-f]+", "", text)  # function reprs inside Annotated[...]
+    text = re.sub(r"<class '([\w.]+)'>", r"\1", text)
     return text.replace("typing.", "").replace("giskard.checks.", "")
 
 
