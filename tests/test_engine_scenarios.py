@@ -146,7 +146,7 @@ async def test_seed_context_retained_uses_the_trace_across_turns() -> None:
     )
     result = await scenario.run()
     assert result.passed
-    assert result.steps[0].results[0].message == "Check passed."
+    assert result.steps[0].results[0].message is None
 
 
 async def test_scenario_result_fields() -> None:
@@ -519,7 +519,7 @@ async def test_assert_passed_failure_names_the_check_and_its_message() -> None:
         await test_case.assert_passed()
     message = str(info.value)
     assert "asks_a_follow_up" in message
-    assert "asks_a_follow_up FAILED: Check failed." in message
+    assert "asks_a_follow_up FAILED: No specific error message provided" in message
     # The reference library's wording (TestCaseResult.assert_passed).
     assert message.startswith("Test case failed with the following errors:\n")
 

@@ -54,9 +54,9 @@ class JsonValid(Check):
 
     @field_validator("expected_schema")
     @classmethod
-    def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    def validate_schema_definition(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
         if schema is not None and (problem := schema_problem(schema)):
-            raise ValueError(problem)
+            raise ValueError(f"Provided JSON Schema is invalid: {problem}")
         return schema
 
     @cached_property

@@ -28,6 +28,17 @@ ANY_KIND_MARKER = "x-checkspec-any-kind"
 # Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
 DEPRECATED_TARGET_ALIASES = ("key", "text_key")
 
+# Validation context of the located document (engine/spec): checks that reject bad
+# static content when built (a Rego policy that does not compile) leave it to lint(),
+# which the document reports at the line inside the parameter's text.
+LINT_LATER = {"checkspec_lint_later": True}
+
+
+def lint_later(info: Any) -> bool:
+    """True when validating for the located document (see LINT_LATER)."""
+    context = getattr(info, "context", None)
+    return bool(context and context.get("checkspec_lint_later"))
+
 
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
@@ -48,11 +59,7 @@ class KindModel(BaseModel):
             existing = registry.get(kind)
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
-            sub.__pydantic_fields__["kind"] = FieldInfo(
-                annotation=Literal[kind],  # type: ignore[valid-type]
-                default=kind,
-                description="Which kind this is (its registered identifier).",
-            )
+            sub.__pydantic_fields__["kind"] = _kind_field(kind)
             sub._kind = kind
             sub.model_rebuild(force=True)
             registry[kind] = sub
@@ -76,7 +83,7 @@ class KindModel(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
+    def _dispatch_kind(cls, data: Any, handler: Any, info: Any) -> Any:
         # Runs for every check dict of every scenario built: it avoids anything that
         # costs a call when the dict is well formed, and validates with the target's
         # validator minus this wrap (_direct_validator), so it runs once per dict.
@@ -109,8 +116,8 @@ class KindModel(BaseModel):
                             data.keys().isdisjoint(DEPRECATED_TARGET_ALIASES)
                         ):
                             data = _rename_deprecated(data)
-                        return direct.validate_python(data)
-                    return target.model_validate(data)
+                        return direct.validate_python(data, context=info.context)
+                    return target.model_validate(data, context=info.context)
             if "target_key" in cls.__pydantic_fields__ and not data.keys().isdisjoint(
                 DEPRECATED_TARGET_ALIASES
             ):
@@ -268,6 +275,21 @@ def _strip_dispatch(schema: Any) -> tuple[Any, str | None]:
             return None, None
         return {**schema, "schema": inner}, ref
     return None, None
+
+
+def _kind_field(kind: str) -> FieldInfo:
+    """The `kind` field pinned to one literal, as if declared `kind: Literal[kind] = kind`.
+
+    The original annotation and assignment are recorded as pydantic records them for a
+    declared field: parametrizing the class (`Equals[str, str, Trace, int]`) rebuilds
+    its fields from them.
+    """
+    annotation = Literal[kind]  # type: ignore[valid-type]
+    assignment = Field(default=kind, description="Which kind this is (its registered identifier).")
+    field = FieldInfo.from_annotated_attribute(annotation, assignment)
+    field._original_annotation = annotation  # type: ignore[attr-defined]
+    field._original_assignment = assignment  # type: ignore[attr-defined]
+    return field
 
 
 def _origin(cls: type) -> type:
