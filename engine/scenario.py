@@ -307,6 +307,12 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             update={"duration_ms": _ms(started), "multiple_runs": runs, "runs_executed": attempt}
         )
 
+    def run_sync(self, *args: Any, **kwargs: Any) -> ScenarioResult:
+        """`run(...)` from synchronous code (not inside a running event loop)."""
+        from .core.run_sync import run_sync
+
+        return run_sync(self.run, *args, **kwargs)
+
     async def _run_in_paths(
         self, target: Target | str | None, return_exception: bool
     ) -> ScenarioResult:

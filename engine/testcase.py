@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .core.check import Check
 from .core.result import TestCaseResult
+from .core.run_sync import run_sync
 from .core.trace import TraceType
 from .core.typevars import InputType, OutputType
 from .scenario import run_checks
@@ -29,6 +30,10 @@ class TestCase(BaseModel, Generic[InputType, OutputType, TraceType]):
 
     async def run(self, return_exception: bool = False) -> TestCaseResult:
         return await get_runner().run(self, return_exception=return_exception)
+
+    def run_sync(self, return_exception: bool = False) -> TestCaseResult:
+        """`run(...)` from synchronous code (not inside a running event loop)."""
+        return run_sync(self.run, return_exception)
 
     async def assert_passed(self) -> None:
         """Run, then raise AssertionError listing each check that did not pass."""

@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, BeforeValidator, Field, SerializeAsAny
 
 from ..core.check import KindModel
-from .config import Generator, GeneratorInput, get_default_generator
+from .config import Generator, GeneratorInput, resolve_generator
 from .external import complete_text, describe, is_external_generator
 from .llm import ProviderError, complete_json
 from .templates import render_prompt
@@ -151,13 +151,7 @@ class LLMChatJudge(BaseJudge):
     )
 
     def resolved_generator(self) -> Any:
-        default = get_default_generator()
-        generator = self.generator
-        if generator is None:
-            return default
-        if isinstance(generator, Generator) and isinstance(default, Generator):
-            return generator.merged_over(default)
-        return generator
+        return resolve_generator(self.generator)
 
     def missing_model(self) -> str | None:
         generator = self.resolved_generator()

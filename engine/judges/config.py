@@ -121,6 +121,17 @@ def get_default_generator() -> Any:
     return _default_generator.merged_over(from_env)
 
 
+def resolve_generator(own: Any) -> Any:
+    """The generator to call: `own` over the default (settings it leaves out come from
+    the default), the default when None, a generator object as it is."""
+    default = get_default_generator()
+    if own is None:
+        return default
+    if isinstance(own, Generator) and isinstance(default, Generator):
+        return own.merged_over(default)
+    return own
+
+
 def set_default_judge(judge: Any) -> None:
     """Use `judge` (a judge, generator, model name, JSON text or dict) for LLM checks
     without their own; None: judges follow the default generator again."""
