@@ -21,6 +21,7 @@ from .core.check import KindModel
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
 from .core.injection import call_injected
+from .core.input_generator import InputGenerator
 from .core.sentinel import MISSING
 from .core.trace import Interaction, Trace, TraceType
 from .core.typevars import InputType, OutputType
@@ -118,6 +119,15 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
     metadata: dict[str, Any] = Field(
         default_factory=dict, description="Metadata attached to the interaction."
     )
+
+    @field_validator("inputs", mode="before")
+    @classmethod
+    def _input_generator(cls, inputs: Any) -> Any:
+        # `{kind: user_simulator, persona: ...}` in a file is a simulated user, not a
+        # literal input (a dict whose kind is not an input generator's stays a dict).
+        if type(inputs) is dict and inputs.get("kind") in InputGenerator._registry:
+            return InputGenerator.model_validate(inputs)
+        return inputs
 
     def set_outputs(self, outputs: Any) -> Interact[Any, Any, Any]:
         """Set the outputs (e.g. bind a target); returns self for chaining."""

@@ -1011,7 +1011,7 @@ def test_round_trip_of_a_python_built_instance() -> None:
     check = JsonValid(key="trace.last.outputs.body", expected_schema=SEED_SCHEMA)
     dumped = check.model_dump()
     assert dumped["target_key"] == "trace.last.outputs.body"
-    assert dumped["expected_schema"] == SEED_SCHEMA
+    assert dumped["schema"] == SEED_SCHEMA  # the seed: "Serialized as schema in JSON"
     assert Check.model_validate(dumped) == check
 
 

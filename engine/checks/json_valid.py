@@ -6,7 +6,7 @@ import json
 from functools import cached_property
 from typing import Any
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, ConfigDict, Field, field_validator
 
 from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
@@ -33,6 +33,9 @@ def schema_problem(schema: Any) -> str | None:
 @Check.register("json_valid")
 class JsonValid(Check):
     """Passes when the value is valid JSON, optionally matching a JSON Schema."""
+
+    # Dumped as `schema` (checks-reference: "Serialized as schema in JSON").
+    model_config = ConfigDict(serialize_by_alias=True)
 
     target_key: JSONPathStr = Field(
         default="trace.last.outputs", description="JSONPath to the value to validate."

@@ -89,6 +89,10 @@ class KindModel(BaseModel):
         # validator minus this wrap (_direct_validator), so it runs once per dict.
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
+            if cls._kind is None and kind in (_NO_KIND, "", None) and not _is_root(cls):
+                # A subclass nobody registered (a user's own check or spec class):
+                # it validates itself, as any pydantic model.
+                return handler(data)
             if kind is _NO_KIND:  # a registered class is its own default
                 kind = cls._kind or cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
@@ -290,6 +294,11 @@ def _kind_field(kind: str) -> FieldInfo:
     field._original_annotation = annotation  # type: ignore[attr-defined]
     field._original_assignment = assignment  # type: ignore[attr-defined]
     return field
+
+
+def _is_root(cls: type) -> bool:
+    """True for a family's base (Check, InteractionSpec...), parametrized or not."""
+    return "_registry" in _origin(cls).__dict__
 
 
 def _origin(cls: type) -> type:

@@ -67,9 +67,14 @@ def answer_format(output_type: type[BaseModel]) -> str:
     )
 
 
-async def ask_model(generator: Any, prompt: str, output_type: type[BaseModel]) -> Any:
-    """The model's answer to `prompt` as `output_type` (ProviderError, VerdictError)."""
-    instruction = answer_format(output_type)
+async def ask_model(
+    generator: Any, prompt: str, output_type: type[BaseModel], *, instructed: bool = False
+) -> Any:
+    """The model's answer to `prompt` as `output_type` (ProviderError, VerdictError).
+
+    The answer format is appended unless the prompt already carries it (`instructed`).
+    """
+    instruction = "" if instructed else answer_format(output_type)
     if isinstance(generator, Generator):
         if not generator.model:
             raise InputGenerationException(NO_MODEL_MESSAGE)
@@ -114,20 +119,27 @@ class BaseLLMGenerator(InputGenerator[TraceType], WithGeneratorMixin):
         output_type = LLMGeneratorOutput[input_type or str]  # type: ignore[valid-type]
         prompt = self.get_prompt()
         generator = resolve_generator(self.generator)
+        # A template may place the answer format itself: {{ _instr_output }}.
+        instructed = "_instr_output" in prompt
         step = 0
         while step < self.max_steps:
-            text = self._render(prompt, await self.get_inputs(trace))
-            output = await self._turn(generator, text, output_type, step)
+            inputs = await self.get_inputs(trace)
+            if instructed:
+                inputs = {**inputs, "_instr_output": answer_format(output_type).strip()}
+            text = self._render(prompt, inputs)
+            output = await self._turn(generator, text, output_type, step, instructed)
             if output.goal_reached or not output.message:
                 return
             trace = yield output.message
             step += 1
 
-    async def _turn(self, generator: Any, text: str, output_type: Any, step: int) -> Any:
+    async def _turn(
+        self, generator: Any, text: str, output_type: Any, step: int, instructed: bool
+    ) -> Any:
         problem: Exception | None = None
         for attempt in range(1, self.max_retries + 2):
             try:
-                output = await ask_model(generator, text, output_type)
+                output = await ask_model(generator, text, output_type, instructed=instructed)
             except VerdictError as exc:  # unreadable: ask again
                 problem = exc
                 continue

@@ -68,13 +68,15 @@ class AnswerRelevance(BaseLLMCheck[InputType, OutputType, TraceType]):
             if self.include_history
             else Trace(interactions=[Interaction(inputs=question, outputs=answer)])
         )
-        return {
+        inputs = {
             "question": question,
             "answer": answer,
             "context": self.context if self.context is not MISSING else "",
-            "history": list(trace.interactions[:-1]) if self.include_history else [],
             "trace": shown,
         }
+        if self.include_history:  # left out, not empty: the prompt has no history section
+            inputs["history"] = trace
+        return inputs
 
     def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
         return trace_with_current_turn(

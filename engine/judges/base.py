@@ -122,6 +122,13 @@ def _model_detail(judge: BaseJudge) -> dict[str, Any]:
     return {}
 
 
+def joined_text(value: Any) -> str:
+    """A resolved value as prompt text: a list as one item per line, not a Python repr."""
+    if isinstance(value, list | tuple):
+        return "\n".join(as_text(item) for item in value)
+    return as_text(value)
+
+
 def documents(value: Any) -> list[str]:
     """Context given as one text or a list of texts, as a list of texts."""
     items = value if isinstance(value, list | tuple) else [value]
@@ -154,6 +161,7 @@ __all__ = [
     "as_text",
     "ask_judge",
     "documents",
+    "joined_text",
     "render_prompt",
     "template_syntax_error",
 ]

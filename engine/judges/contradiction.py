@@ -11,7 +11,7 @@ from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
 from ..core.trace import Trace, TraceType
 from ..core.typevars import InputType, OutputType
-from .base import BaseLLMCheck, documents, trace_with_current_turn
+from .base import BaseLLMCheck, documents, joined_text, trace_with_current_turn
 from .templates import bundled_prompt
 
 
@@ -44,11 +44,14 @@ class Contradiction(BaseLLMCheck[InputType, OutputType, TraceType]):
         return bundled_prompt("contradiction")
 
     async def get_inputs(self, trace: Any) -> dict[str, Any]:
-        response = self.value_of(trace, "answer", self.answer, self.target_key)
+        answer = self.value_of(trace, "answer", self.answer, self.target_key)
         context = self.value_of(trace, "context", self.context, self.context_key)
-        return {"context": documents(context), "response": response, "trace": trace}
+        return {
+            "answer": joined_text(answer),
+            "context": joined_text(context),
+            "documents": documents(context),  # what the prompt lists, one by one
+            "trace": trace,
+        }
 
     def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
-        return trace_with_current_turn(
-            trace, inputs="\n".join(inputs["context"]), outputs=inputs["response"]
-        )
+        return trace_with_current_turn(trace, inputs=inputs["context"], outputs=inputs["answer"])
