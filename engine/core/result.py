@@ -368,9 +368,10 @@ class SuiteResult(Reportable, BaseModel):
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
-    results: list[ScenarioResult[Any]] = Field(description="One result per scenario, in order.")
+    # Unparametrized: parametrized generics would make validation copy every instance.
+    results: list[ScenarioResult] = Field(description="One result per scenario, in order.")
     duration_ms: int = Field(description="Total execution time in milliseconds.")
-    suite: Suite[Any, Any] | None = Field(
+    suite: Suite | None = Field(
         default=None, exclude=True, description="The suite that produced this result."
     )
     recommendation: str | None = Field(

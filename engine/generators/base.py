@@ -137,17 +137,20 @@ class BaseLLMGenerator(InputGenerator[TraceType], WithGeneratorMixin):
         self, generator: Any, text: str, output_type: Any, step: int, instructed: bool
     ) -> Any:
         problem: Exception | None = None
+        prompt = text
         for attempt in range(1, self.max_retries + 2):
             try:
-                output = await ask_model(generator, text, output_type, instructed=instructed)
+                output = await ask_model(generator, prompt, output_type, instructed=instructed)
             except VerdictError as exc:  # unreadable: ask again
                 problem = exc
-                continue
-            if not output.schema_issue:
-                return output
-            problem = InputGenerationException(
-                f"schema issue at turn {step}, attempt {attempt}: {output.schema_issue}"
-            )
+            else:
+                if not output.schema_issue:
+                    return output
+                problem = InputGenerationException(
+                    f"schema issue at turn {step}, attempt {attempt}: {output.schema_issue}"
+                )
+            # Say what was wrong: a better prompt, and not the cached answer again.
+            prompt = f"{text}\n\nYour previous answer could not be used ({problem}). Try again."
         raise InputGenerationException(
             f"generation failed at turn {step} after {self.max_retries + 1} attempt(s)"
         ) from problem
