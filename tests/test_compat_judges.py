@@ -299,3 +299,13 @@ def test_embedding_model_names_stay_names_in_dumps() -> None:
     check = SemanticSimilarity(reference_text="x", embedding_model="openai/text-embedding-3-small")
     assert check.model_dump()["embedding_model"] == "openai/text-embedding-3-small"
     assert Check.model_validate(check.model_dump()) == check
+
+
+async def test_a_generator_object_that_raises_makes_the_check_an_error() -> None:
+    class Down:
+        async def complete(self, messages: Any, params: Any = None) -> Any:
+            raise RuntimeError("llm down")
+
+    result = await Conformity(rule="x", generator=Down()).run(TRACE)
+    assert result.errored
+    assert result.message == "The judge call failed: RuntimeError: llm down"

@@ -417,7 +417,9 @@ class SuiteResult(Reportable, BaseModel):
 
     def to_hub_format(self) -> dict[str, Any]:
         """The result as JSON-ready data (the Giskard Hub upload payload shape)."""
-        return self.model_dump(mode="json", fallback=str)
+        from ..export.hub import to_hub_format
+
+        return to_hub_format(self)
 
     def group_by(self, key: str) -> GroupedSuiteResult:
         """Counts per value of the `key:` tags; untagged scenarios go under None.

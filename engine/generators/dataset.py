@@ -90,8 +90,8 @@ def schema_cache_key(input_type: type, schema: dict[str, Any] | None = None) -> 
     return f"{input_type.__qualname__}:{digest[:16]}"
 
 
-_TEMPLATES: dict[str, MappingTemplate[Any]] = {}
-_LOCKS: dict[str, asyncio.Lock] = {}
+_TEMPLATE_CACHE: dict[str, MappingTemplate[Any]] = {}
+_TEMPLATE_LOCKS: dict[str, asyncio.Lock] = {}
 
 
 @InputGenerator.register("dataset_input")
@@ -112,11 +112,11 @@ class DatasetInputGenerator(InputGenerator[TraceType], WithGeneratorMixin):
     async def _template(self, input_type: type[Any]) -> MappingTemplate[Any]:
         schema = input_type.model_json_schema()
         key = schema_cache_key(input_type, schema)
-        if (cached := _TEMPLATES.get(key)) is not None:
+        if (cached := _TEMPLATE_CACHE.get(key)) is not None:
             return cached
         # Scenarios run concurrently: one model call per schema, not one per scenario.
-        async with _LOCKS.setdefault(key, asyncio.Lock()):
-            if (cached := _TEMPLATES.get(key)) is not None:
+        async with _TEMPLATE_LOCKS.setdefault(key, asyncio.Lock()):
+            if (cached := _TEMPLATE_CACHE.get(key)) is not None:
                 return cached
             text = render_prompt(
                 generator_prompt("dataset_input_mapping"),
@@ -131,5 +131,5 @@ class DatasetInputGenerator(InputGenerator[TraceType], WithGeneratorMixin):
                 raise ValueError(
                     f"Cannot template prompt into {input_type.__qualname__}: {template.schema_issue}"
                 )
-            _TEMPLATES[key] = template
+            _TEMPLATE_CACHE[key] = template
             return template

@@ -10,7 +10,7 @@ neither library needs the other:
 - an embedding model has `async embed(texts) -> list[vector]`.
 
 These objects are called as they are: no cache or retries of ours (they may keep
-state, as test doubles do), errors become ProviderError.
+state, as test doubles do), and their exceptions propagate as theirs.
 """
 
 from __future__ import annotations
@@ -73,15 +73,10 @@ async def complete_text(
     params = _structured_params(generator, output_type)
     content = prompt if params is not None else prompt + instruction
     messages = [{"role": "user", "content": content}]
-    try:
-        if params is not None:
-            response = await generator.complete(messages, params)
-        else:
-            response = await generator.complete(messages)
-    except Exception as exc:
-        raise ProviderError(
-            f"The call to {describe(generator)} failed: {type(exc).__name__}: {exc}"
-        ) from exc
+    if params is not None:
+        response = await generator.complete(messages, params)
+    else:
+        response = await generator.complete(messages)
     return _text_of(response)
 
 
@@ -97,13 +92,8 @@ def _text_of(response: Any) -> str | None:
 
 
 async def embed_texts(model: Any, texts: list[str]) -> list[Any]:
-    """One vector per text from an external embedding model (ProviderError on failure)."""
-    try:
-        vectors = list(await model.embed(texts))
-    except Exception as exc:
-        raise ProviderError(
-            f"The embedding call to {describe(model)} failed: {type(exc).__name__}: {exc}"
-        ) from exc
+    """One vector per text from an external embedding model (its errors propagate)."""
+    vectors = list(await model.embed(texts))
     if len(vectors) != len(texts):
         raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
     return vectors
