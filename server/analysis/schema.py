@@ -18,6 +18,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import SkipJsonSchema
 
 from checkspec.engine.core.check import DEPRECATED_TARGET_ALIASES, Check, KindModel
 from checkspec.engine.core.jsonpath import JSONPathMarker
@@ -336,6 +337,8 @@ def _fields(
     children: dict[str, _Value | None] = {}
     for name in order:
         info = model.model_fields[name]
+        if any(isinstance(m, SkipJsonSchema) for m in info.metadata):
+            continue  # Python-only (e.g. Scenario.trace_type): not written in files
         doc = field_doc(model, name, info, defaults.get(name, MISSING))
         docs[doc.name] = doc
         children[doc.name] = _OVERRIDES.get((model, name)) or value_shape(info.annotation)
