@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic
 
 from pydantic import Field, SerializeAsAny, field_validator
 
-from .core.check import KindModel
+from .core.check import ANY_KIND_MARKER, KindModel
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
 from .core.injection import call_injected
@@ -64,6 +64,21 @@ class InteractionSpec(KindModel, Generic[InputType, OutputType, TraceType]):
         return await trace.with_interaction(self)
 
 
+def _inputs_schema() -> dict[str, Any]:
+    """Any value, but an object whose kind is an input generator's must be a valid one.
+
+    Built when a schema is generated, once every input generator is registered; the
+    marker becomes the union of their kinds (schema_gen).
+    """
+    kinds = sorted(InputGenerator._registry)
+    generator_kind = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": kinds}},
+    }
+    return {"anyOf": [{ANY_KIND_MARKER: "InputGenerator"}, {"not": generator_kind}]}
+
+
 async def call_flexible(fn: Callable[..., Any], *args: Any, thread: bool = False) -> Any:
     """Call fn with as many of `args` as it accepts (inputs, trace); await if needed."""
     values = dict(zip(("inputs", "trace"), args, strict=False))
@@ -106,8 +121,9 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
     inputs: Any = Field(
         description=(
             "What is sent to the agent: a value, fn(trace), a generator of inputs, or an "
-            "input generator such as a simulated user."
-        )
+            "input generator such as a simulated user ({kind: user_simulator, persona: ...})."
+        ),
+        json_schema_extra=lambda schema: schema.update(_inputs_schema()),
     )
     outputs: Any | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,

@@ -28,9 +28,15 @@ CUSTOM_PATTERN = "^custom_[A-Za-z0-9_]+$"
 
 
 def _families() -> dict[str, type[KindModel]]:
+    from .core.input_generator import InputGenerator
     from .judges.backends import BaseJudge
 
-    return {"Check": Check, "InteractionSpec": InteractionSpec, "BaseJudge": BaseJudge}
+    return {
+        "Check": Check,
+        "InteractionSpec": InteractionSpec,
+        "BaseJudge": BaseJudge,
+        "InputGenerator": InputGenerator,
+    }
 
 
 def _definitions(*roots: type[Any]) -> dict[str, Any]:

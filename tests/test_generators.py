@@ -171,3 +171,16 @@ async def test_dataset_input_fills_a_structured_input_once_per_shape(stub: OpenA
     assert len(stub.chat_requests) == 1  # the shape is asked once, the prompt never shown
     assert "Where is my order?" not in stub.prompts[0]
     assert '"body"' in stub.prompts[0]
+
+
+def test_a_simulated_user_in_a_file_is_checked_where_it_is_written() -> None:
+    from checkspec.engine.spec.document import analyze
+
+    text = (
+        "name: x\nsteps:\n  - interacts:\n"
+        "      - inputs: {kind: user_simulator, persona: frustrated_customer, max_step: 2}\n"
+    )
+    [problem] = analyze(text, "t.scenario.yaml", None).all_problems
+    assert problem.code == "unknown-parameter"
+    assert problem.message == "unknown parameter 'max_step' for user_simulator"
+    assert problem.range.start.line == 3
