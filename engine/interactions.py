@@ -191,10 +191,21 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
         )
 
     async def _extend(self, trace: Trace[Any, Any], target: Target | None) -> Trace[Any, Any]:
-        if callable(self.inputs):  # possibly several interactions: drive the generator
+        inputs = self.inputs
+        if callable(inputs):  # possibly several interactions: drive the generator
             return await trace.with_interaction(_Bound(self, target))
-        # One value in, one interaction out: the common case, without a generator.
-        return trace._extended(await self._answer(self.inputs, trace, target))
+        outputs = self.outputs
+        if target is None and outputs is not MISSING and not callable(outputs):
+            # A recorded exchange replayed: the common case, built directly.
+            if isinstance(outputs, Interaction):
+                return trace._extended(outputs)
+            return trace._extended(
+                construct(
+                    Interaction,
+                    {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)},
+                )
+            )
+        return trace._extended(await self._answer(inputs, trace, target))
 
 
 class _Bound:

@@ -29,6 +29,7 @@ from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
 from .core.result import (
     CheckResult,
+    CheckStatus,
     ScenarioResult,
     TestCaseError,
     TestCaseResult,
@@ -41,6 +42,7 @@ from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
 
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
+_ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
 TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
 # A step that ran leaves skip_reason at its default, outside the fields set.
@@ -121,6 +123,18 @@ async def run_checks(
             if not return_exception:
                 raise
             result = crashed_check_result(check, exc)
+        else:
+            if result.status is _ERROR and "check_kind" not in result.details:
+                # Say which check could not reach a verdict (rare: not on the hot path).
+                result = result.model_copy(
+                    update={
+                        "details": {
+                            **result.details,
+                            "check_kind": check.kind,
+                            "check_name": check.name,
+                        }
+                    }
+                )
         results.append(result)
     return results
 
@@ -295,8 +309,10 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         """
         if target is MISSING:
             target = None
+        if multiple_runs is None and self.multiple_runs == 1 and not self._base_dirs:
+            return await self._run(target, return_exception)  # the usual case, one call
         runs = _runs(multiple_runs) or self.multiple_runs
-        if runs == 1:  # the usual case
+        if runs == 1:
             return await self._run_in_paths(target, return_exception)
         started = time.perf_counter()
         for attempt in range(1, runs + 1):

@@ -299,6 +299,15 @@ def test_exactly_one_errors_use_the_reference_text() -> None:
         LLMJudge(prompt="a", prompt_path="b")
 
 
+async def test_error_results_name_their_check() -> None:
+    check = Equals(expected_value=1, target_key="trace.last.outputs.missing", name="n")
+    result = await Scenario("s").interact("q", {"a": 1}).check(check).run()
+    [error] = result.steps[0].results
+    assert error.errored
+    assert (error.details["check_kind"], error.details["check_name"]) == ("equals", "n")
+    assert error.details["actual_value"].key == "trace.last.outputs.missing"
+
+
 async def test_readability_defaults_to_flesch_reading_ease() -> None:
     check = Readability()
     assert check.metric == "flesch_reading_ease"

@@ -45,7 +45,7 @@ from checkspec.engine import (
     provided_or_resolve,
     resolve,
 )
-from checkspec.engine.core.check import LINT_LATER, FieldIssue
+from checkspec.engine.core.check import FieldIssue, lint_later
 
 PASS, FAIL, ERROR, SKIP = CheckStatus.PASS, CheckStatus.FAIL, CheckStatus.ERROR, CheckStatus.SKIP
 
@@ -523,10 +523,9 @@ def test_rego_policy_data_that_does_not_load_is_rejected() -> None:
 
 
 def test_rego_policy_lint_returns_a_located_field_issue() -> None:
-    # The located document builds checks with LINT_LATER and reports this lint instead.
-    check = RegoPolicy.model_validate(
-        {"policy": BROKEN_POLICY, "rule": "data.giskard.allow"}, context=LINT_LATER
-    )
+    # The located document builds checks within lint_later() and reports this instead.
+    with lint_later():
+        check = RegoPolicy(policy=BROKEN_POLICY, rule="data.giskard.allow")
     issues = check.lint()
     assert len(issues) == 1
     issue = issues[0]

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..core.check import Check, FieldIssue, lint_later
+from ..core.check import Check, FieldIssue, linting_later
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
@@ -89,13 +89,13 @@ class RegoPolicy(Check):
         return rule
 
     @model_validator(mode="after")
-    def _policy_compiles(self, info: ValidationInfo) -> RegoPolicy:
+    def _policy_compiles(self) -> RegoPolicy:
         """A policy (or data) that regorus rejects is rejected here, as the reference does.
 
-        The located document asks for it as a lint problem instead (LINT_LATER), so the
+        The located document asks for it as a lint problem instead (lint_later), so the
         editor can point at the line inside the policy.
         """
-        if lint_later(info):
+        if linting_later():
             return self
         error = rego_syntax_error(self.policy)
         if error is None and self.data:

@@ -9,7 +9,9 @@ JSON Schemas, completion, hover and `checkspec list checks`.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -28,16 +30,26 @@ ANY_KIND_MARKER = "x-checkspec-any-kind"
 # Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
 DEPRECATED_TARGET_ALIASES = ("key", "text_key")
 
-# Validation context of the located document (engine/spec): checks that reject bad
-# static content when built (a Rego policy that does not compile) leave it to lint(),
-# which the document reports at the line inside the parameter's text.
-LINT_LATER = {"checkspec_lint_later": True}
+# Set by the located document (engine/spec) while it builds checks: checks that reject
+# bad static content when built (a Rego policy that does not compile) leave it to
+# lint(), which the document reports at the line inside the parameter's text. A context
+# variable rather than pydantic's validation context, which would cost every check of
+# every scenario an info object in the dispatch below.
+_LINT_LATER: ContextVar[bool] = ContextVar("checkspec_lint_later", default=False)
 
 
-def lint_later(info: Any) -> bool:
-    """True when validating for the located document (see LINT_LATER)."""
-    context = getattr(info, "context", None)
-    return bool(context and context.get("checkspec_lint_later"))
+@contextmanager
+def lint_later() -> Iterator[None]:
+    """Within: static problems of checks are left to lint() instead of rejected."""
+    token = _LINT_LATER.set(True)
+    try:
+        yield
+    finally:
+        _LINT_LATER.reset(token)
+
+
+def linting_later() -> bool:
+    return _LINT_LATER.get()
 
 
 class KindModel(BaseModel):
@@ -83,26 +95,30 @@ class KindModel(BaseModel):
 
     @model_validator(mode="wrap")
     @classmethod
-    def _dispatch_kind(cls, data: Any, handler: Any, info: Any) -> Any:
+    def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
         # Runs for every check dict of every scenario built: it avoids anything that
         # costs a call when the dict is well formed, and validates with the target's
         # validator minus this wrap (_direct_validator), so it runs once per dict.
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
-            if cls._kind is None and kind in (_NO_KIND, "", None) and not _is_root(cls):
-                # A subclass nobody registered (a user's own check or spec class):
-                # it validates itself, as any pydantic model.
-                return handler(data)
             if kind is _NO_KIND:  # a registered class is its own default
+                if cls._kind is None and not _is_root(cls):
+                    return handler(data)  # an unregistered subclass (see below)
                 kind = cls._kind or cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
                 registry = cls._registry
                 # The registered str kind is the usual case: one lookup, no call.
                 target = registry.get(kind) if type(kind) is str else None
                 if target is None:
+                    if not kind and not _is_root(cls):
+                        # A subclass nobody registered (a user's own check or spec
+                        # class, dumped with kind ""): it validates itself.
+                        return handler(data)
                     target = _lookup_kind(registry, kind)
                 if target is not cls:
-                    if not issubclass(target, _origin(cls)):
+                    # (A parametrized root such as Check[str, str, Trace] is checked
+                    # through its origin; the plain root, the usual case, needs no call.)
+                    if not issubclass(target, cls) and not issubclass(target, _origin(cls)):
                         raise PydanticCustomError(
                             "kind_mismatch",
                             "kind '{kind}' is not a {expected}",
@@ -120,8 +136,8 @@ class KindModel(BaseModel):
                             data.keys().isdisjoint(DEPRECATED_TARGET_ALIASES)
                         ):
                             data = _rename_deprecated(data)
-                        return direct.validate_python(data, context=info.context)
-                    return target.model_validate(data, context=info.context)
+                        return direct.validate_python(data)
+                    return target.model_validate(data)
             if "target_key" in cls.__pydantic_fields__ and not data.keys().isdisjoint(
                 DEPRECATED_TARGET_ALIASES
             ):
