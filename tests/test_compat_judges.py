@@ -309,3 +309,26 @@ async def test_a_generator_object_that_raises_makes_the_check_an_error() -> None
     result = await Conformity(rule="x", generator=Down()).run(TRACE)
     assert result.errored
     assert result.message == "The judge call failed: RuntimeError: llm down"
+
+
+def test_dumps_of_giskard_agents_generators_are_rebuilt_by_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dumped = {"kind": "conformity", "rule": "x", "judge": {"generator": {"kind": "mock"}}}
+    with pytest.raises(ValidationError, match=r"needs giskard\.agents, which is not installed"):
+        Check.model_validate(dumped)
+
+    import sys
+    import types
+
+    class BaseGenerator:  # giskard-agents' discriminated base, as far as we use it
+        @staticmethod
+        def model_validate(data: dict[str, Any]) -> FakeGenerator:
+            return FakeGenerator([{"kind": data["kind"]}])
+
+    library = types.ModuleType("giskard.agents")
+    library.BaseGenerator = BaseGenerator  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "giskard.agents", library)
+    check = Check.model_validate(dumped)
+    assert isinstance(check.generator, FakeGenerator)
+    assert check.generator.answers == [{"kind": "mock"}]

@@ -181,10 +181,12 @@ def get_default_embedding_model() -> Any:
 
 
 def _generator_value(value: Any, handler: Any) -> Any:
-    from .external import is_external_generator
+    from .external import is_external_generator, rebuild_external
 
     if value is None or is_external_generator(value):
         return value  # another library's generator object: used as it is
+    if isinstance(value, dict) and "kind" in value:  # a dump of one (ours have no kind)
+        return rebuild_external(value, "BaseGenerator")
     return handler({"model": value} if isinstance(value, str) else value)
 
 
@@ -198,10 +200,12 @@ def _dump_settings(value: Any, info: SerializationInfo) -> Any:
 
 
 def _embedding_value(value: Any, handler: Any) -> Any:
-    from .external import is_external_embedding_model
+    from .external import is_external_embedding_model, rebuild_external
 
     if value is None or is_external_embedding_model(value):
         return value
+    if isinstance(value, dict) and "kind" in value:
+        return rebuild_external(value, "BaseEmbeddingModel")
     return handler({"model": value} if isinstance(value, str) else value)
 
 

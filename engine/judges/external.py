@@ -15,6 +15,7 @@ state, as test doubles do), and their exceptions propagate as theirs.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,6 +38,25 @@ def is_external_embedding_model(value: Any) -> bool:
     return not isinstance(value, EmbeddingModel | str | dict) and callable(
         getattr(value, "embed", None)
     )
+
+
+# Where dumps of another library's objects (a `kind` among their fields) are rebuilt.
+EXTERNAL_LIBRARY = "giskard.agents"
+
+
+def rebuild_external(data: dict[str, Any], base: str) -> Any:
+    """A generator or embedding model of giskard-agents from its dump, if it is installed.
+
+    Its classes register their kinds; our own settings models have no `kind`.
+    """
+    try:
+        library = importlib.import_module(EXTERNAL_LIBRARY)
+    except ImportError:
+        raise ValueError(
+            f"a {data.get('kind')!r} generator needs {EXTERNAL_LIBRARY}, which is not "
+            "installed; give a model name or settings (model, api_base, ...) instead"
+        ) from None
+    return getattr(library, base).model_validate(data)
 
 
 def describe(value: Any) -> str:
