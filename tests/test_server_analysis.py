@@ -664,3 +664,22 @@ def test_fields_of_the_reference_api_complete_and_python_only_ones_do_not() -> N
         "judge: openai",
     )
     assert shown.startswith("**judge**") and "System One Model" in shown
+
+
+def test_simulated_users_complete_and_hover_in_interaction_inputs() -> None:
+    text = dedent(
+        """
+        name: x
+        steps:
+          - interacts:
+              - inputs:
+                  kind: user_simulator
+                  pe
+        """
+    )
+    found = labels(items(text, "          pe"))
+    assert {"persona", "context", "max_steps"} <= set(found)
+    written = text.replace("          pe\n", "          persona: frustrated_customer\n")
+    shown = hover_at(written, "persona")
+    assert shown.startswith("**persona**: `string` — user_simulator input generator")
+    assert "frustrated_customer" in shown
