@@ -15,6 +15,16 @@ from typing import Any
 from .judges import config as judges_config
 from .judges import limits as provider_limits
 from .judges import prompt_limits, verdict_cache
+
+# The LLM defaults, also importable from here as from the reference library's settings.
+from .judges.config import (  # noqa: F401
+    get_default_embedding_model,
+    get_default_generator,
+    get_default_judge,
+    set_default_embedding_model,
+    set_default_generator,
+    set_default_judge,
+)
 from .spec.workspace import Workspace
 
 # The model variables are the ones the LLM checks read (one list of names).

@@ -640,3 +640,46 @@ def test_nested_checks_and_models_are_walked_by_their_kinds() -> None:
     assert judge is not None and "model" in judge.fields
     root = root_shape(FileKind.SUITE)
     assert root is not None and "scenarios" in root.fields
+
+
+def test_fields_of_the_reference_api_complete_and_python_only_ones_do_not() -> None:
+    text = SCENARIO.replace("annotations: {user: bob}\n", "annotations: {user: bob}\nmu\n")
+    top = labels(items(text, "\nmu"))
+    assert "multiple_runs" in top
+    assert "trace_type" not in top  # a Python class: never written in a file
+    text = SCENARIO.replace(
+        "keyword: 30-day\n", "keyword: 30-day\n      - kind: conformity\n        ju\n"
+    )
+    assert {"judge", "generator"} <= set(labels(items(text, "        ju")))
+    text = SCENARIO.replace(
+        "keyword: 30-day\n",
+        "keyword: 30-day\n      - kind: conformity\n        judge:\n          ki\n",
+    )
+    assert {"kind", "generator"} <= set(labels(items(text, "          ki")))
+    shown = hover_at(
+        SCENARIO.replace(
+            "keyword: 30-day\n",
+            "keyword: 30-day\n      - kind: conformity\n        rule: r\n        judge: openai/m\n",
+        ),
+        "judge: openai",
+    )
+    assert shown.startswith("**judge**") and "System One Model" in shown
+
+
+def test_simulated_users_complete_and_hover_in_interaction_inputs() -> None:
+    text = dedent(
+        """
+        name: x
+        steps:
+          - interacts:
+              - inputs:
+                  kind: user_simulator
+                  pe
+        """
+    )
+    found = labels(items(text, "          pe"))
+    assert {"persona", "context", "max_steps"} <= set(found)
+    written = text.replace("          pe\n", "          persona: frustrated_customer\n")
+    shown = hover_at(written, "persona")
+    assert shown.startswith("**persona**: `string` — user_simulator input generator")
+    assert "frustrated_customer" in shown

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import AliasChoices, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean
+from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean, lint_later
 from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
@@ -347,7 +347,8 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
         merged = _with_dataset_defaults(cls, merged)
     problems.extend(_deprecated_aliases(base, cls))
     try:
-        check = Check.model_validate({"kind": resolved_kind, **merged})
+        with lint_later():
+            check = Check.model_validate({"kind": resolved_kind, **merged})
     except ValidationError as exc:
         problems.extend(
             problems_from_validation(exc, base, head=head, model=cls, what=resolved_kind)
@@ -817,7 +818,8 @@ def _custom_params(
             misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check._registry, head)
         ]
     try:
-        check = Check.model_validate(as_check)
+        with lint_later():
+            check = Check.model_validate(as_check)
     except ValidationError as exc:
         return problems_from_validation(
             exc, params, head=head, model=Check._registry[kind], what=kind
