@@ -66,6 +66,7 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--parallel", type=int, default=64)
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--only-ray", action="store_true", help="skip the local worker runs")
     parser.add_argument("--shard-scenarios", type=int, default=2000)
     args = parser.parse_args()
     bound = args.parallel / args.latency
@@ -76,11 +77,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "j.suite.yaml").write_text(judged_suite(args.scenarios))
-        configs = [
-            ("1 worker", ["--jobs", "1"]),
-            ("2 workers", ["--jobs", "2"]),
-            ("8 workers", ["--jobs", "8"]),
-        ]
+        configs = [] if args.only_ray else [("1 worker", ["--jobs", "1"])]
+        configs += [] if args.only_ray else [("2 workers", ["--jobs", "2"])]
+        configs += [] if args.only_ray else [("8 workers", ["--jobs", "8"])]
         if not args.no_ray:
             configs.append(("Ray (local, 2 CPUs)", ["--executor", "ray"]))
         for name, extra in configs:
