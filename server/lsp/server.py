@@ -19,7 +19,19 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.spec.kinds import CONFIG_NAME
 
-from . import code_actions, code_lens, commands, completion, diagnostics, hover, symbols
+from . import (
+    code_actions,
+    code_lens,
+    commands,
+    completion,
+    definition,
+    diagnostics,
+    hover,
+    links,
+    references,
+    rename,
+    symbols,
+)
 from .convert import UTF16, PositionCodec
 from .documents import DocumentStore, OpenDocument
 from .guard import guarded
@@ -77,7 +89,8 @@ class CheckspecServer(LanguageServer):
 def create_server() -> CheckspecServer:
     server = CheckspecServer()
     _register_lifecycle(server)
-    for feature in (diagnostics, completion, hover, code_actions, symbols, code_lens, commands):
+    features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
+    for feature in (*features, definition, links, references, rename):
         feature.register(server)
     return server
 
