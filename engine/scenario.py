@@ -86,7 +86,8 @@ class Step(BaseModel):
                 error=TestCaseError.from_exception(exc, phase="interaction"),
                 check_names=names,
             ), trace
-        results, error = await run_checks(self.checks, trace, return_exception)
+        durations: list[float] = []
+        results, error = await run_checks(self.checks, trace, return_exception, durations)
         added = len(trace.interactions) > before
         return construct(
             TestCaseResult,
@@ -97,18 +98,26 @@ class Step(BaseModel):
                 "error": error,
                 "check_names": names,
                 "skip_reason": None,
+                "check_durations_ms": durations,
             },
             unset=_UNSET_SKIP_REASON,
         ), trace
 
 
 async def run_checks(
-    checks: Sequence[Check], trace: Trace, return_exception: bool
+    checks: Sequence[Check],
+    trace: Trace,
+    return_exception: bool,
+    durations: list[float] | None = None,
 ) -> tuple[list[CheckResult], TestCaseError | None]:
-    """Run checks in order; with return_exception a raising check becomes an ERROR."""
+    """Run checks in order; with return_exception a raising check becomes an ERROR.
+
+    `durations`, when given, receives each check's time in milliseconds (editors show it).
+    """
     results: list[CheckResult] = []
     error: TestCaseError | None = None
     for check in checks:
+        started = time.perf_counter()
         try:
             result = await check.run(trace)
         except Exception as exc:
@@ -120,6 +129,8 @@ async def run_checks(
                 f"{type(exc).__name__}: {exc}", {"traceback": caught.traceback}
             )
         results.append(result)
+        if durations is not None:
+            durations.append(round((time.perf_counter() - started) * 1000, 3))
     return results, error
 
 

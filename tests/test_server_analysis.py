@@ -530,16 +530,15 @@ def test_lenses_run_each_runnable_scenario_and_the_whole_file() -> None:
     assert [
         (lens.title, lens.command, lens.scenario, lens.range.start.line) for lens in lenses
     ] == [
-        ("▶ Run all (2)", RUN_FILE, None, 0),
+        ("▶ Run all (2 of 3)", RUN_FILE, None, 0),
         ("▶ Run scenario", RUN_SCENARIO, 0, 2),
+        ("⚠ not runnable: unknown check 'nope'", "", 1, 4),
         ("▶ Run scenario", RUN_SCENARIO, 2, 6),
     ]
     single = code_lenses(analyze(SCENARIO, "t.scenario.yaml"))
     assert [(lens.title, lens.scenario) for lens in single] == [("▶ Run scenario", 0)]
-    assert (
-        code_lenses(analyze("name: x\nsteps: [{checks: [{kind: nope}]}]\n", "t.scenario.yaml"))
-        == []
-    )
+    broken = code_lenses(analyze("name: x\nsteps: [{checks: [{kind: nope}]}]\n", "t.scenario.yaml"))
+    assert [lens.title for lens in broken] == ["⚠ not runnable: unknown check 'nope'"]
 
 
 # Run results -----------------------------------------------------------------------------

@@ -37,6 +37,15 @@ def accept_registrations(client: LanguageClient) -> list[types.RegistrationParam
     def register(params: types.RegistrationParams) -> None:
         registered.append(params)
 
+    # After a run the server asks for fresh lenses (its outcome) and inlay hints.
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh_hints(params: None) -> None:
+        return None
+
     return registered
 
 
@@ -411,7 +420,7 @@ async def test_document_symbols_nest_scenarios_steps_and_checks(
     ]
 
 
-async def test_code_lenses_only_on_runnable_scenarios(
+async def test_code_lenses_run_runnable_scenarios_and_say_why_others_cannot_run(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "lenses.suite.yaml", SUITE)
@@ -425,8 +434,9 @@ async def test_code_lenses_only_on_runnable_scenarios(
         if lens.command
     ]
     assert shown == [
-        (0, "▶ Run all (1)", [uri]),
-        (2, "▶ Run scenario", [uri, 0]),  # `broken` (line 10) has none
+        (0, "▶ Run all (1 of 2)", [uri]),
+        (2, "▶ Run scenario", [uri, 0]),
+        (9, "⚠ not runnable: unknown check 'nope'", [uri, 1]),  # `broken` says why instead
     ]
 
 

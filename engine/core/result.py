@@ -236,6 +236,10 @@ class TestCaseResult(Outcome, BaseModel):
     skip_reason: str | None = Field(
         default=None, description="Set when the step did not run (an earlier step stopped)."
     )
+    check_durations_ms: list[float] = Field(
+        default_factory=list,
+        description="How long each check took, in milliseconds (empty when not measured).",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

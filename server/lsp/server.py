@@ -27,6 +27,7 @@ from . import (
     definition,
     diagnostics,
     hover,
+    inlay_hints,
     links,
     references,
     rename,
@@ -35,6 +36,7 @@ from . import (
 from .convert import UTF16, PositionCodec
 from .documents import DocumentStore, OpenDocument
 from .guard import guarded
+from .last_runs import LastRuns
 from .protocol import CheckspecProtocol
 from .runs import Runs
 from .settings import SECTION, EditorSettings
@@ -65,6 +67,7 @@ class CheckspecServer(LanguageServer):
         self.background: set[asyncio.Task[Any]] = set()  # keeps fire-and-forget tasks alive
         self.given_options = False  # initializationOptions carried the settings
         self.runs = Runs()  # the worker processes scenarios run in
+        self.last_runs = LastRuns()  # each scenario's last result, for showing it in place
 
     @property
     def encoding(self) -> str:
@@ -90,7 +93,7 @@ def create_server() -> CheckspecServer:
     server = CheckspecServer()
     _register_lifecycle(server)
     features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
-    for feature in (*features, definition, links, references, rename):
+    for feature in (*features, definition, links, references, rename, inlay_hints):
         feature.register(server)
     return server
 
