@@ -220,3 +220,72 @@ async def test_rename_edits_every_file_and_refuses_built_in_kinds(
             )
         )
         assert refused_edit is None
+
+
+# Snippets and the missing-parameters fix ---------------------------------------------------
+
+CHECKS = """
+name: snippets
+steps:
+  - interacts:
+      - inputs: hi
+        outputs: hello
+    checks:
+      - kind: rego_policy
+      - {kind: not}
+      - kind: TYPED
+""".replace("TYPED", "")  # the cursor after `kind: `
+
+
+async def test_choosing_a_kind_writes_its_required_parameters_as_tab_stops(
+    client: LanguageClient, workspace: Path
+) -> None:
+    uri = open_file(client, workspace / "snippets.scenario.yaml", CHECKS)
+    where = at(uri, CHECKS, "      - kind: \n", offset=14)  # the line ends with a space
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=where.text_document,
+            position=where.position,
+            context=types.CompletionContext(
+                trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character=" "
+            ),
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    by_label = {item.label: item for item in result.items}
+    rego = by_label["rego_policy"]
+    assert rego.insert_text_format == types.InsertTextFormat.Snippet
+    assert isinstance(rego.text_edit, types.TextEdit)
+    assert rego.text_edit.new_text == (
+        "rego_policy\n        policy: ${1:TODO}\n        rule: ${2:TODO}$0"
+    )
+    # A check with nothing required stays plain text.
+    assert by_label["json_valid"].insert_text_format == types.InsertTextFormat.PlainText
+    assert by_label["custom_polite"].insert_text_format == types.InsertTextFormat.PlainText
+
+
+async def test_a_quick_fix_adds_the_missing_required_parameters(
+    client: LanguageClient, workspace: Path
+) -> None:
+    uri = open_file(client, workspace / "missing.scenario.yaml", CHECKS)
+    everything = types.Range(types.Position(0, 0), types.Position(20, 0))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=everything,
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is not None
+    titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
+    assert titles.count("Add 'policy', 'rule'") == 1
+    assert "Add 'check'" in titles
+    edits = [
+        e
+        for a in actions
+        if isinstance(a, types.CodeAction) and a.edit and a.edit.changes
+        for e in a.edit.changes[uri]
+    ]
+    fixed = apply_edits(dedented(CHECKS), edits)
+    assert "      - kind: rego_policy\n        policy: TODO\n        rule: TODO\n" in fixed
+    assert "      - {kind: not, check: {kind: string_matching, keyword: TODO}}\n" in fixed

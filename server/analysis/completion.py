@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +25,7 @@ from checkspec.engine.spec.workspace import CustomCheck, Workspace
 from .context import CursorContext, Role, cursor_context
 from .docs import check_markdown, field_markdown
 from .recorded import recorded_at
+from .required import field_docs, needed_parameters, placeholder
 from .schema import FieldDoc, Frame, MappingShape, shape_at, summary_of
 from .trace_paths import ROOT, format_name, next_keys, parse_steps
 
@@ -47,6 +48,7 @@ class Completion:
     detail: str = ""
     documentation: str = ""  # Markdown
     sort: str = ""
+    snippet: str | None = None  # LSP snippet to insert instead, when the client takes them
 
 
 def complete(
@@ -57,6 +59,7 @@ def complete(
     *,
     trigger: str | None = None,
     earlier: Document | None = None,
+    snippets: bool = False,
 ) -> list[Completion]:
     """What may be written at `position` in `text` (the text `document` was analysed from).
 
@@ -65,6 +68,7 @@ def complete(
     line is being indented.
     `earlier` is an earlier analysis of the same file that parsed: while the line being
     typed breaks the YAML, recorded outputs are read from it (found by keys, not lines).
+    With `snippets`, choosing a check kind also writes its required parameters as tab stops.
     """
     if document.kind is None:
         return []
@@ -74,7 +78,7 @@ def complete(
     if trigger == " " and context.role is Role.KEY and not context.after_dash:
         return []  # a space in the indentation, not a request
     data = document if document.source.root is not None or earlier is None else earlier
-    request = _Request(document, data, context, workspace, is_json(document.path))
+    request = _Request(document, data, context, workspace, is_json(document.path), snippets)
     if context.role is Role.KEY:
         return request.keys_or_list_item()
     if context.in_list:
@@ -89,6 +93,7 @@ class _Request:
     context: CursorContext
     workspace: Workspace | None
     json: bool
+    snippets: bool = False
 
     @property
     def kind(self) -> FileKind | None:
@@ -168,17 +173,52 @@ class _Request:
         family = shape.family
         assert family is not None
         dataset = self.kind is FileKind.DATASET and shape.head != "type"
+        is_check = issubclass(family, Check)
         items = [
-            self._value(kind, ItemKind.CHECK, summary_of(cls), _kind_doc(kind, cls, dataset), i)
+            self._with_snippet(
+                self._value(
+                    kind, ItemKind.CHECK, summary_of(cls), _kind_doc(kind, cls, dataset), i
+                ),
+                shape,
+                needed_parameters(kind) if is_check else [],
+                kind,
+            )
             for i, (kind, cls) in enumerate(family._registry.items())
         ]
-        if shape.custom_allowed and issubclass(family, Check):
+        if shape.custom_allowed and is_check:
             for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
                 base = Check._registry.get(custom.base_kind)
                 about = custom.name or custom.description or f"custom {custom.base_kind} check"
                 doc = check_markdown(identifier, base, custom=custom) if base else about
-                items.append(self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i))
+                item = self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i)
+                preset = tuple(custom.check_params())
+                needed = needed_parameters(custom.base_kind, preset)
+                items.append(self._with_snippet(item, shape, needed, custom.base_kind))
         return items
+
+    def _with_snippet(
+        self, item: Completion, shape: MappingShape, needed: list[str], kind: str
+    ) -> Completion:
+        """`kind: equals` + a line per required parameter, each a tab stop (block YAML)."""
+        written = self.context.frames[-1].keys if self.context.frames else None
+        needed = [n for n in needed if not (written and n in written)]
+        if not self.snippets or not needed or self.json or self.context.quoted:
+            return item
+        line = self.context.line
+        head = re.search(rf"(?:^|[\s-]){re.escape(str(shape.head))}:", line)
+        if head is None or "{" in line or "[" in line:
+            return item
+        column = head.start() + (0 if line[head.start()].isalnum() else 1)
+        dataset = shape.head == "identifier"
+        indent = " " * column
+        inner = indent + "  " if dataset else indent
+        lines = [escape_snippet(item.insert)]
+        if dataset:
+            lines.append(f"{indent}params:")
+        docs = field_docs(kind)
+        for stop, name in enumerate(needed, start=1):
+            lines.append(f"{inner}{name}: {_tab_stop(stop, docs.get(name))}")
+        return replace(item, snippet="\n".join(lines) + "$0")
 
     def _value(self, value: str, kind: ItemKind, detail: str, doc: str, index: int) -> Completion:
         insert = f" {value}" if self.context.needs_space else value
@@ -234,3 +274,17 @@ class _Request:
 @lru_cache(maxsize=256)
 def _kind_doc(kind: str, cls: type[BaseModel], dataset: bool) -> str:
     return check_markdown(kind, cls, dataset=dataset)
+
+
+def escape_snippet(text: str) -> str:
+    """Literal text inside an LSP snippet."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def _tab_stop(number: int, doc: FieldDoc | None) -> str:
+    if doc is not None and len(doc.choices) > 1:
+        escaped = [
+            c.replace("\\", "\\\\").replace(",", "\\,").replace("|", "\\|") for c in doc.choices
+        ]
+        return f"${{{number}|{','.join(escaped)}|}}"
+    return f"${{{number}:{escape_snippet(placeholder(doc))}}}"
