@@ -238,6 +238,7 @@ class TestCaseResult(Outcome, BaseModel):
     )
     check_durations_ms: list[float] = Field(
         default_factory=list,
+        exclude=True,  # timings for editors; dumps and reports stay comparable between runs
         description="How long each check took, in milliseconds (empty when not measured).",
     )
 
