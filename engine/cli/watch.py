@@ -28,9 +28,18 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
         return code
     roots = watched_roots(args.paths)
     ignored = {Path(args.output).resolve()} if args.output else set()
-    print(_waiting(roots), file=sys.stderr)
+    announced = False
     try:
-        for batch in changes_of(*roots, debounce=300, raise_interrupt=True):
+        # An empty batch comes when nothing changed for a while: the watcher is running by
+        # then, so "watching" is said only once a change would be seen.
+        for batch in changes_of(
+            *roots, debounce=300, raise_interrupt=True, yield_on_timeout=True, rust_timeout=500
+        ):
+            if not batch:
+                if not announced:
+                    print(_waiting(roots), file=sys.stderr)
+                    announced = True
+                continue
             again = paths_to_run(args.paths, (Path(p) for _, p in batch), ignored)
             if not again:
                 continue
@@ -38,7 +47,7 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
             code = run(argparse.Namespace(**{**vars(args), "paths": again}))
             if code == EXIT_INTERRUPTED:
                 return code
-            print(_waiting(roots), file=sys.stderr)
+            announced = False
     except KeyboardInterrupt:
         print("stopped watching", file=sys.stderr)
     return code
