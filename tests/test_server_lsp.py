@@ -356,7 +356,7 @@ async def test_completion_of_kinds_parameters_values_and_trace_paths(
     assert await complete(client, uri, position_of(typing, "outputs.\n", 8)) == ["answer", "score"]
 
 
-async def test_hover_on_a_kind_shows_its_parameter_table(
+async def test_hover_on_a_kind_shows_how_to_write_it_and_its_parameters(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "hover.scenario.yaml", RECORDED)
@@ -368,8 +368,8 @@ async def test_hover_on_a_kind_shows_its_parameter_table(
         )
     )
     assert found is not None and isinstance(found.contents, types.MarkupContent)
-    assert "| parameter | type | default | description |" in found.contents.value
-    assert "| `keyword` | string |" in found.contents.value
+    assert "```yaml\n- kind: string_matching\n  keyword: TODO\n```" in found.contents.value
+    assert "- `keyword` *string*, **required**" in found.contents.value
 
     on_path = await client.text_document_hover_async(
         types.HoverParams(

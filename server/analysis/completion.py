@@ -72,6 +72,54 @@ def complete(
     """
     if document.kind is None:
         return []
+    found = _complete(document, text, position, workspace, trigger, earlier, snippets)
+    if found or trigger is not None:
+        return found
+    return _continuing_item(document, text, position, workspace, earlier, snippets)
+
+
+def _continuing_item(
+    document: Document,
+    text: str,
+    position: Position,
+    workspace: Workspace | None,
+    earlier: Document | None,
+    snippets: bool,
+) -> list[Completion]:
+    """The keys of the list item above, on a blank line at its dash's column.
+
+    Enter after `- kind: equals` leaves the cursor under the `-` (editors keep the line's
+    indentation); what is asked for there is the next parameter of that check, written two
+    columns further: the items insert the two spaces.
+    """
+    lines = text.split("\n")
+    if position.line >= len(lines) or lines[position.line][: position.character].strip():
+        return []
+    column = position.character
+    above = next((line for line in reversed(lines[: position.line]) if line.strip()), "")
+    if not (above[:column].strip() == "" and above[column : column + 2] == "- "):
+        return []
+    shifted = lines[position.line][:column] + "  " + lines[position.line][column:]
+    retyped = "\n".join([*lines[: position.line], shifted, *lines[position.line + 1 :]])
+    moved = Position(position.line, column + 2)
+    found = _complete(document, retyped, moved, workspace, None, earlier, snippets)
+    here = Range(position, position)
+    return [
+        replace(item, insert="  " + item.insert, replace=here, snippet=None)
+        for item in found
+        if item.kind is ItemKind.FIELD
+    ]
+
+
+def _complete(
+    document: Document,
+    text: str,
+    position: Position,
+    workspace: Workspace | None,
+    trigger: str | None,
+    earlier: Document | None,
+    snippets: bool,
+) -> list[Completion]:
     context = cursor_context(text, position, source=document.source, json=is_json(document.path))
     if context is None:
         return []
@@ -124,11 +172,12 @@ class _Request:
 
     def keys(self, shape: MappingShape, written: Mapping[Any, Any]) -> list[Completion]:
         present = shape.present(written)
+        needed = _needed_in(shape)
         items = []
         for index, (name, doc) in enumerate(shape.fields.items()):
             if name in present and name != self.context.prefix:
                 continue
-            rank = 0 if name == shape.head else 1 if doc.required else 2
+            rank = 0 if name == shape.head else 1 if doc.required or name in needed else 2
             items.append(
                 Completion(
                     label=name,
@@ -189,7 +238,7 @@ class _Request:
             for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
                 base = Check._registry.get(custom.base_kind)
                 about = custom.name or custom.description or f"custom {custom.base_kind} check"
-                doc = check_markdown(identifier, base, custom=custom) if base else about
+                doc = check_markdown(identifier, base, custom=custom) if base else ""
                 item = self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i)
                 preset = tuple(custom.check_params())
                 needed = needed_parameters(custom.base_kind, preset)
@@ -271,9 +320,17 @@ class _Request:
         ]
 
 
+def _needed_in(shape: MappingShape) -> list[str]:
+    """The parameters the check a mapping names cannot do without (ranked first)."""
+    if shape.custom is not None:
+        return needed_parameters(shape.custom.base_kind, tuple(shape.custom.check_params()))
+    kind = next((k for k, c in Check._registry.items() if c is shape.check), None)
+    return needed_parameters(kind) if kind is not None else []
+
+
 @lru_cache(maxsize=256)
 def _kind_doc(kind: str, cls: type[BaseModel], dataset: bool) -> str:
-    return check_markdown(kind, cls, dataset=dataset)
+    return check_markdown(kind, cls, dataset=dataset, summary=False)  # the detail says it
 
 
 def escape_snippet(text: str) -> str:

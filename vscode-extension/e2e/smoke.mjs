@@ -209,7 +209,7 @@ try {
   if (!hints.some((hint) => hint.startsWith("✓"))) throw new Error(`no ✓ inlay hint after the run: ${hints.join(" | ")}`);
   step("results in place", `${hints.join(" | ")}; lens: ${await outcomeLens.innerText()}`);
   await shot("05b-results-in-place");
-  await hoverOver(editor.locator(".view-lines span", { hasText: /^refund policy is stated$/ }).first());
+  await hoverOver(editor.locator(".view-lines").getByText("refund policy is stated", { exact: true }).first());
   const transcriptHover = page.locator(".monaco-hover:not(.hidden)", { hasText: "Last run" }).first();
   await transcriptHover.waitFor({ timeout: 15_000 });
   await page.waitForTimeout(300);
