@@ -12,7 +12,14 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.test_server_lsp import accept_registrations, apply_edits, open_file, position_of
+from tests.test_server_lsp import (
+    accept_registrations,
+    apply_edits,
+    change_file,
+    diagnostics,
+    open_file,
+    position_of,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -289,3 +296,60 @@ async def test_a_quick_fix_adds_the_missing_required_parameters(
     fixed = apply_edits(dedented(CHECKS), edits)
     assert "      - kind: rego_policy\n        policy: TODO\n        rule: TODO\n" in fixed
     assert "      - {kind: not, check: {kind: string_matching, keyword: TODO}}\n" in fixed
+
+
+# Typing below a check; a trace path that points nowhere ------------------------------------
+
+BELOW = """
+name: below
+steps:
+  - interacts:
+      - inputs: hi
+        outputs: {answer: hello}
+    checks:
+      - kind: equals
+        target_key: trace.last.outputs.answr
+      INDENT
+"""
+
+
+async def test_completion_on_the_line_enter_leaves_below_a_check_offers_its_parameters(
+    client: LanguageClient, workspace: Path
+) -> None:
+    uri = open_file(client, workspace / "below.scenario.yaml", BELOW)
+    # The line Enter leaves keeps the indentation of the line above: up to its `-`.
+    change_file(client, uri, dedented(BELOW).replace("      INDENT", " " * 6), version=2)
+    position = types.Position(line=8, character=6)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=position
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    first = min(result.items, key=lambda item: item.sort_text or "")
+    assert first.label == "expected_value"
+    assert isinstance(first.text_edit, types.TextEdit)
+    assert first.text_edit.new_text == "  expected_value: "
+
+
+async def test_a_trace_path_missing_from_the_recording_is_a_warning_with_a_fix(
+    client: LanguageClient, workspace: Path
+) -> None:
+    text = BELOW.replace("      INDENT\n", "        expected_value: hello\n")
+    uri = open_file(client, workspace / "answr.scenario.yaml", text)
+    found = await diagnostics(client, uri, lambda d: len(d) > 0)
+    (warning,) = [d for d in found if d.code == "unresolved-trace-path"]
+    assert warning.severity == types.DiagnosticSeverity.Warning
+    assert "did you mean 'answer'?" in warning.message
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=warning.range,
+            context=types.CodeActionContext(diagnostics=[warning]),
+        )
+    )
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.edit is not None and action.edit.changes is not None
+    fixed = apply_edits(dedented(text), action.edit.changes[uri])
+    assert "target_key: trace.last.outputs.answer\n" in fixed

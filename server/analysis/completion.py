@@ -96,10 +96,10 @@ def _continuing_item(
     if position.line >= len(lines) or lines[position.line][: position.character].strip():
         return []
     column = position.character
-    above = next((line for line in reversed(lines[: position.line]) if line.strip()), "")
-    if not (above[:column].strip() == "" and above[column : column + 2] == "- "):
+    if not _below_item_at(lines[: position.line], column):
         return []
-    shifted = lines[position.line][:column] + "  " + lines[position.line][column:]
+    current = lines[position.line].ljust(column)
+    shifted = current[:column] + "  " + current[column:]
     retyped = "\n".join([*lines[: position.line], shifted, *lines[position.line + 1 :]])
     moved = Position(position.line, column + 2)
     found = _complete(document, retyped, moved, workspace, None, earlier, snippets)
@@ -109,6 +109,18 @@ def _continuing_item(
         for item in found
         if item.kind is ItemKind.FIELD
     ]
+
+
+def _below_item_at(above: list[str], column: int) -> bool:
+    """The lines above end with a list item whose `- ` is at `column` (and its own lines)."""
+    for line in reversed(above):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent >= column + 2:
+            continue  # a deeper line of that item
+        return indent == column and line[column : column + 2] == "- "
+    return False
 
 
 def _complete(

@@ -104,15 +104,20 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     }
   }
 
+  /** A scenario's item: the one already listed (a run may be recording into it), updated. */
   private scenarioItem(file: vscode.TestItem, scenario: ScenarioSymbol): vscode.TestItem {
-    const item = this.controller.createTestItem(`${file.id}#${scenario.index}`, scenario.name, file.uri);
+    const id = `${file.id}#${scenario.index}`;
+    const item = file.children.get(id) ?? this.controller.createTestItem(id, scenario.name, file.uri);
+    item.label = scenario.name;
     item.range = toRange(scenario.head);
     item.description = scenario.detail;
     item.sortText = String(scenario.index).padStart(6, "0"); // file order, not alphabetical
     item.error = scenario.runnable ? undefined : "not runnable: fix the problems shown in the file first";
     item.children.replace(
       scenario.checks.map((check, order) => {
-        const child = this.controller.createTestItem(`${item.id}${CHECK_SEPARATOR}${check.step}.${check.index}`, check.kind, file.uri);
+        const childId = `${item.id}${CHECK_SEPARATOR}${check.step}.${check.index}`;
+        const child = item.children.get(childId) ?? this.controller.createTestItem(childId, check.kind, file.uri);
+        child.label = check.kind;
         child.range = toRange(check.head);
         child.description = [check.name, `step ${check.step + 1}`].filter(Boolean).join(" · ");
         child.sortText = String(order).padStart(6, "0");
@@ -195,9 +200,10 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
       item.children.forEach((check) => run.enqueued(check));
     }
     const recorded = new Set<string>();
+    const wantedIds = new Set(items.map((item) => item.id));
     const live = (summary: ScenarioSummary): void => {
       const item = file.children.get(`${file.id}#${summary.index}`);
-      if (item === undefined || recorded.has(item.id) || !items.includes(item)) return;
+      if (item === undefined || recorded.has(item.id) || !wantedIds.has(item.id)) return;
       recorded.add(item.id);
       this.outcome(run, item, summary);
     };
@@ -226,7 +232,7 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     run.appendOutput([`── ${file.label} ──`, ...resultLines(report), ""].join("\r\n"));
     for (const summary of report.scenarios) {
       const item = file.children.get(`${file.id}#${summary.index}`);
-      if (item !== undefined && !recorded.has(item.id) && items.includes(item)) {
+      if (item !== undefined && !recorded.has(item.id) && items.some((wanted) => wanted.id === item.id)) {
         recorded.add(item.id);
         this.outcome(run, item, summary);
       }
