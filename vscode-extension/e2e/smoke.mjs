@@ -86,6 +86,7 @@ writeFileSync(
       "editor.hover.delay": 100,
       "editor.minimap.enabled": false,
       "testing.automaticallyOpenPeekView": "failureAnywhere",
+      "checkspec.runOnSave": "file",
     },
     null,
     2,
@@ -292,6 +293,27 @@ try {
   await cancelled.waitFor({ timeout: 10_000 });
   step("cancelled from the progress notification", `${Date.now() - cancelledAt} ms to the answer`);
   await shot("10-cancelled");
+
+  // The server's language status: state, version and executable, with Restart.
+  await page.locator('[id="status.languageStatus"]').first().click();
+  const languageStatus = page.locator(".monaco-hover:not(.hidden), .context-view", { hasText: "checkspec" }).first();
+  await languageStatus.waitFor({ timeout: 10_000 });
+  step("language status", (await languageStatus.innerText()).replace(/\s+/g, " ").trim().slice(0, 160));
+  await shot("11-language-status");
+  await page.keyboard.press("Escape");
+
+  // checkspec.runOnSave = file: saving a dataset (in the copy) runs it.
+  await quickOpen("faq.dataset.yaml");
+  const datasetEditor = page.locator(".editor-instance .monaco-editor").first();
+  await datasetEditor.locator(".view-lines").first().waitFor();
+  await datasetEditor.click({ position: { x: 300, y: 60 } });
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n# saved from the e2e run\n");
+  await page.keyboard.press("Control+S");
+  const saved = page.locator(".statusbar-item", { hasText: /scenarios —|faq/ }).first();
+  await saved.waitFor({ timeout: 60_000 });
+  step("run on save", (await saved.innerText()).replace(/\s+/g, " ").trim());
+  await shot("12-run-on-save");
 } catch (error) {
   failed = true;
   console.error(`FAIL ${error instanceof Error ? error.message : error}`);

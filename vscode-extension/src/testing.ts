@@ -275,7 +275,9 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     scenario.children.forEach((item) => {
       const check = results.get(item.id.slice(item.id.lastIndexOf(CHECK_SEPARATOR) + 1));
       if (check === undefined || summary.status === "cancelled") return run.skipped(item);
-      if (check.status === "pass") return run.passed(item, check.durationMs);
+      // VS Code shows a duration to a tenth of a millisecond: "0.0ms" says nothing.
+      const took = check.durationMs !== undefined && check.durationMs >= 1 ? check.durationMs : undefined;
+      if (check.status === "pass") return run.passed(item, took);
       if (check.status !== "fail" && check.status !== "error") return run.skipped(item);
       const text = messageWithAnswer(`${check.kind} ${check.status}ed: ${check.message || "no message"}`, summary.answer);
       const message =
@@ -283,8 +285,8 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
           ? vscode.TestMessage.diff(text, check.expected, check.actual)
           : new vscode.TestMessage(text);
       if (item.uri !== undefined) message.location = new vscode.Location(item.uri, new vscode.Position(check.line, 0));
-      if (check.status === "fail") run.failed(item, message, check.durationMs);
-      else run.errored(item, message, check.durationMs);
+      if (check.status === "fail") run.failed(item, message, took);
+      else run.errored(item, message, took);
     });
   }
 }
