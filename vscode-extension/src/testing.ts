@@ -195,10 +195,9 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     if (file.uri === undefined) return undefined;
     if (file.canResolveChildren || ids === "all") await this.resolve(file);
     const items = gather(file.children).filter((item) => !excluded.has(item.id) && (ids === "all" || ids.has(item.id)));
-    for (const item of items) {
-      run.started(item);
-      item.children.forEach((check) => run.enqueued(check));
-    }
+    // Checks get their state with their scenario's result (a check left queued would keep
+    // its scenario spinning in the explorer if that result never came).
+    for (const item of items) run.started(item);
     const recorded = new Set<string>();
     const wantedIds = new Set(items.map((item) => item.id));
     const live = (summary: ScenarioSummary): void => {
