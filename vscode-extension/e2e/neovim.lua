@@ -37,7 +37,7 @@ local client_id = vim.lsp.start_client({
 if not client_id then return fail("the server did not start") end
 vim.lsp.buf_attach_client(buf, client_id)
 local client = vim.lsp.get_client_by_id(client_id)
-if not vim.wait(30000, function() return ready end, 50) then
+if not vim.wait(120000, function() return ready end, 50) then  -- a busy machine starts Python slowly
   return fail("the server did not initialize")
 end
 step("initialized", client.name)
@@ -62,7 +62,7 @@ local row, text = line_of("kind: string_matching")
 local original = text
 vim.api.nvim_buf_set_lines(buf, row, row + 1, false, { (text:gsub("string_matching", "string_matchin")) })
 local found
-vim.wait(15000, function()
+vim.wait(60000, function()
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     if d.message:find("unknown check 'string_matchin'", 1, true) then found = d return true end
   end

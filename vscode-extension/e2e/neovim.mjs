@@ -33,7 +33,7 @@ if (!existsSync(server)) {
 const done = spawnSync(nvim, ["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", `luafile ${join(here, "neovim.lua")}`], {
   env: { ...env, CHECKSPEC_E2E_OUT: out, CHECKSPEC_SERVER: server, CHECKSPEC_E2E_FOLDER: folder },
   encoding: "utf8",
-  timeout: 240_000,
+  timeout: 480_000,
 });
 const seenPath = join(out, "neovim.json");
 if (!existsSync(seenPath)) {
