@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint install clean schema bench
+.PHONY: run test lint install clean schema bench e2e
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,15 @@ lint: install
 test: install lint
 	$(PY) -m pytest -q
 	@if [ -f vscode-extension/package.json ]; then $(MAKE) -C vscode-extension test; fi
+
+# Real clients: VS Code in a browser (code-server + Debian's chromium) and headless Neovim,
+# each through open -> diagnostics -> completion -> run -> results; screenshots and what the
+# clients saw go to $(E2E_OUT). Installs what is missing first (e2e/setup.sh).
+E2E_OUT ?= /tmp/checkspec-e2e
+e2e: install
+	bash vscode-extension/e2e/setup.sh
+	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/neovim.mjs
+	CHECKSPEC_E2E_OUT=$(E2E_OUT) $(MAKE) -C vscode-extension e2e
 
 schema: install
 	$(VENV)/bin/checkspec schema

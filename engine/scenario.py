@@ -95,7 +95,8 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
                 error=TestCaseError.from_exception(exc, phase="interaction"),
                 check_names=names,
             ), trace
-        results = await run_checks(self.checks, trace, return_exception)
+        durations: list[float] = []
+        results = await run_checks(self.checks, trace, return_exception, durations)
         added = len(trace.interactions) > before
         return construct(
             TestCaseResult,
@@ -106,17 +107,25 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
                 "error": None,
                 "check_names": names,
                 "skip_reason": None,
+                "check_durations_ms": durations,
             },
             unset=_UNSET_SKIP_REASON,
         ), trace
 
 
 async def run_checks(
-    checks: Sequence[Check], trace: Trace, return_exception: bool
+    checks: Sequence[Check],
+    trace: Trace,
+    return_exception: bool,
+    durations: list[float] | None = None,
 ) -> list[CheckResult]:
-    """Run checks in order; with return_exception a raising check becomes an ERROR."""
+    """Run checks in order; with return_exception a raising check becomes an ERROR.
+
+    `durations`, when given, receives each check's time in milliseconds (editors show it).
+    """
     results: list[CheckResult] = []
     for check in checks:
+        started = time.perf_counter()
         try:
             result = await check.run(trace)
         except Exception as exc:
@@ -136,6 +145,8 @@ async def run_checks(
                     }
                 )
         results.append(result)
+        if durations is not None:
+            durations.append(round((time.perf_counter() - started) * 1000, 3))
     return results
 
 

@@ -106,7 +106,8 @@ def test_kinds_complete_from_the_registry_and_the_workspace_custom_checks() -> N
     greater = next(i for i in found if i.label == "greater_than")
     assert greater.kind is ItemKind.CHECK
     assert greater.replace == Range(pos(text, "gre", 0), pos(text, "kind: gre"))
-    assert "| `expected_value` |" in greater.documentation
+    assert "- `expected_value` *any*, **required**" in greater.documentation
+    assert not greater.documentation.startswith("**greater_than**")  # the detail says it
     polite = next(i for i in found if i.label == "custom_polite")
     assert "The answer says please." in polite.documentation
 
@@ -399,14 +400,19 @@ def hover_at(
     return found.markdown
 
 
-def test_hover_on_a_kind_shows_its_docstring_and_parameter_table() -> None:
+def test_hover_on_a_kind_shows_what_it_does_how_to_write_it_and_its_parameters() -> None:
     shown = hover_at(SCENARIO, "string_matching")
-    assert shown.startswith("**string_matching**\n\nPasses when the keyword occurs")
-    assert "| parameter | type | default | description |" in shown
-    assert "| `keyword` | string | — | Substring to search for (or use keyword_key). |" in shown
-    assert "| `case_sensitive` | boolean | `true` |" in shown
-    assert "'NFC' \\| 'NFD'" in shown  # pipes escaped inside the table
-    assert "| `kind` |" not in shown
+    assert shown.startswith("**string_matching** — Passes when the keyword occurs")
+    assert "```yaml\n- kind: string_matching\n  keyword: TODO\n```" in shown
+    assert (
+        "- `keyword` *string*, **required** — Substring to search for (or use keyword_key)."
+        in shown
+    )
+    assert (
+        "- `case_sensitive` *boolean*, default `true` — Whether matching is case-sensitive."
+        in shown
+    )
+    assert "`kind`" not in shown.split("```", 2)[2]  # not a parameter of its own
 
 
 def test_hover_on_a_parameter_key_explains_it() -> None:
@@ -456,7 +462,8 @@ def test_hover_in_a_dataset_documents_dataset_defaults_and_custom_checks() -> No
     assert '`"trace.last.outputs.response.content"`' in shown
     custom = hover_at(text, "custom_polite", "f.dataset.yaml")
     assert custom.startswith("**custom_polite** — custom check based on `string_matching`")
-    assert "The answer says please." in custom and '`keyword: "please"`' in custom
+    assert "The answer says please." in custom
+    assert "```yaml\ntype: string_matching\nkeyword: please\n```" in custom  # as in the file
 
 
 def test_hover_on_a_list_value_explains_the_list() -> None:
@@ -530,16 +537,15 @@ def test_lenses_run_each_runnable_scenario_and_the_whole_file() -> None:
     assert [
         (lens.title, lens.command, lens.scenario, lens.range.start.line) for lens in lenses
     ] == [
-        ("▶ Run all (2)", RUN_FILE, None, 0),
+        ("▶ Run all (2 of 3)", RUN_FILE, None, 0),
         ("▶ Run scenario", RUN_SCENARIO, 0, 2),
+        ("⚠ not runnable: unknown check 'nope'", "", 1, 4),
         ("▶ Run scenario", RUN_SCENARIO, 2, 6),
     ]
     single = code_lenses(analyze(SCENARIO, "t.scenario.yaml"))
     assert [(lens.title, lens.scenario) for lens in single] == [("▶ Run scenario", 0)]
-    assert (
-        code_lenses(analyze("name: x\nsteps: [{checks: [{kind: nope}]}]\n", "t.scenario.yaml"))
-        == []
-    )
+    broken = code_lenses(analyze("name: x\nsteps: [{checks: [{kind: nope}]}]\n", "t.scenario.yaml"))
+    assert [lens.title for lens in broken] == ["⚠ not runnable: unknown check 'nope'"]
 
 
 # Run results -----------------------------------------------------------------------------

@@ -37,6 +37,15 @@ def accept_registrations(client: LanguageClient) -> list[types.RegistrationParam
     def register(params: types.RegistrationParams) -> None:
         registered.append(params)
 
+    # After a run the server asks for fresh lenses (its outcome) and inlay hints.
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh_hints(params: None) -> None:
+        return None
+
     return registered
 
 
@@ -347,7 +356,7 @@ async def test_completion_of_kinds_parameters_values_and_trace_paths(
     assert await complete(client, uri, position_of(typing, "outputs.\n", 8)) == ["answer", "score"]
 
 
-async def test_hover_on_a_kind_shows_its_parameter_table(
+async def test_hover_on_a_kind_shows_how_to_write_it_and_its_parameters(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "hover.scenario.yaml", RECORDED)
@@ -359,8 +368,8 @@ async def test_hover_on_a_kind_shows_its_parameter_table(
         )
     )
     assert found is not None and isinstance(found.contents, types.MarkupContent)
-    assert "| parameter | type | default | description |" in found.contents.value
-    assert "| `keyword` | string |" in found.contents.value
+    assert "```yaml\n- kind: string_matching\n  keyword: TODO\n```" in found.contents.value
+    assert "- `keyword` *string*, **required**" in found.contents.value
 
     on_path = await client.text_document_hover_async(
         types.HoverParams(
@@ -411,7 +420,7 @@ async def test_document_symbols_nest_scenarios_steps_and_checks(
     ]
 
 
-async def test_code_lenses_only_on_runnable_scenarios(
+async def test_code_lenses_run_runnable_scenarios_and_say_why_others_cannot_run(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "lenses.suite.yaml", SUITE)
@@ -425,8 +434,9 @@ async def test_code_lenses_only_on_runnable_scenarios(
         if lens.command
     ]
     assert shown == [
-        (0, "▶ Run all (1)", [uri]),
-        (2, "▶ Run scenario", [uri, 0]),  # `broken` (line 10) has none
+        (0, "▶ Run all (1 of 2)", [uri]),
+        (2, "▶ Run scenario", [uri, 0]),
+        (9, "⚠ not runnable: unknown check 'nope'", [uri, 1]),  # `broken` says why instead
     ]
 
 

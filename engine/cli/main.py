@@ -94,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ADDR",
         help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
     )
+    run.add_argument(
+        "--watch",
+        action="store_true",
+        help="after the run, run changed files again (all of them when a .py module or "
+        "checkspec.yaml changes) until Ctrl-C",
+    )
     run.add_argument("--model", help="LLM for judge checks (litellm name)")
     run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
 
@@ -147,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         handler = {
-            "run": _run,
+            "run": _run_or_watch,
             "merge": _merge,
             "validate": _validate,
             "list": _list,
@@ -212,6 +218,14 @@ def _validate(args: argparse.Namespace) -> int:
     if not invalid:
         print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)
     return EXIT_INVALID if invalid else EXIT_OK
+
+
+def _run_or_watch(args: argparse.Namespace) -> int:
+    if not args.watch:
+        return _run(args)
+    from .watch import watch
+
+    return watch(args, _run)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -266,6 +266,11 @@ class TestCaseResult(Reportable, Outcome, BaseModel):
     skip_reason: str | None = Field(
         default=None, description="Set when the step did not run (an earlier step stopped)."
     )
+    check_durations_ms: list[float] = Field(
+        default_factory=list,
+        exclude=True,  # timings for editors; dumps and reports stay comparable between runs
+        description="How long each check took, in milliseconds (empty when not measured).",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

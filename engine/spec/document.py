@@ -43,6 +43,7 @@ from .locate import (
     warning,
 )
 from .problems import Position, Problem, Range, Severity, TextEdit
+from .replay_paths import replay_path_problems
 from .schema_checks import SchemaCheck
 from .source import Node, Source, parse_jsonl_lines, parse_source
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
@@ -556,6 +557,7 @@ def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -
         step = _step(step_node, step_index, ctx, entry, problems)
         if step is not None:
             steps.append(step)
+    problems.extend(replay_path_problems(node, target))
     entry.problems = problems
     if not _has_errors(problems):
         entry.scenario = Scenario.model_construct(
@@ -731,6 +733,8 @@ def _record(
         )
     explicit = node.value.get("name")
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, entry.name)
+    schema = schemas.output.schema if schemas.output is not None else None
+    problems.extend(replay_path_problems(node, ctx.target, dataset=True, output_schema=schema))
     entry.problems = problems
     if not _has_errors(problems):
         description = node.value.get("description")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections.abc
 import json
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -310,7 +311,7 @@ def _model_shape(model: type[BaseModel]) -> MappingShape:
     head = family = None
     if model is DatasetCheck:
         head, family = "identifier", Check
-    title = _first_line(model.__doc__) or model.__name__
+    title = yaml_name(model)
     return MappingShape(
         title,
         fields,
@@ -318,6 +319,18 @@ def _model_shape(model: type[BaseModel]) -> MappingShape:
         family=family,
         custom_allowed=head is not None,
         children=children,
+    )
+
+
+def yaml_name(model: type) -> str:
+    """What a model is called in a file: `a scenario`, `an interaction`, `a dataset check`."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", model.__name__).lower()
+    words = words.removesuffix(" spec").removesuffix(" file").removesuffix(" config")
+    words = {"workspace": "checkspec.yaml", "interact": "interaction"}.get(words, words)
+    return (
+        f"in {'an' if words[:1] in 'aeio' else 'a'} {words}"
+        if words != "checkspec.yaml"
+        else "in checkspec.yaml"
     )
 
 

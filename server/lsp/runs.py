@@ -234,9 +234,11 @@ def _supports_progress(ls: CheckspecServer) -> bool:
     return bool(window and window.work_done_progress)
 
 
-def summary_of(entry: ScenarioEntry, outcome: Outcome) -> dict[str, Any]:
+def summary_of(
+    entry: ScenarioEntry, outcome: Outcome, *, transcript: bool = False
+) -> dict[str, Any]:
     """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
-    summary = run_summary(entry, outcome.result)
+    summary = run_summary(entry, outcome.result, transcript=transcript)
     summary["output"] = outcome.output
     if outcome.ending is Ending.CANCELLED:
         summary["status"] = "cancelled"
