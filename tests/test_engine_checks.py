@@ -458,12 +458,12 @@ async def test_rego_policy_seed_example() -> None:
 
     result = await check.run(trace_of({"role": "admin"}))
     assert result.status is PASS
-    assert result.message == "Rule data.giskard.allow is true."
+    assert result.message == "Rule 'data.giskard.allow' evaluated to true."
     assert result.details["input"] == {"role": "admin"}
 
     result = await check.run(trace_of({"role": "user"}))
     assert result.status is FAIL
-    assert result.message == "Rule data.giskard.allow is false."
+    assert result.message == "Rule 'data.giskard.allow' evaluated to false."
 
 
 async def test_rego_policy_static_data() -> None:
@@ -471,7 +471,7 @@ async def test_rego_policy_static_data() -> None:
     check = RegoPolicy(policy=policy, rule="data.giskard.allow", data={"allowed_roles": ["ops"]})
     result = await check.run(trace_of({"role": "ops"}))
     assert result.status is PASS
-    assert "is true" in result.message
+    assert "evaluated to true" in result.message
 
     result = await check.run(trace_of({"role": "guest"}))
     assert result.status is FAIL
@@ -482,15 +482,15 @@ async def test_rego_policy_undefined_rule_fails() -> None:
     policy = "package giskard\n\nallow if {\n    input.x == 1\n}\n"
     result = await RegoPolicy(policy=policy, rule="data.giskard.allow").run(trace_of({"x": 2}))
     assert result.status is FAIL
-    assert result.message == "Rule data.giskard.allow is undefined for this input."
+    assert result.message == "Rule 'data.giskard.allow' is undefined."
 
 
 async def test_rego_policy_non_boolean_rule_errors() -> None:
     policy = 'package giskard\n\nverdict := "yes"\n'
     result = await RegoPolicy(policy=policy, rule="data.giskard.verdict").run(trace_of({}))
     assert result.status is ERROR
-    assert "must evaluate to a boolean" in result.message
-    assert "'yes'" in result.message
+    assert result.message == "Rule 'data.giskard.verdict' returned str, expected bool or undefined."
+    assert result.details["result"] == "yes"
 
 
 BROKEN_POLICY = "package giskard\n\nallow if {\n    input.role == \n}\n"

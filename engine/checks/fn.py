@@ -66,6 +66,11 @@ class FnCheck(Check):
             outcome = await outcome
         if isinstance(outcome, CheckResult):
             return outcome
+        if not isinstance(outcome, bool):
+            raise TypeError(
+                "fn must return bool or CheckResult (or an awaitable of one), "
+                f"but got {type(outcome).__name__} (value: {outcome!r})"
+            )
         details = dict(self.details)
         if outcome:
             return CheckResult.success(self.success_message or "Check passed.", details)

@@ -119,13 +119,12 @@ class RegoPolicy(Check):
             )
         details["result"] = outcome
         if outcome is None:
-            return CheckResult.failure(f"Rule {self.rule} is undefined for this input.", details)
+            return CheckResult.failure(f"Rule '{self.rule}' is undefined.", details)
         if not isinstance(outcome, bool):
             return CheckResult.error(
-                f"Rule {self.rule} must evaluate to a boolean, got {type(outcome).__name__} "
-                f"{outcome!r}.",
+                f"Rule '{self.rule}' returned {type(outcome).__name__}, expected bool or undefined.",
                 details,
             )
         if outcome:
-            return CheckResult.success(f"Rule {self.rule} is true.", details)
-        return CheckResult.failure(f"Rule {self.rule} is false.", details)
+            return CheckResult.success(f"Rule '{self.rule}' evaluated to true.", details)
+        return CheckResult.failure(f"Rule '{self.rule}' evaluated to false.", details)

@@ -1,0 +1,148 @@
+"""`make mutate`: mutation testing of the engine and the server's analysis with mutmut.
+
+mutmut names a mutant after its file's path and recognises a hit by the function's
+``__module__``, so both must agree. The repository maps ``engine/`` to ``checkspec.engine``
+through ``package_dir``, so this script stages a copy of the packages under their import
+names (``build/mutate/checkspec/engine``, ...) with the tests and the files they read, and
+runs mutmut there (configuration: ``[tool.mutmut]`` in pyproject.toml). The staged
+``mutants/`` folder comes first on ``sys.path`` in mutmut's test runs, ahead of the editable
+install, so the tests import the mutated code.
+
+    python tools/mutate.py                      # the whole scope
+    python tools/mutate.py engine/checks        # one folder (re-runs its mutants)
+    python tools/mutate.py --report             # score and survivors of the last runs
+
+Results are kept in build/mutate/mutants between runs; a mutant whose function and tests
+did not change is not run again. The score is killed / (killed + survived + timeouts +
+mutants no test reaches).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+STAGE = REPO / "build" / "mutate"
+# repository folder -> folder under the stage (the import name's path)
+PACKAGES = {
+    "engine": "checkspec/engine",
+    "server": "checkspec/server",
+    "schemas": "checkspec/schemas",
+}
+DATA = ["tests", "examples", "schemas", "pyproject.toml"]
+IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules", "imported.marker")
+SCOPE = ["engine/checks", "engine/spec", "engine/core", "server/analysis"]
+
+
+def stage() -> None:
+    """Copy the packages and test data into the stage; unchanged files keep their mtime."""
+    for source, target in [*PACKAGES.items(), *((d, d) for d in DATA)]:
+        src, dst = REPO / source, STAGE / target
+        if src.is_dir():
+            _sync_tree(src, dst)
+        else:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            _copy_if_changed(src, dst)
+
+
+def _sync_tree(src: Path, dst: Path) -> None:
+    wanted: set[Path] = set()
+    for root, dirs, files in os.walk(src):
+        ignored = IGNORE(root, dirs + files)
+        dirs[:] = [d for d in dirs if d not in ignored]
+        for name in files:
+            if name in ignored:
+                continue
+            rel = Path(root, name).relative_to(src)
+            wanted.add(rel)
+            _copy_if_changed(src / rel, dst / rel)
+    for path in list(dst.rglob("*")) if dst.exists() else []:
+        if (
+            path.is_file()
+            and "__pycache__" not in path.parts
+            and path.relative_to(dst) not in wanted
+        ):
+            path.unlink()
+
+
+def _copy_if_changed(src: Path, dst: Path) -> None:
+    if dst.exists() and dst.read_bytes() == src.read_bytes():
+        return
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+
+
+def mutant_glob(folder: str) -> str:
+    """engine/checks -> checkspec.engine.checks.* (mutmut's mutant names)."""
+    top, _, rest = folder.strip("/").partition("/")
+    name = ".".join(["checkspec", top, *filter(None, rest.removesuffix(".py").split("/"))])
+    return name + "*"
+
+
+def mutmut(*args: str) -> int:
+    command = [sys.executable, "-m", "mutmut", *args]
+    return subprocess.call(command, cwd=STAGE)
+
+
+def report(folders: list[str]) -> float:
+    """Print the score and the survivors of the given folders; returns the score."""
+    prefixes = [f"checkspec/{f.strip('/')}" for f in folders]
+    counts = {"killed": 0, "survived": 0, "timeout": 0, "no tests": 0, "other": 0}
+    survivors: list[str] = []
+    for meta in sorted((STAGE / "mutants" / "checkspec").rglob("*.py.meta")):
+        rel = meta.relative_to(STAGE / "mutants").as_posix()
+        if not any(rel.startswith(p) for p in prefixes):
+            continue
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            status = _status(code)
+            counts[status if status in counts else "other"] += 1
+            if status in ("survived", "no tests", "timeout"):
+                survivors.append(f"{name}: {status}")
+    reached = counts["killed"] + counts["survived"] + counts["timeout"] + counts["no tests"]
+    score = 100.0 * counts["killed"] / reached if reached else 0.0
+    for line in survivors:
+        print("   ", line)
+    print(
+        f"mutation score {score:.1f}% ({counts['killed']} killed of {reached}; "
+        f"{counts['survived']} survived, {counts['no tests']} reached by no test, "
+        f"{counts['timeout']} timed out, {counts['other']} not run) over {', '.join(folders)}"
+    )
+    return score
+
+
+def _status(code: int | None) -> str:
+    from mutmut.stats import status_by_exit_code
+
+    return status_by_exit_code.get(code, "not checked")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "folders", nargs="*", help=f"folders to mutate (default: {' '.join(SCOPE)})"
+    )
+    parser.add_argument("--report", action="store_true", help="only print the last results")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
+    args = parser.parse_args()
+    folders = args.folders or SCOPE
+    unknown = [f for f in folders if not (REPO / f).exists()]
+    if unknown:
+        parser.error(f"no such folder: {', '.join(unknown)}")
+    if not args.report:
+        stage()
+        names = [mutant_glob(f) for f in args.folders]
+        code = mutmut("run", "--max-children", str(args.jobs), *names)
+        if code:
+            return code
+    report(folders)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
