@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,3 +35,21 @@ def conformance_cases(name: str) -> list[dict[str, Any]]:
         raise FileNotFoundError(name)
     known = {case["id"] for case in cases}
     return cases + [case for case in shared_cases(name) if case["id"] not in known]
+
+
+if os.environ.get("MUTANT_UNDER_TEST") is not None:
+    # Under `make mutate`, mutmut records which tests reach each function. The engine's
+    # caches (analyses by scenario text, compiled paths, regexes, policies...) would let
+    # only the first test reach the code behind them, so every test starts without them.
+    import pytest
+
+    @pytest.fixture(autouse=True)
+    def _no_shared_caches() -> None:
+        for name, module in list(sys.modules.items()):
+            if not name.startswith("checkspec.") or module is None:
+                continue
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+                elif isinstance(value, dict) and value is getattr(module, "_CACHE", None):
+                    value.clear()
