@@ -10,6 +10,7 @@ install, so the tests import the mutated code.
 
     python tools/mutate.py                      # the whole scope
     python tools/mutate.py engine/checks        # one folder (re-runs its mutants)
+    python tools/mutate.py --survivors          # run again only what survived last time
     python tools/mutate.py --report             # score and survivors of the last runs
 
 Results are kept in build/mutate/mutants between runs; a mutant whose function and tests
@@ -90,11 +91,15 @@ def mutmut(*args: str) -> int:
     return subprocess.call(command, cwd=STAGE)
 
 
-def report(folders: list[str]) -> float:
-    """Print the score and the survivors of the given folders; returns the score."""
+def survivors(folders: list[str]) -> list[str]:
+    """Names of the mutants of `folders` that no test killed in the last runs."""
+    return [name.split(":")[0] for name in _results(folders)[1]]
+
+
+def _results(folders: list[str]) -> tuple[dict[str, int], list[str]]:
     prefixes = [f"checkspec/{f.strip('/')}" for f in folders]
     counts = {"killed": 0, "survived": 0, "timeout": 0, "no tests": 0, "other": 0}
-    survivors: list[str] = []
+    left: list[str] = []
     for meta in sorted((STAGE / "mutants" / "checkspec").rglob("*.py.meta")):
         rel = meta.relative_to(STAGE / "mutants").as_posix()
         if not any(rel.startswith(p) for p in prefixes):
@@ -103,10 +108,16 @@ def report(folders: list[str]) -> float:
             status = _status(code)
             counts[status if status in counts else "other"] += 1
             if status in ("survived", "no tests", "timeout"):
-                survivors.append(f"{name}: {status}")
+                left.append(f"{name}: {status}")
+    return counts, left
+
+
+def report(folders: list[str]) -> float:
+    """Print the score and the survivors of the given folders; returns the score."""
+    counts, left = _results(folders)
     reached = counts["killed"] + counts["survived"] + counts["timeout"] + counts["no tests"]
     score = 100.0 * counts["killed"] / reached if reached else 0.0
-    for line in survivors:
+    for line in left:
         print("   ", line)
     print(
         f"mutation score {score:.1f}% ({counts['killed']} killed of {reached}; "
@@ -128,6 +139,9 @@ def main() -> int:
         "folders", nargs="*", help=f"folders to mutate (default: {' '.join(SCOPE)})"
     )
     parser.add_argument("--report", action="store_true", help="only print the last results")
+    parser.add_argument(
+        "--survivors", action="store_true", help="run again only the mutants that survived"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
     args = parser.parse_args()
     folders = args.folders or SCOPE
@@ -136,9 +150,10 @@ def main() -> int:
         parser.error(f"no such folder: {', '.join(unknown)}")
     if not args.report:
         stage()
-        names = [mutant_glob(f) for f in args.folders]
-        code = mutmut("run", "--max-children", str(args.jobs), *names)
-        if code:
+        names = survivors(folders) if args.survivors else [mutant_glob(f) for f in args.folders]
+        if args.survivors and not names:
+            print("no survivors to run again")
+        elif code := mutmut("run", "--max-children", str(args.jobs), *names):
             return code
     report(folders)
     return 0
