@@ -235,6 +235,80 @@ CASES = [
         ],
         ["x"],
     ),
+    (
+        "trace-paths",
+        "t.scenario.yaml",
+        'name: x\nsteps:\n  - interacts: [{inputs: a, outputs: b}]\n    checks:\n      - {kind: equals, expected_value: 1, target_key: trace.nope}\n      - {kind: equals, expected_value: 1, target_key: trace.lst.outputs}\n      - {kind: equals, expected_value: 1, target_key: "trace.interactions[0].output"}\n      - {kind: equals, expected_value: 1, target_key: "trace.interactions[0].outputs.anything.deep"}\n      - {kind: equals, expected_value: 1, target_key: trace.annotations.user}\n      - {kind: equals, expected_value: 1, target_key: trace.last.metadata.x}\n      - {kind: equals, expected_value: 1, target_key: trace.last.inputs}\n      - {kind: equals, expected_value: 1, target_key: "trace.interactions[*].zz"}\n      - {kind: equals, expected_value: 1, target_key: trace.last.zzzzzz}\n      - {kind: equals, expected_value: 1, expected_value_key: trace.last.outputz}\n',
+        [
+            "4:54-4:64 warning unknown-trace-field: trace has no field 'nope' (it has interactions, last, annotations)",
+            "5:54-5:71 warning unknown-trace-field: trace has no field 'lst' (it has interactions, last, annotations); did you mean 'last'?",
+            "6:54-6:84 warning unknown-trace-field: trace.interactions has no field 'output' (it has inputs, outputs, metadata); did you mean 'outputs'?",
+            "12:54-12:71 warning unknown-trace-field: trace.last has no field 'zzzzzz' (it has inputs, outputs, metadata)",
+            "13:42-13:60 error mutually-exclusive: 'expected_value' and 'expected_value_key' are mutually exclusive: give one of them",
+        ],
+        ["x"],
+    ),
+    (
+        "nested-lints",
+        "t.scenario.yaml",
+        'name: x\nsteps:\n  - interacts: [{inputs: a, outputs: b}]\n    checks:\n      - kind: any_of\n        checks:\n          - {kind: regex_matching, pattern: "(a"}\n          - kind: not\n            check:\n              kind: string_matching\n              keyword: a\n              key: trace.last.outputs\n          - {kind: equals, expected_value: 1, target_key: trace.last.outputz}\n',
+        [
+            "6:47-6:48 error regex-syntax: invalid regex: missing )",
+            "11:14-11:17 warning deprecated-alias: 'key' is a deprecated name for 'target_key' | 11:14-11:17='target_key' (Rename to 'target_key')",
+            "12:58-12:76 warning unknown-trace-field: trace.last has no field 'outputz' (it has inputs, outputs, metadata); did you mean 'outputs'?",
+        ],
+        ["x"],
+    ),
+    (
+        "jsonl",
+        "f.dataset.jsonl",
+        '{"interactions": [{"input": "hi", "checks": [{"identifier": "strng_matching", "params": {"keyword": "a"}}]}]}\nnot json\n{"name": "second", "interactions": [{"input": "x", "output": "y", "checks": [{"identifier": "string_matching", "params": {"keyword": "y"}}]}]}\n[1, 2]\n\n{"interactions": "bad"}\n',
+        [
+            "0:28-0:32 error schema-mismatch: input does not match the dataset's input_schema: 'hi' is not of type 'object'",
+            "0:60-0:76 error unknown-kind: unknown check 'strng_matching'; did you mean 'string_matching'? | 0:60-0:76='string_matching' (Change to 'string_matching')",
+            "1:0-1:0 error syntax: Expecting value",
+            "2:46-2:49 error schema-mismatch: input does not match the dataset's input_schema: 'x' is not of type 'object'",
+            "2:61-2:64 error schema-mismatch: output does not match the dataset's output_schema: 'y' is not of type 'object'",
+            "3:0-3:6 error invalid-structure: a dataset scenario must be a mapping",
+            "5:17-5:22 error invalid-structure: interactions must be a list",
+        ],
+        ["hi", "second", "line #3", "line #4"],
+    ),
+    (
+        "json-scenario",
+        "t.scenario.json",
+        '{"name": "j", "steps": [{"interacts": [{"inputs": "a", "outputs": "b"}], "checks": [{"kind": "equalz", "expected_value": 1}]}]}\n',
+        [
+            "0:93-0:101 error unknown-kind: unknown check 'equalz'; did you mean 'equals'? | 0:93-0:101='equals' (Change to 'equals')",
+        ],
+        ["j"],
+    ),
+    (
+        "schema-kind",
+        "notes.yaml",
+        "$schema: ../schemas/suite.schema.json\nname: s\nscenarios: []\n",
+        [],
+        [],
+    ),
+    (
+        "unknown-kind-file",
+        "notes.yaml",
+        "name: s\n",
+        [
+            "0:0-0:0 error unknown-file-kind: cannot tell the kind of this file: name it *.scenario.yaml, *.suite.yaml, *.dataset.yaml or checkspec.yaml, or add a top-level $schema",
+        ],
+        [],
+    ),
+    (
+        "annotations-bad",
+        "t.scenario.yaml",
+        "name: x\ndescription: [1]\nannotations: [1, 2]\nsteps: []\n",
+        [
+            "1:13-1:16 error invalid-value: description must be a string",
+            "2:13-2:19 error invalid-value: annotations must be a mapping",
+        ],
+        ["x"],
+    ),
 ]
 
 
