@@ -44,6 +44,7 @@ def placed(text: str) -> list[list[tuple[int, int, str, list[int]]]]:
 
 
 def test_the_same_scenario_twice_is_placed_twice() -> None:
+    # (The first one's text runs up to the second's `-`, so it is not the same text.)
     text = "name: s\nscenarios:\n" + SCENARIO + SCENARIO
     first = [(6, 18, "unknown-kind", [6]), (9, 12, "deprecated-alias", [9])]
     second = [(15, 18, "unknown-kind", [15]), (18, 12, "deprecated-alias", [18])]
@@ -72,6 +73,10 @@ def test_an_edit_above_moves_the_reused_scenario() -> None:
     ]
     assert [p.range.start.line for p in reused.all_problems if p.code == "unknown-kind"] == [8]
     assert [c.head.start.line for c in entry.checks] == [8, 10]
+    assert [c.node.range.start.line for c in entry.checks] == [8, 10]  # today's nodes
+    assert entry.node.range.start.line == 4 and entry.index == 0
+    fixes = [e.range.start.line for p in entry.problems for e in p.fix]
+    assert fixes == [8, 11]
 
 
 def test_a_scenario_in_another_context_is_analysed_again() -> None:

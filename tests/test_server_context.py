@@ -590,3 +590,58 @@ def test_cursor_context(name: str, marked: str, json: bool, expected: dict | Non
     if found is not None:
         assert found.position == position
         assert found.line == text.split("\n")[position.line]
+
+
+SUITE = """\
+name: s
+target: python:a:b
+scenarios:
+  - name: one
+    steps:
+      - interacts:
+          - inputs: a
+        checks:
+          - kind: string_matching
+            keyword: a
+  - name: two
+    tags: [x]
+    steps:
+      - checks:
+          - kind: equals
+            expected_value: 1
+            target_key: trace.last.outputs
+  -   name: three
+      steps:
+        - interacts: []
+          checks:
+            - kind: regex_matching
+              pattern: b
+            - kind:
+  - name: four
+    steps: []
+"""
+
+
+def test_reading_from_the_scenario_holding_the_cursor_is_reading_from_the_top() -> None:
+    # In a long suite the outline is rebuilt from the parsed tree at the scenario holding
+    # the cursor instead of reading every line above it: the answer must be the same.
+    source = parse_source(SUITE)
+    lines = SUITE.split("\n")
+    compared = 0
+    for line, text in enumerate(lines):
+        for character in range(len(text) + 1):
+            position = Position(line, character)
+            from_top = cursor_context(SUITE, position)
+            resumed = cursor_context(SUITE, position, source=source)
+            if from_top is not None:
+                assert resumed == from_top, position
+                compared += 1
+    assert compared > 300
+
+
+def test_a_stale_tree_is_not_trusted_for_resuming() -> None:
+    # The tree is a keystroke old: the scenario it names no longer starts with `- `.
+    source = parse_source(SUITE)
+    edited = SUITE.replace("  - name: two", "    name: two")
+    position = Position(15, 16)  # the value of `expected_value`
+    assert cursor_context(edited, position, source=source) == cursor_context(edited, position)

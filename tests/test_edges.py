@@ -1,0 +1,124 @@
+"""Edges the other tests do not reach: exact boundaries and less common input shapes
+(source, document, locate, context, hover, schema, symbols, completion)."""
+
+from __future__ import annotations
+
+from checkspec.engine import Check
+from checkspec.engine.spec.document import analyze, analyze_config
+from checkspec.engine.spec.kinds import FileKind
+from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.source import _size, parse_source
+from checkspec.engine.spec.workspace import WorkspaceConfig
+from checkspec.server.analysis.context import cursor_context
+from checkspec.server.analysis.schema import named_class, root_shape
+from checkspec.server.analysis.symbols import document_symbols
+
+from .test_server_analysis import SCENARIO, WORKSPACE, dedent, hover_at, items
+
+
+def problems(text: str, path: str = "t.scenario.yaml") -> list[tuple[str, str, Range]]:
+    return [(p.code, p.message, p.range) for p in analyze(text, path).all_problems]
+
+
+def test_sizes_are_shown_in_bytes_kb_and_mb() -> None:
+    assert _size(999) == "999 bytes"
+    assert _size(1000) == "1 KB"
+    assert _size(1500) == "1.5 KB"
+    assert _size(999_999) == "1000 KB"
+    assert _size(1_000_000) == "1 MB"
+    assert _size(12_345_678) == "12.3 MB"
+
+
+def test_node_repr_is_cut_after_40_characters() -> None:
+    root = parse_source("a: " + "x" * 50 + "\nb: short\n").root
+    assert repr(root.get("b")) == "Node(scalar at 1:3, 'short')"
+    long = repr(root.get("a"))
+    assert long == "Node(scalar at 0:3, '" + "x" * 36 + "...)"
+
+
+def test_yaml_merges_and_aliases_that_cannot_be_read() -> None:
+    source = parse_source("base: &b 3\nx:\n  <<: *b\n  y: 1\n")
+    assert [(p.code, p.message, p.range) for p in source.problems] == [
+        (
+            "syntax",
+            "a `<<` merge needs a mapping or a list of mappings",
+            Range(Position(2, 6), Position(2, 8)),
+        )
+    ]
+    merged = parse_source("a: &a {x: 1}\nb: &b {x: 2, y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n").root
+    assert merged.get("c").value == {"x": 1, "y": 2, "z": 3}
+    undefined = parse_source("a: *nowhere\n")
+    assert [(p.code, p.message) for p in undefined.problems] == [
+        ("syntax", "found undefined alias *nowhere")
+    ]
+
+
+def test_checkspec_yaml_alone() -> None:
+    assert analyze_config("") == (WorkspaceConfig(), [])
+    config, found = analyze_config("- a\n")
+    assert config == WorkspaceConfig()
+    assert [(p.code, p.message) for p in found] == [
+        ("invalid-structure", "checkspec.yaml must be a mapping")
+    ]
+    assert problems("target: nope\n", "checkspec.yaml") == [
+        (
+            "bad-target",
+            "unknown target 'nope': use 'python:package.module:function' or an http(s):// URL",
+            Range(Position(0, 8), Position(0, 12)),
+        )
+    ]
+
+
+def test_suites_need_a_name_and_nested_parameters_get_suggestions() -> None:
+    assert problems("scenarios: []\n", "s.suite.yaml") == [
+        ("missing-parameter", "a suite needs a 'name'", Range(Position(0, 0), Position(0, 0)))
+    ]
+    text = dedent(
+        """
+        name: x
+        steps:
+          - checks:
+              - kind: not
+                check: {kind: string_matching, keywrd: a}
+        """
+    )
+    (problem,) = problems(text)
+    assert problem[:2] == (
+        "unknown-parameter",
+        "unknown parameter 'keywrd' for string_matching; did you mean 'keyword'?",
+    )
+
+
+def test_quoted_keys_with_escapes_and_empty_ones() -> None:
+    # (a backslash escape is skipped when finding the closing quote, and kept in the key)
+    for text, key in (('"a\\"b": va\n', 'a\\"b'), ('"": va\n', ""), ("'it''s': va\n", "it's")):
+        found = cursor_context(text, Position(0, len(text) - 1))
+        assert found is not None and found.key == key and found.prefix == "va", text
+
+
+def test_hover_says_where_a_long_path_stops_matching() -> None:
+    text = SCENARIO.replace("trace.last.outputs.nope", "trace.last.outputs.details.nope.deeper")
+    shown = hover_at(text, "trace.last.outputs.details.nope.deeper")
+    assert "`trace.last.outputs.details` has: `days`." in shown
+
+
+def test_a_suite_documents_its_scenarios_key() -> None:
+    doc = root_shape(FileKind.SUITE).fields["scenarios"]
+    assert (doc.type, doc.description) == (
+        "list[scenario]",
+        "The scenarios of this suite, each run on its own.",
+    )
+    assert named_class(Check, ["not", "a", "name"], {}) == (None, None)
+    assert named_class(Check, "equals", {})[0] is Check.registry()["equals"]
+
+
+def test_the_outline_of_a_step_that_is_not_a_mapping() -> None:
+    (scenario,) = document_symbols(analyze("name: x\nsteps:\n  - just text\n", "t.scenario.yaml"))
+    assert [(s.name, s.detail) for s in scenario.children] == [("step 1", "")]
+
+
+def test_the_kind_is_offered_first_in_a_new_check() -> None:
+    text = "name: x\nsteps:\n  - checks:\n      - \n"
+    found = items(text, "      - ", offset=8, trigger=" ")
+    assert [(c.label, c.sort) for c in found] == [("kind", "0000")]  # ranked first
+    assert WORKSPACE.custom_checks  # the workspace used offers custom kinds too
