@@ -122,3 +122,81 @@ def test_the_kind_is_offered_first_in_a_new_check() -> None:
     found = items(text, "      - ", offset=8, trigger=" ")
     assert [(c.label, c.sort) for c in found] == [("kind", "0000")]  # ranked first
     assert WORKSPACE.custom_checks  # the workspace used offers custom kinds too
+
+
+LINT_PLACES = [
+    ("regex_matching", "        pattern: ab(c\n", "4:21-4:22 regex-syntax"),
+    ("regex_matching", '        pattern: "ab(c"\n', "4:22-4:23 regex-syntax"),
+    # an escape in the quotes: offsets in the value no longer match the text, so the
+    # whole value is underlined
+    ("regex_matching", '        pattern: "a\\\\b(c"\n', "4:17-4:25 regex-syntax"),
+    # in a block scalar: at the line and column inside the text; at the end of the text
+    # when the error is "at end of input"
+    (
+        "regex_matching",
+        "        pattern: |\n          ab\n          (c\n",
+        "6:12-6:12 regex-syntax",
+    ),
+    ("regex_matching", "        pattern: |\n          ab(\n", "5:13-5:13 regex-syntax"),
+    ("llm_judge", "        prompt: |\n          hello {{ x\n", "5:10-5:20 template-syntax"),
+    (
+        "llm_judge",
+        "        prompt: |\n          hello\n          {% if %}\n          x\n",
+        "6:10-6:18 template-syntax",
+    ),
+    ("llm_judge", "        prompt: >\n          a {{ b\n", "5:10-5:16 template-syntax"),
+    (
+        "rego_policy",
+        '        rule: data.x.allow\n        policy: "package x\\nallow if {"\n',
+        "5:16-5:39 rego-syntax",
+    ),
+]
+
+
+def test_a_parameter_error_is_placed_inside_the_parameter_text() -> None:
+    for kind, params, expected in LINT_PLACES:
+        text = f"name: x\nsteps:\n  - checks:\n      - kind: {kind}\n{params}"
+        (problem,) = analyze(text, "t.scenario.yaml").all_problems
+        r = problem.range
+        found = f"{r.start.line}:{r.start.character}-{r.end.line}:{r.end.character} {problem.code}"
+        assert found == expected, params
+
+
+def test_hover_on_a_top_level_list_item_and_with_a_workspace_target() -> None:
+    from checkspec.engine.spec.workspace import Workspace
+    from checkspec.server.analysis.hover import hover
+
+    listed = analyze("- a\n- b\n", "t.scenario.yaml")
+    assert hover(listed, Position(0, 2)) is None
+    workspace = Workspace(config=WorkspaceConfig(target="python:ws:agent"))
+    document = analyze(SCENARIO, "t.scenario.yaml", workspace)
+    found = hover(document, Position(9, 26), workspace)
+    assert found is not None
+    assert found.markdown.startswith(
+        "`trace.last.outputs.answer` is resolved when the scenario runs: this scenario calls "
+        "its target `python:ws:agent` when it runs."
+    )
+
+
+def test_a_path_that_starts_with_a_dot_is_offered_nothing() -> None:
+    text = "name: x\nsteps:\n  - checks:\n      - kind: equals\n        target_key: .\n"
+    assert items(text, "target_key: .") == []
+
+
+def test_recorded_data_inside_a_dataset_turn_stops_at_that_turn() -> None:
+    from checkspec.server.analysis.recorded import recorded_at
+
+    text = dedent(
+        """
+        name: faq
+        scenarios:
+          - interactions:
+              - input: a
+                output: {x: 1}
+              - input: b
+                output: {y: 2}
+        """
+    )
+    document = analyze(text, "f.dataset.yaml")
+    first = recorded_at(document, ["scenarios", 0, "interactions", 0, "checks"])
+    assert [i.inputs for i in first.interactions] == ["a"] and first.step == 0
