@@ -200,3 +200,119 @@ def test_recorded_data_inside_a_dataset_turn_stops_at_that_turn() -> None:
     document = analyze(text, "f.dataset.yaml")
     first = recorded_at(document, ["scenarios", 0, "interactions", 0, "checks"])
     assert [i.inputs for i in first.interactions] == ["a"] and first.step == 0
+
+
+def test_what_each_column_of_a_line_is_on() -> None:
+    text = "a: xy\nb: [1, {c: d}]\n"
+    source = parse_source(text)
+    found = []
+    for line, content in enumerate(text.split("\n")[:2]):
+        for column in range(len(content) + 1):
+            node = source.node_at(line, column)
+            found.append(f"{line}:{column} {source.path_at(line, column)} {node.kind}")
+    assert found == [
+        "0:0 ['a'] scalar",
+        "0:1 ['a'] scalar",
+        "0:2 [] mapping",
+        "0:3 ['a'] scalar",
+        "0:4 ['a'] scalar",
+        "0:5 ['a'] scalar",
+        "1:0 ['b'] scalar",
+        "1:1 ['b'] scalar",
+        "1:2 [] mapping",
+        "1:3 ['b'] sequence",
+        "1:4 ['b', 0] scalar",
+        "1:5 ['b', 0] scalar",
+        "1:6 ['b'] sequence",
+        "1:7 ['b', 1] mapping",
+        "1:8 ['b', 1, 'c'] scalar",
+        "1:9 ['b', 1, 'c'] scalar",
+        "1:10 ['b', 1] mapping",
+        "1:11 ['b', 1, 'c'] scalar",
+        "1:12 ['b', 1, 'c'] scalar",
+        "1:13 ['b', 1] mapping",
+        "1:14 ['b'] sequence",
+    ]
+
+
+def test_json_that_yaml_cannot_read_keeps_the_depth_limit() -> None:
+    # YAML keys stop at 1024 characters: this is read as plain JSON values, and nests as
+    # deep as the same JSON with a short key, read by YAML (three levels)
+    assert parse_source('{"k": {"a": {"b": 1}}}', json=True, max_depth=3).root is not None
+    key = "k" * 1100
+    text = '{"' + key + '": {"a": {"b": 1}}}'
+    assert parse_source(text, json=True, max_depth=3).root is not None
+    refused = parse_source(text, json=True, max_depth=2)
+    assert refused.root is None and [p.code for p in refused.problems] == ["too-deep"]
+
+
+def test_a_jsonl_dataset_answers_every_editor_request() -> None:
+    from checkspec.server.analysis.completion import complete
+    from checkspec.server.analysis.hover import hover
+    from checkspec.server.analysis.symbols import document_symbols as symbols
+
+    text = '{"interactions": [{"input": "hi", "checks": [{"identifier": "equals"}]}]}\n'
+    document = analyze(text, "data/f.dataset.jsonl")
+    assert document.path == "data/f.dataset.jsonl" and document.kind is FileKind.DATASET
+    assert complete(document, text, Position(0, 5)) == []
+    assert hover(document, Position(0, 5)) is None
+    assert [s.name for s in symbols(document)] == ["hi"]
+    big = analyze(text, "data/f.dataset.jsonl", _workspace(max_file_size=10))
+    assert big.path == "data/f.dataset.jsonl" and [p.code for p in big.problems] == ["too-large"]
+
+
+def _workspace(**config: object):
+    from checkspec.engine.spec.workspace import Workspace
+
+    return Workspace(config=WorkspaceConfig(**config))  # type: ignore[arg-type]
+
+
+def test_missing_parameters_of_custom_checks_point_at_the_item() -> None:
+    text = (
+        "custom_checks:\n  - params: {type: equals, expected_value: 1}\n  - identifier: custom_y\n"
+    )
+    assert problems(text, "checkspec.yaml") == [
+        (
+            "missing-parameter",
+            "checkspec.yaml is missing required parameter 'identifier'",
+            Range(Position(1, 4), Position(1, 4)),
+        ),
+        (
+            "missing-parameter",
+            "checkspec.yaml is missing required parameter 'params'",
+            Range(Position(2, 4), Position(2, 4)),
+        ),
+    ]
+    assert problems("name: d\nscenarios: []\nextra: 1\n", "f.dataset.yaml") == [
+        (
+            "unknown-field",
+            "unknown field 'extra' in a dataset",
+            Range(Position(2, 0), Position(2, 5)),
+        )
+    ]
+
+
+def test_custom_kinds_are_offered_in_name_order_after_the_built_in_ones() -> None:
+    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+
+    workspace = Workspace(
+        config=WorkspaceConfig(
+            custom_checks=[
+                CustomCheck(identifier="custom_b", params={"type": "equals", "expected_value": 1}),
+                CustomCheck(identifier="custom_a", params={"type": "no_such_check"}),
+            ]
+        )
+    )
+    text = "name: x\nsteps:\n  - checks:\n      - kind: cu\n"
+    from checkspec.server.analysis.completion import complete
+
+    found = complete(analyze(text, "t.scenario.yaml", workspace), text, Position(3, 16), workspace)
+    customs = [
+        (c.label, c.sort, c.detail, c.documentation[:40])
+        for c in found
+        if c.label.startswith("custom_")
+    ]
+    assert customs == [
+        ("custom_a", "1000", "custom no_such_check check", "custom no_such_check check"),
+        ("custom_b", "1001", "custom equals check", "**custom_b** — custom check based on `eq"),
+    ]

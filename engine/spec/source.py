@@ -583,7 +583,7 @@ def _whole(text: str, line_offset: int) -> Range:
 
 def _from_json(data: Any, rng: Range, depth: int, max_depth: int) -> Node:
     """Tree for valid JSON that YAML could not read: right values, whole-document ranges."""
-    if depth > max_depth:
+    if depth > max_depth and isinstance(data, dict | list):  # levels of nesting, as in YAML
         raise _Abort
     if isinstance(data, dict):
         entries = [
