@@ -316,3 +316,49 @@ def test_custom_kinds_are_offered_in_name_order_after_the_built_in_ones() -> Non
         ("custom_a", "1000", "custom no_such_check check", "custom no_such_check check"),
         ("custom_b", "1001", "custom equals check", "**custom_b** — custom check based on `eq"),
     ]
+
+
+def test_rego_errors_keep_the_message_and_its_place() -> None:
+    from checkspec.engine.checks.rego_policy import RegoError, parse_rego_error
+
+    raw = "error: unexpected token\n --> policy.rego:3:7\n  |\nStack backtrace:\n  0: x"
+    assert parse_rego_error(raw) == RegoError("unexpected token", 3, 7)
+    assert str(parse_rego_error(raw)) == "unexpected token at line 3, column 7"
+    assert parse_rego_error("something broke\nmore") == RegoError("something broke")
+    assert str(RegoError("plain")) == "plain"
+    assert parse_rego_error("") == RegoError("invalid policy")
+    assert parse_rego_error("  Stack backtrace:\n x") == RegoError("invalid policy")
+
+
+def test_flow_values_spanning_lines_are_typed_up_to_the_cursor() -> None:
+    # A quoted flow value that goes on on the next line: it is replaced up to the end of
+    # the cursor's line.
+    text = 'steps:\n  - checks:\n      - {kind: "equ\n          als"}\n'
+    found = cursor_context(text, Position(2, 17), source=parse_source(text))
+    assert found is not None
+    assert (found.key, found.prefix, found.quoted) == ("kind", "e", True)
+    assert found.replace == Range(Position(2, 16), Position(2, 19))
+
+
+def test_a_list_item_inside_a_custom_check_is_explained() -> None:
+    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+    from checkspec.server.analysis.hover import hover
+
+    workspace = Workspace(
+        config=WorkspaceConfig(
+            custom_checks=[CustomCheck(identifier="custom_tox", params={"type": "toxicity"})]
+        )
+    )
+    text = dedent(
+        """
+        name: f
+        scenarios:
+          - interactions:
+              - input: {messages: [{role: user, content: hi}]}
+                checks:
+                  - identifier: custom_tox
+                    params: {categories: [threats]}
+        """
+    )
+    found = hover(analyze(text, "f.dataset.yaml", workspace), Position(6, 34), workspace)
+    assert found is not None and found.markdown.startswith("**categories**")
