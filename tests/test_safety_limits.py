@@ -161,3 +161,25 @@ def test_a_raw_judge_answer_is_cut_when_quoted() -> None:
     assert verdict._clip("  short  ") == "'short'"
     assert verdict._clip("z" * 300) == repr("z" * 300)
     assert verdict._clip("z" * 301) == repr("z" * 300 + "...")
+
+
+def test_the_default_size_limit_is_ten_megabytes() -> None:
+    from checkspec.engine.spec.source import parse_jsonl_lines
+
+    at_limit = "#" * 10_000_000  # a comment: nothing to build
+    assert parse_source(at_limit).problems == []
+    assert [p.code for p in parse_source(at_limit + "#").problems] == ["too-large"]
+    assert [p.code for p in parse_jsonl_lines("1" * 10_000_000)[1]] == ["syntax"]  # read
+    rows, found = parse_jsonl_lines("1" * 10_000_001)
+    assert rows == [] and [p.code for p in found] == ["too-large"]
+
+
+def test_a_number_too_long_to_convert_is_a_problem_not_a_crash() -> None:
+    digits = "1" * 5000  # Python refuses to convert integers over 4,300 digits
+    (problem,) = parse_source('{"a": ' + digits + "}", json=True).problems
+    assert problem.code == "syntax" and "4300 digits" in problem.message
+    assert problem.range.start == Position(0, 0)
+    (line,) = parse_source("a: " + digits + "\n").problems
+    assert line.code == "syntax" and line.message.startswith("cannot read '1111")
+    document = analyze('{"interactions": [{"input": ' + digits + "}]}\n", "f.dataset.jsonl")
+    assert [p.code for p in document.problems] == ["syntax"]

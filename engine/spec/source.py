@@ -618,6 +618,8 @@ def _parse(
         except jsonlib.JSONDecodeError as e:
             pos = Range.point(e.lineno - 1 + line_offset, e.colno - 1)
             return None, [Problem("syntax", e.msg, pos)]
+        except ValueError as e:  # valid syntax json will not convert (a 5,000-digit number)
+            return None, [Problem("syntax", str(e), Range.point(line_offset, 0))]
         except RecursionError:  # the YAML pass below finds where it gets too deep
             json_too_deep = True
     builder = _Builder(
