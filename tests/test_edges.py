@@ -13,7 +13,7 @@ from checkspec.server.analysis.context import cursor_context
 from checkspec.server.analysis.schema import named_class, root_shape
 from checkspec.server.analysis.symbols import document_symbols
 
-from .test_server_analysis import SCENARIO, WORKSPACE, dedent, hover_at, items
+from .test_server_analysis import SCENARIO, WORKSPACE, dedent, hover_at, items, labels
 
 
 def problems(text: str, path: str = "t.scenario.yaml") -> list[tuple[str, str, Range]]:
@@ -362,3 +362,45 @@ def test_a_list_item_inside_a_custom_check_is_explained() -> None:
     )
     found = hover(analyze(text, "f.dataset.yaml", workspace), Position(6, 34), workspace)
     assert found is not None and found.markdown.startswith("**categories**")
+
+
+def test_the_cursor_is_found_where_the_tree_cannot_help() -> None:
+    # The document does not parse: only the reading by lines knows where the cursor is.
+    broken = 'steps:\n  - checks:\n      - "kind": eq\n    bad: [\n'
+    found = cursor_context(broken, Position(2, 18), source=parse_source(broken))
+    assert found is not None and (found.key, found.prefix) == ("kind", "eq")
+    doubled = "\"a''b\": va\n"  # '' is an escape only in single quotes
+    assert cursor_context(doubled, Position(0, 10)).key == "a''b"
+
+
+def test_a_block_scalar_list_item_is_skipped_as_text() -> None:
+    text = "name: x\nsteps:\n  - checks:\n      - kind: toxicity\n        categories:\n          - |\n            text\n        out\n"
+    found = cursor_context(text, Position(7, 11))
+    assert found is not None and found.path == ["steps", 0, "checks", 0] and found.prefix == "out"
+
+
+def test_only_selectors_are_read_as_trace_paths() -> None:
+    text = "name: x\nsteps:\n  - checks:\n      - {kind: string_matching, keyword: trace.nope}\n"
+    assert analyze(text, "t.scenario.yaml").all_problems == []
+
+
+def test_finding_past_the_end_of_a_list_finds_nothing() -> None:
+    root = parse_source("a: [1, 2]\n").root
+    assert root.find(["a", 1]).value == 2
+    assert root.find(["a", 2]) is None and root.find(["a", -1]) is None
+
+
+def test_params_of_a_custom_check_complete_its_base_parameters() -> None:
+    text = dedent(
+        """
+        name: f
+        scenarios:
+          - interactions:
+              - input: {messages: [{role: user, content: hi}]}
+                checks:
+                  - identifier: custom_polite
+                    params:
+                      case_
+        """
+    )
+    assert "case_sensitive" in labels(items(text, "case_", "f.dataset.yaml"))
