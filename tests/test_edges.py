@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from checkspec.engine import Check
+from checkspec.engine.core.jsonpath import NoMatch
 from checkspec.engine.spec.document import analyze, analyze_config
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
@@ -404,3 +405,101 @@ def test_params_of_a_custom_check_complete_its_base_parameters() -> None:
         """
     )
     assert "case_sensitive" in labels(items(text, "case_", "f.dataset.yaml"))
+
+
+async def test_readability_bounds_are_inclusive_and_details_name_the_guide() -> None:
+    from checkspec.engine import Readability, Trace
+
+    trace = Trace.model_validate(
+        {"interactions": [{"inputs": "q", "outputs": "The cat sat on the mat."}]}
+    )
+    measured = await Readability(metric="automated_readability_index").run(trace)
+    score = measured.details["score"]
+    at_min = await Readability(metric="automated_readability_index", min_score=score).run(trace)
+    at_max = await Readability(metric="automated_readability_index", max_score=score).run(trace)
+    assert at_min.passed and at_max.passed
+    assert measured.details == {
+        "target_key": "trace.last.outputs",
+        "metric": "automated_readability_index",
+        "score_guide": "US school grade, lower is easier; 8-10 is general.",
+        "min_score": None,
+        "max_score": None,
+        "text": "The cat sat on the mat.",
+        "score": score,
+    }
+    assert [(m.name, m.value) for m in measured.metrics] == [("automated_readability_index", score)]
+
+
+async def test_a_missing_text_is_an_error_that_keeps_its_details() -> None:
+    from checkspec.engine import StringMatching, Trace
+
+    trace = Trace.model_validate({"interactions": [{"inputs": "q", "outputs": "a"}]})
+    result = await StringMatching(keyword="a", target_key="trace.last.metadata.t").run(trace)
+    assert result.message == "No value found for text key 'trace.last.metadata.t'."
+    assert result.details == {"text": NoMatch("trace.last.metadata.t"), "keyword": "a"}
+
+
+def test_a_custom_check_broken_in_checkspec_yaml_is_reported_where_it_is_used() -> None:
+    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+
+    workspace = Workspace(
+        config=WorkspaceConfig(
+            custom_checks=[
+                CustomCheck(
+                    identifier="custom_re", params={"type": "regex_matching", "pattern": "(a"}
+                )
+            ]
+        )
+    )
+    text = dedent(
+        """
+        name: f
+        scenarios:
+          - description: the first
+            interactions:
+              - input: {messages: [{role: user, content: hi}]}
+                extra: 1
+                checks:
+                  - identifier: custom_re
+        """
+    )
+    document = analyze(text, "f.dataset.yaml", workspace)
+    assert [(p.code, p.message, p.range.start) for p in document.all_problems] == [
+        ("unknown-field", "unknown field 'extra' in an interaction", Position(5, 8)),
+        ("regex-syntax", "invalid regex: missing )", Position(7, 24)),
+    ]
+    good = analyze(text.replace("        extra: 1\n", ""), "f.dataset.yaml")
+    assert good.scenarios[0].scenario is None  # custom_re is unknown without the workspace
+
+
+def test_a_dataset_record_keeps_its_description_and_suites_refuse_nested_schemas() -> None:
+    text = "name: f\nscenarios:\n  - description: the first\n    interactions:\n      - input: {messages: [{role: user, content: hi}]}\n"
+    (entry,) = analyze(text, "f.dataset.yaml").scenarios
+    assert entry.scenario.description == "the first"
+    suite = "name: s\nscenarios:\n  - name: a\n    $schema: x\n    steps: []\n"
+    assert [p.message for p in analyze(suite, "s.suite.yaml").all_problems] == [
+        "unknown field '$schema' in a scenario"
+    ]
+
+
+def test_a_reused_scenario_takes_its_new_index() -> None:
+    from checkspec.engine.spec import document as module
+
+    one = "  - name: b\n    steps: []\n"
+    before = analyze("name: s\nscenarios:\n" + one, "s.suite.yaml")
+    after = analyze("name: s\nscenarios:\n  - name: a\n    steps: []\n" + one, "s.suite.yaml")
+    assert before.scenarios[0].index == 0
+    assert [(e.name, e.index) for e in after.scenarios] == [("a", 0), ("b", 1)]
+    assert module._CACHE  # (the second file reused the analysis of `b`)
+
+
+def test_text_that_is_not_unicode_and_libyaml_depth_are_placed() -> None:
+    (bad,) = parse_source("a: \udc80\n").problems
+    assert (bad.code, bad.message, bad.range) == (
+        "syntax",
+        "text is not valid Unicode (found U+DC80)",
+        Range(Position(0, 3), Position(0, 3)),
+    )
+    (deep,) = parse_source("[" * 1001 + "]" * 1001, max_depth=5000).problems
+    assert deep.message == "nesting is deeper than 1000 levels"
+    assert deep.range.start == deep.range.end
