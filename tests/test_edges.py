@@ -503,3 +503,41 @@ def test_text_that_is_not_unicode_and_libyaml_depth_are_placed() -> None:
     (deep,) = parse_source("[" * 1001 + "]" * 1001, max_depth=5000).problems
     assert deep.message == "nesting is deeper than 1000 levels"
     assert deep.range.start == deep.range.end
+
+
+async def test_a_rule_that_is_false_fails_with_its_details() -> None:
+    from checkspec.engine import RegoPolicy, Trace
+
+    policy = "package g\n\ndefault allow := false\n\nallow if {\n    input.ok\n}\n"
+    trace = Trace.model_validate({"interactions": [{"inputs": "q", "outputs": {"ok": False}}]})
+    result = await RegoPolicy(policy=policy, rule="data.g.allow").run(trace)
+    assert (result.status, result.message) == ("fail", "Rule 'data.g.allow' evaluated to false.")
+    assert result.details == {"input": {"ok": False}, "rule": "data.g.allow", "result": False}
+
+
+def test_a_description_that_is_not_text_is_not_kept() -> None:
+    text = "name: f\nscenarios:\n  - description: 3\n    interactions:\n      - input: {messages: [{role: user, content: hi}]}\n"
+    (entry,) = analyze(text, "f.dataset.yaml").scenarios
+    assert entry.scenario is not None and entry.scenario.description is None
+
+
+def test_explicit_collection_tags_and_escapes_yaml_cannot_read() -> None:
+    source = parse_source("a: !!map {b: 1}\nc: !!seq [1]\nd: !!set {x}\ne: !!omap [{k: 1}]\n")
+    assert source.problems == []
+    assert source.root.value == {"a": {"b": 1}, "c": [1], "d": {"x": None}, "e": [{"k": 1}]}
+    surrogate = parse_source('{"a": "\\udc80"}', json=True)  # valid JSON, not YAML
+    assert surrogate.problems == [] and surrogate.root.value == {"a": "\udc80"}
+    (control,) = parse_source("a: 1\nb: 2\nc: x\x07y\n").problems
+    assert (control.message, control.range.start) == (
+        "control characters are not allowed (found U+0007)",
+        Position(2, 4),
+    )
+
+
+def test_a_refused_file_is_one_problem_at_its_start(tmp_path) -> None:
+    from checkspec.engine.spec.files import load_file
+
+    path = tmp_path / "x.scenario.yaml"
+    path.write_bytes(b"\xff")
+    (problem,) = load_file(path).problems
+    assert problem.range == Range(Position(0, 0), Position(0, 0))

@@ -25,7 +25,7 @@ def dump(node: Node, out: list[str], indent: str = "") -> list[str]:
         for item in node.items:
             dump(item, out, indent + "  ")
     else:
-        out.append(f"{indent}scalar {node.value!r} {span(node)}")
+        out.append(f"{indent}{node.kind} {node.value!r} {span(node)}")
     return out
 
 
