@@ -430,3 +430,29 @@ def test_the_shape_at_each_place(path: str, text: str, where: list[Any], expecte
     frames = frames_along(document.source.root, where)
     assert len(frames) == len(where) + 1
     assert shown(shape_at(document.kind, frames, WORKSPACE.custom_checks)) == expected
+
+
+def test_the_fixed_keys_of_files_and_custom_checks_are_documented() -> None:
+    from checkspec.server.analysis.schema import summary_of
+
+    config = root_shape(FileKind.CONFIG).fields
+    assert (config["concurrency"].type, config["max_file_size"].type) == ("integer", "integer")
+    schema = root_shape(FileKind.SCENARIO).fields["$schema"]
+    assert (schema.type, schema.description) == (
+        "string",
+        "The JSON Schema of this file (editors use it).",
+    )
+    document = analyze(CONFIG, "checkspec.yaml", WORKSPACE)
+    frames = frames_along(document.source.root, ["custom_checks", 0, "params"])
+    kind = shape_at(document.kind, frames, {}).fields["type"]
+    assert (kind.name, kind.type, kind.description) == (
+        "type",
+        "string",
+        "The built-in check this custom check configures.",
+    )
+
+    class Documented:
+        """First line.
+        Second line."""
+
+    assert summary_of(Documented) == "First line."
