@@ -1,8 +1,8 @@
 """Scenario: steps of interactions and checks run over one growing trace.
 
 A step adds its interactions to the trace, then runs all its checks. A step that
-fails or errors ends the conversation: later steps are SKIP and their interactions
-never run. The scenario status is ERROR over FAIL over PASS.
+does not pass (fails, errors, or has all its checks skipped) ends the conversation, as
+in the original library: later steps are SKIP and their interactions never run. The scenario status is ERROR over FAIL over PASS.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from .core.typevars import InputType, OutputType
 from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
 
-_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
+_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
 _ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
 TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
