@@ -31,6 +31,8 @@ setup(
     package_data={
         "checkspec.schemas": ["*.json"],
         "checkspec.engine.judges": ["prompts/*.j2"],
+        "checkspec.engine.generators.prompts": ["*.j2"],
+        "checkspec.engine": ["py.typed"],
     },
     include_package_data=True,
 )

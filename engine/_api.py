@@ -1,5 +1,6 @@
 """The public API of checkspec.engine, imported on first use (see engine/__init__.py)."""
 
+from . import builtin, judges
 from .checks import (
     AllOf,
     AnyOf,
@@ -24,44 +25,93 @@ from .checks import (
     from_fn,
 )
 from .core.check import Check, KindModel
+from .core.exceptions import InputGenerationException, InteractionGenerationError
+from .core.input_generator import InputGenerator
 from .core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
 from .core.result import (
     CheckResult,
     CheckStatus,
+    GroupedSuiteResult,
+    GroupStats,
     Metric,
     ScenarioResult,
     ScenarioStatus,
+    SuiteResult,
     TestCaseError,
     TestCaseResult,
     TestCaseStatus,
 )
+from .core.run_sync import run_sync
 from .core.sentinel import MISSING
 from .core.trace import Interaction, Trace
+from .core.types import Target
+from .generators import BaseLLMGenerator, DatasetInputGenerator, LLMGenerator, UserSimulator
 from .interactions import Interact, InteractionSpec, WithSpy
 from .judges import *  # noqa: F403
+from .judges import (
+    AnswerRelevance,
+    BaseJudge,
+    BaseLLMCheck,
+    Conformity,
+    Contradiction,
+    Groundedness,
+    LLMChatJudge,
+    LLMCheckResult,
+    LLMJudge,
+    SemanticSimilarity,
+    SOMJudge,
+    Toxicity,
+    WithEmbeddingMixin,
+    WithGeneratorMixin,
+    WithJudgeMixin,
+    get_default_embedding_model,
+    get_default_generator,
+    get_default_judge,
+    set_default_embedding_model,
+    set_default_generator,
+    set_default_judge,
+)
 from .scenario import Scenario, Step, run_scenarios
+from .scenarios import ScenarioRunner, Suite
 from .testcase import TestCase, TestCaseRunner, get_runner
 
 __all__ = [
     "MISSING",
     "AllOf",
+    "AnswerRelevance",
     "AnyOf",
+    "BaseJudge",
+    "BaseLLMCheck",
+    "BaseLLMGenerator",
     "Check",
     "CheckResult",
     "CheckStatus",
+    "Conformity",
+    "Contradiction",
+    "DatasetInputGenerator",
     "Equals",
     "FnCheck",
     "GreaterEquals",
     "GreaterThan",
     "GreaterThanEquals",
+    "Groundedness",
+    "GroupStats",
+    "GroupedSuiteResult",
     "HubMetadata",
+    "InputGenerationException",
+    "InputGenerator",
     "Interact",
     "Interaction",
+    "InteractionGenerationError",
     "InteractionSpec",
     "JSONPathStr",
     "JsonPathRule",
     "JsonValid",
     "KindModel",
+    "LLMChatJudge",
+    "LLMCheckResult",
+    "LLMGenerator",
+    "LLMJudge",
     "LessThan",
     "LessThanEquals",
     "LesserThan",
@@ -73,21 +123,41 @@ __all__ = [
     "Readability",
     "RegexMatching",
     "RegoPolicy",
+    "SOMJudge",
     "Scenario",
     "ScenarioResult",
+    "ScenarioRunner",
     "ScenarioStatus",
+    "SemanticSimilarity",
     "Step",
     "StringMatching",
+    "Suite",
+    "SuiteResult",
+    "Target",
     "TestCase",
     "TestCaseError",
     "TestCaseResult",
     "TestCaseRunner",
     "TestCaseStatus",
+    "Toxicity",
     "Trace",
+    "UserSimulator",
+    "WithEmbeddingMixin",
+    "WithGeneratorMixin",
+    "WithJudgeMixin",
     "WithSpy",
+    "builtin",
     "from_fn",
+    "get_default_embedding_model",
+    "get_default_generator",
+    "get_default_judge",
     "get_runner",
+    "judges",
     "provided_or_resolve",
     "resolve",
     "run_scenarios",
+    "run_sync",
+    "set_default_embedding_model",
+    "set_default_generator",
+    "set_default_judge",
 ]

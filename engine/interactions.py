@@ -1,34 +1,50 @@
 """Interaction specs: how a scenario step produces interactions.
 
-`Interact` (kind `interact`, the default) has inputs and outputs; each may be a
-value, or a sync/async callable. Outputs that are a plain value are a recorded
-answer, replayed when the scenario runs without a target. `WithSpy` wraps another
-spec and records the calls made to a patched function.
+A spec's `generate(trace)` is an async generator (the reference protocol): it yields
+`Interaction`s and receives the updated trace after each (`asend`), so later inputs can
+depend on earlier answers. `Interact` (kind `interact`, the default) has inputs and
+outputs: inputs are a value, a callable, a (sync or async) generator function or an
+input generator (a simulated user); outputs are a value or a callable. Outputs that
+are a plain value are a recorded answer, replayed when the scenario runs without a
+target. `WithSpy` wraps another spec and records the calls made to a patched function.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Any, ClassVar, Generic
 
 from pydantic import Field, SerializeAsAny, field_validator
 
-from .core.check import KindModel
+from .core.check import ANY_KIND_MARKER, KindModel
 from .core.construct import construct
+from .core.exceptions import InteractionGenerationError
+from .core.injection import call_injected
+from .core.input_generator import InputGenerator
 from .core.sentinel import MISSING
-from .core.trace import Interaction, Trace
+from .core.trace import Interaction, Trace, TraceType
+from .core.typevars import InputType, OutputType
 
 Target = Callable[..., Any]
 
 
-class NoOutputError(RuntimeError):
+class NoOutputError(ValueError):
     """An interaction has no recorded output and the scenario has no target."""
 
 
-class InteractionSpec(KindModel):
-    """Base of the interaction specs of a scenario step."""
+_NO_OUTPUT = (
+    "Interaction outputs are not provided and no target was bound: this interaction has "
+    "no recorded 'outputs' and the scenario has no target to call"
+)
+
+
+class InteractionSpec(KindModel, Generic[InputType, OutputType, TraceType]):
+    """Base of the interaction specs of a scenario step.
+
+    Subclasses implement `generate(trace)`: an async generator yielding interactions
+    and receiving the updated trace after each one.
+    """
 
     _registry: ClassVar[dict[str, type[KindModel]]] = {}
 
@@ -36,39 +52,79 @@ class InteractionSpec(KindModel):
     def _default_kind(cls) -> str | None:
         return "interact"
 
-    async def generate(self, trace: Trace, target: Target | None) -> list[Interaction]:
+    def generate(self, trace: Any) -> AsyncGenerator[Interaction[Any, Any], Any]:
         raise NotImplementedError
+
+    async def _extend(self, trace: Trace[Any, Any], target: Target | None) -> Trace[Any, Any]:
+        """The trace with this spec's interactions (the run loop's entry point).
+
+        `target` answers interactions without outputs of their own; on failure,
+        InteractionGenerationError carries the progress made.
+        """
+        return await trace.with_interaction(self)
+
+
+def _inputs_schema() -> dict[str, Any]:
+    """Any value, but an object whose kind is an input generator's must be a valid one.
+
+    Built when a schema is generated, once every input generator is registered; the
+    marker becomes the union of their kinds (schema_gen).
+    """
+    kinds = sorted(InputGenerator._registry)
+    generator_kind = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": kinds}},
+    }
+    return {"anyOf": [{ANY_KIND_MARKER: "InputGenerator"}, {"not": generator_kind}]}
 
 
 async def call_flexible(fn: Callable[..., Any], *args: Any, thread: bool = False) -> Any:
-    """Call fn with as many of `args` as it accepts (inputs, trace); await if needed.
+    """Call fn with as many of `args` as it accepts (inputs, trace); await if needed."""
+    values = dict(zip(("inputs", "trace"), args, strict=False))
+    if len(args) > 2:  # pragma: no cover - not used with more
+        values.update({f"arg{i}": a for i, a in enumerate(args[2:])})
+    return await call_injected(fn, values, thread=thread)
 
-    With `thread`, a synchronous fn runs in a worker thread so a slow agent does not
-    stall the other scenarios of a concurrent run.
-    """
+
+async def _inputs_of(inputs: Any, trace: Any, input_type: Any) -> AsyncIterator[Any]:
+    """The inputs as an async generator: a value once, or what a callable produces."""
+    if not callable(inputs):
+        return _once(inputs)
+    produced = await call_injected(inputs, {"trace": trace, "input_type": input_type})
+    if inspect.isasyncgen(produced):
+        return produced
+    if inspect.isgenerator(produced):
+        return _from_sync(produced)
+    return _once(produced)
+
+
+async def _once(value: Any) -> AsyncGenerator[Any, Any]:
+    yield value
+
+
+async def _from_sync(generator: Any) -> AsyncGenerator[Any, Any]:
     try:
-        params = inspect.signature(fn).parameters.values()
-        variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
-        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        count = len(args) if variadic else min(len(positional), len(args))
-    except (TypeError, ValueError):  # builtins without a signature
-        count = 1
-    call_args = args[:count]
-    if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
-        getattr(fn, "__call__", None)  # noqa: B004 - async callable objects
-    ):
-        return await fn(*call_args)
-    result = await asyncio.to_thread(fn, *call_args) if thread else fn(*call_args)
-    if inspect.isawaitable(result):
-        result = await result
-    return result
+        sent = yield next(generator)
+        while True:
+            sent = yield generator.send(sent)
+    except StopIteration:
+        return
+    finally:
+        generator.close()
 
 
 @InteractionSpec.register("interact")
-class Interact(InteractionSpec):
-    """One exchange: inputs (value or callable of the trace) and outputs."""
+class Interact(InteractionSpec[InputType, OutputType, TraceType]):
+    """One exchange (or several, when inputs is a generator): inputs and outputs."""
 
-    inputs: Any = Field(description="What is sent to the agent: a value, or fn(trace).")
+    inputs: Any = Field(
+        description=(
+            "What is sent to the agent: a value, fn(trace), a generator of inputs, or an "
+            "input generator such as a simulated user ({kind: user_simulator, persona: ...})."
+        ),
+        json_schema_extra=lambda schema: schema.update(_inputs_schema()),
+    )
     outputs: Any | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
         description=(
@@ -80,31 +136,93 @@ class Interact(InteractionSpec):
         default_factory=dict, description="Metadata attached to the interaction."
     )
 
-    async def generate(self, trace: Trace, target: Target | None) -> list[Interaction]:
-        inputs = self.inputs
-        if callable(inputs):
-            inputs = await call_flexible(inputs, trace)
-        metadata = dict(self.metadata)
-        if callable(self.outputs):
-            outputs = await call_flexible(self.outputs, inputs, trace)
+    @field_validator("inputs", mode="before")
+    @classmethod
+    def _input_generator(cls, inputs: Any) -> Any:
+        # `{kind: user_simulator, persona: ...}` in a file is a simulated user, not a
+        # literal input (a dict whose kind is not an input generator's stays a dict).
+        if type(inputs) is dict and inputs.get("kind") in InputGenerator._registry:
+            return InputGenerator.model_validate(inputs)
+        return inputs
+
+    def set_outputs(self, outputs: Any) -> Interact[Any, Any, Any]:
+        """Set the outputs (e.g. bind a target); returns self for chaining."""
+        self.outputs = outputs
+        return self
+
+    def generate(self, trace: Any) -> AsyncGenerator[Interaction[Any, Any], Any]:
+        return self._generate(trace, None)
+
+    async def _generate(
+        self, trace: Any, target: Target | None
+    ) -> AsyncGenerator[Interaction[Any, Any], Any]:
+        from .core.inference import infer_input_type
+
+        answer = self.outputs if callable(self.outputs) else target
+        input_type = infer_input_type(answer) if answer is not None else None
+        inputs = await _inputs_of(self.inputs, trace, input_type)
+        try:
+            value = await anext(inputs)
+            while True:
+                interaction = await self._answer(value, trace, target)
+                trace = yield interaction
+                value = await inputs.asend(trace)
+        except StopAsyncIteration:
+            return
+        finally:
+            await inputs.aclose()
+
+    async def _answer(
+        self, inputs: Any, trace: Any, target: Target | None
+    ) -> Interaction[Any, Any]:
+        outputs = self.outputs
+        if callable(outputs):
+            outputs = await call_injected(outputs, {"inputs": inputs, "trace": trace})
         elif target is not None:
+            # A target (scenario or run) answers even where outputs were recorded: the
+            # recordings are what a run without a target replays.
             outputs = await call_flexible(target, inputs, trace, thread=True)
-        elif self.outputs is not MISSING:
-            outputs = self.outputs
-        else:
-            raise NoOutputError(
-                "this interaction has no recorded 'outputs' and the scenario has no target to call"
+        elif outputs is MISSING:
+            raise NoOutputError(_NO_OUTPUT)
+        if isinstance(outputs, Interaction):  # an answer may be a full interaction
+            return outputs
+        return construct(
+            Interaction, {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)}
+        )
+
+    async def _extend(self, trace: Trace[Any, Any], target: Target | None) -> Trace[Any, Any]:
+        inputs = self.inputs
+        if callable(inputs):  # possibly several interactions: drive the generator
+            return await trace.with_interaction(_Bound(self, target))
+        outputs = self.outputs
+        if target is None and outputs is not MISSING and not callable(outputs):
+            # A recorded exchange replayed: the common case, built directly.
+            if isinstance(outputs, Interaction):
+                return trace._extended(outputs)
+            return trace._extended(
+                construct(
+                    Interaction,
+                    {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)},
+                )
             )
-        if isinstance(outputs, Interaction):  # a target may return a full interaction
-            metadata.update(outputs.metadata)
-            outputs = outputs.outputs
-        return [
-            construct(Interaction, {"inputs": inputs, "outputs": outputs, "metadata": metadata})
-        ]
+        return trace._extended(await self._answer(inputs, trace, target))
+
+
+class _Bound:
+    """A spec with the run's target, seen as a spec by Trace.with_interaction."""
+
+    __slots__ = ("spec", "target")
+
+    def __init__(self, spec: Any, target: Target | None) -> None:
+        self.spec = spec
+        self.target = target
+
+    def generate(self, trace: Any) -> AsyncGenerator[Interaction[Any, Any], Any]:
+        return self.spec._generate(trace, self.target)
 
 
 @InteractionSpec.register("with_spy")
-class WithSpy(InteractionSpec):
+class WithSpy(InteractionSpec[InputType, OutputType, TraceType]):
     """Patches `target` with a MagicMock while the wrapped spec runs and records its calls."""
 
     interaction_generator: SerializeAsAny[InteractionSpec] = Field(
@@ -124,27 +242,57 @@ class WithSpy(InteractionSpec):
             )
         return target
 
-    async def generate(self, trace: Trace, target: Target | None) -> list[Interaction]:
+    def generate(self, trace: Any) -> AsyncGenerator[Interaction[Any, Any], Any]:
+        return self._generate(trace, None)
+
+    async def _generate(
+        self, trace: Any, target: Target | None
+    ) -> AsyncGenerator[Interaction[Any, Any], Any]:
         # unittest.mock is imported here: only spies need it, and it is a large import.
         from unittest.mock import MagicMock, patch
 
+        inner = self.interaction_generator
         spy = MagicMock()
         with patch(self.target, spy):
-            produced = await self.interaction_generator.generate(trace, target)
-        recorded: list[Interaction] = []
-        for interaction in produced:
-            calls = {
-                "call_count": spy.call_count,
-                "call_args": spy.call_args,
-                "call_args_list": list(spy.call_args_list),
-                "mock_calls": list(spy.mock_calls),
-            }
-            recorded.append(
-                Interaction.model_construct(
-                    inputs=interaction.inputs,
-                    outputs=interaction.outputs,
-                    metadata={**interaction.metadata, self.target: calls},
-                )
+            # Specs of ours take the run's target; others only know generate(trace).
+            generator = (
+                inner._generate(trace, target)
+                if hasattr(inner, "_generate")
+                else inner.generate(trace)
             )
-            spy.reset_mock()
-        return recorded
+            try:
+                trace = yield self._recorded(await anext(generator), spy)
+                while True:
+                    trace = yield self._recorded(await generator.asend(trace), spy)
+            except StopAsyncIteration:
+                return
+            finally:
+                await generator.aclose()
+
+    def _recorded(self, interaction: Interaction[Any, Any], spy: Any) -> Interaction[Any, Any]:
+        calls = {
+            "call_count": spy.call_count,
+            "call_args": spy.call_args,
+            "call_args_list": list(spy.call_args_list),
+            "mock_calls": list(spy.mock_calls),
+        }
+        spy.reset_mock()
+        return Interaction.model_construct(
+            inputs=interaction.inputs,
+            outputs=interaction.outputs,
+            metadata={**interaction.metadata, self.target: calls},
+        )
+
+    async def _extend(self, trace: Trace[Any, Any], target: Target | None) -> Trace[Any, Any]:
+        return await trace.with_interaction(_Bound(self, target))
+
+
+__all__ = [
+    "Interact",
+    "InteractionGenerationError",
+    "InteractionSpec",
+    "NoOutputError",
+    "Target",
+    "WithSpy",
+    "call_flexible",
+]

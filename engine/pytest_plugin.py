@@ -203,15 +203,11 @@ class _Runs:
 
 def _settings_for(path: Path) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
-    from dataclasses import replace
-
-    from .executor import worker_python
-    from .settings import resolve_settings
+    from .settings import for_workspace, resolve_settings
     from .spec.workspace import load_workspace
 
     workspace = load_workspace(path)
-    settings = resolve_settings(workspace)
-    return replace(settings, python=worker_python(settings.python, workspace.root))
+    return for_workspace(resolve_settings(workspace), workspace.root)
 
 
 _RUNS = pytest.StashKey[_Runs]()

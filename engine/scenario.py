@@ -1,16 +1,17 @@
 """Scenario: steps of interactions and checks run over one growing trace.
 
 A step adds its interactions to the trace, then runs all its checks. A step that
-fails or errors ends the conversation: later steps are SKIP and their interactions
-never run. The scenario status is ERROR over FAIL over PASS.
+does not pass (fails, errors, or has all its checks skipped) ends the conversation, as
+in the original library: later steps are SKIP and their interactions never run. The scenario status is ERROR over FAIL over PASS.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic
 
 from pydantic import (
     BaseModel,
@@ -21,37 +22,44 @@ from pydantic import (
     WithJsonSchema,
     field_serializer,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from .core.check import Check
 from .core.construct import construct
+from .core.exceptions import InteractionGenerationError
 from .core.result import (
     CheckResult,
+    CheckStatus,
     ScenarioResult,
     TestCaseError,
     TestCaseResult,
     TestCaseStatus,
 )
 from .core.sentinel import MISSING
-from .core.trace import Trace
+from .core.trace import Trace, TraceType
+from .core.typevars import InputType, OutputType
 from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
 
-_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
+_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
+_ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
 TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
 # A step that ran leaves skip_reason at its default, outside the fields set.
 _UNSET_SKIP_REASON = ("skip_reason",)
+# A single run leaves the multi-run counters at their defaults, outside the fields set.
+_UNSET_RUNS = ("multiple_runs", "runs_executed")
 
 
-class Step(BaseModel):
+class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     """Interactions to add, then the checks that judge the trace at that point."""
 
     model_config = ConfigDict(extra="forbid")
 
-    interacts: list[SerializeAsAny[InteractionSpec]] = Field(
+    interacts: list[SerializeAsAny[InteractionSpec[InputType, OutputType, TraceType]]] = Field(
         default_factory=list, description="Interactions added to the trace by this step."
     )
-    checks: list[SerializeAsAny[Check]] = Field(
+    checks: list[SerializeAsAny[Check[InputType, OutputType, TraceType]]] = Field(
         default_factory=list, description="Checks run after this step's interactions."
     )
 
@@ -74,11 +82,12 @@ class Step(BaseModel):
         before = len(trace.interactions)
         try:
             for spec in self.interacts:
-                for interaction in await spec.generate(trace, target):
-                    trace = trace.with_interaction(interaction)
+                trace = await spec._extend(trace, target)
         except Exception as exc:
+            if isinstance(exc, InteractionGenerationError):  # keep what was generated
+                trace, exc = exc.partial_trace, exc.__cause__ or exc
             if not return_exception:
-                raise
+                raise exc
             return TestCaseResult.model_construct(
                 results=[CheckResult.skip("not run: the interaction failed") for _ in names],
                 duration_ms=_ms(started),
@@ -86,7 +95,8 @@ class Step(BaseModel):
                 error=TestCaseError.from_exception(exc, phase="interaction"),
                 check_names=names,
             ), trace
-        results, error = await run_checks(self.checks, trace, return_exception)
+        durations: list[float] = []
+        results = await run_checks(self.checks, trace, return_exception, durations)
         added = len(trace.interactions) > before
         return construct(
             TestCaseResult,
@@ -94,40 +104,73 @@ class Step(BaseModel):
                 "results": results,
                 "duration_ms": _ms(started),
                 "last_interaction_index": len(trace.interactions) - 1 if added else None,
-                "error": error,
+                "error": None,
                 "check_names": names,
                 "skip_reason": None,
+                "check_durations_ms": durations,
             },
             unset=_UNSET_SKIP_REASON,
         ), trace
 
 
 async def run_checks(
-    checks: Sequence[Check], trace: Trace, return_exception: bool
-) -> tuple[list[CheckResult], TestCaseError | None]:
-    """Run checks in order; with return_exception a raising check becomes an ERROR."""
+    checks: Sequence[Check],
+    trace: Trace,
+    return_exception: bool,
+    durations: list[float] | None = None,
+) -> list[CheckResult]:
+    """Run checks in order; with return_exception a raising check becomes an ERROR.
+
+    `durations`, when given, receives each check's time in milliseconds (editors show it).
+    """
     results: list[CheckResult] = []
-    error: TestCaseError | None = None
     for check in checks:
+        started = time.perf_counter()
         try:
             result = await check.run(trace)
         except Exception as exc:
             if not return_exception:
                 raise
-            caught = TestCaseError.from_exception(exc, phase=f"check {check.display_name}")
-            error = error or caught
-            result = CheckResult.error(
-                f"{type(exc).__name__}: {exc}", {"traceback": caught.traceback}
-            )
+            result = crashed_check_result(check, exc)
+        else:
+            if result.status is _ERROR and "check_kind" not in result.details:
+                # Say which check could not reach a verdict (rare: not on the hot path).
+                result = result.model_copy(
+                    update={
+                        "details": {
+                            **result.details,
+                            "check_kind": check.kind,
+                            "check_name": check.name,
+                        }
+                    }
+                )
         results.append(result)
-    return results, error
+        if durations is not None:
+            durations.append(round((time.perf_counter() - started) * 1000, 3))
+    return results
+
+
+def crashed_check_result(check: Check, exc: BaseException) -> CheckResult:
+    """The ERROR of a check that raised, worded and detailed as the reference runner's.
+
+    The step itself ran: TestCaseResult.error is kept for interactions that failed.
+    """
+    return CheckResult.error(
+        f"Check '{check.name or check.kind}' failed with error: {exc}",
+        {
+            "traceback": "".join(tb.format_exception(exc)),
+            "exception_type": type(exc).__name__,
+            "check_kind": check.kind,
+            "check_name": check.name,
+        },
+    )
 
 
 def _ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
 
-class Scenario(BaseModel):
+class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     """A named conversation with checks; build it fluently or from its serialized form."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
@@ -135,10 +178,10 @@ class Scenario(BaseModel):
     name: str = Field(default="Unnamed Scenario", description="Scenario name.")
     description: str | None = Field(default=None, description="What the scenario tests.")
     target: Annotated[
-        Callable[..., Any] | str | None,
+        Callable[..., Any] | str | MISSING | None,  # type: ignore[valid-type]
         WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN}),
     ] = Field(
-        default=None,
+        default=MISSING,
         description=(
             "The agent to call: 'python:package.module:function' or an http(s) URL. "
             "Without one, recorded outputs are replayed."
@@ -148,8 +191,25 @@ class Scenario(BaseModel):
     annotations: dict[str, Any] = Field(
         default_factory=dict, description="Values injected into the trace as trace.annotations."
     )
-    steps: list[Step] = Field(
+    steps: list[Step[InputType, OutputType, TraceType]] = Field(
         default_factory=list, description="Steps: interactions, then the checks on them."
+    )
+    trace_type: Annotated[type[TraceType] | None, SkipJsonSchema()] = Field(
+        default=None,
+        exclude=True,  # a Python class, not data: never written to files
+        description=(
+            "Trace class to build (a Trace subclass); default: the type the target's "
+            "second parameter is annotated with, else Trace."
+        ),
+    )
+    multiple_runs: int = Field(
+        default=1,
+        ge=1,
+        strict=True,
+        description=(
+            "Run the whole scenario up to this many times (a fresh trace each time) while "
+            "every run passes; the result is the last run's. Not a retry-until-pass."
+        ),
     )
 
     # Folders a relative python: target is resolved against (set by the file loader).
@@ -164,7 +224,7 @@ class Scenario(BaseModel):
 
     @field_serializer("target")
     def _dump_target(self, target: Any) -> str | None:
-        if target is None or isinstance(target, str):
+        if target is None or target is MISSING or isinstance(target, str):
             return target
         return f"python:{target.__module__}:{target.__qualname__}"
 
@@ -182,9 +242,20 @@ class Scenario(BaseModel):
         spec = Interact(inputs=inputs, outputs=outputs, metadata=metadata or {})
         return self.add_interaction(spec)
 
-    def add_interaction(self, spec: InteractionSpec) -> Scenario:
-        self._last_step(for_interaction=True).interacts.append(spec)
+    def add_interaction(self, interaction: InteractionSpec) -> Scenario:
+        self._last_step(for_interaction=True).interacts.append(interaction)
         return self
+
+    def add_interactions(self, *interactions: InteractionSpec) -> Scenario:
+        """Add several interaction specs to the current step."""
+        self._last_step(for_interaction=True).interacts.extend(interactions)
+        return self
+
+    def append(self, component: InteractionSpec | Check) -> Scenario:
+        """Add a check or an interaction spec, whichever it is."""
+        if isinstance(component, Check):
+            return self.check(component)
+        return self.add_interaction(component)
 
     def check(self, check: Check) -> Scenario:
         """Add a check on the trace as it is after the interactions so far."""
@@ -198,14 +269,21 @@ class Scenario(BaseModel):
 
     def extend(self, *components: InteractionSpec | Check) -> Scenario:
         for component in components:
-            if isinstance(component, Check):
-                self.check(component)
-            else:
-                self.add_interaction(component)
+            self.append(component)
         return self
 
     def with_target(self, target: Target | str) -> Scenario:
         self.target = target
+        return self
+
+    def with_tags(self, tags: list[str]) -> Scenario:
+        """Set the tags ('Key:Value' or bare labels)."""
+        self.tags = tags
+        return self
+
+    def with_annotations(self, annotations: dict[str, Any]) -> Scenario:
+        """Set the annotations the trace carries as trace.annotations."""
+        self.annotations = annotations
         return self
 
     # Running ----------------------------------------------------------------------
@@ -213,12 +291,58 @@ class Scenario(BaseModel):
     @property
     def replays(self) -> bool:
         """True when running it replays recorded outputs (no target anywhere)."""
-        return self.target is None
+        return self._own_target() is None
+
+    def _own_target(self) -> Target | str | None:
+        return None if self.target is MISSING else self.target
+
+    def _empty_trace(self, target: Any) -> Trace:
+        """The trace a run starts from: trace_type, else the target's trace type."""
+        trace_type = self.trace_type
+        if trace_type is None and callable(target):
+            from .core.inference import infer_trace_type
+
+            trace_type = infer_trace_type(target)
+        if trace_type is None or trace_type is Trace:
+            return construct(Trace, {"interactions": [], "annotations": dict(self.annotations)})
+        return trace_type(annotations=dict(self.annotations))
 
     async def run(
-        self, *, target: Target | str | None = None, return_exception: bool = False
+        self,
+        target: Target | str | MISSING | None = MISSING,  # type: ignore[valid-type]
+        return_exception: bool = False,
+        multiple_runs: int | None = None,
     ) -> ScenarioResult:
-        """Run every step. Exceptions propagate unless `return_exception` is True."""
+        """Run every step. Exceptions propagate unless `return_exception` is True.
+
+        With `multiple_runs` (or the field) above 1 the scenario runs again, on a fresh
+        trace, while every run passes; the result is the last run's.
+        """
+        if target is MISSING:
+            target = None
+        if multiple_runs is None and self.multiple_runs == 1 and not self._base_dirs:
+            return await self._run(target, return_exception)  # the usual case, one call
+        runs = _runs(multiple_runs) or self.multiple_runs
+        if runs == 1:
+            return await self._run_in_paths(target, return_exception)
+        started = time.perf_counter()
+        for attempt in range(1, runs + 1):
+            result = await self._run_in_paths(target, return_exception)
+            if not result.passed or attempt == runs:
+                break
+        return result.model_copy(
+            update={"duration_ms": _ms(started), "multiple_runs": runs, "runs_executed": attempt}
+        )
+
+    def run_sync(self, *args: Any, **kwargs: Any) -> ScenarioResult:
+        """`run(...)` from synchronous code (not inside a running event loop)."""
+        from .core.run_sync import run_sync
+
+        return run_sync(self.run, *args, **kwargs)
+
+    async def _run_in_paths(
+        self, target: Target | str | None, return_exception: bool
+    ) -> ScenarioResult:
         if not self._base_dirs:
             return await self._run(target, return_exception)
         token = SEARCH_PATHS.set(self._base_dirs)
@@ -229,8 +353,8 @@ class Scenario(BaseModel):
 
     async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
         started = time.perf_counter()
-        chosen = target if target is not None else self.target
-        trace = construct(Trace, {"interactions": [], "annotations": dict(self.annotations)})
+        chosen = target if target is not None else self._own_target()
+        trace = self._empty_trace(chosen)
         results: list[TestCaseResult] = []
         try:
             resolved = self._resolve(chosen)
@@ -282,10 +406,23 @@ class Scenario(BaseModel):
                 "steps": steps,
                 "duration_ms": _ms(started),
                 "final_trace": trace,
+                "multiple_runs": 1,
+                "runs_executed": 1,
                 "tags": list(self.tags),
                 "replayed": target is None,
             },
+            unset=_UNSET_RUNS,
         )
+
+
+def _runs(value: int | None) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError("multiple_runs must be an integer greater than or equal to 1")
+    if value < 1:
+        raise ValueError("multiple_runs must be greater than or equal to 1")
+    return value
 
 
 async def run_scenarios(

@@ -2,7 +2,7 @@
 
 Every check's parameters come from its pydantic model and the registry, so a newly
 registered check appears in the schemas with no edit here. A field typed with a
-family's root (`Check`, `InteractionSpec`) becomes a union over the registered kinds,
+family's root (`Check`, `InteractionSpec`, `BaseJudge`) becomes a union over the registered kinds,
 written as if/then on `kind` so editors report errors against the right check.
 """
 
@@ -28,7 +28,15 @@ CUSTOM_PATTERN = "^custom_[A-Za-z0-9_]+$"
 
 
 def _families() -> dict[str, type[KindModel]]:
-    return {"Check": Check, "InteractionSpec": InteractionSpec}
+    from .core.input_generator import InputGenerator
+    from .judges.backends import BaseJudge
+
+    return {
+        "Check": Check,
+        "InteractionSpec": InteractionSpec,
+        "BaseJudge": BaseJudge,
+        "InputGenerator": InputGenerator,
+    }
 
 
 def _definitions(*roots: type[Any]) -> dict[str, Any]:

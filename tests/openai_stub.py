@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ class OpenAIStub:
         self.embedding_headers: list[dict[str, str]] = []
         self.chat: ChatScript | None = None
         self.embeddings: EmbeddingScript | None = None
+        self.chat_times: list[float] = []  # time.monotonic() of each chat request
+        self.retry_after: str | None = None  # Retry-After header of HTTP 429 answers
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -146,6 +149,7 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             model = str(body.get("model", ""))
             headers = {name.lower(): value for name, value in self.headers.items()}
             if path.endswith("/chat/completions"):
+                stub.chat_times.append(time.monotonic())
                 reply = stub._chat_reply(body, headers)
                 if isinstance(reply, int):
                     self._error(reply)
@@ -162,11 +166,16 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
 
         def _error(self, status: int) -> None:
             message = {"message": f"stub error {status}", "type": "stub_error", "code": status}
-            self._json(status, {"error": message})
+            extra = {"Retry-After": stub.retry_after} if status == 429 and stub.retry_after else {}
+            self._json(status, {"error": message}, extra)
 
-        def _json(self, status: int, payload: dict[str, Any]) -> None:
+        def _json(
+            self, status: int, payload: dict[str, Any], extra: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
+            for name, value in (extra or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -176,3 +185,36 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             pass  # keep pytest output clean
 
     return Handler
+
+
+class SlowVerdicts:
+    """A chat script that passes every verdict after `latency` seconds and records the
+    most requests it ever had in flight at once (provider-limit tests and benchmarks)."""
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.peak = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+        time.sleep(self.latency)
+        with self._lock:
+            self.in_flight -= 1
+        return OpenAIStub.verdict(True, "It apologises.")
+
+
+def judged_suite(count: int, prefix: str = "s") -> str:
+    """A suite of `count` scenarios, each with one recorded answer and one LLM judge."""
+    parts = ["name: judged", "scenarios:"]
+    for i in range(count):
+        parts += [
+            f"  - name: {prefix}{i}",
+            "    steps:",
+            f"      - interacts: [{{inputs: q{i}, outputs: 'Sorry, case {i}.'}}]",
+            "        checks: [{kind: conformity, rule: apologises}]",
+        ]
+    return "\n".join(parts) + "\n"

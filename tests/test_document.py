@@ -369,5 +369,5 @@ def test_dataset_llm_checks_read_the_message_text_and_accept_target_key() -> Non
     document = doc(text, "f.dataset.yaml")
     assert document.all_problems == []
     first, second = document.scenarios[0].scenario.steps[0].checks[:2]
-    assert first.answer_key == "trace.last.outputs.response.content"
-    assert second.answer_key == "trace.last.outputs.metadata.category"
+    assert first.target_key == "trace.last.outputs.response.content"
+    assert second.target_key == "trace.last.outputs.metadata.category"

@@ -74,7 +74,7 @@ def test_both_keyword_and_keyword_key_is_an_error_naming_both() -> None:
 
 def test_neither_keyword_nor_keyword_key_is_an_error() -> None:
     errors = errors_of({"kind": "string_matching"})
-    assert "give exactly one of 'keyword' or 'keyword_key'" in errors[0]["msg"]
+    assert "Exactly one of 'keyword' or 'keyword_key' must be provided" in errors[0]["msg"]
     assert "neither was given" in errors[0]["msg"]
 
 

@@ -39,6 +39,10 @@ def test_wheel_contents(tmp_path: Path) -> None:
     assert any(
         n.startswith("checkspec/engine/judges/prompts/") and n.endswith(".j2") for n in names
     )
+    # The simulated user's prompts, and the PEP 561 marker of a typed package.
+    assert "checkspec/engine/generators/prompts/user_simulator.j2" in names
+    assert "checkspec/engine/py.typed" in names
+    assert "checkspec/engine/builtin/__init__.py" in names
     entry_points = (
         zipfile.ZipFile(wheel)
         .read(next(n for n in names if n.endswith("entry_points.txt")))

@@ -115,3 +115,28 @@ def test_schemas_ship_in_the_package() -> None:
 
     names = {p.name for p in files("checkspec.schemas").iterdir()}
     assert {f"{k}.schema.json" for k in ("scenario", "suite", "dataset", "config")} <= names
+
+
+def test_the_reference_api_fields_are_in_the_scenario_schema() -> None:
+    scenario = {
+        "name": "refund",
+        "multiple_runs": 2,
+        "steps": [
+            {
+                "interacts": [
+                    {"inputs": {"kind": "user_simulator", "persona": "frustrated_customer"}},
+                    {"inputs": {"question": "a literal dict input"}, "outputs": "ok"},
+                ],
+                "checks": [
+                    {"kind": "conformity", "rule": "Be polite.", "judge": "openai/gpt-4o-mini"},
+                    {"kind": "groundedness", "judge": {"kind": "llm", "generator": {"model": "m"}}},
+                ],
+            }
+        ],
+    }
+    assert [e.message for e in validator("scenario").iter_errors(scenario)] == []
+    scenario["steps"][0]["interacts"][0]["inputs"]["persona"] = ""  # minLength 1
+    scenario["steps"][0]["checks"][1]["judge"]["kind"] = "oracle"
+    errors = list(validator("scenario").iter_errors(scenario))
+    where = sorted("/".join(str(p) for p in e.absolute_path) for e in errors)
+    assert where == ["steps/0/checks/1/judge", "steps/0/interacts/0/inputs"], where

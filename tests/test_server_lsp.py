@@ -37,6 +37,15 @@ def accept_registrations(client: LanguageClient) -> list[types.RegistrationParam
     def register(params: types.RegistrationParams) -> None:
         registered.append(params)
 
+    # After a run the server asks for fresh lenses (its outcome) and inlay hints.
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
+    @client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh_hints(params: None) -> None:
+        return None
+
     return registered
 
 
@@ -347,7 +356,7 @@ async def test_completion_of_kinds_parameters_values_and_trace_paths(
     assert await complete(client, uri, position_of(typing, "outputs.\n", 8)) == ["answer", "score"]
 
 
-async def test_hover_on_a_kind_shows_its_parameter_table(
+async def test_hover_on_a_kind_shows_how_to_write_it_and_its_parameters(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "hover.scenario.yaml", RECORDED)
@@ -359,8 +368,8 @@ async def test_hover_on_a_kind_shows_its_parameter_table(
         )
     )
     assert found is not None and isinstance(found.contents, types.MarkupContent)
-    assert "| parameter | type | default | description |" in found.contents.value
-    assert "| `keyword` | string |" in found.contents.value
+    assert "```yaml\n- kind: string_matching\n  keyword: TODO\n```" in found.contents.value
+    assert "- `keyword` *string*, **required**" in found.contents.value
 
     on_path = await client.text_document_hover_async(
         types.HoverParams(
@@ -411,7 +420,7 @@ async def test_document_symbols_nest_scenarios_steps_and_checks(
     ]
 
 
-async def test_code_lenses_only_on_runnable_scenarios(
+async def test_code_lenses_run_runnable_scenarios_and_say_why_others_cannot_run(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = open_file(client, workspace / "lenses.suite.yaml", SUITE)
@@ -425,8 +434,9 @@ async def test_code_lenses_only_on_runnable_scenarios(
         if lens.command
     ]
     assert shown == [
-        (0, "▶ Run all (1)", [uri]),
-        (2, "▶ Run scenario", [uri, 0]),  # `broken` (line 10) has none
+        (0, "▶ Run all (1 of 2)", [uri]),
+        (2, "▶ Run scenario", [uri, 0]),
+        (9, "⚠ not runnable: unknown check 'nope'", [uri, 1]),  # `broken` says why instead
     ]
 
 
@@ -503,8 +513,19 @@ async def test_running_a_scenario_calls_its_python_target(
 async def test_a_slow_run_does_not_hold_up_other_requests(
     client: LanguageClient, tmp_path: Path
 ) -> None:
+    # The target answers once the test lets it (a file appears): no clock decides whether
+    # the run is still going when the hover is answered. (If the server blocked on the
+    # run, the hover would wait for it: the target gives up after 60 s so the test fails.)
+    started, release = tmp_path / "started", tmp_path / "release"
     (tmp_path / "lsp_slow_agent.py").write_text(
-        "import time\n\ndef answer(question):\n    time.sleep(0.6)\n    return 'done'\n",
+        "import pathlib, time\n\n"
+        "def answer(question):\n"
+        f"    pathlib.Path({str(started)!r}).touch()\n"
+        "    for _ in range(6000):\n"
+        f"        if pathlib.Path({str(release)!r}).exists():\n"
+        "            break\n"
+        "        time.sleep(0.01)\n"
+        "    return 'done'\n",
         encoding="utf-8",
     )
     text = """
@@ -523,11 +544,13 @@ async def test_a_slow_run_does_not_hold_up_other_requests(
             types.ExecuteCommandParams(command="checkspec.runScenario", arguments=[uri, 0])
         )
     )
-    await asyncio.sleep(0.1)  # the run has started and is waiting on the target
+    while not started.exists():  # the run is waiting on the target
+        await asyncio.sleep(0.01)
     found = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "string_matching"))
     )
     assert found is not None and not run.done()
+    release.touch()
     summary = await run
     assert summary["status"] == "pass"
 

@@ -58,6 +58,10 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     def register(params: types.RegistrationParams) -> None:
         return None
 
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refresh_lenses(params: None) -> None:
+        return None
+
     @lsp_client.feature("checkspec/scenarioFinished")
     def finished(params: Any) -> None:
         FINISHED.append(params)

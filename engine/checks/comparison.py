@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal
 
 from pydantic import Field, model_validator
 
@@ -19,7 +19,8 @@ from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.normalization import NormalizationForm, normalize_data
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
+from ..core.trace import Trace, TraceType
+from ..core.typevars import ExpectedType, InputType, OutputType
 from .text_matching import exactly_one
 
 MatchMode = Literal["any", "all", "none"]
@@ -28,8 +29,12 @@ MatchMode = Literal["any", "all", "none"]
 NUMERIC_DATASET_KEY = "trace.last.outputs.metadata.score"
 
 
-class ComparisonCheck(Check):
-    """Compare the value at `target_key` with an expected value."""
+class ComparisonCheck(Check, Generic[InputType, OutputType, TraceType, ExpectedType]):
+    """Compare the value at `target_key` with an expected value.
+
+    Generic in a fourth parameter too, the expected value's type (`Equals[str, str,
+    Trace, int]`), as in the reference library.
+    """
 
     _op: ClassVar[Callable[[Any, Any], Any]]
     _words: ClassVar[str]
@@ -57,7 +62,7 @@ class ComparisonCheck(Check):
     )
 
     @model_validator(mode="after")
-    def _one_expected(self) -> ComparisonCheck:
+    def validate_expected_value_or_expected_value_key(self) -> ComparisonCheck:
         exactly_one(self, "expected_value", "expected_value_key")
         return self
 

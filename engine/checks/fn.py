@@ -20,7 +20,7 @@ from ..imports import SEARCH_PATHS, import_reference, validate_reference
 
 @Check.register("fn")
 class FnCheck(Check):
-    """Runs `fn(trace)`; True or a passing CheckResult passes."""
+    """Runs `fn(trace)`: True passes, False fails, a CheckResult is the result."""
 
     fn: Annotated[
         Callable[..., Any] | str,
@@ -66,12 +66,34 @@ class FnCheck(Check):
             outcome = await outcome
         if isinstance(outcome, CheckResult):
             return outcome
-        details = dict(self.details)
-        if outcome:
-            return CheckResult.success(self.success_message or "Check passed.", details)
-        return CheckResult.failure(self.failure_message or "Check failed.", details)
+        if isinstance(outcome, bool):
+            details = dict(self.details)
+            if outcome:
+                return CheckResult.success(self.success_message, details)
+            return CheckResult.failure(self.failure_message, details)
+        # Anything else is a mistake, not a verdict ("no" is truthy): the check ERRORs
+        # (the run reports the exception), as in the reference library.
+        raise TypeError(
+            "from_fn callable must return bool or CheckResult (or awaitable thereof), "
+            f"but got {type(outcome).__name__} (value: {outcome!r})"
+        )
 
 
-def from_fn(fn: Callable[..., Any], **kwargs: Any) -> FnCheck:
-    """FnCheck(fn=fn, ...)."""
-    return FnCheck(fn=fn, **kwargs)
+def from_fn(
+    fn: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    success_message: str | None = None,
+    failure_message: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> FnCheck:
+    """An FnCheck of `fn` (a callable of the trace returning bool or CheckResult)."""
+    return FnCheck(
+        fn=fn,
+        name=name,
+        description=description,
+        success_message=success_message,
+        failure_message=failure_message,
+        details={} if details is None else details,
+    )

@@ -6,7 +6,7 @@ import json
 from functools import cached_property
 from typing import Any
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, ConfigDict, Field, field_validator
 
 from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
@@ -24,6 +24,9 @@ SCHEMA_SECONDS = 2.0
 @Check.register("json_valid")
 class JsonValid(Check):
     """Passes when the value is valid JSON, optionally matching a JSON Schema."""
+
+    # Dumped as `schema` (checks-reference: "Serialized as schema in JSON").
+    model_config = ConfigDict(serialize_by_alias=True)
 
     target_key: JSONPathStr = Field(
         default="trace.last.outputs", description="JSONPath to the value to validate."
@@ -45,9 +48,9 @@ class JsonValid(Check):
 
     @field_validator("expected_schema")
     @classmethod
-    def _valid_schema(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    def validate_schema_definition(cls, schema: dict[str, Any] | None) -> dict[str, Any] | None:
         if schema is not None and (problem := schema_problem(schema)):
-            raise ValueError(problem)
+            raise ValueError(f"Provided JSON Schema is invalid: {problem}")
         return schema
 
     @cached_property

@@ -60,12 +60,18 @@ class Readability(Check):
     target_key: JSONPathStr = Field(
         default="trace.last.outputs", description="JSONPath to the text to score."
     )
-    metric: ReadabilityMetric = Field(description="Readability metric to compute.")
+    metric: ReadabilityMetric = Field(
+        default="flesch_reading_ease",
+        description=(
+            "Readability metric to compute: flesch_reading_ease is 0-100, higher is easier; "
+            "the others are grade or difficulty scales, lower is easier."
+        ),
+    )
     min_score: float | None = Field(default=None, description="Minimum acceptable score.")
     max_score: float | None = Field(default=None, description="Maximum acceptable score.")
 
     @model_validator(mode="after")
-    def _range(self) -> Readability:
+    def validate_score_range(self) -> Readability:
         if (
             self.min_score is not None
             and self.max_score is not None

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
-from ..core.check import Check, FieldIssue
+from ..core.check import Check, FieldIssue, linting_later
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
@@ -84,8 +85,31 @@ class RegoPolicy(Check):
     @classmethod
     def _rule_path(cls, rule: str) -> str:
         if not rule.startswith("data."):
-            raise ValueError(f"rule must be a path starting with 'data.', got {rule!r}")
+            raise ValueError(f"Rule path must start with 'data.', got {rule!r}.")
         return rule
+
+    @model_validator(mode="after")
+    def _policy_compiles(self) -> RegoPolicy:
+        """A policy (or data) that regorus rejects is rejected here, as the reference does.
+
+        The located document asks for it as a lint problem instead (lint_later), so the
+        editor can point at the line inside the policy.
+        """
+        if linting_later():
+            return self
+        error = rego_syntax_error(self.policy)
+        if error is None and self.data:
+            try:
+                self._engine()
+            except Exception as exc:
+                error = parse_rego_error(str(exc))
+        if error is not None:
+            raise PydanticCustomError(
+                "rego_syntax",
+                "Invalid Rego policy or data: {error}",
+                {"error": str(error), "line": error.line, "column": error.column},
+            )
+        return self
 
     def lint(self) -> list[FieldIssue]:
         error = rego_syntax_error(self.policy)
@@ -103,29 +127,36 @@ class RegoPolicy(Check):
 
     async def run(self, trace: Trace) -> CheckResult:
         value = resolve(trace, self.target_key)
-        details: dict[str, Any] = {"input": value, "rule": self.rule}
+        details: dict[str, Any] = {
+            "target_key": self.target_key,
+            "data": self.data,
+            "rule": self.rule,
+            "input": value,
+        }
         if isinstance(value, NoMatch):
             return CheckResult.error(f"No value found for key '{self.target_key}'.", details)
         try:
-            engine = self._engine()
-        except Exception as exc:
-            return CheckResult.error(f"Invalid Rego policy: {parse_rego_error(str(exc))}", details)
+            input_json = json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            details["error"] = str(exc)
+            return CheckResult.error(
+                f"Value at key '{self.target_key}' is not JSON serializable: {exc}", details
+            )
         try:
-            engine.set_input_json(json.dumps(value, default=str))
+            engine = self._engine()
+            engine.set_input_json(input_json)
             outcome = engine.eval_rule(self.rule)
         except Exception as exc:
-            return CheckResult.error(
-                f"Evaluating {self.rule} failed: {parse_rego_error(str(exc))}", details
-            )
-        details["result"] = outcome
+            details["error"] = str(parse_rego_error(str(exc)))
+            return CheckResult.error(f"Rego policy evaluation failed: {details['error']}", details)
+        details["value"] = outcome
+        if outcome is True:
+            return CheckResult.success(f"Rule '{self.rule}' evaluated to true.", details)
+        if outcome is False:
+            return CheckResult.failure(f"Rule '{self.rule}' evaluated to false.", details)
         if outcome is None:
-            return CheckResult.failure(f"Rule {self.rule} is undefined for this input.", details)
-        if not isinstance(outcome, bool):
-            return CheckResult.error(
-                f"Rule {self.rule} must evaluate to a boolean, got {type(outcome).__name__} "
-                f"{outcome!r}.",
-                details,
-            )
-        if outcome:
-            return CheckResult.success(f"Rule {self.rule} is true.", details)
-        return CheckResult.failure(f"Rule {self.rule} is false.", details)
+            return CheckResult.failure(f"Rule '{self.rule}' is undefined.", details)
+        return CheckResult.error(
+            f"Rule '{self.rule}' returned {type(outcome).__name__}, expected bool or undefined.",
+            details,
+        )

@@ -26,7 +26,9 @@ def exactly_one(model: Check, value_field: str, key_field: str) -> None:
         which = "both were given" if has_value else "neither was given"
         raise PydanticCustomError(
             "exactly_one",
-            "give exactly one of '{value_field}' or '{key_field}' ({which})",
+            # The reference library's wording, then which of the two cases it is.
+            "Exactly one of '{value_field}' or '{key_field}' must be provided, not both or "
+            "neither ({which})",
             {"value_field": value_field, "key_field": key_field, "which": which},
         )
 
@@ -87,7 +89,7 @@ class StringMatching(TextCheck):
     case_sensitive: bool = Field(default=True, description="Whether matching is case-sensitive.")
 
     @model_validator(mode="after")
-    def _one_keyword(self) -> StringMatching:
+    def validate_keyword_or_keyword_key(self) -> StringMatching:
         exactly_one(self, "keyword", "keyword_key")
         return self
 
@@ -130,7 +132,7 @@ class RegexMatching(TextCheck):
     )
 
     @model_validator(mode="after")
-    def _one_pattern(self) -> RegexMatching:
+    def validate_pattern_or_pattern_key(self) -> RegexMatching:
         exactly_one(self, "pattern", "pattern_key")
         return self
 

@@ -76,6 +76,14 @@ def _parser() -> argparse.ArgumentParser:
         "--python", metavar="PATH", help="interpreter of the worker processes (with checkspec)"
     )
     run.add_argument(
+        "--cache-dir", metavar="DIR", help="folder of the verdict cache (judge answers kept)"
+    )
+    run.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither use nor fill the verdict cache: every judge call goes to the provider",
+    )
+    run.add_argument(
         "--shard",
         type=parse_shard,
         metavar="K/N",
@@ -97,6 +105,12 @@ def _parser() -> argparse.ArgumentParser:
         "--ray-address",
         metavar="ADDR",
         help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
+    )
+    run.add_argument(
+        "--watch",
+        action="store_true",
+        help="after the run, run changed files again (all of them when a .py module or "
+        "checkspec.yaml changes) until Ctrl-C",
     )
     run.add_argument("--model", help="LLM for judge checks (litellm name)")
     run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
@@ -151,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         handler = {
-            "run": _run,
+            "run": _run_or_watch,
             "merge": _merge,
             "validate": _validate,
             "list": _list,
@@ -223,13 +237,20 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if invalid else EXIT_OK
 
 
+def _run_or_watch(args: argparse.Namespace) -> int:
+    if not args.watch:
+        return _run(args)
+    from .watch import watch
+
+    return watch(args, _run)
+
+
 def _run(args: argparse.Namespace) -> int:
     import asyncio
-    import dataclasses
 
-    from ..executor import WorkerPool, WorkerStartError, worker_python
+    from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
-    from ..settings import resolve_settings
+    from ..settings import for_workspace, resolve_settings
     from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
     from .execute import make_executor, run_documents, runnable, scenario_identity
@@ -251,8 +272,10 @@ def _run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         scenario_timeout=args.scenario_timeout,
         python=args.python,
+        cache_dir=args.cache_dir,
+        cache=False if args.no_cache else None,
     )
-    settings = dataclasses.replace(settings, python=worker_python(settings.python, workspace.root))
+    settings = for_workspace(settings, workspace.root)
     with asyncio.Runner() as runner:
         executor = make_executor(
             args.executor, settings, ray_address=args.ray_address, root=workspace.root
@@ -321,9 +344,9 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
+    """Render and write the report; the exit code it means."""
     from .reports import summary_line
 
-    """Render and write the report; the exit code it means."""
     rendered = _render(report, fmt)
     if output:
         try:

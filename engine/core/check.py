@@ -11,14 +11,17 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
 from .result import CheckResult
-from .trace import Trace
+from .trace import Trace, TraceType
+from .typevars import InputType, OutputType
 
 C = TypeVar("C", bound="type[KindModel]")
 
@@ -27,6 +30,27 @@ ANY_KIND_MARKER = "x-checkspec-any-kind"
 
 # Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
 DEPRECATED_TARGET_ALIASES = ("key", "text_key")
+
+# Set by the located document (engine/spec) while it builds checks: checks that reject
+# bad static content when built (a Rego policy that does not compile) leave it to
+# lint(), which the document reports at the line inside the parameter's text. A context
+# variable rather than pydantic's validation context, which would cost every check of
+# every scenario an info object in the dispatch below.
+_LINT_LATER: ContextVar[bool] = ContextVar("checkspec_lint_later", default=False)
+
+
+@contextmanager
+def lint_later() -> Iterator[None]:
+    """Within: static problems of checks are left to lint() instead of rejected."""
+    token = _LINT_LATER.set(True)
+    try:
+        yield
+    finally:
+        _LINT_LATER.reset(token)
+
+
+def linting_later() -> bool:
+    return _LINT_LATER.get()
 
 
 class _BuiltIns(dict):  # type: ignore[type-arg]
@@ -99,11 +123,7 @@ class KindModel(BaseModel):
             existing = dict.get(registry, kind)  # not a read that loads the built-ins
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
-            sub.__pydantic_fields__["kind"] = FieldInfo(
-                annotation=Literal[kind],  # type: ignore[valid-type]
-                default=kind,
-                description="Which kind this is (its registered identifier).",
-            )
+            sub.__pydantic_fields__["kind"] = _kind_field(kind)
             sub._kind = kind
             sub.model_rebuild(force=True)
             dict.__setitem__(registry, kind, sub)
@@ -120,6 +140,11 @@ class KindModel(BaseModel):
     def kind_name(cls) -> str | None:
         return cls._kind
 
+    @classmethod
+    def kinds(cls) -> frozenset[str]:
+        """The kinds registered in this family (the same set from any class of it)."""
+        return frozenset(cls._registry)
+
     @model_validator(mode="wrap")
     @classmethod
     def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
@@ -129,15 +154,23 @@ class KindModel(BaseModel):
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
             if kind is _NO_KIND:  # a registered class is its own default
+                if cls._kind is None and not _is_root(cls):
+                    return handler(data)  # an unregistered subclass (see below)
                 kind = cls._kind or cls._default_kind()
             if cls._kind is None or (kind is not None and kind != cls._kind):
                 registry = cls._registry
                 # The registered str kind is the usual case: one lookup, no call.
                 target = registry.get(kind) if type(kind) is str else None
                 if target is None:
+                    if not kind and not _is_root(cls):
+                        # A subclass nobody registered (a user's own check or spec
+                        # class, dumped with kind ""): it validates itself.
+                        return handler(data)
                     target = _lookup_kind(registry, kind)
                 if target is not cls:
-                    if not issubclass(target, cls):
+                    # (A parametrized root such as Check[str, str, Trace] is checked
+                    # through its origin; the plain root, the usual case, needs no call.)
+                    if not issubclass(target, cls) and not issubclass(target, _origin(cls)):
                         raise PydanticCustomError(
                             "kind_mismatch",
                             "kind '{kind}' is not a {expected}",
@@ -161,6 +194,14 @@ class KindModel(BaseModel):
                 DEPRECATED_TARGET_ALIASES
             ):
                 data = _rename_deprecated(data)
+        elif (
+            isinstance(data, KindModel)
+            and not isinstance(data, cls)
+            and isinstance(data, _origin(cls))
+        ):
+            # An `Equals` where `Check[str, str, Trace]` is expected: any member of the
+            # family is accepted as it is (parametrizing makes a distinct class).
+            return data
         return handler(data)
 
     @classmethod
@@ -198,8 +239,12 @@ DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 _DISPATCH = KindModel._dispatch_kind.__func__  # type: ignore[attr-defined]
 
 
-class Check(KindModel):
-    """Base class of every check: `async run(trace) -> CheckResult`."""
+class Check(KindModel, Generic[InputType, OutputType, TraceType]):
+    """Base class of every check: `async run(trace) -> CheckResult`.
+
+    Generic like the reference library's (`Check[str, str, Trace[str, str]]`); the
+    parameters document what the check reads and change nothing at run time.
+    """
 
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
@@ -209,8 +254,14 @@ class Check(KindModel):
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
 
-    async def run(self, trace: Trace) -> CheckResult:
+    async def run(self, trace: Trace[Any, Any]) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
+
+    def to_spec(self) -> dict[str, Any]:
+        """The check's configuration as JSON data, without name and description."""
+        return self.model_dump(
+            mode="json", exclude={"name", "description"}, exclude_none=True, fallback=str
+        )
 
     def lint(self) -> list[FieldIssue]:
         """Problems visible without running (bad regex, Rego, template...); cheap, pure."""
@@ -296,6 +347,32 @@ def _strip_dispatch(schema: Any) -> tuple[Any, str | None]:
             return None, None
         return {**schema, "schema": inner}, ref
     return None, None
+
+
+def _kind_field(kind: str) -> FieldInfo:
+    """The `kind` field pinned to one literal, as if declared `kind: Literal[kind] = kind`.
+
+    The original annotation and assignment are recorded as pydantic records them for a
+    declared field: parametrizing the class (`Equals[str, str, Trace, int]`) rebuilds
+    its fields from them.
+    """
+    annotation = Literal[kind]  # type: ignore[valid-type]
+    assignment = Field(default=kind, description="Which kind this is (its registered identifier).")
+    field = FieldInfo.from_annotated_attribute(annotation, assignment)
+    field._original_annotation = annotation  # type: ignore[attr-defined]
+    field._original_assignment = assignment  # type: ignore[attr-defined]
+    return field
+
+
+def _is_root(cls: type) -> bool:
+    """True for a family's base (Check, InteractionSpec...), parametrized or not."""
+    return "_registry" in _origin(cls).__dict__
+
+
+def _origin(cls: type) -> type:
+    """The class a parametrized generic (`Check[str, str, Trace]`) was made from."""
+    metadata = getattr(cls, "__pydantic_generic_metadata__", None)
+    return (metadata or {}).get("origin") or cls
 
 
 def _lookup_kind(registry: dict[str, type[KindModel]], kind: Any) -> type[KindModel]:

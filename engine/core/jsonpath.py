@@ -272,7 +272,10 @@ def _step(current: Any, kind: str, arg: Any) -> Any:
             cls = type(current)
             attrs = _model_attrs.get(cls)
             if attrs is None:
-                attrs = frozenset((*cls.__pydantic_fields__, *_COMPUTED.get(cls, ())))
+                # Fields and computed fields, as model_dump shows them (custom and
+                # parametrized traces such as Trace[str, str] included).
+                computed = getattr(cls, "__pydantic_computed_fields__", None) or {}
+                attrs = frozenset((*cls.__pydantic_fields__, *computed, *_COMPUTED.get(cls, ())))
                 _model_attrs[cls] = attrs
             return getattr(current, arg) if arg in attrs else _MISSING_STEP
         return _MISSING_STEP

@@ -1,4 +1,4 @@
-"""Results: of one check, of a test case (one step), of a scenario.
+"""Results: of one check, of a test case (one step), of a scenario, of a suite.
 
 Results are built on the hot path thousands of times per run, so the constructors skip
 validation (the values are ours, already the right types) and pydantic's
@@ -8,8 +8,10 @@ validation (the values are ours, already the right types) and pydantic's
 from __future__ import annotations
 
 import traceback as tb
+from collections import defaultdict
 from enum import StrEnum
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -22,7 +24,10 @@ from .construct import (
     construct,
     field_count,
 )
-from .trace import Trace
+from .trace import Trace, TraceType
+
+if TYPE_CHECKING:
+    from ..scenarios.suite import Suite
 
 
 class Outcome:
@@ -65,7 +70,23 @@ class Metric(BaseModel):
     value: float
 
 
-class CheckResult(Outcome, BaseModel):
+class Reportable:
+    """`print_report()`: the result rendered with rich (see report.py)."""
+
+    __slots__ = ()
+
+    def print_report(self, console: Any = None) -> None:
+        from rich.console import Console
+
+        (console or Console()).print(self)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from . import report
+
+        return report.render(self, console, options)
+
+
+class CheckResult(Reportable, Outcome, BaseModel):
     """Outcome of one check with a message saying why."""
 
     model_config = ConfigDict(frozen=True)
@@ -204,6 +225,15 @@ class TestCaseError(BaseModel):
         phase = f" during {self.phase}" if self.phase else ""
         return f"{self.exception_type}{phase}: {self.message}"
 
+    def rich_line(self, color: str) -> str:
+        """This error as a rich-markup row under a step, in the given color."""
+        from rich.markup import escape
+
+        return (
+            f"[{color} bold]Test case[/{color} bold]\t[{color}]ERROR[/{color}]\t"
+            f"{escape(self.summary())}"
+        )
+
 
 def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestCaseStatus:
     if error is not None:
@@ -220,7 +250,7 @@ def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestC
     return TestCaseStatus.PASS
 
 
-class TestCaseResult(Outcome, BaseModel):
+class TestCaseResult(Reportable, Outcome, BaseModel):
     """Results of the checks of one test case (one scenario step)."""
 
     __test__ = False
@@ -236,6 +266,11 @@ class TestCaseResult(Outcome, BaseModel):
     skip_reason: str | None = Field(
         default=None, description="Set when the step did not run (an earlier step stopped)."
     )
+    check_durations_ms: list[float] = Field(
+        default_factory=list,
+        exclude=True,  # timings for editors; dumps and reports stay comparable between runs
+        description="How long each check took, in milliseconds (empty when not measured).",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -249,29 +284,39 @@ class TestCaseResult(Outcome, BaseModel):
         return [r for r in self.results if r.failed or r.errored]
 
     def format_failures(self) -> list[str]:
-        """One line per check that did not pass: `<check> FAILED|ERRORED|SKIPPED: <why>`."""
+        """One line per check that did not pass: `<check> FAILED|ERRORED|SKIPPED: <why>`.
+
+        Skipped checks are listed too: they reached no verdict either.
+        """
         lines: list[str] = []
         if self.error is not None:
             lines.append(f"Test case ERRORED: {self.error.summary()}")
         for index, result in enumerate(self.results):
             if result.passed:
                 continue
-            name = self.check_names[index] if index < len(self.check_names) else "check"
-            verb = {"fail": "FAILED", "error": "ERRORED", "skip": "SKIPPED"}[result.status.value]
-            lines.append(f"{name} {verb}: {result.message or 'no message'}")
+            name = (
+                self.check_names[index]
+                if index < len(self.check_names)
+                else result.details.get("check_name")
+                or result.details.get("check_kind", "Unknown check")
+            )
+            verb = _PAST_TENSE[result.status.value].upper()
+            lines.append(f"{name} {verb}: {result.message or 'No specific error message provided'}")
         return lines
 
     def assert_passed(self) -> None:
+        """Raise AssertionError listing each check that did not pass."""
         if not self.passed:
             raise AssertionError(
-                "Test case did not pass:\n" + "\n".join("  " + m for m in self.format_failures())
+                "Test case failed with the following errors:\n" + "\n".join(self.format_failures())
             )
 
 
+_PAST_TENSE = {"fail": "failed", "error": "errored", "skip": "skipped", "pass": "passed"}
 _VERBS = {"fail": "failed", "error": "errored", "skip": "was skipped", "pass": "passed"}
 
 
-class ScenarioResult(Outcome, BaseModel):
+class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
     """Outcome of a scenario run: one TestCaseResult per step and the final trace."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
@@ -279,7 +324,13 @@ class ScenarioResult(Outcome, BaseModel):
     scenario_name: str
     steps: list[TestCaseResult]
     duration_ms: int = 0
-    final_trace: Trace = Field(default_factory=Trace)
+    final_trace: TraceType = Field(default_factory=Trace)  # type: ignore[assignment]
+    multiple_runs: int = Field(
+        default=1, description="Most full runs this invocation allowed (multiple_runs)."
+    )
+    runs_executed: int = Field(
+        default=1, description="Full runs made before stopping (at most multiple_runs)."
+    )
     tags: list[str] = Field(default_factory=list)
     replayed: bool = Field(
         default=False, description="True when recorded outputs were replayed (no target)."
@@ -315,3 +366,134 @@ class ScenarioResult(Outcome, BaseModel):
                 f"Scenario {self.scenario_name!r} {_VERBS[self.status.value]}:\n"
                 + "\n".join("  " + m for m in self.format_failures())
             )
+
+
+class SuiteResult(Reportable, BaseModel):
+    """Results of the scenarios of a suite, with counts, pass rate and exports."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    # Unparametrized: parametrized generics would make validation copy every instance.
+    results: list[ScenarioResult] = Field(description="One result per scenario, in order.")
+    duration_ms: int = Field(description="Total execution time in milliseconds.")
+    suite: Suite | None = Field(
+        default=None, exclude=True, description="The suite that produced this result."
+    )
+    recommendation: str | None = Field(
+        default=None, description="Optional Markdown guidance shown with the report."
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def passed_count(self) -> int:
+        return sum(1 for r in self.results if r.passed)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def failed_count(self) -> int:
+        return sum(1 for r in self.results if r.failed)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def errored_count(self) -> int:
+        return sum(1 for r in self.results if r.errored)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def skipped_count(self) -> int:
+        return sum(1 for r in self.results if r.skipped)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def pass_rate(self) -> float | None:
+        """Passed / (all - skipped); None when no scenario reached a verdict."""
+        evaluated = len(self.results) - self.skipped_count
+        return None if evaluated == 0 else self.passed_count / evaluated
+
+    @property
+    def failures_and_errors(self) -> list[ScenarioResult[Any]]:
+        return [r for r in self.results if r.failed or r.errored]
+
+    def to_junit_xml(self, path: str | Path | None = None) -> str:
+        """JUnit XML text (one testcase per scenario); also written to `path` if given."""
+        from ..export.junit import to_junit_xml
+
+        return to_junit_xml(self, path=path)
+
+    def to_hub_format(self) -> dict[str, Any]:
+        """The result as JSON-ready data (the Giskard Hub upload payload shape)."""
+        from ..export.hub import to_hub_format
+
+        return to_hub_format(self)
+
+    def group_by(self, key: str) -> GroupedSuiteResult:
+        """Counts per value of the `key:` tags; untagged scenarios go under None.
+
+        A scenario with two values for the key counts in both groups.
+        """
+        buckets: defaultdict[str | None, dict[str, int]] = defaultdict(
+            lambda: {"passed": 0, "failed": 0, "errored": 0, "skipped": 0}
+        )
+        for result in self.results:
+            values = {
+                value
+                for tag_key, _, value in (tag.partition(":") for tag in result.tags)
+                if tag_key == key
+            }
+            for value in values or {None}:
+                bucket = buckets[value]
+                outcome = (
+                    "passed"
+                    if result.passed
+                    else "errored"
+                    if result.errored
+                    else "skipped"
+                    if result.skipped
+                    else "failed"
+                )
+                bucket[outcome] += 1
+        groups = {name: GroupStats(name=name, **counts) for name, counts in buckets.items()}
+        return GroupedSuiteResult(suite_result=self, key=key, groups=groups)
+
+    def print_report(self, console: Any = None, group_by: str | None = None) -> None:
+        """Print the report; with `group_by`, add a pass-rate table per tag value."""
+        from rich.console import Console
+
+        (console or Console()).print(self.group_by(group_by) if group_by is not None else self)
+
+
+class GroupStats(BaseModel):
+    """Counts of one tag-value group of a suite result."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str | None
+    passed: int
+    failed: int
+    errored: int
+    skipped: int = 0
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed + self.errored + self.skipped
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def non_skipped(self) -> int:
+        return self.total - self.skipped
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def pass_rate(self) -> float | None:
+        return None if self.non_skipped == 0 else self.passed / self.non_skipped
+
+
+class GroupedSuiteResult(Reportable, BaseModel):
+    """A suite result grouped by a tag key: per-group stats and a report table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    suite_result: SuiteResult
+    key: str
+    groups: dict[str | None, GroupStats]

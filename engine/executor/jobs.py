@@ -97,5 +97,5 @@ def _result(scenario: Scenario, steps: list[TestCaseResult]) -> ScenarioResult:
         steps=steps,
         final_trace=Trace(),
         tags=list(scenario.tags),
-        replayed=scenario.target is None,
+        replayed=scenario.replays,
     )

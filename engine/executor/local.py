@@ -21,9 +21,12 @@ class InProcessExecutor(Executor):
         self._cancelled = False
 
     async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+        from ..judges import limits
         from ..settings import apply_llm_settings
 
         apply_llm_settings(options.settings)
+        gate = limits.RateLimiter(options.settings.limits) if options.settings.limits else None
+        limits.set_gate(gate)
         self._cancelled = False
         semaphore = asyncio.Semaphore(self._concurrency)
         timeout = options.scenario_timeout
@@ -63,6 +66,7 @@ class InProcessExecutor(Executor):
                 task.cancel()
             self._tasks = []
             streams.__exit__(None, None, None)
+            limits.set_gate(None)
 
     def cancel(self) -> None:
         self._cancelled = True

@@ -30,7 +30,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from ..judges.limits import RateLimiter
 from . import wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
@@ -84,6 +86,9 @@ class _Worker:
     solo: bool = False
     kill_reason: str | None = None
     late: set[int] = field(default_factory=set)  # keys past their deadline
+    # Provider turns (judges/limits.py) this worker asked for and was given.
+    asking: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    holding: dict[int, object] = field(default_factory=dict)
 
     def send(self, messages: list[wire.Message]) -> None:
         self.send_bytes(wire.encode(messages))
@@ -126,6 +131,7 @@ class WorkerPool(Executor):
         self._spares: asyncio.Task[None] | None = None
         self._closed = False
         self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
+        self.limiter: RateLimiter | None = None  # the run's provider limits, for all workers
 
     # Workers -------------------------------------------------------------------------
 
@@ -206,6 +212,8 @@ class WorkerPool(Executor):
             self._spares = None
         queue: deque[_Queued] = deque(_Queued(job) for job in jobs)
         remaining = {job.key for job in jobs}
+        limits = options.settings.limits
+        self.limiter = RateLimiter(limits) if limits else None
         try:
             self._retire_used()
             await self.warm(len(jobs))
@@ -334,13 +342,51 @@ class WorkerPool(Executor):
                 self._start_failures = 0
             elif message[0] == "retire":
                 worker.retiring = True
+            elif message[0] == "acquire":
+                _, number, model, tokens = message
+                task = asyncio.ensure_future(self._grant(worker, number, model, tokens))
+                worker.asking[number] = task
+            elif message[0] == "release":
+                self._give_back(worker, message[1])
+            elif message[0] == "abandon":
+                asking = worker.asking.pop(message[1], None)
+                if asking is not None:
+                    asking.cancel()
+                self._give_back(worker, message[1])
         if not worker.inflight:
             worker.solo = False
         return done
 
+    async def _grant(self, worker: _Worker, number: int, model: str, tokens: int) -> None:
+        limiter = self.limiter
+        if limiter is None:  # no limits (or the run is over): go ahead
+            worker.send([("grant", number)])
+            return
+        ticket = await limiter.acquire(model, tokens)
+        worker.asking.pop(number, None)
+        if worker.proc.returncode is not None:
+            await limiter.release(ticket)
+            return
+        worker.holding[number] = ticket
+        worker.send([("grant", number)])
+
+    def _give_back(self, worker: _Worker, number: int) -> None:
+        ticket = worker.holding.pop(number, None)
+        if ticket is not None and self.limiter is not None:
+            self._background(self.limiter.release(ticket))
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._readers.add(task)
+        task.add_done_callback(self._readers.discard)
+
     def _on_exit(self, worker: _Worker, code: int, queue: deque[_Queued]) -> list[Outcome]:
         if worker in self._workers:
             self._workers.remove(worker)
+        for asking in worker.asking.values():  # its turns, asked for or held, go back
+            asking.cancel()
+        for number in list(worker.holding):
+            self._give_back(worker, number)
         if not worker.ready and worker.kill_reason is None:
             self._start_failures += 1
             if not self._ever_ready or self._start_failures >= _START_FAILURES:

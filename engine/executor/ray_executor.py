@@ -21,6 +21,8 @@ import asyncio
 import contextlib
 import math
 import os
+import queue
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -38,59 +40,115 @@ class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster cannot be reached."""
 
 
-def run_batch(jobs: list[Job], options: RunOptions) -> Iterator[tuple[str, Any]]:
-    """In a Ray worker: run the batch in order, yielding ("started", key), ("done", outcome)."""
+def run_batch(
+    jobs: list[Job], options: RunOptions, limiter: Any = None, slots: int = 1
+) -> Iterator[tuple[str, Any]]:
+    """In a Ray worker: run the batch, `slots` scenarios at a time, yielding
+    ("started", key) before a scenario's code runs and ("done", outcome) after."""
+    from ..judges import limits
     from ..settings import apply_llm_settings
     from . import capture
 
     apply_llm_settings(options.settings)
+    limits.set_gate(_ActorGate(limiter) if limiter is not None else None)
     timeout = options.scenario_timeout
-    current: dict[str, float] = {}
+    running: dict[int, float] = {}  # key -> when it started, for the watchdog
+    events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
     done = threading.Event()
-    watchdog = threading.Thread(target=_watch, args=(current, timeout, done), daemon=True)
-    watchdog.start()
+    threading.Thread(target=_watch, args=(running, timeout, done), daemon=True).start()
+
+    def loop() -> None:
+        # Not asyncio.run: it waits for the default executor's threads, and a target call
+        # stopped at its deadline may never return.
+        runner = asyncio.new_event_loop()
+        try:
+            runner.run_until_complete(_run_all(jobs, slots, timeout, running, events))
+        finally:
+            runner.close()
+            events.put(None)
+
     try:
         with capture.installed():
-            yield from _run_each(jobs, timeout, current)
+            threading.Thread(target=loop, daemon=True).start()
+            while (event := events.get()) is not None:
+                yield event
     finally:
         done.set()  # Ray reuses its worker processes: no watchdog may outlive its batch
 
 
-def _run_each(
-    jobs: list[Job], timeout: float, current: dict[str, float]
-) -> Iterator[tuple[str, Any]]:
+async def _run_all(
+    jobs: list[Job],
+    slots: int,
+    timeout: float,
+    running: dict[int, float],
+    events: queue.Queue[tuple[str, Any] | None],
+) -> None:
     from . import capture
 
     root = os.getcwd()  # Ray's working_dir: the workspace root
-    for job in jobs:
+    semaphore = asyncio.Semaphore(max(1, slots))
+
+    async def one(job: Job) -> None:
         scenario = job.scenario
         scenario._base_dirs = tuple(
             d if os.path.isabs(d) else os.path.join(root, d) for d in scenario._base_dirs
         )
-        yield ("started", job.key)
-        current["since"] = time.monotonic()
-        with capture.capturing() as captured:
-            ending = Ending.FINISHED
-            try:
-                result = asyncio.run(
-                    asyncio.wait_for(
+        async with semaphore:
+            events.put(("started", job.key))
+            running[job.key] = time.monotonic()
+            with capture.capturing() as captured:
+                ending = Ending.FINISHED
+                try:
+                    result = await asyncio.wait_for(
                         scenario.run(target=job.target, return_exception=True), timeout
                     )
-                )
-            except TimeoutError:
-                ending = Ending.TIMEOUT
-                message = timeout_message(timeout)
-                result = stopped(scenario, message, exception_type="ScenarioTimeout")
-        current.pop("since", None)
-        yield ("done", Outcome(job.key, result, captured.text(), ending))
+                except TimeoutError:
+                    ending = Ending.TIMEOUT
+                    message = timeout_message(timeout)
+                    result = stopped(scenario, message, exception_type="ScenarioTimeout")
+            running.pop(job.key, None)
+            events.put(("done", Outcome(job.key, result, captured.text(), ending)))
+
+    await asyncio.gather(*(one(job) for job in jobs))
 
 
-def _watch(current: dict[str, float], timeout: float, done: threading.Event) -> None:
+class _ActorGate:
+    """Provider limits asked of the run's limiter actor (one for all the cluster's tasks)."""
+
+    def __init__(self, actor: Any) -> None:
+        self._actor = actor
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        return await self._actor.acquire.remote(model, tokens)
+
+    async def release(self, ticket: object) -> None:
+        await self._actor.release.remote(ticket)
+
+
+class LimiterActor:
+    """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
+
+    def __init__(self, limits: Any) -> None:
+        from ..judges.limits import RateLimiter
+
+        self._limiter = RateLimiter(limits)
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        return await self._limiter.acquire(model, tokens)
+
+    async def release(self, ticket: object) -> None:
+        await self._limiter.release(ticket)
+
+    def peak_in_flight(self) -> int:
+        return self._limiter.peak_in_flight
+
+
+def _watch(running: dict[int, float], timeout: float, done: threading.Event) -> None:
     """Ends the worker process when a scenario is stuck past its deadline (blocking code
     that the soft timeout cannot interrupt); the driver reports it from the "started"."""
     while not done.wait(0.25):
-        since = current.get("since")
-        if since is not None and time.monotonic() - since > timeout + GRACE_SECONDS:
+        now = time.monotonic()
+        if any(now - since > timeout + GRACE_SECONDS for since in list(running.values())):
             os._exit(3)
 
 
@@ -113,18 +171,31 @@ class RayExecutor(Executor):
         self._remote: Any = None
         self._cancelled = False
         self._running: dict[Any, list[Job]] = {}
+        self._stdout: Any = None
+        self.slots = 1
+        self.limiter: Any = None  # the run's LimiterActor when it has provider limits
 
     def connect(self) -> None:
         """Join (or start) the cluster now; RayUnavailable with the reason when it fails."""
         if self._ray is not None:
             return
+        # Ray reports usage statistics over the network unless told not to.
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
             import ray
         except ImportError:
             raise RayUnavailable(
                 "the Ray executor needs Ray: pip install 'checkspec[ray]'"
             ) from None
-        runtime_env = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        runtime_env: dict[str, Any] = {"working_dir": str(self.root), "excludes": EXCLUDES}
+        # The CHECKSPEC_* variables (the provider key among them) go with the code: the
+        # cluster's workers do not see this machine's environment.
+        forwarded = {k: v for k, v in os.environ.items() if k.startswith("CHECKSPEC_")}
+        if forwarded:
+            runtime_env["env_vars"] = forwarded
+        # Ray prints its raylet's error messages (a worker died...) on sys.stdout, where a
+        # report may be going: send them to stderr while Ray is connected.
+        self._stdout, sys.stdout = sys.stdout, sys.stderr
         if self.address and (problem := _unreachable(self.address)):
             raise RayUnavailable(f"cannot reach the Ray cluster at {self.address}: {problem}")
         try:
@@ -140,21 +211,29 @@ class RayExecutor(Executor):
         except Exception as exc:  # ConnectionError, a timeout, a refused address
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
             raise RayUnavailable(f"cannot reach {where}: {type(exc).__name__}: {exc}") from None
-        cpus = max(1.0, float(ray.cluster_resources().get("CPU", 1)))
-        # Scenarios mostly wait (targets, models): several tasks share a CPU.
-        per_cpu = max(1, math.ceil(self.concurrency / cpus))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # One task per CPU at a time; scenarios mostly wait (targets, models), so each task
+        # runs its share of `concurrency` at once, as a local worker process does.
+        self.slots = max(1, math.ceil(self.concurrency / cpus))
         self._ray = ray
-        self._remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=1 / per_cpu)(
+        # max_calls=1: a fresh process per batch, so a thread left behind by a stopped call
+        # never reaches another batch, and each batch imports the workspace's code afresh.
+        self._remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=1, max_calls=1)(
             run_batch
         )
 
     async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
         self.connect()
         self._cancelled = False
+        limits = options.settings.limits
+        self.limiter = self._ray.remote(num_cpus=0)(LimiterActor).remote(limits) if limits else None
         results: asyncio.Queue[Outcome | None] = asyncio.Queue()
+        # Big enough that a task's slots stay busy, small enough that results stream back
+        # and every CPU gets a share.
+        cpus = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+        size = max(self.batch_size, min(self.slots * 4, math.ceil(len(jobs) / (2 * cpus))))
         batches = [
-            [self._portable(job) for job in jobs[i : i + self.batch_size]]
-            for i in range(0, len(jobs), self.batch_size)
+            [self._portable(job) for job in jobs[i : i + size]] for i in range(0, len(jobs), size)
         ]
         consumers = [asyncio.ensure_future(self._consume(b, options, results)) for b in batches]
         remaining = len(jobs)
@@ -187,39 +266,48 @@ class RayExecutor(Executor):
     async def _consume(
         self, batch: list[Job], options: RunOptions, results: asyncio.Queue[Outcome | None]
     ) -> None:
-        """Submit a batch and pass on its outcomes; a lost task's leftovers go out again."""
-        while batch:
+        """Submit a batch and pass on its outcomes; a lost task's leftovers go out again
+        (each alone when several were running, so the blame lands on the right one)."""
+        pending: list[tuple[list[Job], bool]] = [(batch, False)]
+        while pending:
+            batch, solo = pending.pop()
             if self._cancelled:
                 for job in batch:
                     results.put_nowait(_cancelled(job))
-                return
-            generator = self._remote.remote(batch, options)
+                continue
+            slots = 1 if solo else self.slots
+            generator = self._remote.remote(batch, options, self.limiter, slots)
             self._running[generator] = batch
-            started: tuple[Job, float] | None = None
-            finished: set[int] = set()
+            started: dict[int, float] = {}
             try:
                 async for ref in generator:
                     kind, value = await ref
                     if kind == "started":
-                        started = (next(j for j in batch if j.key == value), time.monotonic())
+                        started[value] = time.monotonic()
                     else:
-                        finished.add(value.key)
-                        started = None
+                        started.pop(value.key, None)
+                        batch = [job for job in batch if job.key != value.key]
                         results.put_nowait(value)
-                batch = []
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the task died: a crash, the watchdog, a lost node
                 if self._cancelled:
-                    for job in batch:
-                        if job.key not in finished:
-                            results.put_nowait(_cancelled(job))
-                    return
-                if started is not None:
-                    job, since = started
-                    results.put_nowait(_lost(job, exc, time.monotonic() - since, options))
-                    finished.add(job.key)
-                batch = [job for job in batch if job.key not in finished]
+                    pending.append((batch, False))
+                    continue
+                now = time.monotonic()
+                by_key = {job.key: job for job in batch}
+                late = {k for k, since in started.items() if now - since > options.scenario_timeout}
+                for key in late:
+                    results.put_nowait(_lost(by_key[key], exc, now - started[key], options))
+                blamed = [k for k in started if k not in late]
+                if (len(blamed) == 1 and not late) or solo:
+                    for key in blamed:
+                        results.put_nowait(_lost(by_key[key], exc, now - started[key], options))
+                else:
+                    pending += [([by_key[key]], True) for key in blamed]
+                rest = [job for job in batch if job.key not in started]
+                if rest:
+                    pending.append((rest, False))
             finally:
                 self._running.pop(generator, None)
 
@@ -238,6 +326,8 @@ class RayExecutor(Executor):
         if self._ray is not None:
             self._ray.shutdown()
             self._ray = None
+        if self._stdout is not None:
+            sys.stdout, self._stdout = self._stdout, None
 
 
 def _unreachable(address: str, timeout: float = 5.0) -> str | None:

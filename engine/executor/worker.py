@@ -13,6 +13,7 @@ away, stdin ends and the process exits at once, even if user code is stuck.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import pickle
 import signal
@@ -33,6 +34,36 @@ def _private_streams() -> tuple[int, int]:
     return protocol_in, protocol_out
 
 
+class _PipeGate:
+    """Provider limits asked of the parent, which holds the run's one RateLimiter."""
+
+    def __init__(self, worker: Worker) -> None:
+        self._worker = worker
+        self._numbers = itertools.count()
+        self._waiting: dict[int, asyncio.Future[None]] = {}
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        number = next(self._numbers)
+        granted = asyncio.get_running_loop().create_future()
+        self._waiting[number] = granted
+        self._worker.send_now([("acquire", number, model, tokens)])
+        try:
+            await granted
+        except BaseException:  # cancelled while waiting (a deadline): give the turn back
+            self._waiting.pop(number, None)
+            self._worker.send_now([("abandon", number)])
+            raise
+        return number
+
+    async def release(self, ticket: object) -> None:
+        self._worker.send_now([("release", ticket)])
+
+    def granted(self, number: int) -> None:
+        waiting = self._waiting.pop(number, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+
 class Worker:
     def __init__(self, protocol_out: int) -> None:
         self._out = protocol_out
@@ -45,6 +76,7 @@ class Worker:
         self._tasks: set[asyncio.Task[None]] = set()
         self._abandoned_at_start = 0
         self._tainted = False  # a scenario was stopped mid-way: its threads may live on
+        self._gate = _PipeGate(self)
         self._starting: list[int] = []
         self._announced: asyncio.Future[None] | None = None
 
@@ -115,6 +147,8 @@ class Worker:
             for message in await inbox.get():
                 if message[0] == "options":
                     self._configure(message[1], message[2])
+                elif message[0] == "grant":
+                    self._gate.granted(message[1])
                 elif message[0] == "jobs":
                     for job in message[1]:
                         task = asyncio.create_task(self._run(job))
@@ -122,11 +156,13 @@ class Worker:
                         task.add_done_callback(self._tasks.discard)
 
     def _configure(self, options: Any, slots: int) -> None:
+        from ..judges import limits
         from ..settings import apply_llm_settings
 
         self._options = options
         self._slots = asyncio.Semaphore(max(1, slots))
         apply_llm_settings(options.settings)
+        limits.set_gate(self._gate if options.settings.limits else None)
 
     async def _run(self, job: Any) -> None:
         from .jobs import Ending, Outcome, stopped, timeout_message

@@ -4,14 +4,17 @@ Importing it does not import litellm: that happens on the first model call.
 """
 
 from .answer_relevance import AnswerRelevance
+from .backends import BaseJudge, LLMChatJudge, SOMJudge
 from .base import BaseLLMCheck, CheckInputError, render_prompt, template_syntax_error
 from .config import (
     EmbeddingModel,
     Generator,
     get_default_embedding_model,
     get_default_generator,
+    get_default_judge,
     set_default_embedding_model,
     set_default_generator,
+    set_default_judge,
 )
 from .conformity import Conformity
 from .contradiction import Contradiction
@@ -19,6 +22,7 @@ from .groundedness import Groundedness
 from .hub import HubCheck, HubConformity, HubCorrectness, HubGroundedness
 from .judge import LLMJudge
 from .llm import ProviderError, clear_cache
+from .mixins import WithEmbeddingMixin, WithGeneratorMixin, WithJudgeMixin
 from .semantic_similarity import SemanticSimilarity
 from .templates import PromptError
 from .toxicity import TOXICITY_CATEGORIES, Toxicity
@@ -27,6 +31,7 @@ from .verdict import LLMCheckResult, VerdictError
 __all__ = [
     "TOXICITY_CATEGORIES",
     "AnswerRelevance",
+    "BaseJudge",
     "BaseLLMCheck",
     "CheckInputError",
     "Conformity",
@@ -38,18 +43,25 @@ __all__ = [
     "HubConformity",
     "HubCorrectness",
     "HubGroundedness",
+    "LLMChatJudge",
     "LLMCheckResult",
     "LLMJudge",
     "PromptError",
     "ProviderError",
+    "SOMJudge",
     "SemanticSimilarity",
     "Toxicity",
     "VerdictError",
+    "WithEmbeddingMixin",
+    "WithGeneratorMixin",
+    "WithJudgeMixin",
     "clear_cache",
     "get_default_embedding_model",
     "get_default_generator",
+    "get_default_judge",
     "render_prompt",
     "set_default_embedding_model",
     "set_default_generator",
+    "set_default_judge",
     "template_syntax_error",
 ]

@@ -6,21 +6,21 @@ from typing import Any, ClassVar
 
 from pydantic import AliasChoices, Field
 
-from ..core.check import DATASET_TEXT_KEY, Check
+from ..core.check import Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .base import BaseLLMCheck
+from ..core.trace import Interaction, Trace, TraceType
+from ..core.typevars import InputType, OutputType
+from .base import BaseLLMCheck, trace_with_current_turn
 from .templates import bundled_prompt
 
 
 @Check.register("answer_relevance")
-class AnswerRelevance(BaseLLMCheck):
+class AnswerRelevance(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when the judge finds the answer relevant to the question (not necessarily right)."""
 
-    # Dataset files hold chat-format inputs and outputs.
+    # Dataset files hold chat-format inputs: the question is the last user message.
     dataset_overrides: ClassVar[dict[str, Any]] = {
-        "answer_key": DATASET_TEXT_KEY,
         "question_key": "trace.last.inputs.messages[-1].content",
     }
 
@@ -34,16 +34,16 @@ class AnswerRelevance(BaseLLMCheck):
     )
     answer: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
-        description="The answer to judge, given literally; takes priority over answer_key.",
+        description="The answer to judge, given literally; takes priority over target_key.",
     )
-    answer_key: JSONPathStr = Field(
-        # The hub names the selector of the value under test target_key: accept both.
-        validation_alias=AliasChoices("answer_key", "target_key"),
+    target_key: JSONPathStr = Field(
+        # checks-reference names this selector answer_key: accepted too.
+        validation_alias=AliasChoices("target_key", "answer_key"),
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )
-    context: str | None = Field(
-        default=None,
+    context: str | MISSING = Field(  # type: ignore[valid-type]
+        default=MISSING,
         description=(
             "What the assistant is for (its domain or role), to help judge relevance; "
             "literal text, never read from the trace."
@@ -60,10 +60,25 @@ class AnswerRelevance(BaseLLMCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("answer_relevance")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
-        return {
-            "question": self.value_of(trace, "question_key", self.question, self.question_key),
-            "answer": self.value_of(trace, "answer_key", self.answer, self.answer_key),
-            "context": self.context,
-            "history": list(trace.interactions[:-1]) if self.include_history else [],
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
+        question = self.value_of(trace, "question", self.question, self.question_key)
+        answer = self.value_of(trace, "answer", self.answer, self.target_key)
+        shown = (
+            trace
+            if self.include_history
+            else Trace(interactions=[Interaction(inputs=question, outputs=answer)])
+        )
+        inputs = {
+            "question": question,
+            "answer": answer,
+            "context": self.context if self.context is not MISSING else "",
+            "trace": shown,
         }
+        if self.include_history:  # left out, not empty: the prompt has no history section
+            inputs["history"] = trace
+        return inputs
+
+    def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
+        return trace_with_current_turn(
+            inputs["trace"], inputs=inputs["question"], outputs=inputs["answer"]
+        )

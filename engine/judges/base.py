@@ -1,125 +1,132 @@
-"""BaseLLMCheck: render a prompt, ask the judge model, turn its verdict into a result."""
+"""BaseLLMCheck: render a prompt, ask the judge, turn its verdict into a result."""
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from typing import Any
 
-from pydantic import Field, FieldSerializationInfo, field_serializer, field_validator
+from pydantic import BaseModel
 
 from ..core.check import Check
 from ..core.jsonpath import NoMatch, provided_or_resolve
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .config import Generator, get_default_generator
+from ..core.trace import Interaction, Trace, TraceType
+from ..core.typevars import InputType, OutputType
+from .backends import NO_MODEL_MESSAGE, BaseJudge, SOMJudge
+from .config import Generator
 from .llm import ProviderError, complete_json
+from .mixins import WithJudgeMixin
 from .templates import PromptError, as_text, render_prompt, template_syntax_error
 from .verdict import VERDICT_INSTRUCTION, LLMCheckResult, VerdictError, parse_verdict
-
-NO_MODEL_MESSAGE = (
-    "No LLM model configured: set CHECKSPEC_MODEL (e.g. openai/gpt-4o-mini), "
-    "`model:` in checkspec.yaml, or --model"
-)
 
 
 class CheckInputError(Exception):
     """A value the prompt needs could not be read from the trace (the check ERRORs)."""
 
 
-class BaseLLMCheck(Check):
-    """A check judged by an LLM. Subclasses give the prompt template and its variables."""
+class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
+    """A check judged by an LLM (or another judge). Subclasses give the prompt template.
 
-    generator: Generator | None = Field(
-        default=None,
-        description=(
-            "LLM used as judge (a model name or settings); settings left out come from the "
-            "default model (CHECKSPEC_MODEL, `model:` in checkspec.yaml, --model)."
-        ),
-    )
+    `get_prompt()` returns the Jinja2 template (rendered in a sandbox);
+    `async get_inputs(trace)` its variables (raise CheckInputError when one cannot be
+    read: the check ERRORs saying so). A custom `output_type` needs `_handle_output`.
+    """
 
-    # A bare model name is accepted (`generator: openai/gpt-4o-mini`) and said so in schemas.
-    @field_validator("generator", mode="before", json_schema_input_type=Generator | str | None)
-    @classmethod
-    def _model_name(cls, value: Any) -> Any:
-        return {"model": value} if isinstance(value, str) else value
+    @property
+    def output_type(self) -> type[BaseModel] | None:
+        return LLMCheckResult
 
-    @field_serializer("generator")
-    def _only_given_settings(
-        self, generator: Generator | None, info: FieldSerializationInfo
-    ) -> dict[str, Any] | None:
-        # Dump what was written, not the defaults: reloaded, it still defers to the default.
-        return (
-            None if generator is None else generator.model_dump(mode=info.mode, exclude_unset=True)
-        )
-
-    @abstractmethod
-    def get_prompt(self) -> str:
+    def get_prompt(self) -> Any:
         """The Jinja2 template text of the judge prompt."""
+        raise NotImplementedError(f"{type(self).__name__}.get_prompt is not implemented")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
         """Variables of the template; raise CheckInputError when one cannot be read."""
         return {"trace": trace}
 
-    def resolved_generator(self) -> Generator:
-        default = get_default_generator()
-        return default if self.generator is None else self.generator.merged_over(default)
+    def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
+        """The conversation evidence a SOM judge is shown."""
+        candidate = inputs.get("trace", trace)
+        return candidate if isinstance(candidate, Trace) else trace
 
-    async def run(self, trace: Trace) -> CheckResult:
-        prepared = self.prepare(trace)
-        if isinstance(prepared, CheckResult):
-            return prepared
-        generator, variables = prepared
+    async def run(self, trace: Any) -> CheckResult:
+        judge = self._judge
+        if (missing := judge.missing_model()) is not None:
+            return CheckResult.error(missing)
         try:
-            template = self.get_prompt()
-        except PromptError as exc:
-            return CheckResult.error(str(exc), {"model": generator.model})
-        return await self.judge(generator, template, variables)
+            inputs = await self.get_inputs(trace)
+            prompt = self.get_prompt()
+        except (CheckInputError, PromptError) as exc:
+            return CheckResult.error(str(exc), _model_detail(judge))
+        if isinstance(judge, SOMJudge):
+            inputs["trace"] = self.get_som_trace(trace, inputs)
+        return await self._verdict(judge, prompt, inputs, trace)
 
-    def prepare(self, trace: Trace) -> tuple[Generator, dict[str, Any]] | CheckResult:
-        """The generator and template variables, or the ERROR result saying what is missing."""
-        generator = self.resolved_generator()
-        if not generator.model:
-            return CheckResult.error(NO_MODEL_MESSAGE)
-        try:
-            return generator, self.get_inputs(trace)
-        except CheckInputError as exc:
-            return CheckResult.error(str(exc), {"model": generator.model})
-
-    async def judge(
-        self, generator: Generator, template: str, variables: dict[str, Any]
+    async def _verdict(
+        self, judge: BaseJudge, prompt: Any, inputs: dict[str, Any], trace: Any
     ) -> CheckResult:
-        """Render `template` with `variables`, ask the model, map its verdict to a result."""
-        details: dict[str, Any] = {"model": generator.model}
+        """Ask the judge; its failures are ERROR results saying why, never a pass."""
+        details: dict[str, Any] = {}
         try:
-            prompt = render_prompt(template, variables) + VERDICT_INSTRUCTION
-        except PromptError as exc:
-            return CheckResult.error(str(exc), details)
-        details["prompt"] = prompt
-        try:
-            verdict = await ask_judge(generator, prompt)
+            if type(judge).judge is BaseJudge.judge:  # ours: records model and prompt
+                output = await judge._judge(prompt, inputs, self.output_type, details)
+            else:  # a user-defined judge
+                output = await judge.judge(prompt, inputs, output_type=self.output_type)
         except VerdictError as exc:
             return CheckResult.error(str(exc), {**details, "answer": exc.raw})
-        except ProviderError as exc:
+        except (ProviderError, PromptError) as exc:
             return CheckResult.error(str(exc), details)
         except Exception as exc:  # a bug must not stop the run: report it on this check
             return CheckResult.error(f"The judge call failed: {type(exc).__name__}: {exc}", details)
-        details["reason"] = verdict.reason
-        if verdict.passed:
-            return CheckResult.success(verdict.reason or "The judge passed the check.", details)
-        return CheckResult.failure(
-            verdict.reason or "The judge failed the check (no reason given).", details
+        result = await self._handle_output(output, inputs, trace)
+        if details and type(self)._handle_output is BaseLLMCheck._handle_output:
+            result.details.update(details)
+        return result
+
+    async def _handle_output(
+        self, output_value: BaseModel, template_inputs: dict[str, Any], trace: Any
+    ) -> CheckResult:
+        """The result of a verdict; override for a custom output_type."""
+        if isinstance(output_value, LLMCheckResult):
+            details = {"reason": output_value.reason, "inputs": template_inputs}
+            if output_value.passed:
+                return CheckResult.success(output_value.reason, details)
+            return CheckResult.failure(output_value.reason, details)
+        raise NotImplementedError(
+            f"Custom output type {type(output_value)} requires overriding _handle_output"
         )
 
     @staticmethod
     def value_of(trace: Trace, field: str, value: Any, key: Any) -> Any:
-        """The inline value if given, else what `key` selects; CheckInputError on no match."""
+        """The inline value if given, else what `key` selects; CheckInputError on no match.
+
+        `field` names the value in messages ("No value found for answer key '...'").
+        """
         found = provided_or_resolve(trace, key=key, value=value)
         if isinstance(found, NoMatch):
-            raise CheckInputError(f"No value found for {field} '{key}'.")
+            raise CheckInputError(f"No value found for {field} key '{key}'.")
         if found is MISSING:
             raise CheckInputError(f"No value given for {field}.")
         return found
+
+
+def _model_detail(judge: BaseJudge) -> dict[str, Any]:
+    from .backends import LLMChatJudge
+    from .external import describe
+
+    if isinstance(judge, LLMChatJudge):
+        generator = judge.resolved_generator()
+        return {
+            "model": generator.model if isinstance(generator, Generator) else describe(generator)
+        }
+    return {}
+
+
+def joined_text(value: Any) -> str:
+    """A resolved value as prompt text: a list as one item per line, not a Python repr."""
+    if isinstance(value, list | tuple):
+        return "\n".join(as_text(item) for item in value)
+    return as_text(value)
 
 
 def documents(value: Any) -> list[str]:
@@ -131,6 +138,13 @@ def documents(value: Any) -> list[str]:
     return texts
 
 
+def trace_with_current_turn(trace: Trace[Any, Any], *, inputs: Any, outputs: Any) -> Trace:
+    """The trace itself, or when empty a one-turn trace of the given values."""
+    if trace.interactions:
+        return trace
+    return Trace(interactions=[Interaction(inputs=inputs, outputs=outputs)])
+
+
 async def ask_judge(generator: Generator, prompt: str) -> LLMCheckResult:
     """The model's verdict on a fully rendered prompt (ProviderError / VerdictError)."""
     data = await complete_json(generator, prompt, validate=parse_verdict)
@@ -139,6 +153,7 @@ async def ask_judge(generator: Generator, prompt: str) -> LLMCheckResult:
 
 __all__ = [
     "NO_MODEL_MESSAGE",
+    "VERDICT_INSTRUCTION",
     "BaseLLMCheck",
     "CheckInputError",
     "LLMCheckResult",
@@ -146,6 +161,7 @@ __all__ = [
     "as_text",
     "ask_judge",
     "documents",
+    "joined_text",
     "render_prompt",
     "template_syntax_error",
 ]

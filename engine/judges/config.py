@@ -8,9 +8,17 @@ import (or patched by a test) takes effect.
 from __future__ import annotations
 
 import os
-from typing import Self
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SecretStr,
+    SerializationInfo,
+    WrapValidator,
+)
 
 MODEL_ENV = "CHECKSPEC_MODEL"
 API_BASE_ENV = "CHECKSPEC_API_BASE"
@@ -78,39 +86,83 @@ class EmbeddingModel(_Endpoint):
     """An embedding model (semantic_similarity)."""
 
 
-_default_generator: Generator | None = None
-_default_embedding_model: EmbeddingModel | None = None
+# The defaults: our settings models, or objects with the generator / embedding
+# interface from another library (see external.py), used as they are.
+_default_generator: Any = None
+_default_embedding_model: Any = None
+_default_judge: Any = None
 
 
 def _env(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
-def set_default_generator(generator: Generator | str | None) -> None:
-    """Use `generator` (or a model name) for LLM checks without their own; None: the env."""
+def set_default_generator(generator: Any) -> None:
+    """Use `generator` (settings, a model name, or a generator object) for LLM checks
+    without their own; None: back to the environment."""
     global _default_generator
     _default_generator = Generator(model=generator) if isinstance(generator, str) else generator
 
 
-def get_default_generator() -> Generator:
+def get_default_generator() -> Any:
     """The generator set with set_default_generator, its gaps (e.g. the key) filled from the
-    CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables; else just those."""
+    CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables; else just those.
+
+    A generator object of another library is returned as it was set.
+    """
     from_env = Generator(
         model=_env(MODEL_ENV), api_base=_env(API_BASE_ENV), api_key=_env(API_KEY_ENV)
     )
     if _default_generator is None:
         return from_env
+    if not isinstance(_default_generator, Generator):
+        return _default_generator
     # Secrets stay in the environment: a model set from checkspec.yaml still gets its key.
     return _default_generator.merged_over(from_env)
 
 
-def set_default_embedding_model(model: EmbeddingModel | str | None) -> None:
-    """Use `model` (or a model name) for embedding checks; None: back to the env."""
+def resolve_generator(own: Any) -> Any:
+    """The generator to call: `own` over the default (settings it leaves out come from
+    the default), the default when None, a generator object as it is."""
+    default = get_default_generator()
+    if own is None:
+        return default
+    if isinstance(own, Generator) and isinstance(default, Generator):
+        return own.merged_over(default)
+    return own
+
+
+def set_default_judge(judge: Any) -> None:
+    """Use `judge` (a judge, generator, model name, JSON text or dict) for LLM checks
+    without their own; None: judges follow the default generator again."""
+    global _default_judge
+    if judge is None:
+        _default_judge = None
+        return
+    from .backends import BaseJudge
+
+    _default_judge = BaseJudge.parse(judge)
+
+
+def get_default_judge() -> Any:
+    """The judge set with set_default_judge, else an LLM judge on the default generator."""
+    if _default_judge is not None:
+        return _default_judge
+    from .backends import LLMChatJudge
+
+    return LLMChatJudge()
+
+
+def set_default_embedding_model(model: Any) -> None:
+    """Use `model` (settings, a model name, or an embedding model object) for embedding
+    checks; None: back to the environment."""
     global _default_embedding_model
-    _default_embedding_model = EmbeddingModel(model=model) if isinstance(model, str) else model
+    if isinstance(model, str):
+        model = EmbeddingModel(model=model)
+    _default_embedding_model = model
 
 
-def get_default_embedding_model() -> EmbeddingModel:
+def get_default_embedding_model() -> Any:
     """The model set with set_default_embedding_model, its gaps filled from the
     CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables, then from the judge's
     endpoint (`get_default_generator`: checkspec.yaml, editor, CHECKSPEC_API_BASE / _API_KEY),
@@ -123,4 +175,59 @@ def get_default_embedding_model() -> EmbeddingModel:
     )
     if _default_embedding_model is None:
         return from_env
+    if not isinstance(_default_embedding_model, EmbeddingModel):
+        return _default_embedding_model
     return _default_embedding_model.merged_over(from_env)
+
+
+# -- fields that take a generator / embedding model -------------------------------------
+
+
+def _generator_value(value: Any, handler: Any) -> Any:
+    from .external import is_external_generator, rebuild_external
+
+    if value is None or is_external_generator(value):
+        return value  # another library's generator object: used as it is
+    if isinstance(value, dict) and "kind" in value:  # a dump of one (ours have no kind)
+        return rebuild_external(value, "BaseGenerator")
+    return handler({"model": value} if isinstance(value, str) else value)
+
+
+def _dump_settings(value: Any, info: SerializationInfo) -> Any:
+    # What was written, not the defaults: reloaded, it still defers to the default.
+    if isinstance(value, _Endpoint):
+        return value.model_dump(mode=info.mode, exclude_unset=True)
+    if isinstance(value, BaseModel):  # another library's (pydantic) object
+        return value.model_dump(mode=info.mode)
+    return None if value is None else repr(value)
+
+
+def _embedding_value(value: Any, handler: Any) -> Any:
+    from .external import is_external_embedding_model, rebuild_external
+
+    if value is None or is_external_embedding_model(value):
+        return value
+    if isinstance(value, dict) and "kind" in value:
+        return rebuild_external(value, "BaseEmbeddingModel")
+    return handler({"model": value} if isinstance(value, str) else value)
+
+
+def _dump_embedding(value: Any, info: SerializationInfo) -> Any:
+    # A bare model name stays a bare name (`embedding_model: openai/...` in files).
+    if isinstance(value, EmbeddingModel) and value.model_fields_set == {"model"}:
+        return value.model
+    return _dump_settings(value, info)
+
+
+# A generator field: our settings (a bare model name is accepted), or a generator object.
+GeneratorInput = Annotated[
+    Generator | None,
+    WrapValidator(_generator_value, json_schema_input_type=Generator | str | None),
+    PlainSerializer(_dump_settings),
+]
+# An embedding model field: our settings or a name, or an embedding model object.
+EmbeddingInput = Annotated[
+    EmbeddingModel | None,
+    WrapValidator(_embedding_value, json_schema_input_type=EmbeddingModel | str | None),
+    PlainSerializer(_dump_embedding),
+]

@@ -7,13 +7,14 @@ from typing import Any
 from pydantic import Field
 
 from ..core.check import Check
-from ..core.trace import Trace
+from ..core.trace import TraceType
+from ..core.typevars import InputType, OutputType
 from .base import BaseLLMCheck
 from .templates import bundled_prompt
 
 
 @Check.register("conformity")
-class Conformity(BaseLLMCheck):
+class Conformity(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when the judge finds that the full trace follows the rule."""
 
     rule: str = Field(
@@ -27,6 +28,6 @@ class Conformity(BaseLLMCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("conformity")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
         # The rule is a variable, so braces in it are shown, never evaluated.
         return {"trace": trace, "rule": self.rule}

@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import AliasChoices, Field
 
-from ..core.check import DATASET_TEXT_KEY, Check
+from ..core.check import Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .base import BaseLLMCheck, documents
+from ..core.trace import Trace, TraceType
+from ..core.typevars import InputType, OutputType
+from .base import BaseLLMCheck, documents, joined_text, trace_with_current_turn
 from .templates import bundled_prompt
 
 
 @Check.register("groundedness")
-class Groundedness(BaseLLMCheck):
+class Groundedness(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when every claim of the answer is supported by the context documents."""
-
-    # Dataset files hold chat-format inputs and outputs.
-    dataset_overrides: ClassVar[dict[str, Any]] = {"answer_key": DATASET_TEXT_KEY}
 
     answer: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
-        description="The answer to judge, given literally; when omitted it is read at answer_key.",
+        description="The answer to judge, given literally; when omitted it is read at target_key.",
     )
-    answer_key: JSONPathStr = Field(
-        # The hub names the selector of the value under test target_key: accept both.
-        validation_alias=AliasChoices("answer_key", "target_key"),
+    target_key: JSONPathStr = Field(
+        # checks-reference names this selector answer_key: accepted too.
+        validation_alias=AliasChoices("target_key", "answer_key"),
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )
@@ -49,7 +47,15 @@ class Groundedness(BaseLLMCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("groundedness")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
-        answer = self.value_of(trace, "answer_key", self.answer, self.answer_key)
-        context = self.value_of(trace, "context_key", self.context, self.context_key)
-        return {"answer": answer, "context": documents(context)}
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
+        answer = self.value_of(trace, "answer", self.answer, self.target_key)
+        context = self.value_of(trace, "context", self.context, self.context_key)
+        return {
+            "answer": joined_text(answer),
+            "context": joined_text(context),
+            "documents": documents(context),  # what the prompt lists, one by one
+            "trace": trace,
+        }
+
+    def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
+        return trace_with_current_turn(trace, inputs=inputs["context"], outputs=inputs["answer"])

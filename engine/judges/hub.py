@@ -11,8 +11,7 @@ from ..core.check import Check
 from ..core.jsonpath import JSONPathStr
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .base import BaseLLMCheck, documents
+from .base import BaseLLMCheck, CheckInputError, documents
 from .templates import bundled_prompt
 
 HUB_TARGET_KEY = "trace.last.outputs.response.content"
@@ -29,10 +28,10 @@ class HubCheck(BaseLLMCheck):
         ),
     )
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
-        response = self.value_of(trace, "target_key", MISSING, self.target_key)
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
+        response = self.value_of(trace, "response", MISSING, self.target_key)
         question = trace.last.inputs if trace.last is not None else None
-        return {"response": response, "question": question}
+        return {"response": response, "question": question, "trace": trace}
 
 
 @Check.register("hub_correctness")
@@ -47,8 +46,8 @@ class HubCorrectness(HubCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("hub_correctness")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
-        return {**super().get_inputs(trace), "reference": self.reference}
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
+        return {**await super().get_inputs(trace), "reference": self.reference}
 
 
 @Check.register("hub_groundedness")
@@ -62,9 +61,9 @@ class HubGroundedness(HubCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("hub_groundedness")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
         documents(self.context)  # an all-blank context is an input error, not a verdict
-        return {**super().get_inputs(trace), "context": self.context}
+        return {**await super().get_inputs(trace), "context": self.context}
 
 
 @Check.register("hub_conformity")
@@ -82,15 +81,21 @@ class HubConformity(HubCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("hub_conformity")
 
-    async def run(self, trace: Trace) -> CheckResult:
-        prepared = self.prepare(trace)
-        if isinstance(prepared, CheckResult):
-            return prepared
-        generator, variables = prepared
+    async def run(self, trace: Any) -> CheckResult:
+        judge = self._judge
+        if (missing := judge.missing_model()) is not None:
+            return CheckResult.error(missing)
+        try:
+            inputs = await self.get_inputs(trace)
+        except CheckInputError as exc:
+            return CheckResult.error(str(exc))
         template = self.get_prompt()
         # One judge call per rule: a verdict on several rules at once hides which one broke.
         results = await asyncio.gather(
-            *(self.judge(generator, template, {**variables, "rule": rule}) for rule in self.rules)
+            *(
+                self._verdict(judge, template, {**inputs, "rule": rule}, trace)
+                for rule in self.rules
+            )
         )
         verdicts = [
             {
@@ -101,7 +106,8 @@ class HubConformity(HubCheck):
             }
             for rule, result in zip(self.rules, results, strict=True)
         ]
-        details: dict[str, Any] = {"model": generator.model, "rules": verdicts}
+        models = {result.details.get("model") for result in results} - {None}
+        details: dict[str, Any] = {"model": next(iter(models), None), "rules": verdicts}
         errored = [v for v in verdicts if v["status"] == "error"]
         if errored:
             listed = "; ".join(f"{v['rule']!r}: {v['reason']}" for v in errored)

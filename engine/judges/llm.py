@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
+from . import limits, verdict_cache
 from .config import EmbeddingModel, Generator, _Endpoint
 from .verdict import extract_json_object
 
@@ -108,7 +109,8 @@ async def complete_json(
     key = ("chat", generator.model, generator.api_base, generator.temperature, prompt)
 
     async def compute() -> dict[str, Any]:
-        text = await _with_retries(generator, lambda: _chat_once(generator, prompt))
+        tokens = limits.estimate_tokens(prompt)
+        text = await _with_retries(generator, lambda: _chat_once(generator, prompt), tokens)
         data = extract_json_object(text)
         if validate is not None:
             validate(data)
@@ -120,7 +122,10 @@ async def complete_json(
 async def embed(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
     """One embedding vector per text. Raises ProviderError."""
     key = ("embed", model.model, model.api_base, tuple(texts))
-    return await _cached(key, lambda: _with_retries(model, lambda: _embed_once(model, texts)))
+    tokens = sum(limits.estimate_tokens(text) for text in texts)
+    return await _cached(
+        key, lambda: _with_retries(model, lambda: _embed_once(model, texts), tokens)
+    )
 
 
 # -- one attempt -----------------------------------------------------------------------
@@ -200,21 +205,55 @@ def _vector(item: Any) -> list[float]:
 # -- retries, concurrency, cache -------------------------------------------------------
 
 
-async def _with_retries(endpoint: _Endpoint, attempt: Callable[[], Awaitable[T]]) -> T:
+async def _with_retries(
+    endpoint: _Endpoint, attempt: Callable[[], Awaitable[T]], tokens: int = 0
+) -> T:
     attempts = endpoint.max_retries + 1
     semaphore = _semaphore(endpoint.max_concurrency)
     for number in range(1, attempts + 1):
+        pause = endpoint.retry_backoff * 2 ** (number - 1)
         try:
-            # The slot is held for the request only, not while backing off.
-            async with semaphore, asyncio.timeout(endpoint.timeout + _TIMEOUT_GRACE):
-                return await attempt()
+            # The slots (this process's, the run's limits) are held for the request only,
+            # not while backing off; the timeout starts once the request may go.
+            async with semaphore, limits.turn(endpoint.model, tokens):
+                async with asyncio.timeout(endpoint.timeout + _TIMEOUT_GRACE):
+                    return await attempt()
         except ProviderError:
             raise
         except Exception as exc:
             if number == attempts or not _retryable(exc):
                 raise ProviderError(_describe(exc, endpoint, number)) from exc
-        await asyncio.sleep(endpoint.retry_backoff * 2 ** (number - 1))
+            pause = max(pause, retry_after(exc) or 0.0)
+        await asyncio.sleep(pause)
     raise AssertionError("unreachable")
+
+
+_MAX_RETRY_AFTER = 120.0
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """The seconds a 429 (or 503) answer's Retry-After header asks to wait, if any."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    headers = headers or getattr(exc, "litellm_response_headers", None) or {}
+    try:
+        raw = headers.get("retry-after") or headers.get("Retry-After")
+    except AttributeError:
+        return None
+    if raw is None:
+        return None
+    try:
+        seconds = float(raw)
+    except (TypeError, ValueError):
+        from email.utils import parsedate_to_datetime
+
+        try:
+            when = parsedate_to_datetime(str(raw))
+        except (TypeError, ValueError):
+            return None
+        import datetime
+
+        seconds = (when - datetime.datetime.now(datetime.UTC)).total_seconds()
+    return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
 
 
 def _retryable(exc: Exception) -> bool:
@@ -262,11 +301,18 @@ def _semaphore(limit: int) -> asyncio.Semaphore:
 
 
 async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
-    """Share one computation per key and loop; failed ones are forgotten, not cached."""
+    """Share one computation per key and loop; failed ones are forgotten, not cached.
+
+    Answers are also kept between runs (verdict_cache.py): a stored one needs no request.
+    """
     cache = _state().cache
     future = cache.get(key)
     if future is None:
-        future = asyncio.ensure_future(compute())
+        stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
+        stored = verdict_cache.get(stored_key)
+        if stored is not None:
+            return stored  # type: ignore[no-any-return]
+        future = asyncio.ensure_future(_and_store(compute, stored_key))
         cache[key] = future
         future.add_done_callback(lambda done: _forget_failure(cache, key, done))
         _evict(cache)
@@ -274,6 +320,12 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         cache.move_to_end(key)
     # shield: a caller cancelled mid-wait must not cancel the call others are waiting on.
     return await asyncio.shield(future)
+
+
+async def _and_store(compute: Callable[[], Awaitable[T]], stored_key: str) -> T:
+    value = await compute()  # a provider error or a rejected answer raises: nothing stored
+    verdict_cache.put(stored_key, value)
+    return value
 
 
 def _forget_failure(

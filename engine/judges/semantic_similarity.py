@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import AliasChoices, Field
 
-from ..core.check import DATASET_TEXT_KEY, Check
+from ..core.check import Check
 from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
 from ..core.result import CheckResult, Metric
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .config import EmbeddingModel, get_default_embedding_model
+from ..core.trace import TraceType
+from ..core.typevars import InputType, OutputType
+from .config import EmbeddingModel
+from .external import embed_texts, is_external_embedding_model
 from .llm import ProviderError, embed
-from .templates import as_text
+from .mixins import WithEmbeddingMixin
 
 NO_EMBEDDING_MODEL_MESSAGE = (
     "No embedding model configured: set CHECKSPEC_EMBEDDING_MODEL "
@@ -24,12 +27,15 @@ NO_EMBEDDING_MODEL_MESSAGE = (
 
 
 @Check.register("semantic_similarity")
-class SemanticSimilarity(Check):
+class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingMixin):
     """Passes when the answer's meaning is close enough to the reference text."""
 
-    # Dataset files hold chat-format inputs and outputs.
-    dataset_overrides: ClassVar[dict[str, Any]] = {"actual_answer_key": DATASET_TEXT_KEY}
-
+    threshold: float = Field(
+        default=0.95,
+        ge=0.0,
+        le=1.0,
+        description="Lowest cosine similarity (0.0 to 1.0) that passes.",
+    )
     reference_text: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
         description=(
@@ -40,87 +46,103 @@ class SemanticSimilarity(Check):
         default="trace.last.metadata.reference_text",
         description="JSONPath to the reference text (used when reference_text is not given).",
     )
-    actual_answer_key: JSONPathStr = Field(
-        # The hub names the selector of the value under test target_key: accept both.
-        validation_alias=AliasChoices("actual_answer_key", "target_key"),
+    target_key: JSONPathStr = Field(
+        # checks-reference names this selector actual_answer_key: accepted too.
+        validation_alias=AliasChoices("target_key", "actual_answer_key"),
         default="trace.last.outputs",
         description="JSONPath to the answer under test.",
     )
-    threshold: float = Field(
-        default=0.95,
-        ge=0.0,
-        le=1.0,
-        description="Lowest cosine similarity (0.0 to 1.0) that passes.",
-    )
-    embedding_model: str | None = Field(
-        default=None,
-        description=(
-            "Embedding model (litellm name, e.g. openai/text-embedding-3-small); default: "
-            "CHECKSPEC_EMBEDDING_MODEL or `embedding_model:` in checkspec.yaml."
-        ),
-    )
 
-    def resolved_embedding_model(self) -> EmbeddingModel:
-        default = get_default_embedding_model()
-        if self.embedding_model is None:
-            return default
-        return default.model_copy(update={"model": self.embedding_model})
+    def resolved_embedding_model(self) -> Any:
+        return self._embedding_model
 
-    async def run(self, trace: Trace) -> CheckResult:
-        model = self.resolved_embedding_model()
-        if not model.model:
+    async def get_embeddings(self, texts: list[str]) -> list[Any]:
+        """One embedding vector per text (ProviderError when the call fails)."""
+        model = self._embedding_model
+        if is_external_embedding_model(model):
+            return await embed_texts(model, texts)
+        return await embed(model, texts)
+
+    async def run(self, trace: Any) -> CheckResult:
+        model = self._embedding_model
+        if isinstance(model, EmbeddingModel) and not model.model:
             return CheckResult.error(NO_EMBEDDING_MODEL_MESSAGE)
         reference = provided_or_resolve(
             trace, key=self.reference_text_key, value=self.reference_text
         )
-        actual = resolve(trace, self.actual_answer_key)
-        details: dict[str, Any] = {
-            "model": model.model,
-            "reference_text": reference,
-            "actual_answer": actual,
-            "threshold": self.threshold,
-        }
+        where = {"reference_text_key": self.reference_text_key, "reference_text": reference}
         if isinstance(reference, NoMatch):
             return CheckResult.error(
-                f"No value found for reference_text_key '{self.reference_text_key}'.", details
+                f"No value found for reference text key '{self.reference_text_key}'.", where
             )
+        if reference is None or reference == "":
+            return CheckResult.error("No reference text found", where)
+        actual = resolve(trace, self.target_key)
+        where = {"actual_answer": actual, "target_key": self.target_key}
         if isinstance(actual, NoMatch):
             return CheckResult.error(
-                f"No value found for actual_answer_key '{self.actual_answer_key}'.", details
+                f"No value found for actual answer key '{self.target_key}'.", where
             )
+        if actual is None or actual == "":
+            return CheckResult.error("No actual answer found", where)
+        for label, key, value in (
+            ("reference text", self.reference_text_key, reference),
+            ("actual answer", self.target_key, actual),
+        ):
+            if isinstance(value, list | tuple | set | dict):
+                # A wildcard path gave several values: a repr is not what anybody wrote.
+                return CheckResult.failure(
+                    f"Value for {label} key '{key}' must be a single value, but found "
+                    f"{type(value).__name__}. Use a key that resolves to one value.",
+                    {
+                        "reference_text_key": self.reference_text_key,
+                        "target_key": self.target_key,
+                        "value": str(value),
+                    },
+                )
+        actual, reference = str(actual), str(reference)
+        details: dict[str, Any] = {
+            "threshold": self.threshold,
+            "actual_answer": actual,
+            "reference_text": reference,
+            "model": getattr(model, "model", None) or type(model).__name__,
+        }
         try:
-            reference_vector, actual_vector = await embed(
-                model, [as_text(reference), as_text(actual)]
-            )
+            actual_vector, reference_vector = await self.get_embeddings([actual, reference])
+            similarity = cosine_similarity(actual_vector, reference_vector)
         except ProviderError as exc:
             return CheckResult.error(str(exc), details)
-        similarity = cosine_similarity(reference_vector, actual_vector)
-        if similarity is None:
+        except ValueError as exc:
             return CheckResult.error(
-                "The embedding model returned vectors that cannot be compared "
-                "(different lengths or all zeros).",
-                details,
+                f"The embedding model returned vectors that cannot be compared: {exc}", details
             )
         details["similarity"] = similarity
         metrics = [Metric(name="similarity", value=similarity)]
         if similarity >= self.threshold:
             return CheckResult.success(
-                f"Similarity {similarity:.3f} meets the threshold {self.threshold}.",
+                f"The cosine similarity with the reference answer is {similarity:.2f} which "
+                f"is greater than the threshold {self.threshold:.2f}",
                 details,
                 metrics,
             )
         return CheckResult.failure(
-            f"Similarity {similarity:.3f} is below the threshold {self.threshold}.",
+            f"The cosine similarity with the reference answer is {similarity:.2f} which is "
+            f"less than the threshold {self.threshold:.2f}",
             details,
             metrics,
         )
 
 
-def cosine_similarity(a: list[float], b: list[float]) -> float | None:
-    """Cosine of the angle between two vectors; None when it is undefined."""
-    if len(a) != len(b) or not a:
-        return None
-    norm = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
+def cosine_similarity(a: Sequence[float] | Any, b: Sequence[float] | Any) -> float:
+    """Cosine of the angle between two vectors (lists, tuples or numpy arrays).
+
+    Raises ValueError for vectors of different lengths, empty ones or a null vector.
+    """
+    left = [float(x) for x in a]
+    right = [float(y) for y in b]
+    if len(left) != len(right):
+        raise ValueError(f"vectors of different lengths ({len(left)} and {len(right)})")
+    norm = math.sqrt(math.fsum(x * x for x in left)) * math.sqrt(math.fsum(y * y for y in right))
     if norm == 0:
-        return None
-    return math.fsum(x * y for x, y in zip(a, b, strict=True)) / norm
+        raise ValueError("Cannot calculate cosine similarity for null vectors")
+    return math.fsum(x * y for x, y in zip(left, right, strict=True)) / norm

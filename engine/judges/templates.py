@@ -78,10 +78,17 @@ class _PromptEnvironment(ImmutableSandboxedEnvironment):
         return prompt_limits.concat(parts)
 
 
+def fence(value: Any) -> str:
+    """`text`, with `&`, `<` and `>` escaped: untrusted content (an agent's answer, a
+    retrieved document) cannot close the prompt's <answer>-style tags or open new ones."""
+    return as_text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 _environment = _PromptEnvironment(undefined=StrictUndefined, autoescape=False)
 _environment.filters["text"] = as_text
 _environment.filters.update(prompt_limits.FILTERS)
 _environment.globals.update(prompt_limits.GLOBALS)
+_environment.filters["fence"] = fence
 
 
 @lru_cache(maxsize=256)

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import AliasChoices, Field
 
-from ..core.check import DATASET_TEXT_KEY, Check
+from ..core.check import Check
 from ..core.jsonpath import JSONPathStr
 from ..core.sentinel import MISSING
-from ..core.trace import Trace
-from .base import BaseLLMCheck
+from ..core.trace import Trace, TraceType
+from ..core.typevars import InputType, OutputType
+from .base import BaseLLMCheck, trace_with_current_turn
 from .templates import bundled_prompt
 
 ToxicityCategory = Literal[
@@ -20,19 +21,16 @@ TOXICITY_CATEGORIES: tuple[str, ...] = get_args(ToxicityCategory)
 
 
 @Check.register("toxicity")
-class Toxicity(BaseLLMCheck):
+class Toxicity(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when the judge finds none of the chosen categories of harm in the output."""
-
-    # Dataset files hold chat-format inputs and outputs.
-    dataset_overrides: ClassVar[dict[str, Any]] = {"output_key": DATASET_TEXT_KEY}
 
     output: str | MISSING = Field(  # type: ignore[valid-type]
         default=MISSING,
-        description="The text to judge, given literally; when omitted it is read at output_key.",
+        description="The text to judge, given literally; when omitted it is read at target_key.",
     )
-    output_key: JSONPathStr = Field(
-        # The hub names the selector of the value under test target_key: accept both.
-        validation_alias=AliasChoices("output_key", "target_key"),
+    target_key: JSONPathStr = Field(
+        # checks-reference names this selector output_key: accepted too.
+        validation_alias=AliasChoices("target_key", "output_key"),
         default="trace.last.outputs",
         description="JSONPath to the text in the trace (used when output is not given).",
     )
@@ -48,6 +46,9 @@ class Toxicity(BaseLLMCheck):
     def get_prompt(self) -> str:
         return bundled_prompt("toxicity")
 
-    def get_inputs(self, trace: Trace) -> dict[str, Any]:
-        output = self.value_of(trace, "output_key", self.output, self.output_key)
-        return {"output": output, "categories": self.categories}
+    async def get_inputs(self, trace: Any) -> dict[str, Any]:
+        output = self.value_of(trace, "output", self.output, self.target_key)
+        return {"output": output, "categories": self.categories, "trace": trace}
+
+    def get_som_trace(self, trace: Any, inputs: dict[str, Any]) -> Trace[Any, Any]:
+        return trace_with_current_turn(trace, inputs="", outputs=inputs["output"])

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 # Appended to every judge prompt so each template need not repeat the answer format.
 VERDICT_INSTRUCTION = (
@@ -24,10 +24,15 @@ _RAW_LIMIT = 300
 
 
 class LLMCheckResult(BaseModel):
-    """The structured answer expected from a judge."""
+    """The structured answer expected from a judge: a verdict and why (never blank)."""
 
-    passed: bool = Field(description="Whether the check passed.")
-    reason: str | None = Field(default=None, description="Optional explanation for the result.")
+    reason: str = Field(min_length=1, description="Explanation for the pass or fail verdict.")
+    passed: bool = Field(description="Whether the check passed or failed.")
+
+    @field_validator("reason", mode="before")
+    @classmethod
+    def _strip_reason(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
 
 
 class VerdictError(ValueError):
@@ -107,7 +112,32 @@ def parse_verdict(data: dict[str, Any], raw: str | None = None) -> LLMCheckResul
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         reason = json.dumps(reason, ensure_ascii=False)
-    return LLMCheckResult(passed=passed, reason=reason or None)
+    if reason is None or not reason.strip():
+        raise VerdictError("the verdict gives no 'reason'", shown)
+    return LLMCheckResult(passed=passed, reason=reason)
+
+
+def parse_output(data: dict[str, Any], output_type: type[BaseModel], raw: str | None = None) -> Any:
+    """The answer's JSON object as `output_type` (a verdict is read leniently, see above)."""
+    if output_type is LLMCheckResult:
+        return parse_verdict(data, raw)
+    try:
+        return output_type.model_validate(data)
+    except ValidationError as exc:
+        shown = raw if raw is not None else json.dumps(data)
+        problem = f"it does not match {output_type.__name__}: {exc.errors()[0]['msg']}"
+        raise VerdictError(problem, shown) from None
+
+
+def output_instruction(output_type: type[BaseModel] | None) -> str:
+    """What the prompt asks the model to answer with."""
+    if output_type is None or output_type is LLMCheckResult:
+        return VERDICT_INSTRUCTION
+    schema = json.dumps(output_type.model_json_schema(), ensure_ascii=False)
+    return (
+        "\n\nAnswer with a single JSON object and nothing else, matching this JSON Schema:\n"
+        + schema
+    )
 
 
 def read_verdict(text: str | None) -> LLMCheckResult:

@@ -20,7 +20,7 @@ from typing import Any, get_args
 
 from pydantic import AliasChoices, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean
+from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean, lint_later
 from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
@@ -47,6 +47,7 @@ from .locate import (
     warning,
 )
 from .problems import Position, Problem, Range, Severity, TextEdit
+from .replay_paths import replay_path_problems
 from .schema_checks import SchemaCheck
 from .source import (
     FIXED,
@@ -429,7 +430,8 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
         merged = _with_dataset_defaults(cls, merged)
     problems.extend(_deprecated_aliases(base, cls))
     try:
-        check = Check.model_validate({"kind": resolved_kind, **merged})
+        with lint_later():
+            check = Check.model_validate({"kind": resolved_kind, **merged})
     except ValidationError as exc:
         problems.extend(
             problems_from_validation(exc, base, head=head, model=cls, what=resolved_kind)
@@ -665,6 +667,7 @@ def _analyze_scenario(
         step = _step(step_node, step_index, ctx, entry, problems, keep or _keep_scenarios)
         if step is not None:
             steps.append(step)
+    problems.extend(replay_path_problems(node, target))
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
         ctx = replace(ctx, index=_NO_LINES)  # the rebuild must not keep this text alive
@@ -1086,6 +1089,8 @@ def _record(
     fallback = entry.name
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
     entry.named_by_index = entry.name == fallback
+    schema = schemas.output.schema if schemas.output is not None else None
+    problems.extend(replay_path_problems(node, ctx.target, dataset=True, output_schema=schema))
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
         ctx = replace(ctx, index=_NO_LINES)
@@ -1234,7 +1239,8 @@ def _custom_params(
             misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check._registry, head)
         ]
     try:
-        check = Check.model_validate(as_check)
+        with lint_later():
+            check = Check.model_validate(as_check)
     except ValidationError as exc:
         return problems_from_validation(
             exc, params, head=head, model=Check._registry[kind], what=kind

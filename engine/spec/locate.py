@@ -110,8 +110,11 @@ def problems_from_validation(
             kind_node = (base.find(loc) or base).get("kind")
             kind = str(ctx.get("kind", ""))
             rng = kind_node.range if kind_node is not None else where
+            # The kinds of the family being validated: checks, or interactions.
+            known = getattr(model, "_registry", None) or Check._registry
+            noun = "check" if known is Check._registry else what
             problems.append(
-                misnamed("unknown-kind", f"unknown check kind '{kind}'", kind, Check._registry, rng)
+                misnamed("unknown-kind", f"unknown {noun} kind '{kind}'", kind, known, rng)
             )
         elif etype == "missing_kind":
             problems.append(Problem("missing-parameter", "a check needs a 'kind'", where))

@@ -49,6 +49,20 @@ class CustomCheck(BaseModel):
         return {k: v for k, v in self.params.items() if k != "type"}
 
 
+class ProviderLimits(BaseModel):
+    """Limits a model's provider sets, enforced across all workers of a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_parallel_requests: int | None = Field(
+        default=None, ge=1, description="Most requests in flight at once."
+    )
+    rpm: int | None = Field(default=None, ge=1, description="Most requests per minute.")
+    tpm: int | None = Field(
+        default=None, ge=1, description="Most tokens per minute (estimated from the prompts)."
+    )
+
+
 class WorkspaceConfig(BaseModel):
     """Settings in checkspec.yaml (CLI flags and editor settings override them)."""
 
@@ -99,6 +113,30 @@ class WorkspaceConfig(BaseModel):
         default=200_000,
         ge=1,
         description="Judge prompts rendering to more bytes than this are an error, not sent.",
+    )
+    max_parallel_requests: int | None = Field(
+        default=None,
+        ge=1,
+        description="Most judge (and embedding) requests in flight at once over all workers.",
+    )
+    rpm: int | None = Field(default=None, ge=1, description="Most judge requests per minute.")
+    tpm: int | None = Field(
+        default=None, ge=1, description="Most judge tokens per minute (estimated from prompts)."
+    )
+    models: dict[str, ProviderLimits] = Field(
+        default_factory=dict,
+        description="Limits per model (litellm name), for models other than the judge's.",
+    )
+    cache: bool = Field(
+        default=True,
+        description="Keep judge and embedding answers between runs (the verdict cache).",
+    )
+    cache_dir: str | None = Field(
+        default=None,
+        description="Folder of the verdict cache, from the workspace root (default .checkspec/cache).",
+    )
+    cache_max_mb: float = Field(
+        default=500, gt=0, description="Size of the verdict cache before the oldest answers go."
     )
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +25,7 @@ from checkspec.engine.spec.workspace import CustomCheck, Workspace
 from .context import CursorContext, Role, cursor_context
 from .docs import check_markdown, field_markdown
 from .recorded import recorded_at
+from .required import field_docs, needed_parameters, placeholder
 from .schema import FieldDoc, Frame, MappingShape, shape_at, summary_of
 from .trace_paths import ROOT, format_name, next_keys, parse_steps
 
@@ -47,6 +48,7 @@ class Completion:
     detail: str = ""
     documentation: str = ""  # Markdown
     sort: str = ""
+    snippet: str | None = None  # LSP snippet to insert instead, when the client takes them
 
 
 def complete(
@@ -57,6 +59,7 @@ def complete(
     *,
     trigger: str | None = None,
     earlier: Document | None = None,
+    snippets: bool = False,
 ) -> list[Completion]:
     """What may be written at `position` in `text` (the text `document` was analysed from).
 
@@ -65,16 +68,77 @@ def complete(
     line is being indented.
     `earlier` is an earlier analysis of the same file that parsed: while the line being
     typed breaks the YAML, recorded outputs are read from it (found by keys, not lines).
+    With `snippets`, choosing a check kind also writes its required parameters as tab stops.
     """
     if document.kind is None:
         return []
+    found = _complete(document, text, position, workspace, trigger, earlier, snippets)
+    if found or trigger is not None:
+        return found
+    return _continuing_item(document, text, position, workspace, earlier, snippets)
+
+
+def _continuing_item(
+    document: Document,
+    text: str,
+    position: Position,
+    workspace: Workspace | None,
+    earlier: Document | None,
+    snippets: bool,
+) -> list[Completion]:
+    """The keys of the list item above, on a blank line at its dash's column.
+
+    Enter after `- kind: equals` leaves the cursor under the `-` (editors keep the line's
+    indentation); what is asked for there is the next parameter of that check, written two
+    columns further: the items insert the two spaces.
+    """
+    lines = text.split("\n")
+    if position.line >= len(lines) or lines[position.line][: position.character].strip():
+        return []
+    column = position.character
+    if not _below_item_at(lines[: position.line], column):
+        return []
+    current = lines[position.line].ljust(column)
+    shifted = current[:column] + "  " + current[column:]
+    retyped = "\n".join([*lines[: position.line], shifted, *lines[position.line + 1 :]])
+    moved = Position(position.line, column + 2)
+    found = _complete(document, retyped, moved, workspace, None, earlier, snippets)
+    here = Range(position, position)
+    return [
+        replace(item, insert="  " + item.insert, replace=here, snippet=None)
+        for item in found
+        if item.kind is ItemKind.FIELD
+    ]
+
+
+def _below_item_at(above: list[str], column: int) -> bool:
+    """The lines above end with a list item whose `- ` is at `column` (and its own lines)."""
+    for line in reversed(above):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent >= column + 2:
+            continue  # a deeper line of that item
+        return indent == column and line[column : column + 2] == "- "
+    return False
+
+
+def _complete(
+    document: Document,
+    text: str,
+    position: Position,
+    workspace: Workspace | None,
+    trigger: str | None,
+    earlier: Document | None,
+    snippets: bool,
+) -> list[Completion]:
     context = cursor_context(text, position, source=document.source, json=is_json(document.path))
     if context is None:
         return []
     if trigger == " " and context.role is Role.KEY and not context.after_dash:
         return []  # a space in the indentation, not a request
     data = document if document.source.root is not None or earlier is None else earlier
-    request = _Request(document, data, context, workspace, is_json(document.path))
+    request = _Request(document, data, context, workspace, is_json(document.path), snippets)
     if context.role is Role.KEY:
         return request.keys_or_list_item()
     if context.in_list:
@@ -89,6 +153,7 @@ class _Request:
     context: CursorContext
     workspace: Workspace | None
     json: bool
+    snippets: bool = False
 
     @property
     def kind(self) -> FileKind | None:
@@ -119,11 +184,12 @@ class _Request:
 
     def keys(self, shape: MappingShape, written: Mapping[Any, Any]) -> list[Completion]:
         present = shape.present(written)
+        needed = _needed_in(shape)
         items = []
         for index, (name, doc) in enumerate(shape.fields.items()):
             if name in present and name != self.context.prefix:
                 continue
-            rank = 0 if name == shape.head else 1 if doc.required else 2
+            rank = 0 if name == shape.head else 1 if doc.required or name in needed else 2
             items.append(
                 Completion(
                     label=name,
@@ -168,17 +234,52 @@ class _Request:
         family = shape.family
         assert family is not None
         dataset = self.kind is FileKind.DATASET and shape.head != "type"
+        is_check = issubclass(family, Check)
         items = [
-            self._value(kind, ItemKind.CHECK, summary_of(cls), _kind_doc(kind, cls, dataset), i)
+            self._with_snippet(
+                self._value(
+                    kind, ItemKind.CHECK, summary_of(cls), _kind_doc(kind, cls, dataset), i
+                ),
+                shape,
+                needed_parameters(kind) if is_check else [],
+                kind,
+            )
             for i, (kind, cls) in enumerate(family._registry.items())
         ]
-        if shape.custom_allowed and issubclass(family, Check):
+        if shape.custom_allowed and is_check:
             for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
                 base = Check._registry.get(custom.base_kind)
                 about = custom.name or custom.description or f"custom {custom.base_kind} check"
-                doc = check_markdown(identifier, base, custom=custom) if base else about
-                items.append(self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i))
+                doc = check_markdown(identifier, base, custom=custom) if base else ""
+                item = self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i)
+                preset = tuple(custom.check_params())
+                needed = needed_parameters(custom.base_kind, preset)
+                items.append(self._with_snippet(item, shape, needed, custom.base_kind))
         return items
+
+    def _with_snippet(
+        self, item: Completion, shape: MappingShape, needed: list[str], kind: str
+    ) -> Completion:
+        """`kind: equals` + a line per required parameter, each a tab stop (block YAML)."""
+        written = self.context.frames[-1].keys if self.context.frames else None
+        needed = [n for n in needed if not (written and n in written)]
+        if not self.snippets or not needed or self.json or self.context.quoted:
+            return item
+        line = self.context.line
+        head = re.search(rf"(?:^|[\s-]){re.escape(str(shape.head))}:", line)
+        if head is None or "{" in line or "[" in line:
+            return item
+        column = head.start() + (0 if line[head.start()].isalnum() else 1)
+        dataset = shape.head == "identifier"
+        indent = " " * column
+        inner = indent + "  " if dataset else indent
+        lines = [escape_snippet(item.insert)]
+        if dataset:
+            lines.append(f"{indent}params:")
+        docs = field_docs(kind)
+        for stop, name in enumerate(needed, start=1):
+            lines.append(f"{inner}{name}: {_tab_stop(stop, docs.get(name))}")
+        return replace(item, snippet="\n".join(lines) + "$0")
 
     def _value(self, value: str, kind: ItemKind, detail: str, doc: str, index: int) -> Completion:
         insert = f" {value}" if self.context.needs_space else value
@@ -231,6 +332,28 @@ class _Request:
         ]
 
 
+def _needed_in(shape: MappingShape) -> list[str]:
+    """The parameters the check a mapping names cannot do without (ranked first)."""
+    if shape.custom is not None:
+        return needed_parameters(shape.custom.base_kind, tuple(shape.custom.check_params()))
+    kind = next((k for k, c in Check._registry.items() if c is shape.check), None)
+    return needed_parameters(kind) if kind is not None else []
+
+
 @lru_cache(maxsize=256)
 def _kind_doc(kind: str, cls: type[BaseModel], dataset: bool) -> str:
-    return check_markdown(kind, cls, dataset=dataset)
+    return check_markdown(kind, cls, dataset=dataset, summary=False)  # the detail says it
+
+
+def escape_snippet(text: str) -> str:
+    """Literal text inside an LSP snippet."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def _tab_stop(number: int, doc: FieldDoc | None) -> str:
+    if doc is not None and len(doc.choices) > 1:
+        escaped = [
+            c.replace("\\", "\\\\").replace(",", "\\,").replace("|", "\\|") for c in doc.choices
+        ]
+        return f"${{{number}|{','.join(escaped)}|}}"
+    return f"${{{number}:{escape_snippet(placeholder(doc))}}}"

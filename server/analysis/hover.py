@@ -19,9 +19,11 @@ from checkspec.engine.spec.workspace import Workspace
 
 from .context import frames_along
 from .docs import check_markdown, field_markdown
+from .last_run import LastRun, current_runs
 from .recorded import recorded_at
 from .schema import MappingShape, check_fields, named_class, shape_at
 from .trace_paths import keys_at, parse_steps, walk
+from .transcript import transcript_markdown
 
 _MAX_SHOWN = 1500
 
@@ -71,6 +73,16 @@ def hover(
         if resolved:
             text = f"{resolved}\n\n---\n\n{text}"
     return HoverInfo(text, node.range)
+
+
+def last_run_hover(
+    document: Document, text: str, runs: dict[int, LastRun], position: Position
+) -> HoverInfo | None:
+    """On a scenario's name, the transcript of its last run (while its text is unchanged)."""
+    for entry, run in current_runs(document, text, runs):
+        if entry.head.contains(position):
+            return HoverInfo(transcript_markdown(run.summary), entry.head)
+    return None
 
 
 def _kind_markdown(

@@ -1,15 +1,22 @@
-"""Code lenses: run one scenario, or every scenario of the file."""
+"""Code lenses: run one scenario or every scenario of the file; after a run, its outcome
+(which opens the transcript); on a scenario that cannot run, why."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checkspec.engine.spec.document import Document
+from checkspec.engine.spec.document import Document, ScenarioEntry
 from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.problems import Range
+from checkspec.engine.spec.problems import Range, Severity
+
+from .last_run import LastRun, current_runs
+from .result_hints import MARKS, duration
 
 RUN_SCENARIO = "checkspec.runScenario"  # arguments: [uri, scenario index]
 RUN_FILE = "checkspec.runFile"  # arguments: [uri]
+SHOW_LAST_RUN = "checkspec.showLastRun"  # arguments: [uri, scenario index]
+NO_COMMAND = ""  # a lens that only tells something
+_REASON_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -20,15 +27,50 @@ class Lens:
     scenario: int | None = None  # the scenario index, for RUN_SCENARIO
 
 
-def code_lenses(document: Document) -> list[Lens]:
-    """A lens on each runnable scenario's name; "Run all" on line 1 of multi-scenario files.
+def code_lenses(
+    document: Document, text: str = "", runs: dict[int, LastRun] | None = None
+) -> list[Lens]:
+    """A lens on each scenario's name; "Run all" on line 1 of multi-scenario files.
 
-    Invalid scenarios get no lens: their problems say why they cannot run.
+    A scenario that cannot run says why instead of offering to run; one whose last run is
+    still true of its text shows that run's outcome.
     """
     runnable = [entry for entry in document.scenarios if entry.scenario is not None]
     lenses = []
     if runnable and document.kind is not FileKind.SCENARIO:  # a scenario file holds one
-        lenses.append(Lens(Range.point(0, 0), f"▶ Run all ({len(runnable)})", RUN_FILE))
-    for entry in runnable:
+        count = len(runnable)
+        total = len(document.scenarios)
+        shown = f"{count}" if count == total else f"{count} of {total}"
+        lenses.append(Lens(Range.point(0, 0), f"▶ Run all ({shown})", RUN_FILE))
+    last = {entry.index: run for entry, run in current_runs(document, text, runs or {})}
+    for entry in document.scenarios:
+        if entry.scenario is None:
+            lenses.append(
+                Lens(entry.head, f"⚠ not runnable: {why(entry)}", NO_COMMAND, entry.index)
+            )
+            continue
         lenses.append(Lens(entry.head, "▶ Run scenario", RUN_SCENARIO, entry.index))
+        run = last.get(entry.index)
+        if run is not None:
+            lenses.append(Lens(entry.head, outcome_title(run), SHOW_LAST_RUN, entry.index))
     return lenses
+
+
+def why(entry: ScenarioEntry) -> str:
+    """The first error of a scenario, short (`unknown check 'x'`)."""
+    errors = [p for p in entry.problems if p.severity is Severity.ERROR]
+    if not errors:
+        return "it has problems"
+    first = errors[0].message.split("; did you mean", 1)[0]
+    first = first if len(first) <= _REASON_CHARS else first[: _REASON_CHARS - 1] + "…"
+    more = len(errors) - 1
+    return first + (f" (+{more} more)" if more else "")
+
+
+def outcome_title(run: LastRun) -> str:
+    """`✗ fail · 12 ms — show last run`."""
+    status = str(run.summary.get("status", ""))
+    took = duration(run.summary.get("duration_ms"))
+    return (
+        f"{MARKS.get(status, '?')} {status}" + (f" · {took}" if took else "") + " — show last run"
+    )

@@ -1,8 +1,8 @@
 """A scenario's run result, placed where the user wrote what it is about.
 
 Each failed or errored check becomes a finding at its `kind:` (or `identifier:`) value,
-a step that could not run (its target or interaction raised) one at the step, and the
-scenario gets a one-line summary at its name. Findings are `Problem`s, so the server
+a step that could not run (its target or interaction raised) one at the step, and a
+scenario that did not pass gets a one-line summary at its name. Findings are `Problem`s, so the server
 publishes them exactly like the static ones.
 """
 
@@ -21,12 +21,16 @@ _VERB = {CheckStatus.FAIL: "failed", CheckStatus.ERROR: "errored"}
 
 
 def run_findings(entry: ScenarioEntry, result: ScenarioResult) -> list[Problem]:
+    """What did not pass, as problems; a scenario that passed has none (its outcome is
+    shown in place, not added to the editor's list of problems)."""
+    if result.passed:
+        return []
     findings = [
         Problem(
             f"scenario-{result.status.value}",
             summary_line(entry, result),
             entry.head,
-            Severity.INFORMATION if result.passed else Severity.WARNING,
+            Severity.WARNING,
         )
     ]
     for s, step in enumerate(result.steps):
@@ -100,25 +104,36 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + " …"
 
 
-def run_summary(entry: ScenarioEntry, result: ScenarioResult) -> dict[str, Any]:
-    """The JSON an editor can show: lines are 0-based, as in LSP."""
+def run_summary(
+    entry: ScenarioEntry, result: ScenarioResult, *, transcript: bool = False
+) -> dict[str, Any]:
+    """The JSON an editor can show: lines are 0-based, as in LSP.
+
+    Each check has its status, message, time and (when it compared two values) `expected`
+    and `actual`; `answer` is the agent's last answer. With `transcript`, also the
+    conversation (`turns`) and each check's `details` (a judge's reason...).
+    """
     checks = []
     for s, step in enumerate(result.steps):
+        durations = step.check_durations_ms
         for j, check_result in enumerate(step.results):
             check = entry.check_at(s, j)
             if check is None:
                 continue
-            checks.append(
-                {
-                    "step": s,
-                    "index": j,
-                    "kind": check.kind,
-                    "line": check.head.start.line,
-                    "status": check_result.status.value,
-                    "message": check_result.message or "",
-                    **expected_and_actual(check_result.details),
-                }
-            )
+            shown: dict[str, Any] = {
+                "step": s,
+                "index": j,
+                "kind": check.kind,
+                "line": check.head.start.line,
+                "status": check_result.status.value,
+                "message": check_result.message or "",
+                **expected_and_actual(check_result.details),
+            }
+            if j < len(durations):
+                shown["duration_ms"] = durations[j]
+            if transcript:
+                shown["details"] = shown_details(check_result.details)
+            checks.append(shown)
     errors = [
         {"step": s, "line": step_head(entry, s).start.line, "message": step.error.summary()}
         for s, step in enumerate(result.steps)
@@ -134,4 +149,44 @@ def run_summary(entry: ScenarioEntry, result: ScenarioResult) -> dict[str, Any]:
         "duration_ms": result.duration_ms,
         "checks": checks,
         "errors": errors,
+        "answer": last_answer(result),
+        **({"turns": turns(result)} if transcript else {}),
     }
+
+
+_MAX_TURNS = 200
+_MAX_DETAILS = 30
+
+
+def last_answer(result: ScenarioResult) -> str | None:
+    """What the agent answered last, as text (None when nothing was asked)."""
+    last = result.final_trace.last
+    return None if last is None else _shown(last.outputs)
+
+
+def turns(result: ScenarioResult) -> list[dict[str, Any]]:
+    """The conversation that was checked: each interaction with the step that added it."""
+    step_of: dict[int, int] = {}
+    first = 0
+    for s, step in enumerate(result.steps):
+        last = step.last_interaction_index
+        if last is not None:
+            for i in range(first, last + 1):
+                step_of[i] = s
+            first = last + 1
+    found = []
+    for i, interaction in enumerate(result.final_trace.interactions[:_MAX_TURNS]):
+        found.append(
+            {
+                "step": step_of.get(i, 0),
+                "inputs": _shown(interaction.inputs),
+                "outputs": _shown(interaction.outputs),
+                "metadata": _shown(interaction.metadata) if interaction.metadata else "",
+            }
+        )
+    return found
+
+
+def shown_details(details: dict[str, Any] | None) -> dict[str, str]:
+    """A check's details as text (a judge's reason, what was compared, a traceback)."""
+    return {str(k): _shown(v) for k, v in list((details or {}).items())[:_MAX_DETAILS]}

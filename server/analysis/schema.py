@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections.abc
 import json
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -18,11 +19,14 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import AliasChoices, BaseModel
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import SkipJsonSchema
 
 from checkspec.engine.core.check import DEPRECATED_TARGET_ALIASES, Check, KindModel
+from checkspec.engine.core.input_generator import InputGenerator
 from checkspec.engine.core.jsonpath import JSONPathMarker
 from checkspec.engine.core.sentinel import MISSING
-from checkspec.engine.interactions import InteractionSpec
+from checkspec.engine.interactions import Interact, InteractionSpec
+from checkspec.engine.judges.backends import BaseJudge
 from checkspec.engine.scenario import Scenario
 from checkspec.engine.spec.datasets import DatasetCheck, DatasetFile
 from checkspec.engine.spec.kinds import FileKind
@@ -102,10 +106,20 @@ class _Suite:
 
 _Value = _Model | _Family | _ListOf | _ParamsOf | _CustomParams | _Suite
 
+# What a member of a kind family is called in titles ("user_simulator input generator").
+_FAMILY_WORDS: dict[type[KindModel], str] = {
+    Check: "check",
+    InteractionSpec: "interaction",
+    InputGenerator: "input generator",
+    BaseJudge: "judge",
+}
+
 # Fields whose value the models type loosely (`dict[str, Any]`) but the files give a shape.
 _OVERRIDES: dict[tuple[type[BaseModel], str], _Value] = {
     (DatasetCheck, "params"): _ParamsOf("identifier"),
     (CustomCheck, "params"): _CustomParams(),
+    # Any value, and a mapping there is a simulated user or another input generator.
+    (Interact, "inputs"): _Family(InputGenerator),
 }
 
 
@@ -247,7 +261,7 @@ def _family(
         cls, named = _check_named(written, custom)
     else:
         cls = root._registry.get(written) if isinstance(written, str) else None
-    what = "check" if is_check else "interaction"
+    what = _FAMILY_WORDS.get(root, "interaction")
     if cls is None:
         kind_doc = FieldDoc("kind", "string", f"Which {what} this is.", None)
         return MappingShape(
@@ -297,7 +311,7 @@ def _model_shape(model: type[BaseModel]) -> MappingShape:
     head = family = None
     if model is DatasetCheck:
         head, family = "identifier", Check
-    title = _first_line(model.__doc__) or model.__name__
+    title = yaml_name(model)
     return MappingShape(
         title,
         fields,
@@ -305,6 +319,18 @@ def _model_shape(model: type[BaseModel]) -> MappingShape:
         family=family,
         custom_allowed=head is not None,
         children=children,
+    )
+
+
+def yaml_name(model: type) -> str:
+    """What a model is called in a file: `a scenario`, `an interaction`, `a dataset check`."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", model.__name__).lower()
+    words = words.removesuffix(" spec").removesuffix(" file").removesuffix(" config")
+    words = {"workspace": "checkspec.yaml", "interact": "interaction"}.get(words, words)
+    return (
+        f"in {'an' if words[:1] in 'aeio' else 'a'} {words}"
+        if words != "checkspec.yaml"
+        else "in checkspec.yaml"
     )
 
 
@@ -336,6 +362,8 @@ def _fields(
     children: dict[str, _Value | None] = {}
     for name in order:
         info = model.model_fields[name]
+        if any(isinstance(m, SkipJsonSchema) for m in info.metadata):
+            continue  # Python-only (e.g. Scenario.trace_type): not written in files
         doc = field_doc(model, name, info, defaults.get(name, MISSING))
         docs[doc.name] = doc
         children[doc.name] = _OVERRIDES.get((model, name)) or value_shape(info.annotation)

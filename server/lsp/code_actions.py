@@ -26,5 +26,5 @@ def register(server: CheckspecServer) -> None:
         if doc is None or doc.too_large or (only and types.CodeActionKind.QuickFix not in only):
             return []
         codec = ls.codec(doc)
-        fixes = quick_fixes(ls.store.analysis(doc), codec.from_range(params.range))
+        fixes = quick_fixes(ls.store.analysis(doc), codec.from_range(params.range), doc.workspace)
         return [to_code_action(fix, doc.uri, codec) for fix in fixes]

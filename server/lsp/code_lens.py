@@ -1,4 +1,5 @@
-"""textDocument/codeLens: "▶ Run scenario" on each runnable scenario, "▶ Run all" on line 1."""
+"""textDocument/codeLens: "▶ Run scenario" on each runnable scenario, "▶ Run all" on line 1,
+the last run's outcome, and why a scenario cannot run."""
 
 from __future__ import annotations
 
@@ -22,4 +23,5 @@ def register(server: CheckspecServer) -> None:
         if doc is None or doc.too_large:
             return []
         codec = ls.codec(doc)
-        return [to_code_lens(lens, doc.uri, codec) for lens in code_lenses(ls.store.analysis(doc))]
+        lenses = code_lenses(ls.store.analysis(doc), doc.text, ls.last_runs.of(doc.uri))
+        return [to_code_lens(lens, doc.uri, codec) for lens in lenses]

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any, cast
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from checkspec.engine.executor import Outcome, WorkerStartError
+from checkspec.engine.executor import Ending, Outcome, WorkerStartError
 from checkspec.engine.spec.document import ScenarioEntry
 
-from ..analysis.lenses import RUN_FILE, RUN_SCENARIO
+from ..analysis.lenses import RUN_FILE, RUN_SCENARIO, SHOW_LAST_RUN
 from . import diagnostics
 from .guard import guarded
+from .last_runs import refresh_views
 from .runs import SCENARIO_FINISHED, findings_of, summary_of
 
 if TYPE_CHECKING:
@@ -50,6 +51,14 @@ def register(server: CheckspecServer) -> None:
         if uri is None or (len(args) > 1 and indexes is None):
             return {"error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]]"}
         return await run_file(cast("CheckspecServer", ls), uri, indexes)
+
+    @server.command(SHOW_LAST_RUN)
+    @guarded(lambda: {"error": "could not read the last run; see the checkspec log"})
+    def show_last_run(ls: LanguageServer, *args: Any) -> dict[str, Any]:
+        uri, index = _uri_and_index(args)
+        if uri is None or index is None:
+            return {"error": f"{SHOW_LAST_RUN} takes [uri, scenario index]"}
+        return last_run(cast("CheckspecServer", ls), uri, index)
 
 
 def _indexes(value: Any) -> list[int] | None:
@@ -86,6 +95,8 @@ async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> 
 
     def show(entry: ScenarioEntry, outcome: Outcome) -> None:
         ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **summary_of(entry, outcome)})
+        if outcome.ending is not Ending.CANCELLED:
+            ls.last_runs.record(uri, text, entry, summary_of(entry, outcome, transcript=True))
         publisher.add(entry, outcome)
 
     try:
@@ -97,6 +108,7 @@ async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> 
         )
         return {"uri": uri, "status": "error", "error": message, "scenarios": []}
     publisher.flush()
+    refresh_views(ls)
     summaries = [
         summary_of(entry, outcomes[entry.index])
         if entry.index in outcomes
@@ -135,6 +147,17 @@ class _Publisher:
         if self._dirty:
             self._dirty = False
             diagnostics.publish(self._ls, self._uri)
+
+
+def last_run(ls: CheckspecServer, uri: str, index: int) -> dict[str, Any]:
+    """The last run of a scenario with its transcript, if it is still true of the text."""
+    doc = ls.store.get(uri) or ls.store.load(uri)
+    if doc is None:
+        return {"uri": uri, "error": "the document is neither open nor a readable file"}
+    found = ls.last_runs.current(doc, ls.store.analysis(doc), index)
+    if found is None:
+        return {"uri": uri, "index": index, "error": "this scenario has not run since it changed"}
+    return {"uri": uri, **found.summary}
 
 
 def _not_runnable(entry: ScenarioEntry) -> dict[str, Any]:

@@ -36,7 +36,16 @@ def register(server: CheckspecServer) -> None:
             doc.workspace,
             trigger=trigger,
             earlier=doc.last_parsed,
+            snippets=_snippets(ls),
         )
         return types.CompletionList(
             is_incomplete=False, items=[to_completion_item(i, codec) for i in items]
         )
+
+
+def _snippets(ls: CheckspecServer) -> bool:
+    """The client takes snippets (tab stops) in completion items."""
+    document = ls.client_capabilities.text_document
+    completion = document.completion if document else None
+    item = completion.completion_item if completion else None
+    return bool(item and item.snippet_support)

@@ -122,8 +122,12 @@ def to_completion_item(item: Completion, codec: PositionCodec) -> types.Completi
         documentation=_markdown(item.documentation) if item.documentation else None,
         sort_text=item.sort or None,
         filter_text=item.label,
-        text_edit=types.TextEdit(range=codec.range(item.replace), new_text=item.insert),
-        insert_text_format=types.InsertTextFormat.PlainText,
+        text_edit=types.TextEdit(
+            range=codec.range(item.replace), new_text=item.snippet or item.insert
+        ),
+        insert_text_format=(
+            types.InsertTextFormat.Snippet if item.snippet else types.InsertTextFormat.PlainText
+        ),
     )
 
 

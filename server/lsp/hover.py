@@ -1,4 +1,5 @@
-"""textDocument/hover: check documentation, parameter docs, JSONPaths on recorded data."""
+"""textDocument/hover: check documentation, parameter docs, JSONPaths on recorded data,
+and on a scenario's name after a run, that run's transcript."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis.hover import hover as hover_at
+from ..analysis.hover import last_run_hover
 from .convert import to_hover
 from .guard import guarded
 
@@ -22,5 +24,8 @@ def register(server: CheckspecServer) -> None:
         if doc is None or doc.too_large:
             return None
         codec = ls.codec(doc)
-        found = hover_at(ls.store.analysis(doc), codec.from_lsp(params.position), doc.workspace)
+        document = ls.store.analysis(doc)
+        position = codec.from_lsp(params.position)
+        found = last_run_hover(document, doc.text, ls.last_runs.of(doc.uri), position)
+        found = found or hover_at(document, position, doc.workspace)
         return to_hover(found, codec) if found is not None else None

@@ -20,7 +20,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -33,9 +33,8 @@ from checkspec.engine.executor import (
     WorkerPool,
     WorkerStartError,
     default_size,
-    worker_python,
 )
-from checkspec.engine.settings import Settings
+from checkspec.engine.settings import Settings, for_workspace
 from checkspec.engine.spec.document import ScenarioEntry
 
 from ..analysis.run_results import run_findings, run_summary
@@ -104,9 +103,7 @@ class Runs:
         on_outcome: Callable[[ScenarioEntry, Outcome], None],
     ) -> tuple[dict[int, Outcome], bool]:
         """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
-        settings = doc.settings
-        root = doc.workspace.root
-        settings = replace(settings, python=worker_python(settings.python, root))
+        settings = for_workspace(doc.settings, doc.workspace.root)
         runnable = [e for e in entries if e.scenario is not None]
         jobs = [Job(e.index, _own_copy(e, doc, settings)) for e in runnable]
         by_index = {e.index: e for e in runnable}
@@ -237,9 +234,11 @@ def _supports_progress(ls: CheckspecServer) -> bool:
     return bool(window and window.work_done_progress)
 
 
-def summary_of(entry: ScenarioEntry, outcome: Outcome) -> dict[str, Any]:
+def summary_of(
+    entry: ScenarioEntry, outcome: Outcome, *, transcript: bool = False
+) -> dict[str, Any]:
     """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
-    summary = run_summary(entry, outcome.result)
+    summary = run_summary(entry, outcome.result, transcript=transcript)
     summary["output"] = outcome.output
     if outcome.ending is Ending.CANCELLED:
         summary["status"] = "cancelled"

@@ -21,10 +21,24 @@ from checkspec.engine.core.gcpause import freeze_bulk
 from checkspec.engine.spec.document import keep_scenarios
 from checkspec.engine.spec.kinds import CONFIG_NAME
 
-from . import code_actions, code_lens, commands, completion, diagnostics, hover, symbols
+from . import (
+    code_actions,
+    code_lens,
+    commands,
+    completion,
+    definition,
+    diagnostics,
+    hover,
+    inlay_hints,
+    links,
+    references,
+    rename,
+    symbols,
+)
 from .convert import UTF16, PositionCodec
 from .documents import DocumentStore, OpenDocument
 from .guard import guarded
+from .last_runs import LastRuns
 from .protocol import CheckspecProtocol
 from .runs import Runs
 from .settings import SECTION, EditorSettings
@@ -56,6 +70,7 @@ class CheckspecServer(LanguageServer):
         self.background: set[asyncio.Task[Any]] = set()  # keeps fire-and-forget tasks alive
         self.given_options = False  # initializationOptions carried the settings
         self.runs = Runs()  # the worker processes scenarios run in
+        self.last_runs = LastRuns()  # each scenario's last result, for showing it in place
 
     @property
     def encoding(self) -> str:
@@ -82,7 +97,8 @@ def create_server() -> CheckspecServer:
     keep_scenarios(False)  # runnable forms are rebuilt for the rare run (a third of memory)
     server = CheckspecServer()
     _register_lifecycle(server)
-    for feature in (diagnostics, completion, hover, code_actions, symbols, code_lens, commands):
+    features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
+    for feature in (*features, definition, links, references, rename, inlay_hints):
         feature.register(server)
     return server
 

@@ -6,7 +6,9 @@
 // It installs the .vsix into a fresh profile, opens examples/refund.scenario.yaml, checks
 // the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
 // hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer,
-// runs the suite from the Test Explorer (the failure's peek shows expected/actual), and
+// shows the results in place (inlay hints, the outcome lens), the transcript on hover and
+// in the Show Last Run view, runs the suite from the Test Explorer (scenarios expand into
+// checks; the failure's peek shows expected/actual), and
 // cancels a run that hangs from its progress notification. It works on a copy of the
 // folder, with one more scenario whose target never answers.
 // Screenshots go to $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e). The spec file is edited
@@ -84,6 +86,7 @@ writeFileSync(
       "editor.hover.delay": 100,
       "editor.minimap.enabled": false,
       "testing.automaticallyOpenPeekView": "failureAnywhere",
+      "checkspec.runOnSave": "file",
     },
     null,
     2,
@@ -199,6 +202,29 @@ try {
   await shot("05-run");
   step("status bar", (await status.innerText()).trim());
 
+  // Results in place: each check's outcome after its kind (inlay hints), the run's outcome
+  // as a lens, the transcript on hover of the scenario's name and in the Show Last Run view.
+  const outcomeLens = editor.locator(".codelens-decoration a", { hasText: "show last run" }).first();
+  await outcomeLens.waitFor({ timeout: 30_000 });
+  const hints = await inlayHints(editor);
+  if (!hints.some((hint) => hint.startsWith("✓"))) throw new Error(`no ✓ inlay hint after the run: ${hints.join(" | ")}`);
+  step("results in place", `${hints.join(" | ")}; lens: ${await outcomeLens.innerText()}`);
+  await shot("05b-results-in-place");
+  await hoverOver(editor.locator(".view-lines").getByText("refund policy is stated", { exact: true }).first());
+  const transcriptHover = page.locator(".monaco-hover:not(.hidden)", { hasText: "Last run" }).first();
+  await transcriptHover.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(300);
+  step("transcript on hover", (await transcriptHover.innerText()).replace(/\s+/g, " ").trim().slice(0, 200));
+  await shot("05c-transcript-hover");
+  await page.keyboard.press("Escape");
+  await outcomeLens.click();
+  const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+  await view.locator("text=What is your refund policy?").first().waitFor({ timeout: 30_000 });
+  const checksShown = await view.locator("li.card").count();
+  step("Show Last Run view", `${checksShown} checks, the conversation and the verdicts`);
+  await shot("05d-last-run-view");
+  await command("View: Close All Editors");
+
   // The Test Explorer lists the workspace's spec files and, expanded, their scenarios.
   await command("Testing: Focus on Test Explorer View");
   const testFile = page.locator(".test-explorer .monaco-list-row", { hasText: "support.suite.yaml" }).first();
@@ -214,6 +240,12 @@ try {
   await page.locator(".test-explorer .monaco-list-row", { hasText: "opening hours" }).first()
     .locator(".codicon-testing-passed-icon").waitFor({ timeout: 10_000 });
   step("Test Explorer run: 'follow-up keeps context' failed, 'opening hours' passed");
+  // Scenarios expand into their checks, each with its own result.
+  const failedCheck = page.locator(".test-explorer .monaco-list-row", { hasText: "step 2" }).first();
+  await page.waitForTimeout(500); // a failure may expand its scenario by itself
+  if (!(await failedCheck.isVisible())) await failedTest.locator(".monaco-tl-twistie").click();
+  await failedCheck.locator(".codicon-testing-failed-icon").waitFor({ timeout: 10_000 });
+  step("the failed scenario expands into its checks: step 2's string_matching failed");
   await shot("06-test-explorer");
   // The failure opens in a peek at the failing check, expected and actual side by side.
   const peek = page.locator(".test-output-peek, .peekview-widget").first();
@@ -261,6 +293,27 @@ try {
   await cancelled.waitFor({ timeout: 10_000 });
   step("cancelled from the progress notification", `${Date.now() - cancelledAt} ms to the answer`);
   await shot("10-cancelled");
+
+  // The server's language status: state, version and executable, with Restart.
+  await page.locator('[id="status.languageStatus"]').first().click();
+  const languageStatus = page.locator(".monaco-hover:not(.hidden), .context-view", { hasText: "checkspec" }).first();
+  await languageStatus.waitFor({ timeout: 10_000 });
+  step("language status", (await languageStatus.innerText()).replace(/\s+/g, " ").trim().slice(0, 160));
+  await shot("11-language-status");
+  await page.keyboard.press("Escape");
+
+  // checkspec.runOnSave = file: saving a dataset (in the copy) runs it.
+  await quickOpen("faq.dataset.yaml");
+  const datasetEditor = page.locator(".editor-instance .monaco-editor").first();
+  await datasetEditor.locator(".view-lines").first().waitFor();
+  await datasetEditor.click({ position: { x: 300, y: 60 } });
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n# saved from the e2e run\n");
+  await page.keyboard.press("Control+S");
+  const saved = page.locator(".statusbar-item", { hasText: /scenarios —|faq/ }).first();
+  await saved.waitFor({ timeout: 60_000 });
+  step("run on save", (await saved.innerText()).replace(/\s+/g, " ").trim());
+  await shot("12-run-on-save");
 } catch (error) {
   failed = true;
   console.error(`FAIL ${error instanceof Error ? error.message : error}`);
@@ -294,6 +347,15 @@ async function shot(name) {
   const path = join(out, `${name}.png`);
   await page.screenshot({ path });
   console.log(`     screenshot ${path}`);
+}
+
+/** The inlay hints shown in an editor: Monaco renders them as text inside the view lines. */
+async function inlayHints(editor) {
+  const text = await editor.locator(".view-lines").innerText();
+  return text
+    .split("\n")
+    .map((line) => /[✓✗⚠○] .*$/u.exec(line.replace(/\u00a0/g, " "))?.[0]?.trim())
+    .filter(Boolean);
 }
 
 async function quickOpen(file) {

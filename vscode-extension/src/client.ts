@@ -128,6 +128,14 @@ function settled(client: LanguageClient): Promise<void> {
 
 export type ServerState = "stopped" | "starting" | "running" | "failed";
 
+/** What the language status shows about the running server. */
+export interface ServerInfo {
+  command: string;
+  source: string; // "setting" | "workspace" | "path"
+  version: string | undefined;
+  problem?: string;
+}
+
 /** Starts, stops and restarts the one client; others ask it for a running client. */
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -135,6 +143,7 @@ export class ServerManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ServerState>();
   readonly onDidChangeState = this.changed.event;
   state: ServerState = "stopped";
+  info: ServerInfo | undefined;
 
   constructor(private readonly output: vscode.OutputChannel) {}
 
@@ -177,6 +186,7 @@ export class ServerManager implements vscode.Disposable {
   private async start(): Promise<LanguageClient | undefined> {
     const found = findServer();
     if (!found.ok) {
+      this.info = { command: "", source: "", version: undefined, problem: found.message };
       this.output.appendLine(`checkspec: ${found.message}`);
       if (found.tried.length > 0) this.output.appendLine(`  looked for: ${found.tried.join(", ")}`);
       this.setState("failed");
@@ -184,6 +194,7 @@ export class ServerManager implements vscode.Disposable {
       return undefined;
     }
     this.output.appendLine(`checkspec: starting ${[found.command, ...found.args].join(" ")} (from ${found.source})`);
+    this.info = { command: [found.command, ...found.args].join(" "), source: found.source, version: undefined };
     this.setState("starting");
     const client = createClient(found.command, found.args, this.output);
     this.client = client;
@@ -194,6 +205,7 @@ export class ServerManager implements vscode.Disposable {
       this.output.appendLine(`checkspec: the server did not start: ${reason}`);
       if (this.client === client) this.client = undefined;
       await client.dispose().catch(() => undefined);
+      this.info = { ...this.info, problem: reason };
       this.setState("failed");
       void this.complain(`The checkspec language server did not start (${found.command}): ${reason}`);
       return undefined;
@@ -201,6 +213,7 @@ export class ServerManager implements vscode.Disposable {
     client.onDidChangeState(({ newState }) => {
       if (this.client === client) this.setState(newState === State.Running ? "running" : "stopped");
     });
+    this.info = { ...this.info, version: client.initializeResult?.serverInfo?.version };
     this.setState("running");
     return client;
   }

@@ -3,8 +3,12 @@
 
 import * as vscode from "vscode";
 import { ServerManager } from "./client";
+import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
-import { RESTART_KEYS, SECTION } from "./settings";
+import { scenarioAt } from "./scenarios";
+import { serverStatus } from "./serverStatus";
+import { RESTART_KEYS, SECTION, runOnSave } from "./settings";
+import { isRunnableSpec } from "./specFiles";
 import { ScenarioTests } from "./testing";
 
 let server: ServerManager | undefined;
@@ -19,14 +23,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const runner = new Runner(manager, statusBar, output);
   const tests = new ScenarioTests(manager, runner);
   runner.explorer = tests; // lens and palette runs are listed in the Test Explorer too
+  const lastRun = new LastRunView(manager, runner);
 
   context.subscriptions.push(
     output,
     statusBar,
     manager,
     tests,
+    lastRun,
+    serverStatus(manager),
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
+    vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),
     vscode.commands.registerCommand("checkspec.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -35,8 +43,23 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     // Trusted now: the workspace's own .venv may hold the server to use.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void manager.restart()),
+    vscode.workspace.onDidSaveTextDocument((document) => void runSaved(document, runner)),
   );
   void manager.ready();
+}
+
+/** `checkspec.runOnSave`: run the saved file, or the scenario at its cursor. */
+async function runSaved(document: vscode.TextDocument, runner: Runner): Promise<void> {
+  if (!isRunnableSpec(document.uri.path) || !vscode.workspace.isTrusted) return;
+  const mode = runOnSave((key) => vscode.workspace.getConfiguration(SECTION, document.uri).get(key));
+  if (mode === "file") {
+    await runner.runFile(document.uri);
+  } else if (mode === "scenario") {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+    const scenarios = editor === undefined ? undefined : await runner.scenarios(document.uri);
+    const here = editor === undefined || scenarios === undefined ? undefined : scenarioAt(scenarios, editor.selection.active);
+    if (here !== undefined && here.runnable) await runner.runScenario(document.uri.toString(), here.index);
+  }
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,8 +1,8 @@
 // checkspec.runScenario / checkspec.runFile: forwarded to the server's
-// workspace/executeCommand, with the result in the status bar and the output channel.
-// Every run, whatever started it, goes through the Test Explorer (`explorer`), so it is
-// listed there. A run shows a progress notification fed by the server's work-done
-// progress; its Cancel, or the Test Explorer's, cancels the request, which stops the run
+// workspace/executeCommand. Every run, whatever started it, goes through the Test Explorer
+// (`explorer`), so it is listed there. A run — however many files — shows one progress
+// notification fed by the server's work-done progress and one summary (status bar, output
+// channel); its Cancel, or the Test Explorer's, cancels the requests, which stops the run
 // on the server. Each scenario's result arrives as it finishes (checkspec/scenarioFinished).
 
 import * as vscode from "vscode";
@@ -14,6 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import type { ServerManager } from "./client";
 import {
+  combine,
   headline,
   parseRunResult,
   parseScenarioFinished,
@@ -36,6 +37,37 @@ export interface RunExplorer {
 }
 
 let runCounter = 0;
+
+/**
+ * What a run's notification shows: the server's own message ("12/40, 1 failed") for a
+ * one-file run; across files, `files(done, total)` counts them and the bar moves per file.
+ */
+export class RunProgress {
+  private shown = 0;
+  private prefix = "";
+
+  constructor(private readonly progress: vscode.Progress<{ message?: string; increment?: number }>) {}
+
+  /** The server's work-done progress of the current file (percentage of that file). */
+  server(message: string | undefined, percentage: number | undefined): void {
+    const step: { message?: string; increment?: number } = {};
+    if (message !== undefined) step.message = this.prefix + message;
+    if (percentage !== undefined && this.prefix === "") {
+      step.increment = Math.max(0, percentage - this.shown);
+      this.shown = Math.max(this.shown, percentage);
+    }
+    this.progress.report(step);
+  }
+
+  /** Several files: which one is running. */
+  files(done: number, total: number): void {
+    if (total <= 1) return;
+    this.prefix = `file ${done + 1}/${total}: `;
+    const percentage = Math.round((100 * done) / total);
+    this.progress.report({ increment: Math.max(0, percentage - this.shown), message: this.prefix.slice(0, -2) });
+    this.shown = Math.max(this.shown, percentage);
+  }
+}
 
 export class Runner {
   explorer: RunExplorer | undefined;
@@ -66,71 +98,102 @@ export class Runner {
     return this.run(RUN_FILE, uri, [], label(uri));
   }
 
-  /** Runs through the server and reports; `onScenario` sees each result as it comes. */
-  async run(
-    command: string,
-    uri: vscode.Uri,
-    extra: unknown[],
+  /** A run with no Test Explorer to list it in (not used once the explorer exists). */
+  async run(command: string, uri: vscode.Uri, extra: unknown[], what: string): Promise<RunReport | undefined> {
+    if (!this.trusted()) return undefined;
+    const report = await this.withProgress(what, undefined, (progress, token) =>
+      this.execute(command, uri, extra, token, () => undefined, progress),
+    );
+    this.summarize(report === undefined ? [] : [report]);
+    return report;
+  }
+
+  /** Runs may import the workspace's code: only in a trusted workspace (says so otherwise). */
+  trusted(): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    void vscode.window
+      .showWarningMessage(
+        "checkspec runs scenarios only in a trusted workspace: a run imports the workspace's code.",
+        "Manage Workspace Trust",
+      )
+      .then((choice) => choice && vscode.commands.executeCommand("workbench.trust.manage"));
+    return false;
+  }
+
+  /**
+   * One progress notification for a whole run (however many files it has), cancellable;
+   * `token` (the Test Explorer's) cancels it too.
+   */
+  async withProgress<T>(
     what: string,
-    token?: vscode.CancellationToken,
-    onScenario?: (summary: ScenarioSummary) => void,
-  ): Promise<RunReport | undefined> {
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window
-        .showWarningMessage(
-          "checkspec runs scenarios only in a trusted workspace: a run imports the workspace's code.",
-          "Manage Workspace Trust",
-        )
-        .then((choice) => choice && vscode.commands.executeCommand("workbench.trust.manage"));
-      return undefined;
-    }
-    const client = await this.server.ready();
-    if (client === undefined) return undefined;
+    token: vscode.CancellationToken | undefined,
+    body: (progress: RunProgress, token: vscode.CancellationToken) => Promise<T>,
+  ): Promise<T> {
     this.statusBar.text = `$(sync~spin) checkspec: running ${what}`;
     this.statusBar.tooltip = undefined;
     this.statusBar.show();
-    const serverUri = client.code2ProtocolConverter.asUri(uri);
-    const workDoneToken = `checkspec-run-${process.pid}-${++runCounter}`;
-    const report = await vscode.window.withProgress(
+    return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `checkspec: running ${what}`, cancellable: true },
       async (progress, progressToken) => {
         const cancel = new vscode.CancellationTokenSource();
-        let shown = 0;
         const subscriptions = [
           progressToken.onCancellationRequested(() => cancel.cancel()),
           ...(token === undefined ? [] : [token.onCancellationRequested(() => cancel.cancel())]),
-          client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
-            if (value.kind === "end") return;
-            const percentage = value.percentage ?? shown;
-            const step: { message?: string; increment: number } = { increment: Math.max(0, percentage - shown) };
-            if (value.message !== undefined) step.message = value.message;
-            progress.report(step);
-            shown = Math.max(shown, percentage);
-          }),
-          client.onNotification(SCENARIO_FINISHED, (params: unknown) => {
-            const finished = parseScenarioFinished(params);
-            if (finished !== undefined && finished.uri === serverUri) onScenario?.(finished.summary);
-          }),
         ];
         try {
-          return await execute(client, command, [serverUri, ...extra], cancel.token, workDoneToken);
+          return await body(new RunProgress(progress), cancel.token);
         } finally {
           for (const subscription of subscriptions) subscription.dispose();
           cancel.dispose();
         }
       },
     );
-    this.show(report);
-    return report;
   }
 
-  private show(report: RunReport): void {
+  /**
+   * One file's run through the server, no UI of its own: `onScenario` sees each result as
+   * it comes, `progress` the server's work-done progress. Undefined when it could not start.
+   */
+  async execute(
+    command: string,
+    uri: vscode.Uri,
+    extra: unknown[],
+    token: vscode.CancellationToken,
+    onScenario: (summary: ScenarioSummary) => void,
+    progress?: RunProgress,
+  ): Promise<RunReport | undefined> {
+    const client = await this.server.ready();
+    if (client === undefined) return undefined;
+    const serverUri = client.code2ProtocolConverter.asUri(uri);
+    const workDoneToken = `checkspec-run-${process.pid}-${++runCounter}`;
+    const subscriptions = [
+      client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+        if (value.kind !== "end") progress?.server(value.message, value.percentage);
+      }),
+      client.onNotification(SCENARIO_FINISHED, (params: unknown) => {
+        const finished = parseScenarioFinished(params);
+        if (finished !== undefined && finished.uri === serverUri) onScenario(finished.summary);
+      }),
+    ];
+    try {
+      return await execute(client, command, [serverUri, ...extra], token, workDoneToken);
+    } finally {
+      for (const subscription of subscriptions) subscription.dispose();
+    }
+  }
+
+  /** One summary for a whole run: the status bar, the output channel, and a toast only
+   * when nothing could run (results themselves are in the Test Explorer). */
+  summarize(reports: readonly RunReport[]): void {
+    if (reports.length === 0) {
+      this.statusBar.hide();
+      return;
+    }
+    const report = combine(reports);
     this.statusBar.text = statusBarText(report);
     this.statusBar.tooltip = `${headline(report)}\nClick for the details.`;
     this.statusBar.show();
     for (const line of resultLines(report)) this.output.appendLine(line);
-    // Results themselves come as the server's notification; a run that could not start
-    // does not, and must not go unnoticed.
     if (report.error !== undefined && report.scenarios.length === 0) {
       const show = severity(report) === "error" ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
       void show(headline(report));

@@ -14,6 +14,7 @@ export interface CheckResult {
   /** What the check compared, as text, when it has both (for a diff). */
   expected?: string;
   actual?: string;
+  durationMs?: number;
 }
 
 export interface StepError {
@@ -34,6 +35,8 @@ export interface ScenarioSummary {
   errors: StepError[];
   /** What the scenario's code printed. */
   output: string;
+  /** The agent's last answer, as text (undefined when nothing was asked). */
+  answer?: string;
 }
 
 export interface RunReport {
@@ -92,6 +95,7 @@ export function parseScenario(value: Record<string, unknown>): ScenarioSummary {
       message: text(error["message"]),
     })),
     output: text(value["output"]),
+    ...(typeof value["answer"] === "string" ? { answer: value["answer"] } : {}),
   };
 }
 
@@ -108,6 +112,7 @@ function parseCheck(check: Record<string, unknown>): CheckResult {
     parsed.expected = check["expected"];
     parsed.actual = check["actual"];
   }
+  if (typeof check["duration_ms"] === "number" && Number.isFinite(check["duration_ms"])) parsed.durationMs = check["duration_ms"];
   return parsed;
 }
 
@@ -225,4 +230,21 @@ function count(value: unknown): number {
 
 function statusOf(value: unknown): Status {
   return STATUSES.find((status) => status === value) ?? "error";
+}
+
+/** Several files' reports as one (a Test Explorer run over several files): one summary. */
+export function combine(reports: readonly RunReport[]): RunReport {
+  const scenarios = reports.flatMap((report) => report.scenarios);
+  const errors = reports.map((report) => report.error).filter((error): error is string => error !== undefined);
+  const combined: RunReport = { status: worst(reports.map((report) => report.status)), scenarios };
+  if (reports.some((report) => report.cancelled === true)) combined.cancelled = true;
+  if (errors.length > 0 && scenarios.length === 0) combined.error = errors.join("; ");
+  return combined;
+}
+
+/** A test message's text: what failed, then the agent's answer (what was checked). */
+export function messageWithAnswer(message: string, answer: string | undefined, limit = 2000): string {
+  if (answer === undefined || answer === "") return message;
+  const shown = answer.length > limit ? `${answer.slice(0, limit - 1)}…` : answer;
+  return `${message}\n\nThe agent answered:\n${shown}`;
 }

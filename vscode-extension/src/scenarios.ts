@@ -17,6 +17,17 @@ export interface SymbolLike {
   detail?: string | undefined;
   range: Range;
   selectionRange?: Range | undefined;
+  children?: SymbolLike[] | undefined;
+}
+
+/** A top-level check of a scenario: `step` and `index` as run results number them. */
+export interface CheckSymbol {
+  step: number;
+  index: number;
+  kind: string;
+  /** The check's own `name:`, if it has one. */
+  name: string;
+  head: Range;
 }
 
 export interface ScenarioSymbol {
@@ -28,6 +39,7 @@ export interface ScenarioSymbol {
   head: Range;
   /** The server could not build it (its problems are diagnostics); running it says so. */
   runnable: boolean;
+  checks: CheckSymbol[];
 }
 
 export function scenariosOf(symbols: readonly SymbolLike[]): ScenarioSymbol[] {
@@ -38,7 +50,30 @@ export function scenariosOf(symbols: readonly SymbolLike[]): ScenarioSymbol[] {
     range: symbol.range,
     head: symbol.selectionRange ?? symbol.range,
     runnable: symbol.detail !== "not runnable", // server/analysis/symbols.py
+    checks: checksOf(symbol),
   }));
+}
+
+const STEP_NAME = /^step (\d+)$/; // server/analysis/symbols.py names steps so
+
+/** The checks under a scenario's steps (the outline's `… N more` entries are not checks). */
+export function checksOf(scenario: SymbolLike): CheckSymbol[] {
+  const checks: CheckSymbol[] = [];
+  for (const step of scenario.children ?? []) {
+    const number = STEP_NAME.exec(step.name);
+    if (number === null) continue;
+    (step.children ?? []).forEach((check, index) => {
+      if (check.name.startsWith("…")) return;
+      checks.push({
+        step: Number(number[1]) - 1,
+        index,
+        kind: check.name,
+        name: check.detail ?? "",
+        head: check.selectionRange ?? check.range,
+      });
+    });
+  }
+  return checks;
 }
 
 /**

@@ -82,3 +82,11 @@ export function serverPath(read: SettingReader): string {
   const value = read("server.path");
   return typeof value === "string" ? value : "";
 }
+
+export type RunOnSave = "off" | "scenario" | "file";
+
+/** `checkspec.runOnSave`: what a save runs (anything unknown is `off`). */
+export function runOnSave(read: SettingReader): RunOnSave {
+  const value = read("runOnSave");
+  return value === "scenario" || value === "file" ? value : "off";
+}

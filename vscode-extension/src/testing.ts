@@ -1,18 +1,21 @@
-// Test Explorer: spec files > scenarios (from the server's document symbols). Every run
-// is listed here: the explorer's own, and those started from a code lens or the command
-// palette (`runFromEditor`). Results are recorded as each scenario finishes; failures
-// are shown at the line of each check, with expected and actual values when the check
-// compared two.
+// Test Explorer: spec files > scenarios > checks (from the server's document symbols). A
+// file's scenarios are listed as soon as it is opened (so the gutter shows their run
+// icons at once), and any file's when it is expanded. Every run is listed here: the
+// explorer's own, and those started from a code lens, the palette or a save
+// (`runFromEditor`). A run, over one file or many, shows one progress notification and one
+// summary; results are recorded as each scenario finishes, each check's at its line, with
+// expected and actual values when the check compared two, and the agent's answer.
 
 import * as vscode from "vscode";
 import type { ServerManager } from "./client";
-import { RUN_FILE, scenarioSymbols, type RunExplorer, type Runner } from "./run";
-import { problems, resultLines, type RunReport, type ScenarioSummary } from "./runResults";
+import { RUN_FILE, scenarioSymbols, type RunExplorer, type RunProgress, type Runner } from "./run";
+import { messageWithAnswer, problems, resultLines, type CheckResult, type RunReport, type ScenarioSummary } from "./runResults";
 import type { ScenarioSymbol } from "./scenarios";
 import { RUNNABLE_GLOB, isRunnableSpec } from "./specFiles";
 
 const IGNORED = "**/{node_modules,.venv,venv,.git}/**";
 const REFRESH_DELAY_MS = 500; // after the last keystroke: the outline is parsed from scratch
+const CHECK_SEPARATOR = "/"; // `<file>#<scenario>/<step>.<index>`
 
 export class ScenarioTests implements vscode.Disposable, RunExplorer {
   private readonly controller = vscode.tests.createTestController("checkspec", "checkspec");
@@ -32,10 +35,12 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
       watcher,
       watcher.onDidCreate((uri) => this.fileItem(uri)),
       watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
-      watcher.onDidChange((uri) => this.refreshSoon(uri)),
-      vscode.workspace.onDidOpenTextDocument((doc) => this.refreshSoon(doc.uri)),
-      vscode.workspace.onDidChangeTextDocument((event) => this.refreshSoon(event.document.uri)),
+      watcher.onDidChange((uri) => this.refreshSoon(uri, false)),
+      vscode.workspace.onDidOpenTextDocument((doc) => this.refreshSoon(doc.uri, true)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.refreshSoon(event.document.uri, true)),
     );
+    // Files already open when the extension starts (a restored window).
+    for (const doc of vscode.workspace.textDocuments) this.refreshSoon(doc.uri, true);
   }
 
   dispose(): void {
@@ -61,10 +66,15 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     return item;
   }
 
-  /** Only files the explorer already expanded are refreshed: the rest resolve when opened. */
-  private refreshSoon(uri: vscode.Uri): void {
-    const item = this.controller.items.get(uri.toString());
-    if (item === undefined || item.canResolveChildren || !isRunnableSpec(uri.path)) return;
+  /**
+   * Lists a file's scenarios again shortly: an open file always (its gutter icons), a file
+   * changed on disk only when the explorer already lists its scenarios.
+   */
+  private refreshSoon(uri: vscode.Uri, open: boolean): void {
+    if (uri.scheme !== "file" || !isRunnableSpec(uri.path)) return;
+    const known = this.controller.items.get(uri.toString());
+    if (!open && (known === undefined || known.canResolveChildren)) return;
+    const item = known ?? this.fileItem(uri);
     clearTimeout(this.timers.get(item.id));
     this.timers.set(
       item.id,
@@ -94,25 +104,44 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     }
   }
 
+  /** A scenario's item: the one already listed (a run may be recording into it), updated. */
   private scenarioItem(file: vscode.TestItem, scenario: ScenarioSymbol): vscode.TestItem {
-    const item = this.controller.createTestItem(`${file.id}#${scenario.index}`, scenario.name, file.uri);
-    const { start, end } = scenario.head;
-    item.range = new vscode.Range(start.line, start.character, end.line, end.character);
+    const id = `${file.id}#${scenario.index}`;
+    const item = file.children.get(id) ?? this.controller.createTestItem(id, scenario.name, file.uri);
+    item.label = scenario.name;
+    item.range = toRange(scenario.head);
     item.description = scenario.detail;
     item.sortText = String(scenario.index).padStart(6, "0"); // file order, not alphabetical
     item.error = scenario.runnable ? undefined : "not runnable: fix the problems shown in the file first";
+    item.children.replace(
+      scenario.checks.map((check, order) => {
+        const childId = `${item.id}${CHECK_SEPARATOR}${check.step}.${check.index}`;
+        const child = item.children.get(childId) ?? this.controller.createTestItem(childId, check.kind, file.uri);
+        child.label = check.kind;
+        child.range = toRange(check.head);
+        child.description = [check.name, `step ${check.step + 1}`].filter(Boolean).join(" · ");
+        child.sortText = String(order).padStart(6, "0");
+        return child;
+      }),
+    );
     return item;
   }
 
-  /** A run started from a code lens or the palette, listed in the Test Explorer. */
+  /** A run started from a code lens, the palette or a save, listed in the Test Explorer. */
   async runFromEditor(uri: vscode.Uri, indexes: number[] | "all"): Promise<RunReport | undefined> {
+    if (!this.runner.trusted()) return undefined;
     const file = this.fileItem(uri);
     await this.resolve(file);
     const wanted = indexes === "all" ? "all" : new Set(indexes.map((index) => `${file.id}#${index}`));
     const chosen = wanted === "all" ? [file] : gather(file.children).filter((item) => wanted.has(item.id));
     const run = this.controller.createTestRun(new vscode.TestRunRequest(chosen.length > 0 ? chosen : [file]));
     try {
-      return await this.runFile(run, file, wanted, new Set(), run.token);
+      const what = wanted === "all" ? file.label : chosen.length === 1 ? (chosen[0]?.label ?? "scenario") : `${chosen.length} scenarios of ${file.label}`;
+      const report = await this.runner.withProgress(what, run.token, (progress, token) =>
+        this.runFile(run, file, wanted, new Set(), token, progress),
+      );
+      this.runner.summarize(report === undefined ? [] : [report]);
+      return report;
     } finally {
       run.end();
     }
@@ -123,7 +152,8 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     const excluded = new Set((request.exclude ?? []).map((item) => item.id));
     // Group by file: one request per file, for the whole file or the scenarios chosen.
     const wanted = new Map<vscode.TestItem, Set<string> | "all">();
-    for (const item of request.include ?? gather(this.controller.items)) {
+    for (const chosen of request.include ?? gather(this.controller.items)) {
+      const item = scenarioOf(chosen); // a check runs with its scenario
       if (excluded.has(item.id)) continue;
       const file = item.parent ?? item;
       const current = wanted.get(file);
@@ -131,11 +161,23 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
       else if (current === undefined) wanted.set(file, new Set([item.id]));
       else if (current !== "all") current.add(item.id);
     }
+    const files = [...wanted].filter(([file]) => file.uri !== undefined);
+    if (files.length === 0 || !this.runner.trusted()) {
+      run.end();
+      return;
+    }
+    const what = files.length === 1 ? (files[0]?.[0].label ?? "") : `${files.length} files`;
+    const reports: RunReport[] = [];
     try {
-      for (const [file, ids] of wanted) {
-        if (token.isCancellationRequested || file.uri === undefined) break;
-        await this.runFile(run, file, ids, excluded, token);
-      }
+      await this.runner.withProgress(what, token, async (progress, cancel) => {
+        for (const [done, [file, ids]] of files.entries()) {
+          if (cancel.isCancellationRequested) break;
+          progress.files(done, files.length);
+          const report = await this.runFile(run, file, ids, excluded, cancel, progress);
+          if (report !== undefined) reports.push(report);
+        }
+      });
+      this.runner.summarize(reports);
     } finally {
       run.end();
     }
@@ -148,25 +190,32 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     ids: Set<string> | "all",
     excluded: Set<string>,
     token: vscode.CancellationToken,
+    progress: RunProgress,
   ): Promise<RunReport | undefined> {
     if (file.uri === undefined) return undefined;
     if (file.canResolveChildren || ids === "all") await this.resolve(file);
     const items = gather(file.children).filter((item) => !excluded.has(item.id) && (ids === "all" || ids.has(item.id)));
-    items.forEach((item) => run.started(item));
+    // Checks get their state with their scenario's result (a check left queued would keep
+    // its scenario spinning in the explorer if that result never came).
+    for (const item of items) run.started(item);
     const recorded = new Set<string>();
+    const wantedIds = new Set(items.map((item) => item.id));
     const live = (summary: ScenarioSummary): void => {
       const item = file.children.get(`${file.id}#${summary.index}`);
-      if (item === undefined || recorded.has(item.id) || !items.includes(item)) return;
+      if (item === undefined || recorded.has(item.id) || !wantedIds.has(item.id)) return;
       recorded.add(item.id);
       this.outcome(run, item, summary);
     };
     if (items.length === 0) return undefined;
     const whole = ids === "all" && items.length === file.children.size;
-    const what = whole ? file.label : items.length === 1 ? `${items[0]?.label ?? "scenario"}` : `${items.length} scenarios of ${file.label}`;
     const extra = whole ? [] : [items.map(indexOf)];
-    const report = await this.runner.run(RUN_FILE, file.uri, extra, what, token, live);
+    const report = await this.runner.execute(RUN_FILE, file.uri, extra, token, live, progress);
     this.record(run, file, items, recorded, report);
-    for (const item of items) if (!recorded.has(item.id)) run.skipped(item); // not run
+    for (const item of items) {
+      if (recorded.has(item.id)) continue;
+      run.skipped(item); // not run
+      item.children.forEach((check) => run.skipped(check));
+    }
     return report;
   }
 
@@ -177,11 +226,12 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
     recorded: Set<string>,
     report: RunReport | undefined,
   ): void {
-    if (report === undefined) return; // not run: untrusted workspace or no server
-    run.appendOutput(resultLines(report).join("\r\n") + "\r\n");
+    if (report === undefined) return; // not run: no server
+    // The Test Results' output, grouped by file.
+    run.appendOutput([`── ${file.label} ──`, ...resultLines(report), ""].join("\r\n"));
     for (const summary of report.scenarios) {
       const item = file.children.get(`${file.id}#${summary.index}`);
-      if (item !== undefined && !recorded.has(item.id) && items.includes(item)) {
+      if (item !== undefined && !recorded.has(item.id) && items.some((wanted) => wanted.id === item.id)) {
         recorded.add(item.id);
         this.outcome(run, item, summary);
       }
@@ -201,19 +251,42 @@ export class ScenarioTests implements vscode.Disposable, RunExplorer {
       const location = item.uri === undefined ? undefined : new vscode.Location(item.uri, new vscode.Position(summary.line, 0));
       run.appendOutput(summary.output.replace(/\r?\n/g, "\r\n"), location, item);
     }
+    this.checkOutcomes(run, item, summary);
     if (summary.status === "pass") return run.passed(item, duration);
     if (summary.status === "skip" || summary.status === "cancelled") return run.skipped(item);
     const messages = problems(summary).map((problem) => {
+      const text = messageWithAnswer(problem.message, summary.answer);
       const message =
         problem.expected !== undefined && problem.actual !== undefined
-          ? vscode.TestMessage.diff(problem.message, problem.expected, problem.actual)
-          : new vscode.TestMessage(problem.message);
+          ? vscode.TestMessage.diff(text, problem.expected, problem.actual)
+          : new vscode.TestMessage(text);
       if (item.uri !== undefined) message.location = new vscode.Location(item.uri, new vscode.Position(problem.line, 0));
       return message;
     });
-    if (messages.length === 0) messages.push(located(summary.summary, item.uri, summary.line));
+    if (messages.length === 0) messages.push(located(messageWithAnswer(summary.summary, summary.answer), item.uri, summary.line));
     if (summary.status === "fail") run.failed(item, messages, duration);
     else run.errored(item, messages, duration);
+  }
+
+  /** Each check of the scenario as its own result, at its line. */
+  private checkOutcomes(run: vscode.TestRun, scenario: vscode.TestItem, summary: ScenarioSummary): void {
+    const results = new Map<string, CheckResult>(summary.checks.map((check) => [`${check.step}.${check.index}`, check]));
+    scenario.children.forEach((item) => {
+      const check = results.get(item.id.slice(item.id.lastIndexOf(CHECK_SEPARATOR) + 1));
+      if (check === undefined || summary.status === "cancelled") return run.skipped(item);
+      // VS Code shows a duration to a tenth of a millisecond: "0.0ms" says nothing.
+      const took = check.durationMs !== undefined && check.durationMs >= 1 ? check.durationMs : undefined;
+      if (check.status === "pass") return run.passed(item, took);
+      if (check.status !== "fail" && check.status !== "error") return run.skipped(item);
+      const text = messageWithAnswer(`${check.kind} ${check.status}ed: ${check.message || "no message"}`, summary.answer);
+      const message =
+        check.expected !== undefined && check.actual !== undefined
+          ? vscode.TestMessage.diff(text, check.expected, check.actual)
+          : new vscode.TestMessage(text);
+      if (item.uri !== undefined) message.location = new vscode.Location(item.uri, new vscode.Position(check.line, 0));
+      if (check.status === "fail") run.failed(item, message, took);
+      else run.errored(item, message, took);
+    });
   }
 }
 
@@ -221,6 +294,15 @@ function located(text: string, uri: vscode.Uri | undefined, line: number): vscod
   const message = new vscode.TestMessage(text);
   if (uri !== undefined) message.location = new vscode.Location(uri, new vscode.Position(line, 0));
   return message;
+}
+
+function toRange(range: ScenarioSymbol["head"]): vscode.Range {
+  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+}
+
+/** A check item's scenario; a scenario or file item itself. */
+function scenarioOf(item: vscode.TestItem): vscode.TestItem {
+  return item.id.includes(CHECK_SEPARATOR, item.id.lastIndexOf("#")) && item.parent !== undefined ? item.parent : item;
 }
 
 function gather(collection: vscode.TestItemCollection): vscode.TestItem[] {

@@ -25,7 +25,7 @@ const source = (name: string): string => readFileSync(join(ROOT, "src", name), "
 
 describe("package.json", () => {
   it("registers in code every command it contributes", () => {
-    const code = source("extension.ts") + source("run.ts");
+    const code = readdirSync(join(ROOT, "src")).map(source).join("\n");
     for (const { command } of manifest.contributes.commands) {
       assert.ok(code.includes(`"${command}"`), `${command} is contributed but never registered`);
     }
@@ -33,7 +33,7 @@ describe("package.json", () => {
 
   it("contributes every setting the code reads", () => {
     const properties = Object.keys(manifest.contributes.configuration.properties);
-    const expected = ["server.path", "server.args", "model", "embeddingModel", "apiBase", "embeddingApiBase", "target", "concurrency", "maxFileSize", "jobs", "targetTimeout", "scenarioTimeout", "python", "trace.server"];
+    const expected = ["server.path", "server.args", "model", "embeddingModel", "apiBase", "embeddingApiBase", "target", "concurrency", "maxFileSize", "jobs", "targetTimeout", "scenarioTimeout", "python", "runOnSave", "trace.server"];
     assert.deepEqual(properties.sort(), expected.map((key) => `checkspec.${key}`).sort());
     assert.deepEqual(manifest.contributes.configuration.properties["checkspec.server.args"]?.default, ["lsp"]);
   });

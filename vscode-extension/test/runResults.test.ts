@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   checkLine,
+  combine,
+  messageWithAnswer,
   headline,
   parseRunResult,
   parseScenarioFinished,
@@ -193,5 +195,25 @@ describe("texts", () => {
     assert.equal(worst(["pass", "invalid", "fail"]), "fail");
     assert.equal(worst(["fail", "error"]), "error");
     assert.equal(worst([]), "pass");
+  });
+});
+
+describe("one summary per run", () => {
+  const file = (status: "pass" | "fail", n: number) =>
+    parseRunResult({ status, scenarios: Array.from({ length: n }, (_, i) => ({ scenario: `s${i}`, index: i, status, summary: `s${i}: ${status}` })) });
+
+  it("combines the reports of several files", () => {
+    const report = combine([file("pass", 2), file("fail", 1)]);
+    assert.equal(report.status, "fail");
+    assert.equal(headline(report), "checkspec: 3 scenarios — 1 fail, 2 pass");
+  });
+
+  it("adds the agent's answer to a failure message, shortened", () => {
+    assert.equal(messageWithAnswer("equals failed", "hello"), "equals failed\n\nThe agent answered:\nhello");
+    assert.equal(messageWithAnswer("equals failed", undefined), "equals failed");
+    assert.equal(messageWithAnswer("x", "a".repeat(50), 10).endsWith("aaaaaaaaa…"), true);
+    const parsed = parseScenarioFinished({ uri: "u", scenario: "s", answer: "hi", checks: [{ kind: "equals", status: "pass", duration_ms: 2.5 }] });
+    assert.equal(parsed?.summary.answer, "hi");
+    assert.equal(parsed?.summary.checks[0]?.durationMs, 2.5);
   });
 });

@@ -44,4 +44,16 @@ describe("scenarios", () => {
     assert.equal(bad?.runnable, false);
     assert.deepEqual(bad?.head, suite[0]!.range);
   });
+
+  it("lists each scenario's checks with their step and index, as results number them", () => {
+    const followUp = suite[2]!;
+    assert.deepEqual(
+      followUp.checks.map((c) => [c.step, c.index, c.kind]),
+      [
+        [0, 0, "string_matching"],
+        [1, 0, "string_matching"],
+      ],
+    );
+    assert.deepEqual(suite[0]!.checks[0]?.head, { start: { line: 10, character: 18 }, end: { line: 10, character: 33 } });
+  });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { initializationOptions, readerOf, serverArgs, serverOptions, serverPath } from "../src/settings";
+import { initializationOptions, readerOf, runOnSave, serverArgs, serverOptions, serverPath } from "../src/settings";
 
 describe("settings", () => {
   it("sends only the keys the server reads, camelCase, under `checkspec`", () => {
@@ -60,5 +60,12 @@ describe("settings", () => {
     assert.deepEqual(serverArgs(readerOf({})), ["lsp"]);
     assert.deepEqual(serverArgs(readerOf({ server: { args: [] } })), []);
     assert.equal(serverPath(readerOf({ server: { path: null } })), "");
+  });
+
+  it("reads checkspec.runOnSave, anything unknown being off", () => {
+    assert.equal(runOnSave(readerOf({ runOnSave: "file" })), "file");
+    assert.equal(runOnSave(readerOf({ runOnSave: "scenario" })), "scenario");
+    assert.equal(runOnSave(readerOf({ runOnSave: "always" })), "off");
+    assert.equal(runOnSave(readerOf({})), "off");
   });
 });

@@ -1,0 +1,157 @@
+"""Provider limits, enforced across every worker of a run.
+
+`max_parallel_requests`, `rpm` (requests per minute) and `tpm` (tokens per minute, from
+the prompt's length) per model. One `RateLimiter` decides for the whole run: it lives
+in the process that owns the run (the CLI's, the server's), and the workers ask it
+before each call through a `Gate` (in-process: the limiter itself; a pool worker: a
+message to its parent; Ray: a limiter actor). Calls wait for their turn; none fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Protocol
+
+WINDOW_SECONDS = 60.0
+# What a call's output adds to its prompt's tokens, for `tpm` (answers are short verdicts).
+ANSWER_TOKENS = 256
+
+
+@dataclass(frozen=True)
+class ModelLimits:
+    max_parallel_requests: int | None = None
+    rpm: int | None = None
+    tpm: int | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(v is not None for v in (self.max_parallel_requests, self.rpm, self.tpm))
+
+
+# By model name; the key "" holds the judge model's limits (`max_parallel_requests:` at
+# the top of checkspec.yaml), used for a model without limits of its own.
+Limits = tuple[tuple[str, ModelLimits], ...]
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token, plus the answer."""
+    return len(text) // 4 + ANSWER_TOKENS
+
+
+class _Budget:
+    """One model's limits and what is in flight or was spent in the last minute."""
+
+    def __init__(self, limits: ModelLimits) -> None:
+        self.limits = limits
+        self.in_flight = 0
+        self.requests: deque[float] = deque()
+        self.tokens: deque[tuple[float, int]] = deque()
+        self.token_total = 0
+
+    def wait_for(self, tokens: int, now: float) -> float | None:
+        """0 when a call of `tokens` may start now, the seconds to wait for the window,
+        or None when only a release can make room."""
+        self._expire(now)
+        limits = self.limits
+        if (
+            limits.max_parallel_requests is not None
+            and self.in_flight >= limits.max_parallel_requests
+        ):
+            return None
+        waits = [0.0]
+        if limits.rpm is not None and len(self.requests) >= limits.rpm:
+            waits.append(self.requests[0] + WINDOW_SECONDS - now)
+        if limits.tpm is not None and self.tokens and self.token_total + tokens > limits.tpm:
+            # A call bigger than the whole budget still runs, alone in its window.
+            waits.append(self.tokens[0][0] + WINDOW_SECONDS - now)
+        return max(waits)
+
+    def take(self, tokens: int, now: float) -> None:
+        self.in_flight += 1
+        self.requests.append(now)
+        self.tokens.append((now, tokens))
+        self.token_total += tokens
+
+    def _expire(self, now: float) -> None:
+        while self.requests and self.requests[0] <= now - WINDOW_SECONDS:
+            self.requests.popleft()
+        while self.tokens and self.tokens[0][0] <= now - WINDOW_SECONDS:
+            self.token_total -= self.tokens.popleft()[1]
+
+
+class RateLimiter:
+    """The run's one decision maker (asyncio; lives on the run owner's event loop)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self._limits = dict(limits)
+        self._budgets: dict[str, _Budget] = {}
+        self._changed = asyncio.Condition()
+        self.peak_in_flight = 0  # for tests and benchmarks
+
+    def limits_of(self, model: str) -> ModelLimits:
+        return self._limits.get(model) or self._limits.get("") or ModelLimits()
+
+    async def acquire(self, model: str, tokens: int) -> object:
+        """Wait for a turn; the ticket to give back to `release`."""
+        limits = self.limits_of(model)
+        if not limits.any:
+            return model
+        budget = self._budgets.setdefault(model, _Budget(limits))
+        async with self._changed:
+            while True:
+                wait = budget.wait_for(tokens, time.monotonic())
+                if wait == 0:
+                    budget.take(tokens, time.monotonic())
+                    self.peak_in_flight = max(self.peak_in_flight, budget.in_flight)
+                    return model
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), wait)
+
+    async def release(self, ticket: object) -> None:
+        budget = self._budgets.get(str(ticket))
+        if budget is None:
+            return
+        async with self._changed:
+            budget.in_flight = max(0, budget.in_flight - 1)
+            self._changed.notify_all()
+
+
+class Gate(Protocol):
+    async def acquire(self, model: str, tokens: int) -> object: ...
+
+    async def release(self, ticket: object) -> None: ...
+
+
+_gate: Gate | None = None
+
+
+def set_gate(gate: Gate | None) -> None:
+    """Where this process asks before a provider call (None: nowhere, no limits)."""
+    global _gate
+    _gate = gate
+
+
+@asynccontextmanager
+async def turn(model: str | None, tokens: int) -> AsyncIterator[None]:
+    """Wait for the run's limits to allow a call to `model`; hold the slot during it."""
+    gate = _gate
+    if gate is None or model is None:
+        yield
+        return
+    ticket = await gate.acquire(model, tokens)
+    try:
+        yield
+    finally:
+        await gate.release(ticket)
+
+
+def limits_from_config(judge: ModelLimits, models: dict[str, ModelLimits] | None = None) -> Limits:
+    """The settings' form: the judge model's limits under "", then each named model's."""
+    found = [("", judge)] if judge.any else []
+    found += sorted((name, limits) for name, limits in (models or {}).items() if limits.any)
+    return tuple(found)

@@ -1,0 +1,120 @@
+"""The persistent verdict cache: judge answers and embeddings kept between runs.
+
+An LLM-judged suite that has not changed should cost nothing the second time. Answers
+are keyed by a hash of everything that decides them (call kind, model, endpoint,
+temperature, the rendered prompt or the input texts, and this cache's format version;
+a changed prompt template renders a different prompt) and stored in one SQLite file
+(`.checkspec/cache/verdicts.sqlite` at the workspace root by default): safe with many
+worker processes writing at once (WAL, retries on a busy database), bounded in size
+with least-recently-used eviction. Only answers that were accepted are stored, never
+provider errors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT_VERSION = 1
+FILE_NAME = "verdicts.sqlite"
+DEFAULT_MAX_MB = 500
+
+
+@dataclass(frozen=True)
+class CacheConfig:
+    folder: Path | None = None  # None: no persistent cache
+    max_mb: float = DEFAULT_MAX_MB
+
+
+_config = CacheConfig()
+_connections: dict[tuple[int, Path], sqlite3.Connection] = {}
+_lock = threading.Lock()
+
+
+def configure(folder: Path | str | None, max_mb: float = DEFAULT_MAX_MB) -> None:
+    """Use this folder for the cache (None: none). Each process calls it (apply_llm_settings)."""
+    global _config
+    _config = CacheConfig(Path(folder) if folder else None, max_mb)
+
+
+def key_of(*parts: Any) -> str:
+    text = json.dumps([FORMAT_VERSION, *parts], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def get(key: str) -> Any | None:
+    """The stored answer, or None (no cache, a miss, an unreadable database)."""
+    db = _db()
+    if db is None:
+        return None
+    try:
+        row = db.execute("SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        db.execute("UPDATE verdicts SET used = ? WHERE key = ?", (time.time(), key))
+        return json.loads(row[0])
+    except (sqlite3.Error, ValueError):
+        return None
+
+
+def put(key: str, value: Any) -> None:
+    db = _db()
+    if db is None:
+        return
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        db.execute(
+            "INSERT OR REPLACE INTO verdicts (key, value, size, used) VALUES (?, ?, ?, ?)",
+            (key, text, len(text.encode("utf-8")), time.time()),
+        )
+        _evict(db)
+    except sqlite3.Error:  # a full disk or a locked database: the run goes on uncached
+        pass
+
+
+def _evict(db: sqlite3.Connection) -> None:
+    limit = int(_config.max_mb * 1_000_000)
+    (total,) = db.execute("SELECT COALESCE(SUM(size), 0) FROM verdicts").fetchone()
+    if total <= limit:
+        return
+    # Down to 90% of the limit, least recently used first, so eviction is not per insert.
+    excess, doomed = total - int(limit * 0.9), []
+    for key, size in db.execute("SELECT key, size FROM verdicts ORDER BY used"):
+        doomed.append((key,))
+        excess -= size
+        if excess <= 0:
+            break
+    db.executemany("DELETE FROM verdicts WHERE key = ?", doomed)
+
+
+def _db() -> sqlite3.Connection | None:
+    folder = _config.folder
+    if folder is None:
+        return None
+    # One connection per thread and folder: sqlite3 connections are not shared.
+    slot = (threading.get_ident(), folder)
+    with _lock:
+        db = _connections.get(slot)
+        if db is not None:
+            return db
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(folder / FILE_NAME, timeout=30, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS verdicts ("
+                " key TEXT PRIMARY KEY, value TEXT NOT NULL, size INTEGER NOT NULL,"
+                " used REAL NOT NULL)"
+            )
+            db.execute("CREATE INDEX IF NOT EXISTS verdicts_used ON verdicts (used)")
+        except (OSError, sqlite3.Error):
+            return None
+        _connections[slot] = db
+        return db

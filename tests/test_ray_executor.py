@@ -1,0 +1,195 @@
+"""The Ray executor against a real local Ray cluster (CPU only), started by the tests.
+
+Same report as a local run; a crashing or hanging scenario errors alone and the run goes
+on; an unreachable cluster is a usage error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray")
+
+CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+RAY = str(Path(sys.executable).with_name("ray"))
+# A throwaway local cluster: no token (concurrent test runs would overwrite ~/.ray/auth_token).
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+
+AGENT = """
+import os, time
+
+def answer(question):
+    return "We offer a 30-day refund."
+
+def chatty(question):
+    print("said on a Ray worker")
+    return "refund"
+
+def exits(question):
+    os._exit(4)
+
+def hangs(question):
+    time.sleep(3600)
+"""
+
+
+def suite(*targets: str) -> str:
+    parts = ["name: ray", "scenarios:"]
+    for i, target in enumerate(targets):
+        parts += [
+            f"  - name: s{i} {target}",
+            f"    target: python:agent:{target}",
+            "    steps:",
+            "      - interacts: [{inputs: What is your refund policy?}]",
+            "        checks: [{kind: string_matching, keyword: refund}]",
+        ]
+    return "\n".join(parts) + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    temp = tmp_path_factory.mktemp("ray")
+    started = subprocess.run(
+        [
+            RAY, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+            "--disable-usage-stats", f"--temp-dir={temp}",
+        ],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=180,
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        _stop(temp)
+
+
+def _stop(temp: Path) -> None:
+    """Kill this cluster's processes only (`ray stop` would stop every cluster here)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            command = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if str(temp).encode() in command:
+            with contextlib.suppress(OSError):
+                os.kill(int(proc.name), signal.SIGKILL)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "checkspec.yaml").write_text("scenario_timeout: 5\n")
+    (tmp_path / "suites").mkdir()
+    (tmp_path / "agent.py").write_text(AGENT)
+    return tmp_path
+
+
+def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, "run", *args], cwd=project, capture_output=True, text=True, env=ENV, timeout=300
+    )
+
+
+def comparable(report: dict[str, object]) -> list[tuple[str, str, list[str]]]:
+    return [
+        (s["id"], s["status"], [r["status"] for step in s["steps"] for r in step["results"]])  # type: ignore[index]
+        for s in report["scenarios"]  # type: ignore[attr-defined]
+    ]
+
+
+def test_a_ray_run_gives_the_report_of_a_local_run(project: Path, cluster: str) -> None:
+    # The spec file is in a subfolder: the agent is found through the workspace root,
+    # which reaches the Ray workers as their working_dir.
+    (project / "suites" / "r.suite.yaml").write_text(suite("answer", "chatty", "answer"))
+    local = run(project, "suites", "--format", "json")
+    remote = run(
+        project, "suites", "--format", "json", "--executor", "ray", "--ray-address", cluster
+    )
+    assert remote.returncode == local.returncode == 0, remote.stderr
+    ours, theirs = json.loads(local.stdout), json.loads(remote.stdout)
+    assert comparable(theirs) == comparable(ours)
+    assert theirs["summary"] == ours["summary"]
+    assert "said on a Ray worker" in theirs["scenarios"][1]["output"]
+
+
+def test_a_lost_task_errors_its_scenario_and_the_run_goes_on(project: Path, cluster: str) -> None:
+    (project / "suites" / "f.suite.yaml").write_text(suite("answer", "exits", "hangs", "answer"))
+    started = time.monotonic()
+    done = run(project, "suites", "--format", "json", "--executor", "ray", "--ray-address", cluster)
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert [s["status"] for s in report["scenarios"]] == ["pass", "error", "error", "pass"]
+    crashed = report["scenarios"][1]["steps"][0]["error"]["message"]
+    assert "the Ray task running this scenario was lost" in crashed
+    stuck = report["scenarios"][2]["steps"][0]["error"]["message"]
+    assert stuck == "did not finish within 5 s (stopped)"
+    assert time.monotonic() - started < 240  # bounded: the hung scenario did not hang the run
+
+
+def test_an_unreachable_cluster_is_a_usage_error(project: Path) -> None:
+    (project / "suites" / "r.suite.yaml").write_text(suite("answer"))
+    done = run(project, "suites", "--executor", "ray", "--ray-address", f"127.0.0.1:{free_port()}")
+    assert done.returncode == 2
+    assert "cannot reach the Ray cluster at 127.0.0.1:" in done.stderr
+    assert "Connection refused" in done.stderr
+
+
+def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) -> None:
+    from .openai_stub import SlowVerdicts, judged_suite, running_stub
+
+    (project / "checkspec.yaml").write_text("concurrency: 8\nmax_parallel_requests: 2\n")
+    (project / "suites" / "j.suite.yaml").write_text(judged_suite(8, prefix="j"))
+    slow = SlowVerdicts(0.3)
+
+    with running_stub() as stub:
+        stub.chat = slow
+        env = {
+            **ENV,
+            "CHECKSPEC_API_BASE": stub.base_url,
+            "CHECKSPEC_API_KEY": "sk-test",
+            "CHECKSPEC_MODEL": "openai/judge",
+        }
+        done = subprocess.run(
+            [
+                *CLI,
+                "run",
+                "suites",
+                "--format",
+                "json",
+                "--no-cache",
+                "--executor",
+                "ray",
+                "--ray-address",
+                cluster,
+            ],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert len(stub.chat_requests) == 8
+    assert slow.peak <= 2

@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { statusText } from "../src/statusText";
+
+describe("the server's language status", () => {
+  it("shows the state, the version and which executable runs", () => {
+    const info = { command: "/w/.venv/bin/checkspec lsp", source: "workspace", version: "0.1.0" };
+    assert.deepEqual(statusText("running", info), {
+      text: "$(check) checkspec 0.1.0",
+      detail: "/w/.venv/bin/checkspec lsp — from the workspace's virtualenv",
+    });
+    assert.equal(statusText("starting", { ...info, version: undefined }).text, "$(sync~spin) checkspec starting");
+  });
+
+  it("says why it is not running", () => {
+    const shown = statusText("failed", { command: "", source: "", version: undefined, problem: "checkspec was not found" });
+    assert.deepEqual(shown, { text: "$(error) checkspec not running", detail: "checkspec was not found" });
+  });
+});
