@@ -49,6 +49,9 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
     assert "checkspec.engine.checks" in loaded  # it did validate
     for heavy in ("litellm", "jsonschema", "regorus", "openai"):
         assert heavy not in loaded, heavy
+    # the file has deterministic checks only: no judge, generator or template engine
+    for module in ("checkspec.engine.judges", "checkspec.engine.generators", "jinja2"):
+        assert module not in loaded, module
 
 
 def test_the_registry_loads_the_built_in_checks_on_its_first_read() -> None:
@@ -74,3 +77,58 @@ def test_the_package_names_load_on_first_use() -> None:
         """
     )
     assert "checkspec.engine.scenario" in loaded
+
+
+def test_one_kind_read_imports_its_package_and_a_listing_all_of_them() -> None:
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.check import Check
+        assert Check._registry.get("equals") is not None and "no_such_kind" not in Check._registry
+        """
+    )
+    assert "checkspec.engine.checks" in loaded and "checkspec.engine.judges" not in loaded
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.check import Check
+        Check.model_validate({"kind": "llm_judge", "prompt": "x"})
+        """
+    )
+    assert "checkspec.engine.judges" in loaded
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.input_generator import InputGenerator
+        assert "user_simulator" in InputGenerator._registry
+        """
+    )
+    assert "checkspec.engine.generators" in loaded
+
+
+def test_the_built_in_kind_map_is_what_a_full_import_registers() -> None:
+    """BUILT_IN_CHECKS (kind -> package, in order) must follow the code: a fresh process
+    imports everything, then the registry's order and each class's module are compared,
+    after a lookup of one judge first (a listing puts built-ins back in the map's order)."""
+    script = textwrap.dedent(
+        """
+        import json
+        from checkspec.engine.core.check import BUILT_IN_CHECKS, Check
+        from checkspec.engine.core.input_generator import InputGenerator
+        assert Check._registry.get("toxicity") is not None  # judges registered first
+        print(json.dumps({
+            "map": list(BUILT_IN_CHECKS.items()),
+            "checks": [[k, c.__module__] for k, c in Check._registry.items()],
+            "generators": [[k, c.__module__] for k, c in InputGenerator._registry.items()],
+            "generator_map": list(InputGenerator._registry._where.items()),
+        }))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    seen = json.loads(done.stdout)
+    assert [k for k, _ in seen["checks"]] == [k for k, _ in seen["map"]]
+    for (kind, module), (_, package) in zip(seen["checks"], seen["map"], strict=True):
+        assert module.startswith(package + "."), (kind, module, package)
+    assert sorted(k for k, _ in seen["generators"]) == sorted(k for k, _ in seen["generator_map"])
+    for kind, module in seen["generators"]:
+        assert module.startswith(dict(seen["generator_map"])[kind] + "."), (kind, module)
+

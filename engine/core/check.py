@@ -53,34 +53,96 @@ def linting_later() -> bool:
     return _LINT_LATER.get()
 
 
-class _BuiltIns(dict):  # type: ignore[type-arg]
-    """Check's registry: reading it first imports the built-in checks and judges.
+_CHECKS, _JUDGES = "checkspec.engine.checks", "checkspec.engine.judges"
+# Each built-in check kind and the package that registers it, in the order a full import
+# registers them (tests/test_startup.py compares this with the registry after one).
+BUILT_IN_CHECKS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "string_matching",
+            "regex_matching",
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_equals",
+            "less_than",
+            "less_than_equals",
+            "all_of",
+            "any_of",
+            "not",
+            "fn",
+            "hub_metadata",
+            "json_valid",
+            "readability",
+            "rego_policy",
+        ),
+        _CHECKS,
+    ),
+    **dict.fromkeys(
+        (
+            "answer_relevance",
+            "conformity",
+            "contradiction",
+            "groundedness",
+            "hub_correctness",
+            "hub_groundedness",
+            "hub_conformity",
+            "llm_judge",
+            "semantic_similarity",
+            "toxicity",
+        ),
+        _JUDGES,
+    ),
+}
 
-    `checkspec.engine` loads its names on first use (engine/__init__.py); whoever asks the
-    registry which kinds exist (an analysis, the schemas, `list checks`) gets them all, as
-    when importing the package imported every check. Registering writes without reading.
+
+class _BuiltIns(dict):  # type: ignore[type-arg]
+    """A registry that imports the built-in kinds when they are read.
+
+    `checkspec.engine` loads its names on first use (engine/__init__.py). Looking up one
+    kind imports the package that registers it (`where`: the deterministic checks, the
+    judges, the input generators), so validating a file of deterministic checks never
+    imports the judges and their templates; anything that lists the kinds (iteration,
+    `len`, `keys`, an unknown kind's did-you-mean) gets them all, built-ins first in
+    `where`'s order, as when importing the package imported every check. Registering
+    writes without reading.
     """
 
-    _state = "unloaded"
+    def __init__(self, where: dict[str, str]) -> None:
+        super().__init__()
+        self._where = where
+        self._state = "unloaded"
 
     def _load(self) -> None:
         if self._state == "unloaded":
             self._state = "loading"  # reads while the built-ins import must not recurse
             try:
                 importlib.import_module("checkspec.engine._api")
+                for package in dict.fromkeys(self._where.values()):
+                    importlib.import_module(package)
+                order = {kind: i for i, kind in enumerate(self._where)}
+                items = sorted(super().items(), key=lambda kv: order.get(kv[0], len(order)))
+                super().clear()
+                super().update(items)  # built-ins first, then others as registered
             finally:
                 self._state = "loaded"
 
+    def _find(self, kind: object) -> None:
+        if self._state == "unloaded" and not super().__contains__(kind):
+            package = self._where.get(kind) if isinstance(kind, str) else None
+            if package is not None:
+                importlib.import_module(package)
+
     def __getitem__(self, kind: str) -> Any:
-        self._load()
+        self._find(kind)
         return super().__getitem__(kind)
 
     def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
-        self._load()
+        self._find(kind)
         return super().get(kind, default)
 
     def __contains__(self, kind: object) -> bool:
-        self._load()
+        self._find(kind)
         return super().__contains__(kind)
 
     def __iter__(self) -> Iterator[str]:
@@ -102,6 +164,10 @@ class _BuiltIns(dict):  # type: ignore[type-arg]
     def items(self) -> Any:
         self._load()
         return super().items()
+
+    def copy(self) -> dict[str, Any]:
+        self._load()
+        return dict(super().items())
 
 
 class KindModel(BaseModel):
@@ -249,7 +315,7 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
 
-    _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns()
+    _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns(BUILT_IN_CHECKS)
 
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
