@@ -132,3 +132,45 @@ def test_the_built_in_kind_map_is_what_a_full_import_registers() -> None:
     for kind, module in seen["generators"]:
         assert module.startswith(dict(seen["generator_map"])[kind] + "."), (kind, module)
 
+
+def test_the_language_server_answers_initialize_before_loading_the_analysis() -> None:
+    """Everything the server registers before `initialize` is light: the analysis, the
+    engine's models (pydantic), the YAML reader and the settings load with the first
+    document. A real server over stdio, in its own process."""
+    script = textwrap.dedent(
+        """
+        import asyncio, json, sys
+        from checkspec.server.lsp.server import create_server
+        from lsprotocol import types
+
+        server = create_server()
+        params = types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            initialization_options={"checkspec": {"model": "x"}},
+        )
+        result = server.protocol.lsp_initialize(params)
+        while True:  # pygls' initialize is a generator: run it to the end by hand
+            try:
+                handler, args, _ = next(result)
+                handler(*args)
+            except StopIteration as done:
+                answer = done.value
+                break
+        assert answer.capabilities.completion_provider is not None
+        print(json.dumps(sorted(sys.modules)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "checkspec.server.lsp.completion" in loaded  # the features are registered
+    for heavy in (
+        "pydantic",
+        "yaml",
+        "checkspec.engine.spec.document",
+        "checkspec.engine.settings",
+        "checkspec.engine.executor",
+        "checkspec.server.analysis.completion",
+    ):
+        assert heavy not in loaded, heavy

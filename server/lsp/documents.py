@@ -14,30 +14,28 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from checkspec.engine.settings import Settings, resolve_settings
-from checkspec.engine.spec.document import Document
-from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.kinds import CONFIG_NAME
 from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Problem
-from checkspec.engine.spec.source import too_large
-from checkspec.engine.spec.workspace import (
-    Workspace,
-    find_config,
-    load_workspace,
-    workspace_from_text,
-)
 
 from .convert import PositionCodec
 from .settings import EditorSettings
 
+if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
+    from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.workspace import Workspace
+
 
 class OpenDocument:
     def __init__(self, uri: str, path: str, text: str, version: int | None) -> None:
+        from checkspec.engine.settings import Settings
+        from checkspec.engine.spec.incremental import Editing
+
         self.uri = uri
         self.path = path  # the file's path, or the URI when it is not a file
         self.version = version
@@ -78,6 +76,8 @@ class OpenDocument:
         """Over the size limit: requests answer at once, without parsing or scanning it."""
         check = self._size_check
         if check is None or check[0] is not self.text:
+            from checkspec.engine.spec.source import too_large
+
             limit = self.workspace.config.max_file_size
             # More characters than bytes allowed is over for sure: no need to encode 50 MB.
             over = len(self.text) > limit or too_large(self.text, limit) is not None
@@ -99,11 +99,24 @@ class DocumentStore:
         self._docs: dict[str, OpenDocument] = {}
         self.editor = EditorSettings()
         self._open_configs: dict[tuple[Path, str], Workspace] = {}
+        # Whether analyses keep each scenario's runnable form (the server rebuilds them for
+        # the rare run instead: they were a third of a big file's memory). Applied when the
+        # first document loads the analysis.
+        self.keep_scenarios = True
+        self._engine_ready = False
+
+    def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
+        if not self._engine_ready:
+            from checkspec.engine.spec.document import keep_scenarios
+
+            keep_scenarios(self.keep_scenarios)
+            self._engine_ready = True
+        return OpenDocument(uri, path, text, version)
 
     # Lifecycle ---------------------------------------------------------------------------
 
     def open(self, uri: str, text: str, version: int | None) -> OpenDocument:
-        doc = OpenDocument(uri, to_fs_path(uri) or uri, text, version)
+        doc = self._document(uri, to_fs_path(uri) or uri, text, version)
         self._docs[uri] = doc
         self._attach_workspace(doc)
         return doc
@@ -145,7 +158,7 @@ class DocumentStore:
         path = to_fs_path(uri)
         if path is None or not Path(path).is_file():
             return None
-        doc = OpenDocument(uri, path, "", None)
+        doc = self._document(uri, path, "", None)
         self._attach_workspace(doc)
         if Path(path).stat().st_size > doc.workspace.config.max_file_size:
             return None
@@ -194,6 +207,8 @@ class DocumentStore:
         return found
 
     def _attach_workspace(self, doc: OpenDocument) -> None:
+        from checkspec.engine.settings import resolve_settings
+
         base = self._base_workspace(doc)
         settings = resolve_settings(base, **self.editor.overrides())
         # Analysis reads the default target and the size limit from the config: give it the
@@ -205,6 +220,8 @@ class DocumentStore:
         doc.settings = settings
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
+        from checkspec.engine.spec.workspace import Workspace, find_config, load_workspace
+
         path = Path(doc.path)
         if not path.is_absolute():
             return Workspace()
@@ -221,6 +238,8 @@ class DocumentStore:
 
     def _open_config(self, config: Path) -> Workspace | None:
         """The workspace from an open (maybe unsaved) checkspec.yaml, parsed once per text."""
+        from checkspec.engine.spec.workspace import workspace_from_text
+
         resolved = config.resolve()
         for doc in self._docs.values():
             if doc.is_config and Path(doc.path).resolve() == resolved:

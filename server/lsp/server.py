@@ -18,7 +18,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from checkspec.engine.core.gcpause import freeze_bulk
-from checkspec.engine.spec.document import keep_scenarios
 from checkspec.engine.spec.kinds import CONFIG_NAME
 
 from . import (
@@ -94,8 +93,8 @@ class CheckspecServer(LanguageServer):
 
 def create_server() -> CheckspecServer:
     freeze_bulk()  # analyses live as long as their document: keep the collector off them
-    keep_scenarios(False)  # runnable forms are rebuilt for the rare run (a third of memory)
     server = CheckspecServer()
+    server.store.keep_scenarios = False  # runnable forms are rebuilt for the rare run
     _register_lifecycle(server)
     features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
     for feature in (*features, definition, links, references, rename, inlay_hints):
