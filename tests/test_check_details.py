@@ -65,20 +65,28 @@ async def test_rego_policy_details_and_evaluation_errors() -> None:
     denied = await check.run(trace_of({"role": "user"}))
     assert (denied.status, denied.details) == (
         "fail",
-        {"input": {"role": "user"}, "rule": "data.giskard.allow", "result": None},
+        {
+            "target_key": "trace.last.outputs",
+            "data": {},
+            "rule": "data.giskard.allow",
+            "input": {"role": "user"},
+            "value": None,
+        },
     )
     allowed = await check.run(trace_of({"role": "admin"}))
-    assert allowed.details == {
-        "input": {"role": "admin"},
-        "rule": "data.giskard.allow",
-        "result": True,
-    }
+    assert allowed.details["value"] is True and allowed.details["input"] == {"role": "admin"}
     broken = await RegoPolicy(
         policy="package giskard\n\nx := 1 / input.zero\n", rule="data.giskard.x"
     ).run(trace_of({"zero": 0}))
     assert broken.status == "error"
-    assert broken.message.startswith("Evaluating data.giskard.x failed: ")
-    assert broken.details == {"input": {"zero": 0}, "rule": "data.giskard.x"}
+    assert broken.message == "Rego policy evaluation failed: divide by zero at line 3, column 8"
+    assert broken.details == {
+        "target_key": "trace.last.outputs",
+        "data": {},
+        "rule": "data.giskard.x",
+        "input": {"zero": 0},
+        "error": "divide by zero at line 3, column 8",
+    }
 
 
 async def test_hub_metadata_details() -> None:

@@ -314,7 +314,7 @@ def test_custom_kinds_are_offered_in_name_order_after_the_built_in_ones() -> Non
         if c.label.startswith("custom_")
     ]
     assert customs == [
-        ("custom_a", "1000", "custom no_such_check check", "custom no_such_check check"),
+        ("custom_a", "1000", "custom no_such_check check", ""),
         ("custom_b", "1001", "custom equals check", "**custom_b** — custom check based on `eq"),
     ]
 
@@ -512,7 +512,13 @@ async def test_a_rule_that_is_false_fails_with_its_details() -> None:
     trace = Trace.model_validate({"interactions": [{"inputs": "q", "outputs": {"ok": False}}]})
     result = await RegoPolicy(policy=policy, rule="data.g.allow").run(trace)
     assert (result.status, result.message) == ("fail", "Rule 'data.g.allow' evaluated to false.")
-    assert result.details == {"input": {"ok": False}, "rule": "data.g.allow", "result": False}
+    assert result.details == {
+        "target_key": "trace.last.outputs",
+        "data": {},
+        "rule": "data.g.allow",
+        "input": {"ok": False},
+        "value": False,
+    }
 
 
 def test_a_description_that_is_not_text_is_not_kept() -> None:

@@ -114,9 +114,9 @@ def test_to_data_is_the_dump_jsonpath_sees() -> None:
     assert Trace().to_data() == {"interactions": [], "annotations": {}, "last": None}
 
 
-def test_a_trace_grows_without_changing_the_original() -> None:
+async def test_a_trace_grows_without_changing_the_original() -> None:
     extra = Interaction(inputs="third", outputs="ok")
-    grown = TRACE.with_interaction(extra)
+    grown = await TRACE.with_interaction(extra)
     assert grown.last == extra and len(grown.interactions) == 3
     assert grown.annotations == {"user": "bob"}
     assert len(TRACE.interactions) == 2
@@ -188,14 +188,14 @@ def test_failures_are_listed_with_the_check_name_and_verb() -> None:
     )
     assert step.format_failures() == [
         "b FAILED: too short",
-        "c ERRORED: no message",
-        "check SKIPPED: n/a",
+        "c ERRORED: No specific error message provided",
+        "Unknown check SKIPPED: n/a",
     ]
     with pytest.raises(AssertionError) as info:
         step.assert_passed()
     assert str(info.value) == (
-        "Test case did not pass:\n  b FAILED: too short\n  c ERRORED: no message\n"
-        "  check SKIPPED: n/a"
+        "Test case failed with the following errors:\nb FAILED: too short\n"
+        "c ERRORED: No specific error message provided\nUnknown check SKIPPED: n/a"
     )
     step_result(CheckResult.success("ok")).assert_passed()
 

@@ -85,9 +85,10 @@ def test_an_alias_cannot_nest_deeper_than_the_limit() -> None:
 
 def test_alias_expansion_limit() -> None:
     text = "a: &a [1, 2, 3]\nb: [*a, *a]\n"
-    assert parse_source(text, max_nodes=8).root is not None
-    assert codes_and_messages(text, max_nodes=7) == [
-        ("alias-bomb", "YAML aliases expand to more than 7 nodes")
+    # 7 nodes written (2 keys, 2 lists, 3 items) and 2 aliases of 4 nodes each
+    assert parse_source(text, max_nodes=16).root is not None
+    assert codes_and_messages(text, max_nodes=15) == [
+        ("alias-bomb", "YAML aliases expand to more than 15 nodes")
     ]
 
 
@@ -108,26 +109,41 @@ def test_the_analysis_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert again.scenarios[0].name == "s4"
 
 
+OVER_1KB = (
+    "The prompt would be over the 1 KB limit (max_prompt_size in checkspec.yaml, or "
+    "CHECKSPEC_MAX_PROMPT_SIZE): the template builds a text of about 1,001 characters"
+)
+
+
 @pytest.mark.parametrize(
-    ("template", "blocked"),
+    ("template", "error"),
     [
-        ("{{ 'x' * 1000000 }}", False),
-        ("{{ 'x' * 1000001 }}", True),
-        ("{{ 1000001 * 'x' }}", True),
-        ("{{ [1] * 1000001 }}", True),
-        ("{{ 2 ** 10000 }}", False),
-        ("{{ 2 ** 10001 }}", True),
-        ("{{ 2 ** -10001 }}", True),
+        ("{{ 'x' * 1000 }}", None),
+        ("{{ 'x' * 1001 }}", OVER_1KB),
+        ("{{ 1001 * 'x' }}", OVER_1KB),
+        ("{{ [1] * 1001 }}", OVER_1KB),
+        ("{{ 'x' ~ 'y' * 1000 }}", OVER_1KB),
+        ("{{ 2 ** 10000 }}", None),
+        ("{{ 2 ** 10001 }}", "The prompt template was blocked by the sandbox: "),
+        ("{{ 2 ** -10001 }}", "The prompt template was blocked by the sandbox: "),
     ],
 )
-def test_template_size_guards(template: str, blocked: bool) -> None:
-    if blocked:
-        with pytest.raises(PromptError) as info:
-            render_prompt(template, {})
-        assert str(info.value).startswith("The prompt template was blocked by the sandbox: ")
+def test_template_size_guards(template: str, error: str | None) -> None:
+    limit = 1000 if "'x'" in template or "[1]" in template else None  # powers: the default
+    if error is None:
+        assert render_prompt(template, {}, max_size=limit)
+        return
+    with pytest.raises(PromptError) as info:
+        render_prompt(template, {}, max_size=limit)
+    assert str(info.value).startswith(error)
+    if "sandbox" in error:
         assert "too large" in str(info.value)
-    else:
-        assert render_prompt(template, {})
+
+
+def test_the_default_prompt_limit_is_200_kb() -> None:
+    assert len(render_prompt("{{ 'x' * 200000 }}", {})) == 200_000
+    with pytest.raises(PromptError, match="over the 200 KB limit"):
+        render_prompt("{{ 'x' * 1000001 }}", {})
 
 
 async def test_a_stuck_model_call_is_cut_at_its_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
