@@ -27,6 +27,7 @@ from pydantic.json_schema import SkipJsonSchema
 from .core.check import Check
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
+from .core.gcpause import running_scenarios
 from .core.result import (
     CheckResult,
     CheckStatus,
@@ -318,6 +319,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         With `multiple_runs` (or the field) above 1 the scenario runs again, on a fresh
         trace, while every run passes; the result is the last run's.
         """
+        running_scenarios()  # fewer collections while a batch runs (core/gcpause.py)
         if target is MISSING:
             target = None
         if multiple_runs is None and self.multiple_runs == 1 and not self._base_dirs:

@@ -8,9 +8,11 @@ bisection with the same answers as a scan, and diagnostics wait as long as analy
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -168,3 +170,63 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
         assert gc.collect() == 0
     finally:
         keep_scenarios(True)
+
+
+def _recording_scenario(seen: list[tuple[int, ...]]) -> Any:
+    from checkspec.engine import Scenario
+
+    def target(inputs: Any) -> str:
+        seen.append(gc.get_threshold())
+        return "hello"
+
+    return Scenario.model_validate(
+        {
+            "name": "a",
+            "target": target,
+            "steps": [
+                {
+                    "interacts": [{"inputs": "hi"}],
+                    "checks": [{"kind": "string_matching", "keyword": "hello"}],
+                }
+            ],
+        }
+    )
+
+
+def test_scenarios_run_together_with_fewer_collections_then_the_thresholds_return() -> None:
+    from checkspec.engine.core.gcpause import RUN_THRESHOLD
+
+    seen: list[tuple[int, ...]] = []
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+
+        async def batch() -> tuple[int, ...]:
+            results = await asyncio.gather(*(_recording_scenario(seen).run() for _ in range(3)))
+            assert all(r.passed for r in results)
+            await asyncio.sleep(0)
+            return gc.get_threshold()
+
+        after = asyncio.run(batch())
+        assert seen == [(RUN_THRESHOLD, 10, 10)] * 3
+        assert after == gc.get_threshold() == (700, 10, 10)
+        # a threshold someone set during the batch is theirs: left as it is
+        gc.set_threshold(700, 10, 10)
+
+        async def changed() -> tuple[int, ...]:
+            await _recording_scenario(seen).run()
+            gc.set_threshold(5_000, 10, 10)
+            await asyncio.sleep(0)
+            return gc.get_threshold()
+
+        assert asyncio.run(changed()) == (5_000, 10, 10)
+        # with the collector off nothing changes
+        gc.set_threshold(700, 10, 10)
+        gc.disable()
+        try:
+            asyncio.run(_recording_scenario(seen).run())
+        finally:
+            gc.enable()
+        assert seen[-1] == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
