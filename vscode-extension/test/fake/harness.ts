@@ -2,13 +2,14 @@
 // executable to configure as the server, and a scripted `checkspec lsp` answering from the
 // recorded fixtures (test/fixtures) the way server/lsp/commands.py does.
 
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import assert from "node:assert/strict";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServerManager } from "../../src/client";
 import { Runner } from "../../src/run";
 import { ScenarioTests } from "../../src/testing";
-import { fixture } from "../helpers";
+import { ROOT, fixture } from "../helpers";
 import { server, type SentRequest } from "./languageclient";
 import { Uri, fake, window, type OutputChannel, type StatusBarItem } from "./vscode";
 
@@ -25,10 +26,22 @@ export function executable(name = "checkspec"): string {
 
 let serverPath: string | undefined;
 
+export interface Manifest {
+  contributes: {
+    commands: { command: string }[];
+    configuration: { properties: Record<string, { default?: unknown }> };
+  };
+}
+
+export const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+
 /** A clean fake VS Code (trusted, one folder /ws, the server configured) and server. */
 export function resetAll(): void {
   fake.reset();
   server.reset();
+  for (const [key, property] of Object.entries(manifest.contributes.configuration.properties)) {
+    fake.state.defaults.set(key, property.default);
+  }
   serverPath ??= executable();
   fake.setting("checkspec.server.path", serverPath);
   serverUp();
@@ -104,6 +117,15 @@ export function runRequests(): { command: string; arguments: unknown[]; workDone
   return server
     .sent("workspace/executeCommand")
     .map((request) => request.params as { command: string; arguments: unknown[]; workDoneToken?: string });
+}
+
+/** Waits (letting promises and zero-delay timers run) until `check` holds; fails after a while. */
+export async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (check()) return;
+    await settle();
+  }
+  assert.fail(`never happened: ${what}`);
 }
 
 /** Lets queued promise callbacks and zero-delay timers run. */

@@ -450,6 +450,8 @@ export interface FileSystemWatcher {
 interface FakeState {
   trusted: boolean;
   settings: Map<string, unknown>;
+  /** What an unset setting reads as: the defaults the manifest contributes (see harness). */
+  defaults: Map<string, unknown>;
   workspaceFolders: { uri: Uri; name: string; index: number }[] | undefined;
   files: Uri[];
   textDocuments: TextDocument[];
@@ -481,6 +483,7 @@ function freshState(): FakeState {
   return {
     trusted: true,
     settings: new Map(),
+    defaults: new Map(),
     workspaceFolders: [{ uri: Uri.file("/ws"), name: "ws", index: 0 }],
     files: [],
     textDocuments: [],
@@ -642,7 +645,9 @@ export const workspace = {
     return {
       get<T>(key: string, defaultValue?: T): T | undefined {
         const full = section === undefined ? key : `${section}.${key}`;
-        return state.settings.has(full) ? (state.settings.get(full) as T) : defaultValue;
+        if (state.settings.has(full)) return state.settings.get(full) as T;
+        // As VS Code: the caller's default, else the contributed one.
+        return defaultValue !== undefined ? defaultValue : (state.defaults.get(full) as T | undefined);
       },
     };
   },
