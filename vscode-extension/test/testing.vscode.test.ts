@@ -189,16 +189,27 @@ describe("Test Explorer: runs", () => {
 
   it("records each scenario as its checkspec/scenarioFinished notification arrives", async () => {
     const seen: (string | undefined)[][] = [];
+    script.notify = false;
     script.during = async (request) => {
+      const notify = (params: unknown): void => request.client.notify("checkspec/scenarioFinished", params);
       // Another file's result, and a malformed one, are not this run's.
-      request.client.notify("checkspec/scenarioFinished", { uri: OTHER.toString(), ...suiteSummaries()[0], index: 1, status: "error" });
-      request.client.notify("checkspec/scenarioFinished", { uri: SUITE.toString(), index: 1 });
+      notify({ ...suiteSummaries()[1], uri: OTHER.toString(), status: "error" });
+      notify({ uri: SUITE.toString(), index: 1 });
       seen.push(kinds(lastRun(), [id(0), id(1), id(2)]));
+      for (const summary of suiteSummaries()) {
+        notify({ uri: SUITE.toString(), ...summary });
+        seen.push(kinds(lastRun(), [id(0), id(1), id(2)]));
+      }
     };
     // The final answer holds no scenario: every state below came from the notifications.
     script.answer = () => ({ uri: SUITE.toString(), status: "fail", scenarios: [] });
     await ext.runner.runFile(SUITE);
-    assert.deepEqual(seen, [["passed", "passed", "failed"]]);
+    assert.deepEqual(seen, [
+      ["started", "started", "started"],
+      ["passed", "started", "started"],
+      ["passed", "passed", "started"],
+      ["passed", "passed", "failed"],
+    ]);
   });
 
   it("maps each status: pass, fail, error, skip and cancelled", async () => {
@@ -206,7 +217,8 @@ describe("Test Explorer: runs", () => {
     const results = [
       { ...a, status: "skip", summary: "skipped" },
       { ...b, status: "error", summary: "opening hours: error", checks: [], errors: [{ step: 0, line: 14, message: "the target raised" }] },
-      { ...c, status: "cancelled", summary: "cancelled", checks: [] },
+      // A cancelled scenario's finished checks are not shown as passed.
+      { ...c, status: "cancelled", summary: "cancelled" },
     ];
     script.results.set(SUITE.toString(), results as never);
     await ext.runner.runFile(SUITE);
