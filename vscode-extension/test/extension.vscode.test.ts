@@ -109,6 +109,45 @@ describe("activate", () => {
   });
 });
 
+describe("the server's language status", () => {
+  it("follows the server: starting, running with its version and command, failed with the reason", async () => {
+    await start();
+    const [status, logs] = fake.state.languageStatusItems;
+    assert.equal(status?.id, "checkspec.server");
+    assert.deepEqual([status.text, status.detail, status.severity, status.busy], [
+      "$(check) checkspec 0.1.0",
+      `${configuredServer()} lsp — from checkspec.server.path`,
+      0,
+      false,
+    ]);
+    assert.deepEqual(status.command, { title: "Restart", command: "checkspec.restartServer" });
+    assert.deepEqual(logs?.command, { title: "Show Output", command: "checkspec.showOutput" });
+    fake.setting("checkspec.server.path", "/nowhere/checkspec");
+    await fake.command("checkspec.restartServer")();
+    assert.deepEqual([status.text, status.detail, status.severity], [
+      "$(error) checkspec not running",
+      'checkspec.server.path "/nowhere/checkspec" is not an executable file.',
+      2,
+    ]);
+  });
+});
+
+describe("show last run from the palette", () => {
+  it("shows the scenario at the cursor, and says so outside a spec file", async () => {
+    await start();
+    script.answer = () => ({ error: "not run since it changed" });
+    fake.state.activeTextEditor = editor(SUITE, new Position(13, 0));
+    fake.state.visibleTextEditors = [fake.state.activeTextEditor];
+    await fake.command("checkspec.showLastRun")();
+    assert.deepEqual(runRequests()[0]?.arguments, [SUITE.toString(), 1]);
+    assert.match(fake.state.webviews[0]?.webview.html ?? "", /not run since it changed/);
+    fake.state.activeTextEditor = editor(Uri.file("/ws/README.md"), new Position(0, 0));
+    await fake.command("checkspec.showLastRun")();
+    assert.equal(runRequests().length, 1);
+    assert.deepEqual(fake.messages().map((m) => m.message), ["checkspec: open a *.scenario, *.suite or *.dataset file first."]);
+  });
+});
+
 describe("deactivate", () => {
   it("stops the server", async () => {
     await start();

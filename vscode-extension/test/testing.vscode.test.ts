@@ -3,7 +3,7 @@
 // check as checkspec/scenarioFinished arrives, diffs, cancellation and the run's output.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it, mock } from "node:test";
-import { OTHER, SUITE, fake, resetAll, runRequests, script, server, settle, suiteSummaries, wire, type Wired } from "./fake/harness";
+import { OTHER, SUITE, eventually, fake, resetAll, runRequests, script, server, settle, suiteSummaries, wire, type Wired } from "./fake/harness";
 import { CancellationTokenSource, Position, Range, TestRunRequest, Uri, document, type CancellationToken, type TestEvent, type TestItem, type TestRun } from "./fake/vscode";
 
 let ext: Wired;
@@ -141,6 +141,55 @@ describe("Test Explorer: discovery", () => {
     assert.ok(fake.controller().items.get(OTHER.toString()));
     watcher.fireDelete(OTHER);
     assert.equal(fake.controller().items.get(OTHER.toString()), undefined);
+  });
+});
+
+describe("Test Explorer: keeping up with edits", () => {
+  async function afterDelay(action: () => void): Promise<void> {
+    mock.timers.enable({ apis: ["setTimeout"] });
+    try {
+      action();
+      mock.timers.tick(499);
+      await Promise.resolve();
+      assert.equal(server.sent("textDocument/documentSymbol").length, outlines, "not before the delay");
+      mock.timers.tick(1);
+    } finally {
+      mock.timers.reset();
+    }
+    await eventually(() => server.sent("textDocument/documentSymbol").length > outlines, "the outline asked again");
+    outlines = server.sent("textDocument/documentSymbol").length;
+  }
+  let outlines = 0;
+
+  it("lists a file's scenarios again after an edit, once typing pauses", async () => {
+    await resolveSuite();
+    outlines = server.sent("textDocument/documentSymbol").length;
+    const symbols = structuredClone(script.symbols.get(SUITE.toString())) as { name: string }[];
+    symbols[0]!.name = "shipping is EU only (renamed)";
+    script.symbols.set(SUITE.toString(), symbols);
+    await afterDelay(() => fake.state.changed$.fire({ document: document(SUITE) }));
+    assert.equal(item(id(0)).label, "shipping is EU only (renamed)");
+  });
+
+  it("follows a change on disk only for a file whose scenarios are listed", async () => {
+    fake.state.files = [SUITE];
+    await fake.controller().resolveHandler?.(undefined);
+    const [watcher] = fake.state.watchers;
+    assert.ok(watcher);
+    mock.timers.enable({ apis: ["setTimeout"] });
+    try {
+      watcher.fireChange(SUITE); // never expanded: nothing to refresh
+      watcher.fireChange(OTHER); // not listed at all
+      mock.timers.tick(1000);
+    } finally {
+      mock.timers.reset();
+    }
+    await settle();
+    assert.equal(server.sent("textDocument/documentSymbol").length, 0);
+    assert.equal(fake.controller().items.get(OTHER.toString()), undefined);
+    await fake.controller().resolveHandler?.(item(SUITE.toString()));
+    outlines = server.sent("textDocument/documentSymbol").length;
+    await afterDelay(() => watcher.fireChange(SUITE));
   });
 });
 
@@ -327,13 +376,20 @@ describe("Test Explorer: runs", () => {
     script.results.set(OTHER.toString(), suiteSummaries());
     fake.state.files = [SUITE, OTHER];
     await fake.controller().resolveHandler?.(undefined);
+    script.during = (request) => {
+      const { workDoneToken } = request.params as { workDoneToken: string };
+      request.client.progress(workDoneToken, { kind: "report", message: "1/3", percentage: 33 });
+    };
     await fake.controller().profiles[0]?.runHandler(new TestRunRequest(), newToken());
     assert.deepEqual(runRequests().map((r) => r.arguments), [[SUITE.toString()], [OTHER.toString()]]);
     assert.equal(fake.state.progress.length, 1);
     assert.equal(fake.state.progress[0]?.options.title, "checkspec: running 2 files");
+    // The bar moves per file; the server's own percentage of one file does not move it.
     assert.deepEqual(fake.state.progress[0]?.reports, [
       { increment: 0, message: "file 1/2" },
+      { message: "file 1/2: 1/3" },
       { increment: 50, message: "file 2/2" },
+      { message: "file 2/2: 1/3" },
     ]);
     assert.equal(ext.statusBar.text, "$(error) checkspec: 6 scenarios — 2 fail, 4 pass");
   });

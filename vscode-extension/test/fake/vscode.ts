@@ -470,7 +470,7 @@ interface FakeState {
   statusBarItems: StatusBarItem[];
   controllers: TestController[];
   watchers: FileSystemWatcher[];
-  languageStatusItems: { id: string; text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[];
+  languageStatusItems: { id: string; name?: string; text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean; command?: { title: string; command: string } }[];
   webviews: { title: string; webview: { html: string; cspSource: string } }[];
   grantTrust: EventEmitter<void>;
   configurationChanged: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
