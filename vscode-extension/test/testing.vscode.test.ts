@@ -259,6 +259,37 @@ describe("Test Explorer: runs", () => {
       ["passed", "passed", "started"],
       ["passed", "passed", "failed"],
     ]);
+    // A result arriving after the run ended is not recorded into it.
+    server.client.notify("checkspec/scenarioFinished", { uri: SUITE.toString(), ...suiteSummaries()[2], status: "pass" });
+    assert.deepEqual(lastRun().afterEnd, []);
+    assert.equal(lastRun().state(id(2))?.kind, "failed");
+  });
+
+  it("records live results of two runs at once, each in its own run", async () => {
+    script.symbols.set(OTHER.toString(), script.symbols.get(SUITE.toString()) ?? []);
+    script.results.set(OTHER.toString(), suiteSummaries());
+    script.notify = false;
+    let release: () => void = () => undefined;
+    const otherDone = new Promise<void>((resolve) => (release = resolve));
+    const live: Record<string, (string | undefined)[]> = {};
+    script.during = async (request) => {
+      const uri = (request.params as { arguments: string[] }).arguments[0] ?? "";
+      if (uri === SUITE.toString()) await otherDone; // the other run starts and ends meanwhile
+      const run = fake.controller().runs.find((r) => r.request.include?.[0]?.uri?.toString() === uri);
+      for (const summary of suiteSummaries()) request.client.notify("checkspec/scenarioFinished", { uri, ...summary });
+      live[uri] = run === undefined ? [] : [0, 1, 2].map((index) => run.state(`${uri}#${index}`)?.kind);
+    };
+    // Both answers hold no scenario: what is recorded came live.
+    script.answer = (request) => ({ uri: (request.params as { arguments: string[] }).arguments[0], status: "pass", scenarios: [] });
+    const first = ext.runner.runFile(SUITE);
+    await eventually(() => runRequests().length === 1, "the first run sent");
+    await ext.runner.runFile(OTHER);
+    release();
+    await first;
+    assert.deepEqual(live, {
+      [OTHER.toString()]: ["passed", "passed", "failed"],
+      [SUITE.toString()]: ["passed", "passed", "failed"],
+    });
   });
 
   it("maps each status: pass, fail, error, skip and cancelled", async () => {

@@ -91,8 +91,8 @@ export class LanguageClient {
   readonly onDidChangeState = this.stateChanged.event;
   stopped: number[] = [];
   disposed = false;
-  readonly notificationHandlers = new Map<string, ((params: unknown) => void)[]>();
-  readonly progressHandlers = new Map<string | number, ((value: unknown) => void)[]>();
+  readonly notificationHandlers = new Map<string, (params: unknown) => void>();
+  readonly progressHandlers = new Map<string | number, (value: unknown) => void>();
   readonly code2ProtocolConverter = { asUri: (uri: Uri): string => uri.toString() };
 
   constructor(
@@ -151,33 +151,28 @@ export class LanguageClient {
     server.notifications.push({ method: methodOf(type), params });
   }
 
+  // Like the real client (and vscode-jsonrpc under it), one handler per notification
+  // method and per progress token: a second registration replaces the first, and disposing
+  // any registration removes whichever handler is current.
   onNotification(type: MethodLike, handler: (params: unknown) => void): Disposable {
     const method = methodOf(type);
-    const handlers = this.notificationHandlers.get(method) ?? [];
-    handlers.push(handler);
-    this.notificationHandlers.set(method, handlers);
-    return new Disposable(() => {
-      this.notificationHandlers.set(method, (this.notificationHandlers.get(method) ?? []).filter((h) => h !== handler));
-    });
+    this.notificationHandlers.set(method, handler);
+    return new Disposable(() => this.notificationHandlers.delete(method));
   }
 
   onProgress(_type: unknown, token: string | number, handler: (value: unknown) => void): Disposable {
-    const handlers = this.progressHandlers.get(token) ?? [];
-    handlers.push(handler);
-    this.progressHandlers.set(token, handlers);
-    return new Disposable(() => {
-      this.progressHandlers.set(token, (this.progressHandlers.get(token) ?? []).filter((h) => h !== handler));
-    });
+    this.progressHandlers.set(token, handler);
+    return new Disposable(() => this.progressHandlers.delete(token));
   }
 
   /** The server sends a notification. */
   notify(method: string, params: unknown): void {
-    for (const handler of this.notificationHandlers.get(method) ?? []) handler(params);
+    this.notificationHandlers.get(method)?.(params);
   }
 
   /** The server reports `$/progress` for `token`. */
   progress(token: string | number, value: unknown): void {
-    for (const handler of this.progressHandlers.get(token) ?? []) handler(value);
+    this.progressHandlers.get(token)?.(value);
   }
 }
 
