@@ -180,6 +180,19 @@ describe("run on save", () => {
     assert.deepEqual(runRequests()[0]?.arguments, [SUITE.toString(), [2]]);
   });
 
+  it("runs no scenario the server cannot build", async () => {
+    fake.setting("checkspec.runOnSave", "scenario");
+    const symbols = structuredClone(script.symbols.get(SUITE.toString())) as { detail?: string }[];
+    symbols[2]!.detail = "not runnable";
+    script.symbols.set(SUITE.toString(), symbols);
+    await start();
+    fake.state.visibleTextEditors = [{ ...editor(SUITE, new Position(20, 0)), document: saved }];
+    fake.save(saved);
+    await eventually(() => server.sent("textDocument/documentSymbol").length > 0, "the outline asked");
+    for (let i = 0; i < 20; i++) await settle();
+    assert.deepEqual(runRequests(), []);
+  });
+
   it("runs nothing when off, for other files, or in an untrusted workspace", async () => {
     await start();
     fake.save(saved); // off by default

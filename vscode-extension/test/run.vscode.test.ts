@@ -94,6 +94,7 @@ describe("runs without the Test Explorer", () => {
       const { workDoneToken } = request.params as { workDoneToken: string };
       request.client.progress(workDoneToken, { kind: "begin", title: "run", message: "0/3", percentage: 0 });
       request.client.progress(workDoneToken, { kind: "report", message: "2/3, 1 failed", percentage: 66 });
+      request.client.progress(workDoneToken, { kind: "report", message: "3/3, 1 failed", percentage: 100 });
       request.client.progress("someone-else", { kind: "report", message: "not ours", percentage: 99 });
       request.client.progress(workDoneToken, { kind: "end", message: "done" });
       during = { token: workDoneToken, listening: request.client.progressHandlers.has(workDoneToken) };
@@ -105,6 +106,7 @@ describe("runs without the Test Explorer", () => {
     assert.deepEqual(fake.state.progress[0]?.reports, [
       { message: "0/3", increment: 0 },
       { message: "2/3, 1 failed", increment: 66 },
+      { message: "3/3, 1 failed", increment: 34 }, // increments, not percentages
     ]);
     const client = server.client;
     assert.equal(client.progressHandlers.has(during.token as string), false, "no longer listened to after the run");

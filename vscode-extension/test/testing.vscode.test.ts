@@ -98,6 +98,26 @@ describe("Test Explorer: discovery", () => {
     ]);
   });
 
+  it("shows the file busy while its outline is asked", async () => {
+    let busy: boolean | undefined;
+    server.on("textDocument/documentSymbol", () => {
+      busy = item(SUITE.toString()).busy;
+      return [];
+    });
+    await resolveSuite();
+    assert.equal(busy, true);
+    assert.equal(item(SUITE.toString()).busy, false);
+  });
+
+  it("reads an outline of SymbolInformation (a location, no children) too", async () => {
+    const range = { start: { line: 3, character: 0 }, end: { line: 9, character: 0 } };
+    script.symbols.set(SUITE.toString(), [{ name: "only", kind: 5, location: { uri: SUITE.toString(), range } }]);
+    await resolveSuite();
+    assert.equal(item(id(0)).label, "only");
+    assert.deepEqual(item(id(0)).range, new Range(3, 0, 9, 0));
+    assert.equal(item(id(0)).children.size, 0);
+  });
+
   it("marks a scenario the server cannot build as not runnable", async () => {
     const symbols = structuredClone(script.symbols.get(SUITE.toString())) as { detail?: string }[];
     symbols[1]!.detail = "not runnable";
@@ -234,6 +254,33 @@ describe("Test Explorer: runs", () => {
     // Nothing chosen (the "run all" button): every file.
     await profile.runHandler(new TestRunRequest(), newToken());
     assert.deepEqual(runRequests()[2]?.arguments, [SUITE.toString()]);
+  });
+
+  it("leaves out a whole file the run excludes", async () => {
+    script.symbols.set(OTHER.toString(), script.symbols.get(SUITE.toString()) ?? []);
+    fake.state.files = [SUITE, OTHER];
+    await fake.controller().resolveHandler?.(undefined);
+    await fake.controller().profiles[0]?.runHandler(new TestRunRequest(undefined, [item(OTHER.toString())]), newToken());
+    assert.deepEqual(runRequests().map((r) => r.arguments), [[SUITE.toString()]]);
+  });
+
+  it("gives each check its duration, from a millisecond up", async () => {
+    const summaries = suiteSummaries() as unknown as { checks: Record<string, unknown>[] }[];
+    summaries[2]!.checks[0]!["duration_ms"] = 12;
+    summaries[2]!.checks[1]!["duration_ms"] = 0.4; // "0.0ms" would say nothing
+    script.results.set(SUITE.toString(), summaries as never);
+    await ext.runner.runScenario(SUITE.toString(), 2);
+    const duration = (event: TestEvent | undefined): unknown => (event !== undefined && "duration" in event ? event.duration : "none");
+    assert.equal(duration(lastRun().state(id(2, "0.0"))), 12);
+    assert.equal(duration(lastRun().state(id(2, "1.0"))), undefined);
+  });
+
+  it("errors a scenario that failed outside its checks with its summary, at its line", async () => {
+    const summaries = suiteSummaries();
+    summaries[1] = { ...summaries[1]!, status: "error", summary: "opening hours: error — the scenario timed out", checks: [], errors: [] };
+    script.results.set(SUITE.toString(), summaries);
+    await ext.runner.runScenario(SUITE.toString(), 1);
+    assert.deepEqual(messagesOf(lastRun().state(id(1))), [{ message: "opening hours: error — the scenario timed out", line: 12 }]);
   });
 
   it("records each scenario as its checkspec/scenarioFinished notification arrives", async () => {
