@@ -152,9 +152,7 @@ describe("Test Explorer: discovery", () => {
     } finally {
       mock.timers.reset();
     }
-    await settle();
-    await settle();
-    assert.equal(item(SUITE.toString()).children.size, 3);
+    await eventually(() => item(SUITE.toString()).children.size === 3, "the scenarios listed");
     const [watcher] = fake.state.watchers;
     assert.ok(watcher);
     watcher.fireCreate(OTHER);
