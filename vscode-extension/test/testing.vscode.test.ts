@@ -342,9 +342,16 @@ describe("Test Explorer: runs", () => {
 
   it("maps each status: pass, fail, error, skip and cancelled", async () => {
     const [a, b, c] = suiteSummaries();
+    const erroredCheck = { step: 0, index: 0, kind: "regex_matching", line: 17, status: "error", message: "bad pattern" };
     const results = [
-      { ...a, status: "skip", summary: "skipped" },
-      { ...withoutAnswer(b!), status: "error", summary: "opening hours: error", checks: [], errors: [{ step: 0, line: 14, message: "the target raised" }] },
+      { ...a, status: "skip", summary: "skipped", checks: (a!["checks"] as object[]).map((check) => ({ ...check, status: "skip" })) },
+      {
+        ...withoutAnswer(b!),
+        status: "error",
+        summary: "opening hours: error",
+        checks: [erroredCheck],
+        errors: [{ step: 0, line: 14, message: "the target raised" }],
+      },
       // A cancelled scenario's finished checks are not shown as passed.
       { ...c, status: "cancelled", summary: "cancelled" },
     ];
@@ -352,9 +359,14 @@ describe("Test Explorer: runs", () => {
     await ext.runner.runFile(SUITE);
     const run = lastRun();
     assert.deepEqual(kinds(run, [id(0), id(1), id(2)]), ["skipped", "errored", "skipped"]);
-    assert.deepEqual(messagesOf(run.state(id(1))), [{ message: "step 1 errored: the target raised", line: 14 }]);
-    // The checks of a scenario that did not run them.
-    assert.deepEqual(kinds(run, [id(1, "0.0"), id(2, "0.0"), id(2, "1.0")]), ["skipped", "skipped", "skipped"]);
+    assert.deepEqual(messagesOf(run.state(id(1))), [
+      { message: "regex_matching errored: bad pattern", line: 17 },
+      { message: "step 1 errored: the target raised", line: 14 },
+    ]);
+    assert.deepEqual(kinds(run, [id(1, "0.0")]), ["errored"]);
+    assert.deepEqual(messagesOf(run.state(id(1, "0.0"))), [{ message: "regex_matching errored: bad pattern", line: 17 }]);
+    // The checks of scenarios that did not run them.
+    assert.deepEqual(kinds(run, [id(0, "0.0"), id(2, "0.0"), id(2, "1.0")]), ["skipped", "skipped", "skipped"]);
   });
 
   it("shows a failed comparison as a diff of expected and actual at the check's line, with the agent's answer", async () => {
