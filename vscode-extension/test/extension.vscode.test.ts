@@ -75,6 +75,10 @@ describe("activate", () => {
     assert.deepEqual([request?.command, request?.arguments], ["checkspec.showLastRun", [SUITE.toString(), 1]]);
     assert.equal(fake.state.webviews[0]?.title, "Last run: opening hours");
     assert.match(fake.state.webviews[0]?.webview.html ?? "", /opening hours/);
+    script.answer = () => ({ scenario: "shipping is EU only", status: "pass", summary: "ok", turns: [], checks: [] });
+    await fake.command("checkspec.showLastRun")(SUITE.toString(), 0);
+    assert.equal(fake.state.webviews.length, 1, "one panel, reused");
+    assert.equal(fake.state.webviews[0]?.title, "Last run: shipping is EU only");
   });
 
   it("restarts the server when its command changes, not for other settings", async () => {
