@@ -191,8 +191,9 @@ def main() -> int:
         stage()
         names = survivors(folders) if args.survivors else []
         if args.sample > 1:  # the sampled mutants not run yet (new, or their code changed)
-            if not _mutants(SCOPE):  # mutmut generates mutants on its first run: do that
-                mutmut("run", "--max-children", str(args.jobs), "no-such-mutant")
+            # mutmut (re)generates the mutants of changed files, forgetting the results of
+            # changed functions, only when it runs: have it do that before choosing.
+            mutmut("run", "--max-children", str(args.jobs), "no-such-mutant")
             names += _not_run(folders, args.sample)
         elif not args.survivors:
             names = [mutant_glob(f) for f in args.folders]
