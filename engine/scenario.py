@@ -44,7 +44,12 @@ from .interactions import Interact, InteractionSpec, Target
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
 _ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
-TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
+# The same shape targets.describe_target_problem accepts (a test holds them together).
+TARGET_PATTERN = r"^(python:[^:]+:[^:]+|https?://.*)$"
+# A target as written in a file (scenario, suite, dataset, checkspec.yaml).
+TargetText = Annotated[
+    str | None, WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN})
+]
 # A step that ran leaves skip_reason at its default, outside the fields set.
 _UNSET_SKIP_REASON = ("skip_reason",)
 # A single run leaves the multi-run counters at their defaults, outside the fields set.

@@ -61,9 +61,13 @@ class ComparisonCheck(Check, Generic[InputType, OutputType, TraceType, ExpectedT
         ),
     )
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("expected_value", "expected_value_key"),
+    )
+
     @model_validator(mode="after")
     def validate_expected_value_or_expected_value_key(self) -> ComparisonCheck:
-        exactly_one(self, "expected_value", "expected_value_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def _compare(self, actual: Any, expected: Any) -> bool | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import regex
 from pydantic import Field, model_validator
@@ -88,9 +88,11 @@ class StringMatching(TextCheck):
     )
     case_sensitive: bool = Field(default=True, description="Whether matching is case-sensitive.")
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (("keyword", "keyword_key"),)
+
     @model_validator(mode="after")
     def validate_keyword_or_keyword_key(self) -> StringMatching:
-        exactly_one(self, "keyword", "keyword_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def _format(self, value: str) -> str:
@@ -131,9 +133,11 @@ class RegexMatching(TextCheck):
         description="Upper bound on how long matching may take before the check errors.",
     )
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (("pattern", "pattern_key"),)
+
     @model_validator(mode="after")
     def validate_pattern_or_pattern_key(self) -> RegexMatching:
-        exactly_one(self, "pattern", "pattern_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def lint(self) -> list[FieldIssue]:

@@ -93,6 +93,16 @@ class KindModel(BaseModel):
         """The kinds registered in this family (the same set from any class of it)."""
         return frozenset(cls._registry)
 
+    @classmethod
+    def kind_class(cls, kind: object) -> type[KindModel] | None:
+        """The class registered under `kind` in this family, if any."""
+        return cls._registry.get(kind) if isinstance(kind, str) else None
+
+    @classmethod
+    def default_kind(cls) -> str | None:
+        """The kind assumed when a mapping of this family has none (None: required)."""
+        return cls._default_kind()
+
     @model_validator(mode="wrap")
     @classmethod
     def _dispatch_kind(cls, data: Any, handler: Any) -> Any:
@@ -201,6 +211,9 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
+    # Pairs of parameters of which exactly one must be given (an inline value and its
+    # selector): the check's validator enforces them and the catalog renders them.
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     async def run(self, trace: Trace[Any, Any]) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")

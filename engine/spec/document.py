@@ -14,9 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pydantic import AliasChoices, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean, lint_later
+from ..catalog import SCHEMA_KEY, field_named, fields_of, jsonpath_fields
+from ..core.check import Check, did_you_mean, lint_later
 from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
@@ -46,16 +47,22 @@ from .problems import Position, Problem, Range, Severity, TextEdit
 from .replay_paths import replay_path_problems
 from .schema_checks import SchemaCheck
 from .source import Node, Source, parse_jsonl_lines, parse_source
+from .suite import SuiteFile
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints
 
-SCHEMA_KEY = "$schema"
-_SCENARIO_KEYS = frozenset(Scenario.model_fields)
-_SUITE_KEYS = frozenset({"name", "description", "target", "tags", "scenarios", SCHEMA_KEY})
-_DATASET_KEYS = frozenset(DatasetFile.model_fields) | {SCHEMA_KEY}
-_RECORD_KEYS = frozenset(DatasetScenario.model_fields)
-_INTERACTION_KEYS = frozenset(DatasetInteraction.model_fields)
-_DATASET_CHECK_KEYS = frozenset(DatasetCheck.model_fields)
+
+def _keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key a mapping of this model may hold (from the catalog, with every spelling)."""
+    return frozenset(s for spec in fields_of(model).values() for s in spec.spellings)
+
+
+_SCENARIO_KEYS = _keys(Scenario)
+_SUITE_KEYS = _keys(SuiteFile) | {SCHEMA_KEY}
+_DATASET_KEYS = _keys(DatasetFile) | {SCHEMA_KEY}
+_RECORD_KEYS = _keys(DatasetScenario)
+_INTERACTION_KEYS = _keys(DatasetInteraction)
+_DATASET_CHECK_KEYS = _keys(DatasetCheck)
 _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}
 _INTERACTION_FIELDS = ("inputs", "outputs", "metadata")
 
@@ -339,10 +346,10 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
     if custom_problem is not None:
         problems.append(custom_problem)
         return None, problems, identifier, head
-    cls = Check._registry.get(resolved_kind)
+    cls = Check.kind_class(resolved_kind)
     if cls is None:
         message = f"unknown check '{resolved_kind}'"
-        problems.append(misnamed("unknown-kind", message, resolved_kind, Check._registry, head))
+        problems.append(misnamed("unknown-kind", message, resolved_kind, Check.registry(), head))
         return None, problems, identifier, head
     if ctx.dataset:
         merged = _with_dataset_defaults(cls, merged)
@@ -390,45 +397,40 @@ def _with_dataset_defaults(cls: type[Check], params: dict[str, Any]) -> dict[str
 
 def _spellings(cls: type[Check], name: str) -> set[str]:
     """Every key a parameter may be written under (its name, aliases, deprecated names)."""
-    names = {name}
-    if name == "target_key":
-        names.update(DEPRECATED_TARGET_ALIASES)
-    info = cls.model_fields.get(name)
-    alias = info.validation_alias if info is not None else None
-    if isinstance(alias, AliasChoices):
-        names.update(c for c in alias.choices if isinstance(c, str))
-    elif isinstance(alias, str):
-        names.add(alias)
-    return names
+    spec = field_named(cls, name)
+    return {name, *spec.spellings} if spec is not None else {name}
 
 
 def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
-    """`key` / `text_key` still work for `target_key`, but say so, with a rename fix."""
-    if "target_key" not in cls.model_fields or node.kind != "mapping":
+    """Deprecated names (`key` / `text_key` for `target_key`) still work, but say so,
+    with a rename fix."""
+    if node.kind != "mapping":
         return []
     problems = []
-    for alias in DEPRECATED_TARGET_ALIASES:
-        key = node.key_node(alias)
-        if key is not None:
-            problems.append(
-                warning(
-                    "deprecated-alias",
-                    f"'{alias}' is a deprecated name for 'target_key'",
-                    key.range,
-                    fix=(TextEdit(key.range, "target_key"),),
-                    fix_title="Rename to 'target_key'",
+    for spec in fields_of(cls).values():
+        for old in spec.deprecated:
+            key = node.key_node(old)
+            if key is not None:
+                problems.append(
+                    warning(
+                        "deprecated-alias",
+                        spec.deprecation_message(old),
+                        key.range,
+                        fix=(TextEdit(key.range, spec.name),),
+                        fix_title=f"Rename to '{spec.name}'",
+                    )
                 )
-            )
     return problems
 
 
 def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]:
     """The check's own static issues, trace-path sanity, then its nested checks."""
     problems = [issue_problem(i, node, head, list(ctx.lines)) for i in check.lint()]
+    selectors = jsonpath_fields(type(check))
     for name, info in type(check).model_fields.items():
         value = getattr(check, name)
-        if (name == "target_key" or name.endswith("_key")) and isinstance(value, str):
-            value_node = _field_node(node, name)
+        if name in selectors and isinstance(value, str):
+            value_node = _field_node(node, type(check), name)
             if value_node is not None:
                 problems.extend(_trace_path_problems(value, value_node))
         for child, child_node in _nested(value, node.get(name) if node.kind == "mapping" else None):
@@ -439,15 +441,16 @@ def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]
     return problems
 
 
-def _field_node(node: Node, name: str) -> Node | None:
-    """The value node of a parameter, also when written under a deprecated alias."""
+def _field_node(node: Node, cls: type[Check], name: str) -> Node | None:
+    """The value node of a parameter, also when written under an alias or deprecated name."""
     if node.kind != "mapping":
         return None
-    found = node.get(name)
-    if found is None and name == "target_key":
-        for alias in DEPRECATED_TARGET_ALIASES:
-            found = found or node.get(alias)
-    return found
+    spec = field_named(cls, name)
+    for spelling in spec.spellings if spec is not None else (name,):
+        found = node.get(spelling)
+        if found is not None:
+            return found
+    return None
 
 
 def _nested(value: Any, node: Node | None) -> list[tuple[Check, Node | None]]:
@@ -680,9 +683,17 @@ def _dataset(root: Node, ctx: _Context, doc: Document) -> None:
         SchemaCheck.of(root, "input_schema", CHAT_INPUT_SCHEMA, doc.problems),
         SchemaCheck.of(root, "output_schema", CHAT_OUTPUT_SCHEMA, doc.problems),
     )
-    name = root.value.get("name") if isinstance(root.value.get("name"), str) else "dataset"
+    name = _string(root.get("name"), "name", doc.problems) or "dataset"
+    if root.get("name") is None:
+        doc.problems.append(
+            Problem("missing-parameter", "a dataset needs a 'name'", start_of(root))
+        )
     inner = replace(ctx, target=target, tags=tags)
     scenarios = root.get("scenarios")
+    if scenarios is None:
+        doc.problems.append(
+            Problem("missing-parameter", "a dataset needs 'scenarios'", start_of(root))
+        )
     for index, node in enumerate(_list(scenarios, "scenarios", doc.problems)):
         doc.scenarios.append(_record(node, inner, index, schemas, name))
 
@@ -706,7 +717,16 @@ def _record(
         )
     steps: list[Step] = []
     first_input: Any = None
-    for step_index, item in enumerate(_list(interactions, "interactions", problems)):
+    turns = _list(interactions, "interactions", problems)
+    if interactions is not None and interactions.kind == "sequence" and not turns:
+        problems.append(
+            Problem(
+                "invalid-value",
+                "a dataset scenario needs at least one interaction (it would check nothing)",
+                interactions.range,
+            )
+        )
+    for step_index, item in enumerate(turns):
         if not _is_mapping(item, None, "an interaction", problems):
             continue
         problems.extend(_unknown_keys(item, _INTERACTION_KEYS, "an interaction"))
@@ -817,15 +837,15 @@ def _custom_params(
     kind = as_check.get("kind")
     if not isinstance(kind, str):
         return []
-    if kind not in Check._registry:
+    if Check.kind_class(kind) is None:
         return [
-            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check._registry, head)
+            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check.registry(), head)
         ]
     try:
         with lint_later():
             check = Check.model_validate(as_check)
     except ValidationError as exc:
         return problems_from_validation(
-            exc, params, head=head, model=Check._registry[kind], what=kind
+            exc, params, head=head, model=Check.registry()[kind], what=kind
         )
     return _lint(check, params, head, ctx)
