@@ -416,9 +416,17 @@ def jsonpath_keys() -> frozenset[str]:
     """Every key, in any check, under which a `trace.` selector is written."""
     from .core.check import Check
 
+    return _jsonpath_keys(Check.kinds())
+
+
+@cache
+def _jsonpath_keys(kinds: frozenset[str]) -> frozenset[str]:
+    from .core.check import Check
+
     return frozenset(
         spelling
-        for cls in Check.registry().values()
+        for kind in kinds
+        if (cls := Check.kind_class(kind)) is not None
         for spec in _fields_of(cls).values()
         if spec.jsonpath
         for spelling in spec.spellings

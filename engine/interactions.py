@@ -70,7 +70,7 @@ def _inputs_schema() -> dict[str, Any]:
     Built when a schema is generated, once every input generator is registered; the
     marker becomes the union of their kinds (schema_gen).
     """
-    kinds = sorted(InputGenerator._registry)
+    kinds = sorted(InputGenerator.kinds())
     generator_kind = {
         "type": "object",
         "required": ["kind"],
@@ -141,7 +141,7 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
     def _input_generator(cls, inputs: Any) -> Any:
         # `{kind: user_simulator, persona: ...}` in a file is a simulated user, not a
         # literal input (a dict whose kind is not an input generator's stays a dict).
-        if type(inputs) is dict and inputs.get("kind") in InputGenerator._registry:
+        if type(inputs) is dict and InputGenerator.kind_class(inputs.get("kind")) is not None:
             return InputGenerator.model_validate(inputs)
         return inputs
 

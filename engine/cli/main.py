@@ -395,8 +395,9 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
 
 
 def _list(args: argparse.Namespace) -> int:
-    width = max(len(kind) for kind in Check._registry)
-    for kind, cls in Check._registry.items():
+    registry = Check.registry()
+    width = max(len(kind) for kind in registry)
+    for kind, cls in registry.items():
         doc = (cls.__doc__ or "").strip().splitlines()
         print(f"{kind:<{width}}  {doc[0] if doc else ''}")
     workspace = load_workspace(Path.cwd() / "checkspec.yaml")

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
+from ..catalog import DEPRECATED_SPELLINGS
 from .result import CheckResult
 from .trace import Trace, TraceType
 from .typevars import InputType, OutputType
@@ -27,8 +28,9 @@ C = TypeVar("C", bound="type[KindModel]")
 # Placeholder for "any registered kind of this family" in generated JSON Schemas.
 ANY_KIND_MARKER = "x-checkspec-any-kind"
 
-# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
-DEPRECATED_TARGET_ALIASES = ("key", "text_key")
+# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md), as the
+# catalog lists them.
+DEPRECATED_TARGET_ALIASES = DEPRECATED_SPELLINGS["target_key"]
 
 # Set by the located document (engine/spec) while it builds checks: checks that reject
 # bad static content when built (a Rego policy that does not compile) leave it to

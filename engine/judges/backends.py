@@ -99,7 +99,7 @@ class BaseJudge(KindModel):
         kind = payload.get("kind")
         if kind is None:
             payload["kind"] = "som" if "model" in payload and "generator" not in payload else "llm"
-        elif kind not in cls._registry:
+        elif cls.kind_class(kind) is None:
             raise ValueError(f"Kind {kind!r} is not registered for class {cls.__name__}")
         return cls.model_validate(payload)
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, FieldIssue, did_you_mean
+from ..catalog import DEPRECATED_SPELLINGS
+from ..core.check import Check, FieldIssue, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .source import Node
 from .yaml_traps import comma_hint
@@ -55,8 +56,9 @@ def _model_at(check_node: Node, path: tuple[Any, ...], root_cls: type[BaseModel]
     node = check_node.find(path)
     if node is not None and node.kind == "mapping":
         kind = node.value.get("kind") if isinstance(node.value, dict) else None
-        if isinstance(kind, str) and kind in Check._registry:
-            return Check._registry[kind]
+        found = Check.kind_class(kind)
+        if found is not None:
+            return found
     return root_cls if not path else None
 
 
@@ -111,7 +113,9 @@ def problems_from_validation(
             kind = str(ctx.get("kind", ""))
             rng = kind_node.range if kind_node is not None else where
             problems.append(
-                misnamed("unknown-kind", f"unknown check kind '{kind}'", kind, Check._registry, rng)
+                misnamed(
+                    "unknown-kind", f"unknown check kind '{kind}'", kind, Check.registry(), rng
+                )
             )
         elif etype == "missing_kind":
             problems.append(Problem("missing-parameter", "a check needs a 'kind'", where))
@@ -148,10 +152,10 @@ def problems_from_validation(
 def _find_written(base: Node, loc: tuple[Any, ...]) -> Node | None:
     """The node at `loc`, also when its last key was written under a deprecated alias."""
     found = base.find(loc)
-    if found is None and loc and loc[-1] == "target_key":
+    if found is None and loc and isinstance(loc[-1], str):
         parent = base.find(loc[:-1])
-        for alias in DEPRECATED_TARGET_ALIASES:
-            found = found or (parent.get(alias) if parent is not None else None)
+        for old in DEPRECATED_SPELLINGS.get(loc[-1], ()):
+            found = found or (parent.get(old) if parent is not None else None)
     return found
 
 

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, did_you_mean
+from ..catalog import jsonpath_keys
+from ..core.check import did_you_mean
 from .locate import warning
 from .problems import Position, Problem, Range, TextEdit
 from .source import Node
@@ -29,7 +30,6 @@ _SEGMENT = re.compile(
     r"|\[\s*(?P<index>-?\d+)\s*\]"
 )
 _PLAIN = re.compile(r"[A-Za-z_][\w-]*")
-_PATH_KEYS = frozenset({"target_key", *DEPRECATED_TARGET_ALIASES})
 _NESTED = ("check", "checks")
 _MISSING = object()
 
@@ -111,11 +111,12 @@ def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
     params = check.get("params") if dataset and "kind" not in check.value else check
     if params is None or params.kind != "mapping":
         return
+    selectors = jsonpath_keys()
     for key, value in params.entries:
         name = key.value
         if not isinstance(name, str):
             continue
-        if (name in _PATH_KEYS or name.endswith("_key")) and isinstance(value.value, str):
+        if name in selectors and isinstance(value.value, str):
             if value.kind == "scalar" and value.value.startswith("trace"):
                 yield value.value, value
         elif name in _NESTED:
