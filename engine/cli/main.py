@@ -427,12 +427,19 @@ def _default_schema_folder() -> Path:
     return here if (here.parent / "pyproject.toml").is_file() else Path("schemas")
 
 
+# Commands other parts of checkspec provide (the language server), found by their entry
+# point: the engine never imports the server (tests/test_layers.py).
+COMMANDS_GROUP = "checkspec.commands"
+
+
 def _lsp(args: argparse.Namespace) -> int:
-    try:
-        from checkspec.server.main import main as serve  # type: ignore[import-not-found]
-    except ImportError:
-        print("error: the language server is not part of this build yet", file=sys.stderr)
+    from importlib.metadata import entry_points
+
+    found = list(entry_points(group=COMMANDS_GROUP, name="lsp"))
+    if not found:
+        print("error: the language server is not installed with this checkspec", file=sys.stderr)
         return EXIT_INVALID
+    serve = found[0].load()
     serve()
     return EXIT_OK
 
