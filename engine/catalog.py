@@ -272,6 +272,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Judge prompts rendering to more bytes than this are an error, not sent.",
         env="CHECKSPEC_MAX_PROMPT_SIZE",
         minimum=1,
+        editor=True,
     ),
     Setting(
         "cache",
@@ -286,6 +287,8 @@ SETTINGS: tuple[Setting, ...] = (
         "Folder of the verdict cache, from the workspace root (default .checkspec/cache).",
         env="CHECKSPEC_CACHE_DIR",
         flag="--cache-dir",
+        editor=True,
+        machine=True,
     ),
     Setting(
         "cache_max_mb",
@@ -293,9 +296,54 @@ SETTINGS: tuple[Setting, ...] = (
         500.0,
         "Size of the verdict cache before the oldest answers go.",
         exclusive_minimum=0,
+        editor=True,
     ),
 )
 SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+EDITOR_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.editor)
+
+
+def editor_catalog() -> dict[str, Any]:
+    """What the VS Code extension reads (schemas/catalog.json, written by `checkspec
+    schema`): the file kinds' names and the editor settings. Its build and its manifest
+    (package.json) are generated from it; a test fails when they drift."""
+    type_names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+    def setting(s: Setting) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "key": s.editor_key,
+            "name": s.name,
+            "type": type_names[s.type],
+            "default": s.default,
+            "description": s.description,
+        }
+        bounds = {
+            "minimum": s.minimum,
+            "exclusiveMinimum": s.exclusive_minimum,
+            "maximum": s.maximum,
+        }
+        found.update({k: v for k, v in bounds.items() if v is not None})
+        if s.env:
+            found["env"] = s.env
+        if s.machine:
+            found["machine"] = True
+        return found
+
+    return {
+        "fileKinds": [
+            {
+                "kind": spec.kind.value,
+                "title": spec.title,
+                "patterns": list(spec.patterns),
+                "runnable": spec.runnable,
+                "schema": spec.schema_file,
+            }
+            for spec in FILE_KINDS
+        ],
+        "settings": [setting(s) for s in EDITOR_SETTINGS],
+    }
 
 
 def setting_field(name: str) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, get_args
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from .catalog import FILE_KINDS, FieldSpec, FileKind, exactly_one_of, fields_of
+from .catalog import FILE_KINDS, FieldSpec, FileKind, editor_catalog, exactly_one_of, fields_of
 from .core.check import ANY_KIND_MARKER, Check, KindModel
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -248,9 +248,14 @@ def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
+CATALOG_FILE = "catalog.json"  # the editor's view of the catalog (vscode-extension reads it)
+
+
 def generate_all() -> dict[str, str]:
-    """File name -> schema text, for every file kind."""
-    return {spec.schema_file: render(_file_schema(spec.kind)) for spec in FILE_KINDS}
+    """File name -> text: the schema of every file kind, and the editor catalog."""
+    found = {spec.schema_file: render(_file_schema(spec.kind)) for spec in FILE_KINDS}
+    found[CATALOG_FILE] = render(editor_catalog())
+    return found
 
 
 def write_all(folder: Path) -> list[Path]:
