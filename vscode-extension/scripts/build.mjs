@@ -34,4 +34,6 @@ await build({
   outdir: "out/test",
   // A test that pulls in `vscode` fails to resolve here, which keeps the tested modules pure.
 });
+// The manifest sync (`npm run sync-manifest`), bundled like a test.
+await build({ ...common, entryPoints: ["scripts/sync-manifest.ts"], outdir: "out/scripts" });
 console.log(`build: dist/extension.js and ${tests.length} test bundles`);
