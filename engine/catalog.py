@@ -205,7 +205,6 @@ SETTINGS: tuple[Setting, ...] = (
         "Default target for files without one: python:module:function or a URL "
         "(none: recorded outputs are replayed).",
         env="CHECKSPEC_TARGET",
-        flag="--target",
         editor=True,
     ),
     Setting(
@@ -223,7 +222,6 @@ SETTINGS: tuple[Setting, ...] = (
         float,
         60.0,
         "Seconds a target may take to answer one interaction.",
-        flag="--target-timeout",
         editor=True,
         exclusive_minimum=0,
     ),
@@ -354,11 +352,13 @@ def setting_field(name: str) -> Any:
 
 
 def cli_help(name: str, text: str | None = None) -> str:
-    """A setting's CLI help: its description (or `text`) and where its default comes from."""
+    """A setting's CLI help: its description (or `text`), then where it comes from when the
+    option is not given, in resolution order."""
     setting = SETTINGS_BY_NAME[name]
-    about = text or setting.description
-    default = "none" if setting.default is None else str(setting.default)
-    return f"{about} (default: {name} in checkspec.yaml, else {default})".replace("%", "%%")
+    about = (text or setting.description).rstrip(".")
+    sources = [*([setting.env] if setting.env else []), f"{name}: in checkspec.yaml"]
+    default = "unset" if setting.default is None else str(setting.default)
+    return f"{about} (else {', else '.join(sources)}, else {default})".replace("%", "%%")
 
 
 # Fields of the models ---------------------------------------------------------------

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 from .spec.document import ScenarioEntry
-from .spec.kinds import FileKind, kind_from_name
+from .spec.kinds import FileKind
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
 
@@ -46,7 +46,11 @@ def _enabled(config: pytest.Config) -> bool:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if kind_from_name(file_path) in _SPEC_KINDS and _enabled(parent.config):
+    if not _enabled(parent.config):
+        return None
+    from .spec.files import file_kind  # the same test as folder runs (name, then $schema)
+
+    if file_kind(file_path) in _SPEC_KINDS:
         return SpecFile.from_parent(parent, path=file_path)
     return None
 
@@ -174,15 +178,12 @@ class _Runs:
         thread.start()
 
     async def _run(self, groups: dict[Settings, list[tuple[Any, Future[Outcome]]]]) -> None:
-        from .executor import RunOptions, WorkerPool, default_size
+        from .executor import RunOptions
+        from .executor.start import executor_for
 
         for settings, jobs in groups.items():
             futures = {job.key: future for job, future in jobs}
-            pool = WorkerPool(
-                size=default_size(settings.jobs),
-                concurrency=settings.concurrency,
-                python=settings.python,
-            )
+            pool = executor_for(settings)
             self._pools.append((pool, asyncio.get_running_loop()))
             try:
                 async for outcome in pool.stream([job for job, _ in jobs], RunOptions(settings)):
@@ -203,11 +204,10 @@ class _Runs:
 
 def _settings_for(path: Path) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
-    from .settings import for_workspace, resolve_settings
+    from .settings import run_settings
     from .spec.workspace import load_workspace
 
-    workspace = load_workspace(path)
-    return for_workspace(resolve_settings(workspace), workspace.root)
+    return run_settings(load_workspace(path))
 
 
 _RUNS = pytest.StashKey[_Runs]()

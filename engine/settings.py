@@ -84,6 +84,12 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
     return replace(settings, **given)
 
 
+def run_settings(workspace: Workspace, **overrides: Any) -> Settings:
+    """The settings of a run (the CLI's, the pytest plugin's): resolved as above, with the
+    paths made absolute from the workspace root."""
+    return for_workspace(resolve_settings(workspace, **overrides), workspace.root)
+
+
 def for_workspace(settings: Settings, root: Path | None) -> Settings:
     """The settings with their paths made absolute: the workers' interpreter and the
     verdict cache's folder are relative to the workspace root (else the current folder)."""

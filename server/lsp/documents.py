@@ -14,7 +14,7 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.settings import Settings, resolve_settings
 from checkspec.engine.spec.document import Document, analyze
-from checkspec.engine.spec.kinds import CONFIG_NAME
+from checkspec.engine.spec.kinds import is_config_name
 from checkspec.engine.spec.problems import Problem
 from checkspec.engine.spec.source import too_large
 from checkspec.engine.spec.workspace import (
@@ -58,7 +58,7 @@ class OpenDocument:
 
     @property
     def is_config(self) -> bool:
-        return Path(self.path).name == CONFIG_NAME
+        return is_config_name(self.path)
 
     @property
     def folder(self) -> Path | None:

@@ -32,8 +32,8 @@ from checkspec.engine.executor import (
     RunOptions,
     WorkerPool,
     WorkerStartError,
-    default_size,
 )
+from checkspec.engine.executor.start import executor_for
 from checkspec.engine.settings import Settings, for_workspace
 from checkspec.engine.spec.document import ScenarioEntry
 
@@ -81,12 +81,9 @@ class Runs:
         if self._pool is None or self._pool_key != key:
             if self._pool is not None:
                 await self._pool.aclose()
-            self._pool = WorkerPool(
-                size=default_size(settings.jobs),
-                concurrency=settings.concurrency,
-                python=settings.python,
-                keep_warm=True,
-            )
+            pool = executor_for(settings, keep_warm=True)
+            assert isinstance(pool, WorkerPool)
+            self._pool = pool
             self._pool_key = key
         return self._pool
 
