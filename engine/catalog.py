@@ -469,16 +469,22 @@ def jsonpath_keys() -> frozenset[str]:
 
 @cache
 def _jsonpath_keys(kinds: frozenset[str]) -> frozenset[str]:
-    from .core.check import Check
 
     return frozenset(
         spelling
         for kind in kinds
-        if (cls := Check.kind_class(kind)) is not None
+        if (cls := _check_class(kind)) is not None
         for spec in _fields_of(cls).values()
         if spec.jsonpath
         for spelling in spec.spellings
     )
+
+
+def _check_class(kind: str) -> type[BaseModel] | None:
+    from .core.check import Check
+
+    found: type[BaseModel] | None = Check.kind_class(kind)
+    return found
 
 
 def is_jsonpath(info: FieldInfo) -> bool:

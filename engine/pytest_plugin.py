@@ -59,7 +59,7 @@ class SpecFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         from .spec.files import load_file
 
-        document = self.document = load_file(self.path, display=self._display())
+        document = self.document = load_file(self.path, display=self.display())
         for problem in document.problems:
             if problem.severity.value == "error":
                 yield InvalidSpec.from_parent(self, name="<file>", problems=[problem])
@@ -70,11 +70,18 @@ class SpecFile(pytest.File):
             else:
                 yield ScenarioItem.from_parent(self, name=entry.name, entry=entry)
 
-    def _display(self) -> str:
+    def display(self) -> str:
         try:
             return str(self.path.relative_to(self.config.rootpath))
         except ValueError:
             return str(self.path)
+
+
+def _spec_file(item: pytest.Item) -> SpecFile:
+    """The spec file an item of ours was collected from."""
+    parent = item.parent
+    assert isinstance(parent, SpecFile)
+    return parent
 
 
 class ScenarioFailed(Exception):
@@ -106,7 +113,7 @@ class ScenarioItem(_SpecItem):
         if outcome.output:
             self.add_report_section("call", "output", outcome.output)
         if not result.passed and not result.skipped:
-            document = self.parent.document  # type: ignore[attr-defined]
+            document = _spec_file(self).document
             run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
             raise ScenarioFailed("\n".join(scenario_lines(run)))
 
@@ -126,7 +133,7 @@ class InvalidSpec(_SpecItem):
         self.problems = problems
 
     def runtest(self) -> None:
-        shown = self.parent._display()  # type: ignore[attr-defined]
+        shown = _spec_file(self).display()
         raise ScenarioFailed("\n".join(p.format(shown) for p in self.problems))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

@@ -36,7 +36,7 @@ def exactly_one(model: Check, value_field: str, key_field: str) -> None:
 class TextCheck(Check):
     """Shared extraction of the text under test and the matcher (keyword / pattern)."""
 
-    text: str | MISSING = Field(  # type: ignore[valid-type]
+    text: str | MISSING = Field(
         default=MISSING,
         description="Literal text to search in; when omitted the text comes from target_key.",
     )
@@ -77,10 +77,10 @@ class TextCheck(Check):
 class StringMatching(TextCheck):
     """Passes when the keyword occurs in the text (after normalization)."""
 
-    keyword: str | MISSING = Field(  # type: ignore[valid-type]
+    keyword: str | MISSING = Field(
         default=MISSING, description="Substring to search for (or use keyword_key)."
     )
-    keyword_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+    keyword_key: JSONPathStr | MISSING = Field(
         default=MISSING, description="JSONPath to the keyword in the trace."
     )
     normalization_form: NormalizationForm | None = Field(
@@ -121,10 +121,10 @@ def compile_regex(pattern: str) -> regex.Pattern[str]:
 class RegexMatching(TextCheck):
     """Passes when the regular expression matches somewhere in the text."""
 
-    pattern: str | MISSING = Field(  # type: ignore[valid-type]
+    pattern: str | MISSING = Field(
         default=MISSING, description="Regular expression (or use pattern_key)."
     )
-    pattern_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+    pattern_key: JSONPathStr | MISSING = Field(
         default=MISSING, description="JSONPath to the pattern in the trace."
     )
     match_timeout_seconds: float = Field(
@@ -147,7 +147,7 @@ class RegexMatching(TextCheck):
             compile_regex(self.pattern)
         except regex.error as exc:
             message = str(exc).split(" at position")[0]
-            line, column = _line_col(self.pattern, exc.pos)
+            line, column = _line_col(self.pattern, getattr(exc, "pos", None))
             return [
                 FieldIssue("pattern", "regex-syntax", f"invalid regex: {message}", line, column)
             ]

@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
@@ -74,7 +74,7 @@ class KindModel(BaseModel):
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
             sub.__pydantic_fields__["kind"] = _kind_field(kind)
-            sub._kind = kind
+            sub._kind = kind  # noqa: SLF001 (the registry machinery of this module)
             sub.model_rebuild(force=True)
             registry[kind] = sub
             return sub
@@ -87,6 +87,11 @@ class KindModel(BaseModel):
         return dict(cls._registry)
 
     @classmethod
+    def unregister(cls, kind: str) -> None:
+        """Forget the class registered under `kind` (a test's or a plugin's own)."""
+        cls._registry.pop(kind, None)
+
+    @classmethod
     def kind_name(cls) -> str | None:
         return cls._kind
 
@@ -96,9 +101,10 @@ class KindModel(BaseModel):
         return frozenset(cls._registry)
 
     @classmethod
-    def kind_class(cls, kind: object) -> type[KindModel] | None:
+    def kind_class(cls, kind: object) -> type[Self] | None:
         """The class registered under `kind` in this family, if any."""
-        return cls._registry.get(kind) if isinstance(kind, str) else None
+        found = cls._registry.get(kind) if isinstance(kind, str) else None
+        return found if found is not None and issubclass(found, cls) else None
 
     @classmethod
     def default_kind(cls) -> str | None:
@@ -196,7 +202,7 @@ class FieldIssue(NamedTuple):
 DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 
 
-_DISPATCH = KindModel._dispatch_kind.__func__  # type: ignore[attr-defined]
+_DISPATCH = KindModel._dispatch_kind.__func__  # noqa: SLF001 (the registry machinery of this module)
 
 
 class Check(KindModel, Generic[InputType, OutputType, TraceType]):
@@ -269,7 +275,8 @@ def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
     direct = None
     overridden = target.model_validate.__func__ is not BaseModel.model_validate.__func__  # type: ignore[attr-defined]
     if type(validator) is SchemaValidator and not overridden:
-        _, args = validator.__reduce__()[:2]  # (schema, config, ...): what it was built from
+        reduced = validator.__reduce__()  # (class, (schema, config, ...)): what it was built from
+        args: Any = reduced[1] if isinstance(reduced, tuple) else ()
         schema = _without_dispatch(args[0])
         if schema is not None:
             try:
@@ -322,8 +329,8 @@ def _kind_field(kind: str) -> FieldInfo:
     annotation = Literal[kind]  # type: ignore[valid-type]
     assignment = Field(default=kind, description="Which kind this is (its registered identifier).")
     field = FieldInfo.from_annotated_attribute(annotation, assignment)
-    field._original_annotation = annotation  # type: ignore[attr-defined]
-    field._original_assignment = assignment  # type: ignore[attr-defined]
+    field._original_annotation = annotation  # noqa: SLF001 (the registry machinery of this module)
+    field._original_assignment = assignment  # noqa: SLF001 (the registry machinery of this module)
     return field
 
 

@@ -36,7 +36,7 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         le=1.0,
         description="Lowest cosine similarity (0.0 to 1.0) that passes.",
     )
-    reference_text: str | MISSING = Field(  # type: ignore[valid-type]
+    reference_text: str | MISSING = Field(
         default=MISSING,
         description=(
             "The expected answer, given literally; takes priority over reference_text_key."

@@ -346,7 +346,7 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
     if custom_problem is not None:
         problems.append(custom_problem)
         return None, problems, identifier, head
-    cls = Check.kind_class(resolved_kind)
+    cls: type[Check] | None = Check.kind_class(resolved_kind)
     if cls is None:
         message = f"unknown check '{resolved_kind}'"
         problems.append(misnamed("unknown-kind", message, resolved_kind, Check.registry(), head))
@@ -356,7 +356,7 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
     problems.extend(_deprecated_aliases(base, cls))
     try:
         with lint_later():
-            check = Check.model_validate({"kind": resolved_kind, **merged})
+            check: Check = Check.model_validate({"kind": resolved_kind, **merged})
     except ValidationError as exc:
         problems.extend(
             problems_from_validation(exc, base, head=head, model=cls, what=resolved_kind)
@@ -843,7 +843,7 @@ def _custom_params(
         ]
     try:
         with lint_later():
-            check = Check.model_validate(as_check)
+            check: Check = Check.model_validate(as_check)
     except ValidationError as exc:
         return problems_from_validation(
             exc, params, head=head, model=Check.registry()[kind], what=kind

@@ -87,9 +87,7 @@ def load_file(path: Path, display: str | None = None) -> Document:
     for entry in document.scenarios:
         if entry.scenario is not None:
             # Cached analyses are shared between identical texts: give this file its own copy.
-            entry.scenario = entry.scenario.model_copy()
-            entry.scenario._base_dirs = base_dirs
-            entry.scenario._target_timeout = workspace.config.target_timeout
+            entry.scenario = entry.scenario.placed(base_dirs, workspace.config.target_timeout)
     return document
 
 

@@ -56,7 +56,7 @@ def _model_at(check_node: Node, path: tuple[Any, ...], root_cls: type[BaseModel]
     node = check_node.find(path)
     if node is not None and node.kind == "mapping":
         kind = node.value.get("kind") if isinstance(node.value, dict) else None
-        found = Check.kind_class(kind)
+        found: type[Check] | None = Check.kind_class(kind)
         if found is not None:
             return found
     return root_cls if not path else None

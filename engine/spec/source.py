@@ -44,7 +44,7 @@ try:  # libyaml is ~10x faster and reports the same marks
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
-    _CountingParser = None
+    _CountingParser = None  # type: ignore[assignment, misc]  # PyYAML without libyaml
 
 __all__ = ["MAX_NODES", "Key", "Node", "Source", "parse_jsonl_lines", "parse_source", "too_large"]
 
@@ -89,7 +89,7 @@ _FOREIGN_BREAKS = "\x85\u2028\u2029"
 _BOM = "\ufeff"
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):
     """Safe loader with its own frozen resolver table.
 
     The table is a snapshot of PyYAML's default one minus timestamps (dates stay strings),
@@ -220,7 +220,7 @@ def _locate(root: Node | None, pos: Position) -> tuple[list[Key], Node | None]:
         children: list[tuple[Key, Node, bool]]
         if node.kind == "mapping":
             children = []
-            for key, value in node.entries[node._merged :]:
+            for key, value in node.entries[node._merged :]:  # noqa: SLF001 (nodes of this module)
                 children.append((key.value, key, True))
                 children.append((key.value, value, False))
         elif node.kind == "sequence":
@@ -506,7 +506,9 @@ class _Builder:
         raw: str = ev.value
         if self.json:  # exact JSON semantics (numbers, escapes) from the source slice
             try:
-                value = jsonlib.loads(self.original[ev.start_mark.index : ev.end_mark.index])
+                start, end = ev.start_mark, ev.end_mark
+                assert start is not None and end is not None  # events from a parser have marks
+                value = jsonlib.loads(self.original[start.index : end.index])
             except jsonlib.JSONDecodeError:
                 # YAML read this valid JSON differently (e.g. an implied empty value next to a
                 # key over 1024 characters): give up on positions, keep the JSON values.
@@ -625,7 +627,7 @@ class _Builder:
 
     def _alias(self, ev: AliasEvent, stack: list[_Frame]) -> tuple[Node, int, int]:
         rng = self._range(ev)
-        name = ev.anchor
+        name = ev.anchor or ""  # an alias event always names its anchor
         if any(frame.anchor == name for frame in stack):
             self._add(
                 "alias-bomb", f"alias *{name} refers to a node that contains it (endless)", rng
@@ -647,7 +649,7 @@ class _Builder:
             self._add("too-deep", f"alias *{name} nests deeper than {self.max_depth} levels", rng)
             raise _Abort
         # A new node at the alias's position that shares the anchor's value and children.
-        shared = Node(node.kind, node.value, rng, node.entries, node.items, node._merged)
+        shared = Node(node.kind, node.value, rng, node.entries, node.items, node._merged)  # noqa: SLF001
         return shared, size, height
 
 

@@ -75,6 +75,7 @@ def recorded_at(
     root = document.source.root
     if root is None or root.kind != "mapping" or document.kind is None:
         return None
+    scenario: Node | None
     if document.kind is FileKind.SCENARIO:
         scenario, inner = root, list(path)
     elif document.kind in (FileKind.SUITE, FileKind.DATASET):

@@ -240,7 +240,7 @@ def _family(
     is_check = issubclass(root, Check)
     written = keys.get("kind")
     if written is None or written == "":
-        written = root._default_kind()
+        written = root.default_kind()
     cls: type[KindModel] | None
     named: CustomCheck | None = None
     if is_check:
@@ -283,8 +283,8 @@ def _check_named(
         return None, None
     named = custom.get(name) if name.startswith(CUSTOM_PREFIX) else None
     kind = named.base_kind if named is not None else name
-    cls = Check.kind_class(kind)
-    return (cls if isinstance(cls, type) and issubclass(cls, Check) else None), named
+    cls: type[Check] | None = Check.kind_class(kind)
+    return cls, named
 
 
 def _name_of(value: Any) -> str:

@@ -35,7 +35,10 @@ class CheckspecProtocol(LanguageServerProtocol):
     ) -> Generator[Any, Any, types.InitializeResult]:
         general = params.capabilities.general
         if general is not None:
-            general.position_encodings = [negotiate_encoding(general.position_encodings)]
+            offered = general.position_encodings
+            general.position_encodings = [
+                negotiate_encoding(list(offered) if offered is not None else None)
+            ]
         return (yield from super().lsp_initialize(params))
 
     # Runs: their progress token and what a $/cancelRequest of them does ---------------

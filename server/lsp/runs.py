@@ -149,10 +149,9 @@ class Runs:
 
 def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> Any:
     # Analyses are cached and shared between identical texts: run a copy of our own.
-    scenario = entry.scenario.model_copy()  # type: ignore[union-attr]
-    scenario._base_dirs = tuple(str(d) for d in (doc.folder, doc.workspace.root) if d is not None)
-    scenario._target_timeout = settings.target_timeout
-    return scenario
+    assert entry.scenario is not None  # only runnable entries are run
+    folders = [str(d) for d in (doc.folder, doc.workspace.root) if d is not None]
+    return entry.scenario.placed(folders, settings.target_timeout)
 
 
 def _cancelled(job: Job) -> Outcome:
