@@ -99,3 +99,17 @@ def test_pytest_plugin_applies_the_workspace_model(pytester: pytest.Pytester) ->
     result.assert_outcomes(failed=1)
     assert "nosuchprovider/m1" in result.stdout.str()
     assert "No LLM model configured" not in result.stdout.str()
+
+
+def test_the_plugin_adds_no_warning_to_a_test_run(pytester: pytest.Pytester) -> None:
+    # Tags become registered markers; nothing of ours warns, even under -W error.
+    pytester.makefile(
+        ".scenario.yaml",
+        tagged=BY_SCHEMA.replace(
+            "$schema: https://checkspec.dev/schemas/scenario.schema.json\n", ""
+        )
+        + 'tags: [billing, "Category:Refund"]\n',
+    )
+    pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    result = pytester.runpytest("--checkspec", "-W", "error", "-rw", *QUIET)
+    result.assert_outcomes(passed=2, warnings=0)
