@@ -433,14 +433,6 @@ def _fields_of(model: type[BaseModel]) -> dict[str, FieldSpec]:
     return found
 
 
-def spelling_of(model: type[BaseModel], key: str) -> FieldSpec | None:
-    """The field written under `key` (its name, an alias or a deprecated name)."""
-    for spec in _fields_of(model).values():
-        if key in spec.spellings:
-            return spec
-    return None
-
-
 def field_named(model: type[BaseModel], attribute: str) -> FieldSpec | None:
     """The field of a model attribute."""
     for spec in _fields_of(model).values():

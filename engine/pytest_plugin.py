@@ -155,8 +155,6 @@ class _Runs:
         self._futures: dict[str, Future[Outcome]] = {}
         self._threads: list[threading.Thread] = []
         self._pools: list[Any] = []
-        self._loop_ready = threading.Event()
-        self._stop = threading.Event()
 
     def outcome(self, item: ScenarioItem) -> Outcome:
         if item.nodeid not in self._futures:

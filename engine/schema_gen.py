@@ -171,11 +171,8 @@ def _document(kind: str, root: dict[str, Any], defs: dict[str, Any]) -> dict[str
     return schema
 
 
+
 def file_schema(kind: FileKind) -> dict[str, Any]:
-    return _file_schema(kind)
-
-
-def _file_schema(kind: FileKind) -> dict[str, Any]:
     """The schema of one file kind: its root model (from the catalog) and every model under it."""
     spec = next(s for s in FILE_KINDS if s.kind is kind)
     model = spec.root()
@@ -253,7 +250,7 @@ CATALOG_FILE = "catalog.json"  # the editor's view of the catalog (vscode-extens
 
 def generate_all() -> dict[str, str]:
     """File name -> text: the schema of every file kind, and the editor catalog."""
-    found = {spec.schema_file: render(_file_schema(spec.kind)) for spec in FILE_KINDS}
+    found = {spec.schema_file: render(file_schema(spec.kind)) for spec in FILE_KINDS}
     found[CATALOG_FILE] = render(editor_catalog())
     return found
 

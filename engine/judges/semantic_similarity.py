@@ -53,9 +53,6 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         description="JSONPath to the answer under test.",
     )
 
-    def resolved_embedding_model(self) -> Any:
-        return self._embedding_model
-
     async def get_embeddings(self, texts: list[str]) -> list[Any]:
         """One embedding vector per text (ProviderError when the call fails)."""
         model = self._embedding_model
