@@ -1,13 +1,18 @@
 # The README's two commands: `make run` and `make test`. Both do their own set-up.
+# `make test PYTHON=python3.13` runs the suite on another interpreter, in its own venv;
+# a pyenv version that is installed but not on PATH is found under ~/.pyenv/versions.
 PYTHON ?= python3
-VENV := .venv
+PYTHON_BIN := $(shell $(PYTHON) -c pass >/dev/null 2>&1 && echo $(PYTHON) || ls -d $(HOME)/.pyenv/versions/*/bin/$(PYTHON) 2>/dev/null | tail -n 1)
+VENV ?= $(if $(filter python3,$(PYTHON)),.venv,.venv-$(notdir $(PYTHON)))
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+COVERAGE := build/coverage
 
-.PHONY: run test lint typecheck install clean schema bench e2e
+.PHONY: run test test-python coverage mutate lint typecheck install clean schema bench fixtures e2e
 
 $(PY):
-	$(PYTHON) -m venv $(VENV)
+	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
+	$(PYTHON_BIN) -m venv $(VENV)
 
 # Reinstall when the project metadata changes; the editable install picks up code edits.
 $(STAMP): $(PY) pyproject.toml setup.py
@@ -33,8 +38,17 @@ typecheck: install
 	@ln -sfn ../../server .typecheck/checkspec/server
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p checkspec.engine -p checkspec.server
 
+# Every test, with branch coverage of engine/ and server/ (language server subprocesses
+# included: [tool.coverage.run] patch = subprocess); fails under 90% for either folder.
 test: install lint typecheck
-	$(PY) -m pytest -q
+	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)
+	$(PY) -m coverage run -m pytest -q
+	@$(PY) -m coverage combine -q
+	@for d in engine server; do \
+		printf 'branch coverage of %s/: %s%%\n' $$d "$$($(PY) -m coverage report --include="$$d/*" --format=total)"; \
+		$(PY) -m coverage report --include="$$d/*" --fail-under=90 --format=total >/dev/null \
+			|| { echo "$$d/ is under 90% branch coverage: make coverage lists the missing lines"; exit 1; }; \
+	done
 	@if [ -f vscode-extension/package.json ]; then $(MAKE) -C vscode-extension test; fi
 
 # Real clients: VS Code in a browser (code-server + Debian's chromium) and headless Neovim,
@@ -46,6 +60,28 @@ e2e: install
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/neovim.mjs
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) $(MAKE) -C vscode-extension e2e
 
+# The Python suite alone, without coverage (CI runs it on the newest Python).
+test-python: install
+	$(PY) -m pytest -q
+
+# Missing lines and branches of the last `make test`.
+coverage:
+	$(PY) -m coverage report
+	$(PY) -m coverage html -q -d $(COVERAGE)/html && echo "open $(COVERAGE)/html/index.html"
+
+# Mutation testing (mutmut) of engine/checks, engine/spec, engine/core and server/analysis;
+# `make mutate MUTATE=engine/checks` for one folder. Slow: not part of `make test`.
+$(VENV)/.mutmut: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[mutate]'
+	touch $@
+
+mutate: $(VENV)/.mutmut
+	nice -n 19 $(PY) tools/mutate.py $(MUTATE)
+
+# Recapture vscode-extension/test/fixtures from the live language server.
+fixtures: install
+	$(PY) tools/extension_fixtures.py --write
+
 schema: install
 	$(VENV)/bin/checkspec schema
 
@@ -53,4 +89,4 @@ bench: install
 	$(PY) bench/engine_vs_reference.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .typecheck
+	rm -rf .venv .venv-* build dist *.egg-info .typecheck

@@ -452,31 +452,23 @@ def exactly_one_of(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
     return pairs
 
 
-def jsonpath_keys() -> frozenset[str]:
-    """Every key, in any check, under which a `trace.` selector is written."""
+def jsonpath_keys(kind: object) -> frozenset[str]:
+    """Every key under which the check of this kind takes a `trace.` selector (none for a
+    kind that is not registered). Only that kind's class is looked up."""
     from .core.check import Check
 
-    return _jsonpath_keys(Check.kinds())
+    cls: type[BaseModel] | None = Check.kind_class(kind)
+    return _jsonpath_keys(cls) if cls is not None else frozenset()
 
 
 @cache
-def _jsonpath_keys(kinds: frozenset[str]) -> frozenset[str]:
-
+def _jsonpath_keys(cls: type[BaseModel]) -> frozenset[str]:
     return frozenset(
         spelling
-        for kind in kinds
-        if (cls := _check_class(kind)) is not None
         for spec in _fields_of(cls).values()
         if spec.jsonpath
         for spelling in spec.spellings
     )
-
-
-def _check_class(kind: str) -> type[BaseModel] | None:
-    from .core.check import Check
-
-    found: type[BaseModel] | None = Check.kind_class(kind)
-    return found
 
 
 def is_jsonpath(info: FieldInfo) -> bool:

@@ -1,8 +1,8 @@
 """Scenario: steps of interactions and checks run over one growing trace.
 
 A step adds its interactions to the trace, then runs all its checks. A step that
-fails or errors ends the conversation: later steps are SKIP and their interactions
-never run. The scenario status is ERROR over FAIL over PASS.
+does not pass (fails, errors, or has all its checks skipped) ends the conversation, as
+in the original library: later steps are SKIP and their interactions never run. The scenario status is ERROR over FAIL over PASS.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from .core.typevars import InputType, OutputType
 from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
 
-_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR)
+_STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
 _ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
 # The same shape targets.describe_target_problem accepts (a test holds them together).
@@ -233,6 +233,12 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         """Folders `python:` targets and `fn` references are imported from (a spec file's
         folder and its workspace root); none for a scenario built in Python."""
         return self._base_dirs
+
+    @property
+    def target_timeout(self) -> float | None:
+        """Seconds a target may take per interaction, as its file's settings say (None: the
+        default)."""
+        return self._target_timeout
 
     def placed(self, base_dirs: Sequence[str], target_timeout: float | None = None) -> Scenario:
         """A copy that imports from `base_dirs` (and gives targets `target_timeout` seconds,

@@ -171,7 +171,6 @@ def _document(kind: str, root: dict[str, Any], defs: dict[str, Any]) -> dict[str
     return schema
 
 
-
 def file_schema(kind: FileKind) -> dict[str, Any]:
     """The schema of one file kind: its root model (from the catalog) and every model under it."""
     spec = next(s for s in FILE_KINDS if s.kind is kind)

@@ -61,9 +61,10 @@ def test_spellings_come_from_the_models() -> None:
     assert spec.aliases == ("answer_key",)
     assert spec.deprecated == ("key", "text_key")
     assert spec.jsonpath
-    keys = jsonpath_keys()
+    keys = jsonpath_keys("groundedness")
     assert {"target_key", "answer_key", "key", "text_key", "context_key"} <= keys
     assert "keyword" not in keys and "answer" not in keys
+    assert jsonpath_keys("custom_unknown") == frozenset() == jsonpath_keys(3)
 
 
 def test_the_editor_catalog_is_committed(tmp_path: Path) -> None:

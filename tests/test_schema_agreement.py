@@ -44,6 +44,9 @@ BEYOND_SCHEMAS = {
     "schema-mismatch",
     "invalid-schema",
 }
+# Constraints between two values of one mapping (readability's min_score <= max_score):
+# JSON Schema compares a value with constants, never with another value.
+BETWEEN_VALUES = {"readability-min-above-max"}
 CUSTOM = WorkspaceConfig.model_validate(
     {
         "custom_checks": [
@@ -157,7 +160,8 @@ def _conformance() -> Iterator[Case]:
     for case in _lines(CONFORMANCE / "scenarios.jsonl"):
         yield Case("s.scenario.json", json.dumps(case["scenario"]), f"scenarios.jsonl {case['id']}")
     for case in _lines(CONFORMANCE / "checks.jsonl"):
-        yield from _check_forms(case["check"], f"checks.jsonl {case['id']}")
+        if case["id"] not in BETWEEN_VALUES:
+            yield from _check_forms(case["check"], f"checks.jsonl {case['id']}")
 
 
 def _sample_checks() -> dict[str, dict[str, Any]]:

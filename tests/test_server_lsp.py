@@ -513,8 +513,19 @@ async def test_running_a_scenario_calls_its_python_target(
 async def test_a_slow_run_does_not_hold_up_other_requests(
     client: LanguageClient, tmp_path: Path
 ) -> None:
+    # The target answers once the test lets it (a file appears): no clock decides whether
+    # the run is still going when the hover is answered. (If the server blocked on the
+    # run, the hover would wait for it: the target gives up after 60 s so the test fails.)
+    started, release = tmp_path / "started", tmp_path / "release"
     (tmp_path / "lsp_slow_agent.py").write_text(
-        "import time\n\ndef answer(question):\n    time.sleep(0.6)\n    return 'done'\n",
+        "import pathlib, time\n\n"
+        "def answer(question):\n"
+        f"    pathlib.Path({str(started)!r}).touch()\n"
+        "    for _ in range(6000):\n"
+        f"        if pathlib.Path({str(release)!r}).exists():\n"
+        "            break\n"
+        "        time.sleep(0.01)\n"
+        "    return 'done'\n",
         encoding="utf-8",
     )
     text = """
@@ -533,11 +544,13 @@ async def test_a_slow_run_does_not_hold_up_other_requests(
             types.ExecuteCommandParams(command="checkspec.runScenario", arguments=[uri, 0])
         )
     )
-    await asyncio.sleep(0.1)  # the run has started and is waiting on the target
+    while not started.exists():  # the run is waiting on the target
+        await asyncio.sleep(0.01)
     found = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), position_of(text, "string_matching"))
     )
     assert found is not None and not run.done()
+    release.touch()
     summary = await run
     assert summary["status"] == "pass"
 

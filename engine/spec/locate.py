@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..catalog import DEPRECATED_SPELLINGS
-from ..core.check import Check, FieldIssue, did_you_mean
+from ..core.check import Check, FieldIssue, KindModel, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .source import Node
 from .yaml_traps import comma_hint
@@ -112,10 +112,12 @@ def problems_from_validation(
             kind_node = (base.find(loc) or base).get("kind")
             kind = str(ctx.get("kind", ""))
             rng = kind_node.range if kind_node is not None else where
+            # The kinds of the family being validated: checks, or interactions.
+            family = model if isinstance(model, type) and issubclass(model, KindModel) else Check
+            known = family.registry()
+            noun = "check" if issubclass(family, Check) else what
             problems.append(
-                misnamed(
-                    "unknown-kind", f"unknown check kind '{kind}'", kind, Check.registry(), rng
-                )
+                misnamed("unknown-kind", f"unknown {noun} kind '{kind}'", kind, known, rng)
             )
         elif etype == "missing_kind":
             problems.append(Problem("missing-parameter", "a check needs a 'kind'", where))

@@ -105,13 +105,16 @@ def _usable(turn: _Turn) -> bool:
 
 
 def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
-    """(path, value node) of each `*_key` selector of a check and of its nested checks."""
+    """(path, value node) of each JSONPath selector of a check (the fields the catalog
+    marks so, under any spelling) and of its nested checks. A kind that is not registered
+    (a workspace's custom check) has none here."""
     if check.kind != "mapping":
         return
-    params = check.get("params") if dataset and "kind" not in check.value else check
+    by_identifier = dataset and "kind" not in check.value
+    params = check.get("params") if by_identifier else check
     if params is None or params.kind != "mapping":
         return
-    selectors = jsonpath_keys()
+    selectors = jsonpath_keys(check.value.get("identifier" if by_identifier else "kind"))
     for key, value in params.entries:
         name = key.value
         if not isinstance(name, str):

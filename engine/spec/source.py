@@ -682,7 +682,7 @@ def _prepared(text: str) -> tuple[str, dict[int, int] | None]:
 
 def _from_json(data: Any, rng: Range, depth: int, max_depth: int) -> Node:
     """Tree for valid JSON that YAML could not read: right values, whole-document ranges."""
-    if depth > max_depth:
+    if depth > max_depth and isinstance(data, dict | list):  # levels of nesting, as in YAML
         raise _Abort
     if isinstance(data, dict):
         entries = [
@@ -723,6 +723,8 @@ def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes
             pos = LineIndex(text).position(e.pos)
             problem = Problem("syntax", e.msg, Range.point(pos.line + line_offset, pos.character))
             return _Parsed(None, [problem])
+        except ValueError as e:  # valid syntax json will not convert (a 5,000-digit number)
+            return _Parsed(None, [Problem("syntax", str(e), Range.point(line_offset, 0))])
         except RecursionError:  # the YAML pass below finds where it gets too deep
             json_too_deep = True
     too_many = _surely_too_many(text, max_nodes, line_offset)

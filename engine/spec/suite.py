@@ -16,11 +16,6 @@ class SuiteFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_: str | None = Field(
-        default=None,
-        alias="$schema",
-        description="The JSON Schema of this file (also tells its kind).",
-    )
     name: str = Field(description="Suite name.")
     description: str | None = Field(default=None, description="What the suite covers.")
     target: TargetText = Field(
@@ -31,4 +26,9 @@ class SuiteFile(BaseModel):
     tags: list[str] = Field(default_factory=list, description="Tags added to every scenario.")
     scenarios: list[Scenario] = Field(
         description="The scenarios of this suite, each run on its own."
+    )
+    schema_: str | None = Field(
+        default=None,
+        alias="$schema",
+        description="The JSON Schema of this file (also tells its kind).",
     )

@@ -174,6 +174,8 @@ def _yaml_context(
     indent = len(before) - len(before.lstrip(" "))
     if outline.in_block_scalar(line, len(line) - len(line.lstrip(" "))):
         return None
+    if before.startswith("#", indent):  # a comment line: nothing to complete
+        return None
     dashes, col = _dashes(before, indent)
     typed_key = _key_at(before, col)
     typing_key = _TYPING_KEY.fullmatch(before, col) if typed_key is None else None

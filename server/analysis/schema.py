@@ -27,6 +27,7 @@ from checkspec.engine.core.jsonpath import JSONPathMarker
 from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.interactions import Interact, InteractionSpec
 from checkspec.engine.judges.backends import BaseJudge
+from checkspec.engine.scenario import Scenario
 from checkspec.engine.spec.datasets import DatasetCheck
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.source import Key
@@ -493,6 +494,8 @@ def type_text(annotation: Any) -> str:
         return "check"
     if isinstance(annotation, type) and issubclass(annotation, InteractionSpec):
         return "interaction"
+    if annotation is Scenario:
+        return "scenario"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation.__name__
     return getattr(annotation, "__name__", str(annotation))

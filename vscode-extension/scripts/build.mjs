@@ -1,7 +1,9 @@
 // Bundles the extension (dist/extension.js, `vscode` left external) and each unit test
-// (out/test/*.test.js, run by `node --test`). Tests import only the pure modules.
+// (out/test/*.test.js, run by `node --test`): the pure modules' tests as they are, the
+// VS Code-facing modules' tests (*.vscode.test.ts) against fakes of `vscode` and the client.
 import { build } from "esbuild";
 import { readdirSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
 
 // --production (vscode:prepublish): a minified bundle for the .vsix.
 const production = process.argv.includes("--production");
@@ -25,14 +27,31 @@ await build({
 });
 
 rmSync("out", { recursive: true, force: true });
-const tests = readdirSync("test")
-  .filter((name) => name.endsWith(".test.ts"))
-  .map((name) => `test/${name}`);
+const tests = readdirSync("test").filter((name) => name.endsWith(".test.ts"));
+// Tests of the pure modules: a test that pulls in `vscode` fails to resolve here, which
+// keeps those modules pure.
+const pure = tests.filter((name) => !name.endsWith(".vscode.test.ts")).map((name) => `test/${name}`);
+await build({ ...common, entryPoints: pure, outdir: "out/test" });
+// Tests of the VS Code-facing modules (*.vscode.test.ts): `vscode` and the language client
+// resolve to the fakes in test/fake/, and a name the fakes do not export fails the build.
+const fakes = {
+  vscode: resolve("test/fake/vscode.ts"),
+  "vscode-languageclient/node": resolve("test/fake/languageclient.ts"),
+};
+const vscodeTests = tests.filter((name) => name.endsWith(".vscode.test.ts")).map((name) => `test/${name}`);
 await build({
   ...common,
-  entryPoints: tests,
+  entryPoints: vscodeTests,
   outdir: "out/test",
-  // A test that pulls in `vscode` fails to resolve here, which keeps the tested modules pure.
+  plugins: [
+    {
+      name: "fake-vscode",
+      setup(build) {
+        build.onResolve({ filter: /^vscode(-languageclient\/node)?$/ }, (args) => ({ path: fakes[args.path] }));
+      },
+    },
+  ],
+  logOverride: { "import-is-undefined": "error" },
 });
 // The manifest sync (`npm run sync-manifest`), bundled like a test.
 await build({ ...common, entryPoints: ["scripts/sync-manifest.ts"], outdir: "out/scripts" });

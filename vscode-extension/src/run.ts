@@ -170,7 +170,7 @@ export class Runner {
       client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
         if (value.kind !== "end") progress?.server(value.message, value.percentage);
       }),
-      client.onNotification(SCENARIO_FINISHED, (params: unknown) => {
+      onScenarioFinished(client, (params) => {
         const finished = parseScenarioFinished(params);
         if (finished !== undefined && finished.uri === serverUri) onScenario(finished.summary);
       }),
@@ -224,6 +224,28 @@ export class Runner {
     if (client === undefined) return undefined;
     return scenarioSymbols(client, uri, token);
   }
+}
+
+const finishedListeners = new WeakMap<LanguageClient, Set<(params: unknown) => void>>();
+
+/**
+ * Listens to checkspec/scenarioFinished. The client keeps one handler per notification
+ * method (a second onNotification replaces the first, and disposing either removes it), so
+ * runs at the same time share one handler per client that calls each run's listener.
+ */
+function onScenarioFinished(client: LanguageClient, listener: (params: unknown) => void): vscode.Disposable {
+  let listeners = finishedListeners.get(client);
+  if (listeners === undefined) {
+    const created = new Set<(params: unknown) => void>();
+    client.onNotification(SCENARIO_FINISHED, (params: unknown) => {
+      for (const each of [...created]) each(params);
+    });
+    finishedListeners.set(client, created);
+    listeners = created;
+  }
+  const registered = listeners;
+  registered.add(listener);
+  return new vscode.Disposable(() => registered.delete(listener));
 }
 
 export async function scenarioSymbols(

@@ -85,6 +85,9 @@ describe("parseRunResult", () => {
       line: 30,
       status: "fail",
       message: "The answer does not contain the keyword 'business days'",
+      expected: "business days",
+      actual: "Sorry, I can only help with refunds, shipping and opening hours.",
+      durationMs: 0,
     });
   });
 

@@ -1,0 +1,29 @@
+"""`python tests/faulty_server.py`: the language server with a fault injected.
+
+The analysis of any document whose text contains FAULT raises, as a bug in the analysis
+would; every other document is analysed as usual. tests/test_server_errors.py drives it
+over stdio to see that each handler logs the error and answers empty, and that the other
+documents are still served.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from checkspec.server.lsp import documents
+from checkspec.server.main import main
+
+MARKER = "FAULT"
+_analyze = documents.analyze
+
+
+def faulty_analyze(text: str, *args: Any, **kwargs: Any) -> Any:
+    if MARKER in text:
+        raise RuntimeError("injected analysis fault")
+    return _analyze(text, *args, **kwargs)
+
+
+documents.analyze = faulty_analyze
+
+if __name__ == "__main__":
+    main()

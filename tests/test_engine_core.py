@@ -1,0 +1,235 @@
+"""engine/core: selectors, traces, results and the fast constructor keep their promises.
+
+The fast paths (the direct walk of simple selectors, `Trace.to_data`, `construct`) are
+checked against the general machinery they stand in for: jsonpath-ng on the dumped
+trace, `model_dump`, `model_construct`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from checkspec.engine import CheckResult, Interaction, Trace
+from checkspec.engine.core.construct import construct, field_count
+from checkspec.engine.core.jsonpath import NoMatch, compile_path, resolve
+from checkspec.engine.core.result import TestCaseError, TestCaseResult
+from checkspec.engine.scenario import Scenario
+
+
+class Tool(BaseModel):
+    name: str
+    args: dict[str, Any] = {}
+
+
+TRACE = Trace(
+    interactions=[
+        Interaction(inputs="first", outputs={"a": [1, {"b": 2}], "tool": Tool(name="t")}),
+        Interaction(
+            inputs={"q": "second"},
+            outputs={"answer": "yes", "n": None, "list": [10, 20, 30]},
+            metadata={"latency": 3},
+        ),
+    ],
+    annotations={"user": "bob"},
+)
+
+PATHS = [
+    "trace.last.outputs",
+    "trace.last.outputs.answer",
+    "trace.last.outputs.n",
+    "trace.last.outputs.list[1]",
+    "trace.last.outputs.list[-1]",
+    "trace.last.outputs.list[7]",
+    "trace.last.outputs.nope",
+    "trace.last.outputs.answer.deeper",
+    "trace.last.metadata.latency",
+    "trace.last.inputs.q",
+    "trace.interactions[0].outputs.a[1].b",
+    "trace.interactions[0].outputs.tool",
+    "trace.interactions[0].outputs.tool.name",
+    "trace.interactions[0].outputs.tool.missing",
+    "trace.interactions[5].outputs",
+    "trace.interactions[0].inputs[0]",
+    "trace.annotations.user",
+    "trace.annotations",
+    "trace.last",
+    "trace.nope",
+    "trace.interactions[*].outputs",
+    "trace.interactions[0,1].inputs",
+    "trace.interactions[0,5].inputs",
+    "trace.interactions[4,5].inputs",
+    "trace.last.outputs.list[0:2]",
+    "trace..answer",
+    "trace.interactions[*].outputs.answer",
+]
+
+
+def general(trace: Trace, path: str) -> Any:
+    """What jsonpath-ng gives on the dumped trace, with the engine's list/NoMatch rules."""
+    compiled = compile_path(path)
+    matches = compiled.expression.find({"trace": trace.model_dump()})
+    if len(matches) > 1 or compiled.is_list:
+        return [m.value for m in matches]
+    return matches[0].value if matches else NoMatch(path)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_every_way_of_resolving_a_path_agrees_with_jsonpath_ng(path: str) -> None:
+    expected = general(TRACE, path)
+    assert resolve(TRACE, path) == expected
+    assert compile_path(path).find(TRACE) == expected
+
+
+def test_multi_match_paths_are_lists_and_single_ones_are_values() -> None:
+    assert resolve(TRACE, "trace.interactions[0,5].inputs") == "first"
+    assert resolve(TRACE, "trace.interactions[0,1].inputs") == ["first", {"q": "second"}]
+    assert resolve(TRACE, "trace.interactions[*].outputs.answer") == ["yes"]
+    assert resolve(TRACE, "trace.interactions[4,5].inputs") == NoMatch(
+        "trace.interactions[4,5].inputs"
+    )
+    assert resolve(TRACE, "trace.interactions[0].outputs.tool") == {"name": "t", "args": {}}
+    assert resolve(Trace(), "trace.last.outputs") == NoMatch("trace.last.outputs")
+
+
+def test_no_match_compares_by_key_and_names_it() -> None:
+    a, b = NoMatch("trace.a"), NoMatch("trace.b")
+    assert a == NoMatch("trace.a") and a != b and a != "trace.a"
+    assert {a, NoMatch("trace.a"), b} == {a, b}
+    assert hash(a) == hash(NoMatch("trace.a"))
+    assert str(a) == "No match for key: trace.a"
+    assert repr(a) == "NoMatch(key='trace.a')"
+
+
+def test_to_data_is_the_dump_jsonpath_sees() -> None:
+    for trace in (TRACE, Trace(), Trace(interactions=[Interaction(inputs=1, outputs=None)])):
+        assert trace.to_data() == trace.model_dump()
+    assert TRACE.to_data()["last"] == {
+        "inputs": {"q": "second"},
+        "outputs": {"answer": "yes", "n": None, "list": [10, 20, 30]},
+        "metadata": {"latency": 3},
+    }
+    assert Trace().to_data() == {"interactions": [], "annotations": {}, "last": None}
+
+
+async def test_a_trace_grows_without_changing_the_original() -> None:
+    extra = Interaction(inputs="third", outputs="ok")
+    grown = await TRACE.with_interaction(extra)
+    assert grown.last == extra and len(grown.interactions) == 3
+    assert grown.annotations == {"user": "bob"}
+    assert len(TRACE.interactions) == 2
+    assert grown == Trace(interactions=[*TRACE.interactions, extra], annotations={"user": "bob"})
+
+
+class Plain(BaseModel):
+    a: int
+    b: str = "x"
+
+
+class WithPrivate(BaseModel):
+    a: int
+    _cache: dict[str, int] = PrivateAttr(default_factory=dict)
+
+
+class WithExtra(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    a: int
+
+
+class WithPostInit(BaseModel):
+    a: int
+
+    def model_post_init(self, context: Any) -> None:
+        object.__setattr__(self, "a", self.a + 1)
+
+
+@pytest.mark.parametrize("cls", [Plain, WithPrivate, WithExtra, WithPostInit])
+def test_construct_makes_what_model_construct_makes(cls: type[BaseModel]) -> None:
+    values = {"a": 1, "b": "y"} if cls is Plain else {"a": 1}
+    made = construct(cls, dict(values))
+    reference = cls.model_construct(**values)
+    assert type(made) is cls
+    assert made.__dict__ == reference.__dict__
+    assert made.model_fields_set == reference.model_fields_set
+    assert made.__pydantic_extra__ == reference.__pydantic_extra__
+    assert made.__pydantic_private__ == reference.__pydantic_private__
+    if cls is WithPrivate:
+        made._cache["k"] = 1  # a private attribute that works, as model_construct sets up  # noqa: SLF001 (a private helper's own test)
+        assert made._cache == {"k": 1}  # noqa: SLF001 (a private helper's own test)
+
+
+def test_construct_leaves_unset_fields_out_of_the_fields_set() -> None:
+    made = construct(Plain, {"a": 1, "b": "x"}, unset=("b",))
+    assert made.b == "x" and made.model_fields_set == {"a"}
+    partial = construct(Plain, {"a": 2})  # a field not passed: model_construct's default
+    assert partial.b == "x" and partial.model_fields_set == {"a"}
+
+
+def test_field_count_tells_which_classes_construct_may_build_directly() -> None:
+    assert field_count(Plain) == 2
+    assert field_count(WithPrivate) == -1
+    assert field_count(WithExtra) == -1
+    assert field_count(WithPostInit) == -1
+
+
+def step_result(*results: CheckResult, names: list[str] | None = None, **kw: Any) -> Any:
+    return TestCaseResult(results=list(results), check_names=names or [], **kw)
+
+
+def test_failures_are_listed_with_the_check_name_and_verb() -> None:
+    step = step_result(
+        CheckResult.success("fine"),
+        CheckResult.failure("too short"),
+        CheckResult.error(None),
+        CheckResult.skip("n/a"),
+        names=["a", "b", "c"],
+    )
+    assert step.format_failures() == [
+        "b FAILED: too short",
+        "c ERRORED: No specific error message provided",
+        "Unknown check SKIPPED: n/a",
+    ]
+    with pytest.raises(AssertionError) as info:
+        step.assert_passed()
+    assert str(info.value) == (
+        "Test case failed with the following errors:\nb FAILED: too short\n"
+        "c ERRORED: No specific error message provided\nUnknown check SKIPPED: n/a"
+    )
+    step_result(CheckResult.success("ok")).assert_passed()
+
+
+def test_a_step_error_comes_first_with_its_phase() -> None:
+    error = TestCaseError.from_exception(ValueError("boom"), phase="interaction")
+    assert error.summary() == "ValueError during interaction: boom"
+    assert TestCaseError.from_exception(KeyError()).summary() == "KeyError: KeyError()"
+    step = step_result(CheckResult.failure("no"), names=["x"], error=error)
+    assert step.format_failures() == [
+        "Test case ERRORED: ValueError during interaction: boom",
+        "x FAILED: no",
+    ]
+
+
+async def test_scenario_failures_name_their_step() -> None:
+    scenario = Scenario.model_validate(
+        {
+            "name": "two",
+            "steps": [
+                {"interacts": [{"inputs": "q", "outputs": "a"}], "checks": []},
+                {
+                    "interacts": [{"inputs": "q", "outputs": "b"}],
+                    "checks": [{"kind": "string_matching", "keyword": "zz", "name": "kw"}],
+                },
+            ],
+        }
+    )
+    result = await scenario.run()
+    assert result.format_failures() == [
+        "step 2: kw FAILED: The answer does not contain the keyword 'zz'"
+    ]
+    with pytest.raises(AssertionError) as info:
+        result.assert_passed()
+    assert str(info.value) == (
+        "Scenario 'two' failed:\n  step 2: kw FAILED: The answer does not contain the keyword 'zz'"
+    )
