@@ -25,12 +25,33 @@ def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:
     return protocol_in, protocol_out
 
 
+def _steady_malloc() -> None:
+    """Give big freed blocks back to the system at once (glibc; elsewhere nothing to do).
+
+    Each edit of a huge document makes a new copy of its text (20 MB) and frees the old
+    one. glibc raises its mmap threshold after the first such free, and then serves the
+    copies from its heap, which does not shrink: the process grew by a text per edit.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD: fixed at 1 MB, no longer adjusted
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        pass
+
+
 def main() -> None:
+    _steady_malloc()
     logging.basicConfig(
         level=os.environ.get("CHECKSPEC_LSP_LOG_LEVEL", "WARNING").upper(),
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(levelname)s: %(message)s",
     )
+    if os.environ.get("CHECKSPEC_GC_LOG"):
+        from checkspec.engine.core.gcpause import log_pauses
+
+        log_pauses(os.environ["CHECKSPEC_GC_LOG"])
     from .lsp.server import create_server
 
     server = create_server()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from checkspec.server.lsp import documents
+from checkspec.engine.spec import incremental
 from checkspec.server.main import main
 
 MARKER = "FAULT"
-_analyze = documents.analyze
+# An open document's analysis is made by its Editing (engine/spec/incremental.py): a
+# fresh one, or after an edit, a re-read of the scenarios it touched.
+_analyze, _reanalyze = incremental.analyze, incremental.reanalyze
 
 
 def faulty_analyze(text: str, *args: Any, **kwargs: Any) -> Any:
@@ -23,7 +25,14 @@ def faulty_analyze(text: str, *args: Any, **kwargs: Any) -> Any:
     return _analyze(text, *args, **kwargs)
 
 
-documents.analyze = faulty_analyze
+def faulty_reanalyze(previous: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+    if MARKER in text:
+        raise RuntimeError("injected analysis fault")
+    return _reanalyze(previous, text, *args, **kwargs)
+
+
+incremental.analyze = faulty_analyze
+incremental.reanalyze = faulty_reanalyze
 
 if __name__ == "__main__":
     main()

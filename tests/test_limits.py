@@ -23,9 +23,9 @@ def steps_list(count: int) -> str:
     return "name: big\nsteps: [" + ", ".join(["1"] * count) + "]\n"
 
 
-def test_a_million_item_list_is_refused_at_once_with_a_located_problem() -> None:
+def test_a_list_of_far_more_than_the_node_limit_is_refused_at_once() -> None:
     started = time.perf_counter()
-    document = analyze(steps_list(1_000_000), "big.scenario.yaml")
+    document = analyze(steps_list(2 * MAX_NODES + 100), "big.scenario.yaml")
     assert time.perf_counter() - started < 20  # measured: ~0.2 s
     (problem,) = document.all_problems
     assert problem.code == "too-many-nodes"

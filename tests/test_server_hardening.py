@@ -121,12 +121,12 @@ async def outline(client: LanguageClient, uri: str) -> list[types.DocumentSymbol
 # Caps ------------------------------------------------------------------------------------
 
 
-async def test_a_million_item_list_opens_with_one_located_problem(
+async def test_a_list_of_far_more_than_the_node_limit_opens_with_one_located_problem(
     client: LanguageClient, workspace: Path
 ) -> None:
     uri = (workspace / "million.scenario.yaml").as_uri()
     started = time.monotonic()
-    open_text(client, uri, "name: big\nsteps: [" + ", ".join(["1"] * 1_000_000) + "]\n")
+    open_text(client, uri, "name: big\nsteps: [" + ",".join(["1"] * 1_600_000) + "]\n")
     (found,) = await diagnostics(client, uri)
     assert time.monotonic() - started < 20  # measured: well under 2 s
     assert found.code == "too-many-nodes"

@@ -11,35 +11,47 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..core.check import Check
-from ..spec.document import Document, ScenarioEntry
-from ..spec.files import collect, load_file
-from ..spec.problems import Severity
-from ..spec.workspace import find_config, load_workspace
-from .execute import RunReport, scenario_identity
-from .reports import summary_line
-from .selection import parse_shard, read_last_failed, shard_of, write_last_failed
+from .selection import parse_shard
+
+if TYPE_CHECKING:
+    from ..spec.document import Document, ScenarioEntry
+    from .execute import RunReport
+
+# The engine is imported by the commands that use it, not here: `checkspec --version` and
+# `--help` would otherwise load every check, model and template first (half a second).
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_INTERRUPTED = 130
 
 
 def tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # 25 ms: only when asked
+
     try:
         return version("checkspec")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "0.0.0"
 
 
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"checkspec {tool_version()}")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="checkspec", description="Validate and run check specs for AI agents."
     )
-    parser.add_argument("--version", action="version", version=f"checkspec {tool_version()}")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("run", help="run the scenarios of spec files or folders")
@@ -182,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _load(paths: Sequence[str]) -> tuple[list[Document], bool]:
     """Documents for the given paths; prints located problems; True when input is invalid."""
+    from ..spec.files import collect, load_file
+    from ..spec.workspace import find_config, load_workspace
+
     files, missing = collect(paths)
     invalid = False
     for path in missing:
@@ -211,6 +226,8 @@ def _relative(path: Path) -> Path:
 
 
 def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None = None) -> bool:
+    from ..spec.problems import Severity
+
     stream = stream or sys.stderr
     has_error = False
     for problem in problems:
@@ -242,9 +259,11 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
     from ..settings import run_settings
+    from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
-    from .execute import run_documents, runnable
+    from .execute import run_documents, runnable, scenario_identity
     from .progress import Progress
+    from .selection import shard_of, write_last_failed
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -333,6 +352,8 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
     """Render and write the report; the exit code it means."""
+    from .reports import summary_line
+
     rendered = _render(report, fmt)
     if output:
         try:
@@ -353,7 +374,7 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
 
 
 def _render(report: RunReport, fmt: str) -> str:
-    from .reports import scenario_lines, to_json, to_junit, to_sarif
+    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
 
     if fmt == "text":
         lines = [line for run in report.runs for line in scenario_lines(run)]
@@ -382,6 +403,9 @@ def _last_failed(
     todo: list[tuple[Document, ScenarioEntry]], root: Path | None
 ) -> list[tuple[Document, ScenarioEntry]]:
     """The scenarios that failed last time; all of them (with a message) when none did."""
+    from .execute import scenario_identity
+    from .selection import read_last_failed
+
     failed = read_last_failed(root)
     again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
     if not again:
@@ -402,6 +426,9 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
 
 
 def _list(args: argparse.Namespace) -> int:
+    from ..core.check import Check
+    from ..spec.workspace import load_workspace
+
     registry = Check.registry()
     width = max(len(kind) for kind in registry)
     for kind, cls in registry.items():

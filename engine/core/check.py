@@ -9,10 +9,11 @@ JSON Schemas, completion, hover and `checkspec list checks`.
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
@@ -54,6 +55,123 @@ def linting_later() -> bool:
     return _LINT_LATER.get()
 
 
+_CHECKS, _JUDGES = "checkspec.engine.checks", "checkspec.engine.judges"
+# Each built-in check kind and the package that registers it, in the order a full import
+# registers them (tests/test_startup.py compares this with the registry after one).
+BUILT_IN_CHECKS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "string_matching",
+            "regex_matching",
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_equals",
+            "less_than",
+            "less_than_equals",
+            "all_of",
+            "any_of",
+            "not",
+            "fn",
+            "hub_metadata",
+            "json_valid",
+            "readability",
+            "rego_policy",
+        ),
+        _CHECKS,
+    ),
+    **dict.fromkeys(
+        (
+            "answer_relevance",
+            "conformity",
+            "contradiction",
+            "groundedness",
+            "hub_correctness",
+            "hub_groundedness",
+            "hub_conformity",
+            "llm_judge",
+            "semantic_similarity",
+            "toxicity",
+        ),
+        _JUDGES,
+    ),
+}
+
+
+class _BuiltIns(dict):
+    """A registry that imports the built-in kinds when they are read.
+
+    `checkspec.engine` loads its names on first use (engine/__init__.py). Looking up one
+    kind imports the package that registers it (`where`: the deterministic checks, the
+    judges, the input generators), so validating a file of deterministic checks never
+    imports the judges and their templates; anything that lists the kinds (iteration,
+    `len`, `keys`, an unknown kind's did-you-mean) gets them all, built-ins first in
+    `where`'s order, as when importing the package imported every check. Registering
+    writes without reading.
+    """
+
+    def __init__(self, where: dict[str, str]) -> None:
+        super().__init__()
+        self._where = where
+        self._state = "unloaded"
+
+    def _load(self) -> None:
+        if self._state == "unloaded":
+            self._state = "loading"  # reads while the built-ins import must not recurse
+            try:
+                importlib.import_module("checkspec.engine._api")
+                for package in dict.fromkeys(self._where.values()):
+                    importlib.import_module(package)
+                order = {kind: i for i, kind in enumerate(self._where)}
+                items = sorted(super().items(), key=lambda kv: order.get(kv[0], len(order)))
+                super().clear()
+                super().update(items)  # built-ins first, then others as registered
+            finally:
+                self._state = "loaded"
+
+    def _find(self, kind: object) -> None:
+        if self._state == "unloaded" and not super().__contains__(kind):
+            package = self._where.get(kind) if isinstance(kind, str) else None
+            if package is not None:
+                importlib.import_module(package)
+
+    def __getitem__(self, kind: str) -> Any:
+        self._find(kind)
+        return super().__getitem__(kind)
+
+    def get(self, kind: str, default: Any = None) -> Any:
+        self._find(kind)
+        return super().get(kind, default)
+
+    def __contains__(self, kind: object) -> bool:
+        self._find(kind)
+        return super().__contains__(kind)
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._load()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._load()
+        return super().keys()
+
+    def values(self) -> Any:
+        self._load()
+        return super().values()
+
+    def items(self) -> Any:
+        self._load()
+        return super().items()
+
+    def copy(self) -> dict[str, Any]:
+        self._load()
+        return dict(super().items())
+
+
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
 
@@ -70,13 +188,13 @@ class KindModel(BaseModel):
         registry = cls._registry
 
         def decorate(sub: C) -> C:
-            existing = registry.get(kind)
+            existing = dict.get(registry, kind)  # not a read that loads the built-ins
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
             sub.__pydantic_fields__["kind"] = _kind_field(kind)
             sub._kind = kind  # noqa: SLF001 (the registry machinery of this module)
             sub.model_rebuild(force=True)
-            registry[kind] = sub
+            dict.__setitem__(registry, kind, cast(Any, sub))
             return sub
 
         return decorate
@@ -215,7 +333,7 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
 
-    _registry: ClassVar[dict[str, type[KindModel]]] = {}
+    _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns(BUILT_IN_CHECKS)
 
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}

@@ -11,14 +11,19 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import Any, ClassVar, Generic
 
-from .check import KindModel
+from .check import KindModel, _BuiltIns
 from .trace import TraceType
+
+_GENERATORS = "checkspec.engine.generators"
 
 
 class InputGenerator(KindModel, Generic[TraceType]):
     """Base of the input generators; subclasses implement `__call__`."""
 
-    _registry: ClassVar[dict[str, type[KindModel]]] = {}
+    # a built-in kind read imports engine/generators/ (core/check.py's _BuiltIns)
+    _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns(
+        dict.fromkeys(("llm_generator", "dataset_input", "user_simulator"), _GENERATORS)
+    )
 
     def __call__(self, trace: Any, input_type: type[Any] | None = None) -> AsyncGenerator[Any, Any]:
         raise NotImplementedError

@@ -38,6 +38,9 @@ from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
 
 WORKER_MODULE = "checkspec.engine.executor.worker"
+# Closing: how long idle workers get to leave on their own (they save coverage data in
+# `make test`) before their process groups are killed.
+CLOSE_GRACE = 1.0
 # The worker's own soft timeout fires at the deadline; the kill comes this much later.
 GRACE_SECONDS = 0.5
 _TAIL_BYTES = 4096
@@ -467,9 +470,16 @@ class WorkerPool(Executor):
         self._closed = True
         if self._spares is not None:
             self._spares.cancel()
-        for worker in list(self._workers):
+        workers = list(self._workers)
+        for worker in workers:  # idle: each leaves on the end of its input
+            worker.kill_reason = worker.kill_reason or "close"
+            if worker.proc.stdin is not None and not worker.proc.stdin.is_closing():
+                worker.proc.stdin.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(w.proc.wait() for w in workers)), CLOSE_GRACE)
+        for worker in workers:  # one that did not, and whatever user code started
             worker.kill("close")
-        for worker in list(self._workers):
+        for worker in workers:
             await worker.proc.wait()
         self._workers.clear()
 

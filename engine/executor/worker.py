@@ -13,13 +13,14 @@ away, stdin ends and the process exits at once, even if user code is stuck.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import pickle
 import signal
 import sys
 import threading
-from typing import Any
+from typing import Any, NoReturn
 
 from . import capture, wire
 
@@ -138,7 +139,7 @@ class Worker:
                 except Exception:
                     frame = None
                 if frame is None:  # the parent is gone or closed the pool
-                    os._exit(0)
+                    _leave()
                 loop.call_soon_threadsafe(inbox.put_nowait, frame)
 
         threading.Thread(target=read, name="checkspec-inbox", daemon=True).start()
@@ -204,7 +205,19 @@ class Worker:
             # sent but not started go back to the parent's queue when it sees us exit.
             self._flush()
             self.send_now([("retire", "a call did not answer in time")])
-            os._exit(0)
+            _leave()
+
+
+def _leave() -> NoReturn:
+    """Exit now, not waiting for threads that may never end. os._exit skips atexit, so a
+    coverage.py measuring this process (`make test`) is asked to save its data first."""
+    coverage = sys.modules.get("coverage")
+    current = coverage.Coverage.current() if coverage is not None else None
+    if current is not None:
+        with contextlib.suppress(Exception):
+            current.stop()
+            current.save()
+    os._exit(0)
 
 
 def _portable(message: wire.Message) -> wire.Message:

@@ -1,7 +1,39 @@
-"""Reading spec files: located parse trees and the problems found while reading them."""
+"""Reading spec files: located parse trees and the problems found while reading them.
 
-from .problems import Position, Problem, Range, Severity, TextEdit
-from .source import Key, Node, Source, parse_jsonl_lines, parse_source
+The names below load on first use: the language server imports the light modules of
+this package (lines, problems, kinds) before it answers `initialize`, without the YAML
+reader.
+"""
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
+    from .problems import Position, Problem, Range, Severity, TextEdit
+    from .source import Key, Node, Source, parse_jsonl_lines, parse_source
+
+_WHERE = {
+    "Key": "source",
+    "Node": "source",
+    "Position": "problems",
+    "Problem": "problems",
+    "Range": "problems",
+    "Severity": "problems",
+    "Source": "source",
+    "TextEdit": "problems",
+    "parse_jsonl_lines": "source",
+    "parse_source": "source",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Key",

@@ -9,10 +9,14 @@ results are cached by the scenario's text (a one-line edit re-analyses one scena
 
 from __future__ import annotations
 
+import hashlib
 import heapq
+import re
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from functools import cache, lru_cache, partial
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,7 +38,7 @@ from .datasets import (
     record_name,
 )
 from .kinds import CONFIG_NAME, FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
-from .lines import split_lines
+from .lines import LineIndex, LinesView, index_of
 from .locate import (
     head_range,
     issue_problem,
@@ -46,10 +50,20 @@ from .locate import (
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .replay_paths import replay_path_problems
 from .schema_checks import SchemaCheck
-from .source import Node, Source, parse_jsonl_lines, parse_source
+from .source import (
+    FIXED,
+    MAX_NODES,
+    Node,
+    Row,
+    Shift,
+    Source,
+    parse_jsonl_row,
+    parse_source,
+    too_many_message,
+)
 from .suite import SuiteFile
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
-from .yaml_traps import comma_hint, comment_hints
+from .yaml_traps import comma_hint, comment_hints, hints_for
 
 
 def _keys(model: type[BaseModel]) -> frozenset[str]:
@@ -58,6 +72,7 @@ def _keys(model: type[BaseModel]) -> frozenset[str]:
 
 
 _SCENARIO_KEYS = _keys(Scenario)
+_STEP_KEYS = _keys(Step)
 _SUITE_KEYS = _keys(SuiteFile) | {SCHEMA_KEY}
 _DATASET_KEYS = _keys(DatasetFile) | {SCHEMA_KEY}
 _RECORD_KEYS = _keys(DatasetScenario)
@@ -67,28 +82,85 @@ _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}
 _INTERACTION_FIELDS = ("inputs", "outputs", "metadata")
 
 
+def moved(rng: Range, lines: int) -> Range:
+    """`rng` `lines` lines further down."""
+    (sl, sc), (el, ec) = rng
+    return Range(Position(sl + lines, sc), Position(el + lines, ec))
+
+
+def moved_problem(problem: Problem, lines: int) -> Problem:
+    if not lines:
+        return problem
+    fix = tuple(replace(e, range=moved(e.range, lines)) for e in problem.fix)
+    return replace(problem, range=moved(problem.range, lines), fix=fix)
+
+
 @dataclass
 class CheckEntry:
-    """A top-level check of a step, where it is written."""
+    """A top-level check of a step, where it is written.
+
+    Ranges found while analysing are kept as they were then (`read_head`, with the line
+    shift of the scenario's nodes at that time in `base`) and moved with the nodes: an
+    edit above the scenario moves it without analysing it again.
+    """
 
     step: int
     index: int
     kind: str
     node: Node
-    head: Range  # the `kind:` / `identifier:` value: where results are shown
+    read_head: Range
+    base: int = 0
+
+    @property
+    def head(self) -> Range:
+        """The `kind:` / `identifier:` value: where results are shown."""
+        lines = self.node._cell.lines - self.base
+        return moved(self.read_head, lines) if lines else self.read_head
 
 
 @dataclass
 class ScenarioEntry:
-    """One scenario of a file: its runnable form (None when invalid) and its checks."""
+    """One scenario of a file: its runnable form (None when invalid) and its checks.
+
+    Like CheckEntry, its problems are kept as found and moved with its nodes on reading.
+    """
 
     index: int
     name: str
     node: Node
-    scenario: Scenario | None
+    built: Scenario | None = None  # see `scenario`
     checks: list[CheckEntry] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    read_problems: list[Problem] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    base: int = 0
+    # Whether the name was made from the index (`scenario 3`): moving it re-analyses it.
+    named_by_index: bool = False
+    # Makes the runnable form when it is first asked for (see `keep_scenarios`).
+    rebuild: Callable[[], Scenario | None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def scenario(self) -> Scenario | None:
+        """The runnable scenario, None when the scenario has errors."""
+        if self.built is None and self.rebuild is not None:
+            self.built, self.rebuild = self.rebuild(), None
+        return self.built
+
+    @scenario.setter
+    def scenario(self, scenario: Scenario | None) -> None:
+        self.built, self.rebuild = scenario, None
+
+    @property
+    def problems(self) -> list[Problem]:
+        if not self.read_problems:
+            return self.read_problems
+        lines = self.node._cell.lines - self.base
+        if not lines:
+            return self.read_problems
+        return [moved_problem(p, lines) for p in self.read_problems]
+
+    @problems.setter
+    def problems(self, problems: list[Problem]) -> None:
+        self.read_problems, self.base = problems, self.node._cell.lines
 
     @property
     def range(self) -> Range:
@@ -119,11 +191,18 @@ class Document:
     # An unexpected error while analysing (a bug): the document then holds one problem
     # saying so, and front ends may log this for a bug report.
     failure: Exception | None = None
+    # How a suite's or dataset's list of scenarios lies in the text, so that an edit can
+    # re-read only the scenarios it touches (engine/spec/incremental.py).
+    layout: Layout | RowsLayout | None = field(default=None, repr=False, compare=False)
+    # The scenarios that have problems (found on first need; kept up by re-reads).
+    problem_entries: list[ScenarioEntry] | None = field(default=None, repr=False, compare=False)
 
     def every_problem(self) -> list[Problem]:
         """Every problem found, in no particular order (may be very many)."""
         found = list(self.problems)
-        for entry in self.scenarios:
+        if self.problem_entries is None:
+            self.problem_entries = [entry for entry in self.scenarios if entry.read_problems]
+        for entry in self.problem_entries:
             found.extend(entry.problems)
         return found
 
@@ -164,17 +243,21 @@ def shown_problems(problems: list[Problem], limit: int = MAX_PROBLEMS) -> list[P
 
 @dataclass(frozen=True)
 class _Context:
-    lines: tuple[str, ...]
+    index: LineIndex
     custom: dict[str, CustomCheck]
     dataset: bool
     target: str | None
     tags: tuple[str, ...] = ()
+    # What a scenario's analysis depends on besides its own text (made once).
+    fingerprint: tuple[Any, ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        custom = tuple(sorted((k, v.model_dump_json()) for k, v in self.custom.items()))
+        object.__setattr__(self, "fingerprint", (self.dataset, self.target, self.tags, custom))
 
     @property
-    def fingerprint(self) -> tuple[Any, ...]:
-        """What a scenario's analysis depends on besides its own text."""
-        custom = tuple(sorted((k, v.model_dump_json()) for k, v in self.custom.items()))
-        return (self.dataset, self.target, self.tags, custom)
+    def lines(self) -> LinesView:
+        return LinesView(self.index)
 
 
 def analyze(
@@ -201,9 +284,9 @@ def analyze(
 
 def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) -> Document:
     max_bytes = workspace.config.max_file_size
-    kind = kind or kind_from_name(path)
+    asked, kind = kind, kind or kind_from_name(path)
     if is_jsonl(path):
-        return _analyze_jsonl(text, path, workspace, max_bytes)
+        return _analyze_jsonl(text, path, workspace, max_bytes, asked)
     source = parse_source(text, json=is_json(path), max_bytes=max_bytes)
     doc = Document(path=path, kind=kind, source=source, problems=list(source.problems))
     root = source.root
@@ -222,23 +305,22 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
         )
         return doc
     ctx = _Context(
-        lines=tuple(split_lines(text)),
+        index=source.lines,
         custom=workspace.custom_checks,
         dataset=doc.kind is FileKind.DATASET,
         target=workspace.config.target,
     )
+    if doc.kind in (FileKind.SUITE, FileKind.DATASET) and root.kind == "mapping":
+        _list_file(root, ctx, doc, workspace, asked)
+        return doc
     doc.problems.extend(comment_hints(source))
     if doc.kind is FileKind.CONFIG:
         doc.config, problems = _config(root)
         doc.problems.extend(problems)
     elif not _is_mapping(root, doc, f"a {doc.kind.value} file"):
         pass
-    elif doc.kind is FileKind.SCENARIO:
-        doc.scenarios.append(_scenario(root, ctx, 0, file_level=True))
-    elif doc.kind is FileKind.SUITE:
-        _suite(root, ctx, doc)
     else:
-        _dataset(root, ctx, doc)
+        doc.scenarios.append(_scenario(root, ctx, 0, file_level=True))
     return doc
 
 
@@ -270,7 +352,7 @@ def _unknown_keys(node: Node, allowed: frozenset[str], what: str) -> list[Proble
     return problems
 
 
-def _list(node: Node | None, what: str, problems: list[Problem]) -> list[Node]:
+def _list(node: Node | None, what: str, problems: list[Problem]) -> Sequence[Node]:
     if node is None or node.value is None:
         return []
     if node.kind != "sequence":
@@ -401,44 +483,80 @@ def _spellings(cls: type[Check], name: str) -> set[str]:
     return {name, *spec.spellings} if spec is not None else {name}
 
 
+@cache
+def _deprecated_spellings(cls: type[Check]) -> tuple[tuple[str, str, str], ...]:
+    """(deprecated key, canonical key, message) of a check class, from the catalog."""
+    return tuple(
+        (old, spec.name, spec.deprecation_message(old))
+        for spec in fields_of(cls).values()
+        for old in spec.deprecated
+    )
+
+
 def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
     """Deprecated names (`key` / `text_key` for `target_key`) still work, but say so,
     with a rename fix."""
-    if node.kind != "mapping":
+    deprecated = _deprecated_spellings(cls)
+    if not deprecated or node.kind != "mapping":
         return []
     problems = []
-    for spec in fields_of(cls).values():
-        for old in spec.deprecated:
-            key = node.key_node(old)
-            if key is not None:
-                problems.append(
-                    warning(
-                        "deprecated-alias",
-                        spec.deprecation_message(old),
-                        key.range,
-                        fix=(TextEdit(key.range, spec.name),),
-                        fix_title=f"Rename to '{spec.name}'",
-                    )
+    for old, name, message in deprecated:
+        key = node.key_node(old)
+        if key is not None:
+            problems.append(
+                warning(
+                    "deprecated-alias",
+                    message,
+                    key.range,
+                    fix=(TextEdit(key.range, name),),
+                    fix_title=f"Rename to '{name}'",
                 )
+            )
     return problems
 
 
 def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]:
     """The check's own static issues, trace-path sanity, then its nested checks."""
-    problems = [issue_problem(i, node, head, list(ctx.lines)) for i in check.lint()]
-    selectors = jsonpath_fields(type(check))
-    for name, info in type(check).model_fields.items():
+    issues = check.lint()
+    problems = [issue_problem(i, node, head, ctx.lines) for i in issues] if issues else []
+    selectors, others = _lint_fields(type(check))
+    for name in selectors:
         value = getattr(check, name)
-        if name in selectors and isinstance(value, str):
+        if isinstance(value, str):
             value_node = _field_node(node, type(check), name)
             if value_node is not None:
                 problems.extend(_trace_path_problems(value, value_node))
+    for name in others:
+        value = getattr(check, name)
+        if not isinstance(value, (Check, list)) or not value:
+            continue
         for child, child_node in _nested(value, node.get(name) if node.kind == "mapping" else None):
             child_head = head_range(child_node, "kind") if child_node else head
             problems.extend(_deprecated_aliases(child_node, type(child)) if child_node else [])
             problems.extend(_lint(child, child_node or node, child_head, ctx))
-        del info
     return problems
+
+
+_LINT_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _lint_fields(cls: type[Check]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A check class's JSONPath fields (as the catalog marks them) and the fields that may
+    hold nested checks, worked out once."""
+    found = _LINT_FIELDS.get(cls)
+    if found is None:
+        fields = cls.__pydantic_fields__
+        selectors = jsonpath_fields(cls)
+        nesting = tuple(n for n, f in fields.items() if _may_hold_checks(f.annotation))
+        found = _LINT_FIELDS[cls] = (selectors, nesting)
+    return found
+
+
+def _may_hold_checks(annotation: Any) -> bool:
+    """Whether a field typed `annotation` may hold a check or a list of checks."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, Check)
+    return any(_may_hold_checks(arg) for arg in get_args(annotation))
 
 
 def _field_node(node: Node, cls: type[Check], name: str) -> Node | None:
@@ -464,12 +582,18 @@ def _nested(value: Any, node: Node | None) -> list[tuple[Check, Node | None]]:
 
 def _trace_path_problems(path: str, node: Node) -> list[Problem]:
     """Warn when a selector names a trace field that does not exist (`outputz`)."""
+    message = _trace_path_message(path)
+    return [] if message is None else [warning("unknown-trace-field", message, node.range)]
+
+
+@lru_cache(maxsize=4096)
+def _trace_path_message(path: str) -> str | None:
     try:
         steps = compile_path(path).steps
     except JSONPathError:
-        return []
+        return None
     if not steps:
-        return []
+        return None
     names: list[str] = []
     expected: tuple[str, ...] = _TRACE_FIELDS["trace"]
     for position, (kind, arg) in enumerate(steps):
@@ -480,14 +604,9 @@ def _trace_path_problems(path: str, node: Node) -> list[Problem]:
         if expected and arg not in expected:
             hint = did_you_mean(str(arg), expected)
             where = "trace" if position == 0 else ".".join(["trace", *names])
-            return [
-                warning(
-                    "unknown-trace-field",
-                    f"{where} has no field '{arg}' (it has {', '.join(expected)})"
-                    + (f"; did you mean '{hint}'?" if hint else ""),
-                    node.range,
-                )
-            ]
+            return f"{where} has no field '{arg}' (it has {', '.join(expected)})" + (
+                f"; did you mean '{hint}'?" if hint else ""
+            )
         names.append(str(arg))
         if arg == "last":
             expected = _INTERACTION_FIELDS
@@ -495,7 +614,7 @@ def _trace_path_problems(path: str, node: Node) -> list[Problem]:
             break  # user data from here on: anything goes
         else:
             expected = ()
-    return []
+    return None
 
 
 # ---------------------------------------------------------------------------------
@@ -507,32 +626,32 @@ _CACHE_LIMIT = 20_000
 
 def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False) -> ScenarioEntry:
     """One scenario, cached by its text (and the context it depends on)."""
-    key = (_text_of(node, ctx.lines), node.range.start.character, ctx.fingerprint, file_level)
+    text = ctx.index.slice(node.range).encode("utf-8", "surrogatepass")
+    name = node.value.get("name") if node.kind == "mapping" else None
+    named = isinstance(name, str) and bool(name)
+    # A scenario without a name is named after its place, which is then part of the key.
+    # The text is kept as a digest: the cache must not hold a second copy of every file.
+    digest = hashlib.blake2b(text, digest_size=16).digest()
+    key = (digest, node._sc, ctx.fingerprint, file_level, None if named else index)
     cached = _CACHE.get(key)
     if cached is not None:
-        return _shifted(cached, node, index)
-    entry = _analyze_scenario(node, ctx, index, file_level)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
+        entry = _shifted(cached, node, index)
+    else:
+        entry = _analyze_scenario(node, ctx, index, file_level)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+    # The newest copy is kept, so the cache never holds on to the nodes of an older text.
     _CACHE[key] = entry
     return entry
 
 
-def _text_of(node: Node, lines: tuple[str, ...]) -> str:
-    start, end = node.range.start, node.range.end
-    if start.line == end.line:
-        return lines[start.line][start.character : end.character] if lines else ""
-    chunk = [lines[start.line][start.character :], *lines[start.line + 1 : end.line]]
-    if end.line < len(lines):
-        chunk.append(lines[end.line][: end.character])
-    return "\n".join(chunk)
-
-
-def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -> ScenarioEntry:
+def _analyze_scenario(
+    node: Node, ctx: _Context, index: int, file_level: bool, keep: bool = False
+) -> ScenarioEntry:
     problems: list[Problem] = []
     name_node = node.get("name") if node.kind == "mapping" else None
     fallback = f"scenario {index + 1}"
-    entry = ScenarioEntry(index=index, name=fallback, node=node, scenario=None)
+    entry = ScenarioEntry(index=index, name=fallback, node=node, named_by_index=True)
     if not _is_mapping(node, None, "a scenario", problems):
         entry.problems = problems
         return entry
@@ -542,6 +661,7 @@ def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -
     if name is None and name_node is None:
         problems.append(Problem("missing-parameter", "a scenario needs a 'name'", start_of(node)))
     entry.name = name or fallback
+    entry.named_by_index = not name
     target = _target(node.get("target"), problems) or ctx.target
     entry.tags = [*ctx.tags, *_tags(node.get("tags"), problems)]
     description = _string(node.get("description"), "description", problems)
@@ -557,12 +677,15 @@ def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -
             warning("empty-scenario", "this scenario has no 'steps': it checks nothing", entry.head)
         )
     for step_index, step_node in enumerate(_list(steps_node, "steps", problems)):
-        step = _step(step_node, step_index, ctx, entry, problems)
+        step = _step(step_node, step_index, ctx, entry, problems, keep or _keep_scenarios)
         if step is not None:
             steps.append(step)
     problems.extend(replay_path_problems(node, target))
     entry.problems = problems
-    if not _has_errors(problems):
+    if not _has_errors(problems) and not (keep or _keep_scenarios):
+        ctx = replace(ctx, index=_NO_LINES)  # the rebuild must not keep this text alive
+        entry.rebuild = partial(_rebuilt_scenario, node, ctx, index, file_level)
+    elif not _has_errors(problems):
         entry.scenario = Scenario.model_construct(
             name=entry.name,
             description=description,
@@ -575,11 +698,16 @@ def _analyze_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -
 
 
 def _step(
-    node: Node, step_index: int, ctx: _Context, entry: ScenarioEntry, problems: list[Problem]
+    node: Node,
+    step_index: int,
+    ctx: _Context,
+    entry: ScenarioEntry,
+    problems: list[Problem],
+    build: bool,
 ) -> Step | None:
     if not _is_mapping(node, None, "a step", problems):
         return None
-    problems.extend(_unknown_keys(node, frozenset(Step.model_fields), "a step"))
+    problems.extend(_unknown_keys(node, _STEP_KEYS, "a step"))
     interacts: list[InteractionSpec] = []
     for item in _list(node.get("interacts"), "interacts", problems):
         try:
@@ -591,6 +719,8 @@ def _step(
                 )
             )
     checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems)
+    if not build:
+        return None  # only the problems are wanted: the scenario is rebuilt on demand
     return Step.model_construct(interacts=interacts, checks=checks)
 
 
@@ -602,39 +732,63 @@ def _step_checks(
     for check_index, check_node in enumerate(_list(node, "checks", problems)):
         check, check_problems, kind, head = _check(check_node, ctx)
         problems.extend(check_problems)
-        entry.checks.append(CheckEntry(step_index, check_index, kind, check_node, head))
+        entry.checks.append(
+            CheckEntry(step_index, check_index, kind, check_node, head, check_node._cell.lines)
+        )
         if check is not None:
             checks.append(check)
     return checks
 
 
+def _rebuilt_scenario(node: Node, ctx: _Context, index: int, file_level: bool) -> Scenario | None:
+    return _analyze_scenario(node, ctx, index, file_level, keep=True).built
+
+
+def _rebuilt_record(node: Node, ctx: _Context, index: int, dataset_name: str) -> Scenario | None:
+    return _record(node, ctx, index, _Schemas(None, None), dataset_name, keep=True).built
+
+
+# Whether analyses keep the runnable form of each scenario (the CLI runs them at once) or
+# rebuild it when asked (the language server: a run is rare, and the models were a third
+# of a big document's memory). Set with `keep_scenarios`.
+_keep_scenarios = True
+_NO_LINES = LineIndex("")
+
+
+def keep_scenarios(keep: bool) -> None:
+    """Keep each scenario's runnable form in its analysis, or rebuild it on demand."""
+    global _keep_scenarios
+    _keep_scenarios = keep
+
+
 def _shifted(entry: ScenarioEntry, node: Node, index: int) -> ScenarioEntry:
-    """A cached entry moved to where the same text now sits."""
-    delta = node.range.start.line - entry.node.range.start.line
-    if delta == 0 and entry.index == index:
-        return replace(entry, node=node)
-
-    def move(rng: Range) -> Range:
-        return Range(
-            Position(rng.start.line + delta, rng.start.character),
-            Position(rng.end.line + delta, rng.end.character),
-        )
-
-    def move_problem(p: Problem) -> Problem:
-        fix = tuple(replace(e, range=move(e.range)) for e in p.fix)
-        return replace(p, range=move(p.range), fix=fix)
-
+    """A cached entry, given the nodes of where the same text now sits."""
+    delta = node.line - entry.node.line
+    base = node._cell.lines
     fresh = _locate_checks(node)
     checks = [
-        replace(c, node=fresh.get((c.step, c.index), c.node), head=move(c.head))
+        CheckEntry(
+            c.step,
+            c.index,
+            c.kind,
+            fresh.get((c.step, c.index), c.node),
+            moved(c.head, delta),
+            base,
+        )
         for c in entry.checks
     ]
+    problems = [moved_problem(p, delta) for p in entry.problems]
+    rebuild = entry.rebuild
+    if isinstance(rebuild, partial):  # from these nodes, not the cached ones
+        rebuild = partial(rebuild.func, node, *rebuild.args[1:])
     return replace(
         entry,
         index=index,
         node=node,
         checks=checks,
-        problems=[move_problem(p) for p in entry.problems],
+        read_problems=problems,
+        base=base,
+        rebuild=rebuild,
     )
 
 
@@ -649,20 +803,224 @@ def _locate_checks(node: Node) -> dict[tuple[int, int], Node]:
     return found
 
 
-def _suite(root: Node, ctx: _Context, doc: Document) -> None:
-    doc.problems.extend(_unknown_keys(root, _SUITE_KEYS, "a suite"))
+def _suite_frame(root: Node, ctx: _Context, problems: list[Problem]) -> EntryReader:
+    """Check what a suite holds besides its scenarios; how to read one of them."""
+    problems.extend(_unknown_keys(root, _SUITE_KEYS, "a suite"))
     if root.get("name") is None:
-        doc.problems.append(Problem("missing-parameter", "a suite needs a 'name'", start_of(root)))
-    target = _target(root.get("target"), doc.problems) or ctx.target
-    tags = tuple(_tags(root.get("tags"), doc.problems))
-    inner = replace(ctx, target=target, tags=tags)
-    scenarios = root.get("scenarios")
-    if scenarios is None:
-        doc.problems.append(
-            Problem("missing-parameter", "a suite needs 'scenarios'", start_of(root))
+        problems.append(Problem("missing-parameter", "a suite needs a 'name'", start_of(root)))
+    target = _target(root.get("target"), problems) or ctx.target
+    tags = tuple(_tags(root.get("tags"), problems))
+    if root.get("scenarios") is None:
+        problems.append(Problem("missing-parameter", "a suite needs 'scenarios'", start_of(root)))
+    return EntryReader(replace(ctx, target=target, tags=tags))
+
+
+@dataclass(frozen=True)
+class EntryReader:
+    """How to analyse one scenario of a suite or dataset, the file's own fields read."""
+
+    ctx: _Context
+    schemas: _Schemas | None = None  # datasets
+    dataset_name: str = ""
+
+    def __call__(self, node: Node, index: int, lines: LineIndex) -> ScenarioEntry:
+        ctx = self.ctx if lines is self.ctx.index else replace(self.ctx, index=lines)
+        if self.schemas is None:
+            return _scenario(node, ctx, index)
+        return _record(node, ctx, index, self.schemas, self.dataset_name)
+
+    @property
+    def stopped(self) -> bool:
+        """A schema stopped checking (it timed out): later scenarios depend on earlier ones."""
+        schemas = self.schemas
+        return schemas is not None and any(
+            s is not None and s.stopped for s in (schemas.input, schemas.output)
         )
-    for index, node in enumerate(_list(scenarios, "scenarios", doc.problems)):
-        doc.scenarios.append(_scenario(node, inner, index))
+
+
+_BLOCK_ITEM = re.compile(r"-(?:[ \t]|$)")
+
+
+@dataclass(eq=False)
+class Layout:
+    """Where the scenarios of a suite or dataset lie in the text, for incremental analysis.
+
+    Made only for the common case that can be re-read in pieces: YAML whose `scenarios:`
+    is a block list, without anchors, aliases or `<<` at the top. Each scenario's nodes
+    share one Shift; the file's other entries after the list share `tail`. The reader's
+    problems and comment hints of a scenario are kept on its Shift, the file's own in
+    `head_problems` (before the list) and `tail_problems` (after it, as read: they move by
+    `tail.lines - tail_base`). A layout serves the document it was made for until
+    `engine/spec/incremental.py` derives the next one from it (`consumed`).
+    """
+
+    text: str
+    index: LineIndex
+    kind: FileKind | None  # the kind `analyze` was asked for (None: from the name)
+    workspace_key: tuple[Any, ...]
+    root: Node
+    position: int  # of the `scenarios` entry among the root's entries
+    seq: Node
+    column: int  # of the list's `-`
+    read: EntryReader
+    head_problems: list[Problem]
+    head_reader: list[Problem]  # of those, the reader's own (all a failed read keeps)
+    tail: Shift
+    tail_problems: list[Problem]
+    tail_reader: list[Problem]  # of those, the reader's own
+    tail_base: int
+    nodes: int
+    size: int  # of the text in UTF-8 bytes
+    # The scenarios whose Shift holds reader problems or hints, in any order: what a re-read
+    # gathers for the document without visiting every scenario.
+    flagged: list[Node]
+    # Values a comment cut short (yaml_traps.py), of the file's own entries and by scenario.
+    frame_cut: list[tuple[Node, Node]]
+    cuts: dict[Shift, list[tuple[Node, Node]]]
+    consumed: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        doc: Document,
+        read: EntryReader,
+        frame_problems: list[Problem],
+        workspace: Workspace,
+        kind: FileKind | None,
+    ) -> Layout | None:
+        source, root = doc.source, doc.source.root
+        if root is None or is_json(doc.path) or source.aliased or root._merged:
+            return None
+        seq = root.get("scenarios")
+        at = [i for i, (key, _) in enumerate(root.entries) if key.value == "scenarios"]
+        if seq is None or seq.kind != "sequence" or not seq.items or len(at) != 1:
+            return None
+        index, text = source.lines, source.text
+        if text.startswith("\ufeff") or not _BLOCK_ITEM.match(index.line(seq.line), seq._sc):
+            return None
+        cells = {id(item._cell) for item in seq.items}
+        if len(cells) != len(seq.items) or id(FIXED) in cells:
+            return None
+        tail = Shift()
+        for key, value in root.entries[at[0] + 1 :]:
+            _move_with(key, tail)
+            _move_with(value, tail)
+        mine = {id(p) for item in seq.items for p in item._cell.problems}
+        frame_reader = [p for p in source.problems if id(p) not in mine]
+        frame_cut = [cv for cv in source.cut_values if id(cv[1]._cell) not in cells]
+        cuts = cut_by_entry(source.cut_values, cells)
+        for cell, cut in cuts.items():
+            cell.hints = tuple(hints_for(cut, index))
+        tail_line = root.entries[at[0] + 1][0].line if at[0] + 1 < len(root.entries) else None
+        head: list[Problem] = []
+        after: list[Problem] = []
+        for problem in [*frame_reader, *hints_for(frame_cut, index), *frame_problems]:
+            line = problem.range.start.line
+            if line < seq.line:
+                head.append(problem)
+            elif tail_line is not None and line >= tail_line:
+                after.append(problem)
+            else:  # a problem of the file inside its list: not worth a special case
+                return None
+        return cls(
+            text=text,
+            index=index,
+            kind=kind,
+            workspace_key=workspace_key(workspace),
+            root=root,
+            position=at[0],
+            seq=seq,
+            column=seq._sc,
+            read=read,
+            head_problems=head,
+            head_reader=[p for p in frame_reader if p.range.start.line < seq.line],
+            tail=tail,
+            tail_problems=after,
+            tail_reader=[p for p in frame_reader if p in after],
+            tail_base=0,
+            nodes=source.nodes,
+            size=len(text.encode("utf-8", "surrogatepass")),
+            flagged=[item for item in seq.items if flagged(item)],
+            frame_cut=frame_cut,
+            cuts=cuts,
+        )
+
+    def reader_problems(self) -> list[Problem]:
+        """The reader's problems and hints of the scenarios, where they are now."""
+        found: list[Problem] = []
+        for item in self.flagged:
+            cell = item._cell
+            if cell.problems or cell.hints:
+                lines = cell.lines
+                found.extend(moved_problem(p, lines) for p in cell.problems)
+                found.extend(moved_problem(p, lines) for p in cell.hints)
+        return found
+
+    def problems(self) -> list[Problem]:
+        """The document's own problems (not its scenarios'): the file's, then the reader's."""
+        lines = self.tail.lines - self.tail_base
+        return [
+            *self.head_problems,
+            *self.reader_problems(),
+            *(moved_problem(p, lines) for p in self.tail_problems),
+        ]
+
+
+def flagged(item: Node) -> bool:
+    cell = item._cell
+    return bool(cell.problems or cell.hints)
+
+
+def cut_by_entry(
+    cut_values: list[tuple[Node, Node]], cells: set[int]
+) -> dict[Shift, list[tuple[Node, Node]]]:
+    """The cut values inside top-level entries (their Shift's id in `cells`), by entry."""
+    found: dict[Shift, list[tuple[Node, Node]]] = {}
+    for key, value in cut_values:
+        if id(value._cell) in cells:
+            found.setdefault(value._cell, []).append((key, value))
+    return found
+
+
+def workspace_key(workspace: Workspace) -> tuple[Any, ...]:
+    """What of the workspace an analysis depends on (another one means a fresh analysis)."""
+    config = workspace.config
+    custom = tuple(sorted((k, v.model_dump_json()) for k, v in workspace.custom_checks.items()))
+    return (config.target, config.max_file_size, custom)
+
+
+def _move_with(node: Node, cell: Shift) -> None:
+    """Give a subtree (just read, shared with nothing) the Shift `cell`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        current._cell = cell
+        stack.extend(current.items)
+        for key, value in current.entries:
+            stack.append(key)
+            stack.append(value)
+
+
+def _list_file(
+    root: Node, ctx: _Context, doc: Document, workspace: Workspace, kind: FileKind | None
+) -> None:
+    """A suite or dataset: its own fields, then each scenario (the top-level list)."""
+    source = doc.source
+    frame_problems: list[Problem] = []
+    if doc.kind is FileKind.SUITE:
+        read = _suite_frame(root, ctx, frame_problems)
+    else:
+        read = _dataset_frame(root, ctx, frame_problems)
+    items = _list(root.get("scenarios"), "scenarios", frame_problems)
+    for index, node in enumerate(items):
+        doc.scenarios.append(read(node, index, ctx.index))
+    layout = Layout.of(doc, read, frame_problems, workspace, kind)
+    if layout is None:
+        doc.problems.extend(comment_hints(source))
+        doc.problems.extend(frame_problems)
+    else:
+        doc.layout = layout
+        doc.problems = layout.problems()
 
 
 # ---------------------------------------------------------------------------------
@@ -675,35 +1033,37 @@ class _Schemas:
     output: SchemaCheck | None
 
 
-def _dataset(root: Node, ctx: _Context, doc: Document) -> None:
-    doc.problems.extend(_unknown_keys(root, _DATASET_KEYS, "a dataset"))
-    target = _target(root.get("target"), doc.problems) or ctx.target
-    tags = tuple(_tags(root.get("tags"), doc.problems))
+def _dataset_frame(root: Node, ctx: _Context, problems: list[Problem]) -> EntryReader:
+    """Check what a dataset holds besides its scenarios; how to read one of them."""
+    problems.extend(_unknown_keys(root, _DATASET_KEYS, "a dataset"))
+    target = _target(root.get("target"), problems) or ctx.target
+    tags = tuple(_tags(root.get("tags"), problems))
     schemas = _Schemas(
-        SchemaCheck.of(root, "input_schema", CHAT_INPUT_SCHEMA, doc.problems),
-        SchemaCheck.of(root, "output_schema", CHAT_OUTPUT_SCHEMA, doc.problems),
+        SchemaCheck.of(root, "input_schema", CHAT_INPUT_SCHEMA, problems),
+        SchemaCheck.of(root, "output_schema", CHAT_OUTPUT_SCHEMA, problems),
     )
-    name = _string(root.get("name"), "name", doc.problems) or "dataset"
+    name = _string(root.get("name"), "name", problems) or "dataset"
     if root.get("name") is None:
-        doc.problems.append(
-            Problem("missing-parameter", "a dataset needs a 'name'", start_of(root))
-        )
-    inner = replace(ctx, target=target, tags=tags)
-    scenarios = root.get("scenarios")
-    if scenarios is None:
-        doc.problems.append(
-            Problem("missing-parameter", "a dataset needs 'scenarios'", start_of(root))
-        )
-    for index, node in enumerate(_list(scenarios, "scenarios", doc.problems)):
-        doc.scenarios.append(_record(node, inner, index, schemas, name))
+        problems.append(Problem("missing-parameter", "a dataset needs a 'name'", start_of(root)))
+    if root.get("scenarios") is None:
+        problems.append(Problem("missing-parameter", "a dataset needs 'scenarios'", start_of(root)))
+    return EntryReader(replace(ctx, target=target, tags=tags), schemas, name)
 
 
 def _record(
-    node: Node, ctx: _Context, index: int, schemas: _Schemas, dataset_name: str
+    node: Node,
+    ctx: _Context,
+    index: int,
+    schemas: _Schemas,
+    dataset_name: str,
+    keep: bool = False,
 ) -> ScenarioEntry:
     problems: list[Problem] = []
     entry = ScenarioEntry(
-        index=index, name=f"{dataset_name} #{index + 1}", node=node, scenario=None
+        index=index,
+        name=f"{dataset_name} #{index + 1}",
+        node=node,
+        named_by_index=True,
     )
     if not _is_mapping(node, None, "a dataset scenario", problems):
         entry.problems = problems
@@ -752,11 +1112,16 @@ def _record(
             )
         )
     explicit = node.value.get("name")
-    entry.name = explicit if isinstance(explicit, str) else record_name(first_input, entry.name)
+    fallback = entry.name
+    entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
+    entry.named_by_index = entry.name == fallback
     schema = schemas.output.schema if schemas.output is not None else None
     problems.extend(replay_path_problems(node, ctx.target, dataset=True, output_schema=schema))
     entry.problems = problems
-    if not _has_errors(problems):
+    if not _has_errors(problems) and not (keep or _keep_scenarios):
+        ctx = replace(ctx, index=_NO_LINES)
+        entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
+    elif not _has_errors(problems):
         description = node.value.get("description")
         entry.scenario = Scenario.model_construct(
             name=entry.name,
@@ -769,15 +1134,38 @@ def _record(
     return entry
 
 
-def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -> Document:
+def _analyze_jsonl(
+    text: str, path: str, workspace: Workspace, max_bytes: int, kind: FileKind | None
+) -> Document:
     source = parse_source("", json=True)
-    if len(text.encode("utf-8", "replace")) > max_bytes:
+    size = len(text.encode("utf-8", "replace"))
+    if size > max_bytes:
         big = parse_source(text, json=True, max_bytes=max_bytes)
         return Document(path=path, kind=FileKind.DATASET, source=big, problems=big.problems)
-    records, problems = parse_jsonl_lines(text)
-    doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=list(problems))
+    rows: list[Row] = []
+    problems: list[Problem] = []
+    budget = MAX_NODES
+    index = index_of(text)
+    for number, line in enumerate(LinesView(index)):
+        if not line.strip():
+            continue
+        row = parse_jsonl_row(line, number, max_depth=200, max_nodes=budget)
+        budget -= row.nodes
+        if any(p.code == "too-many-nodes" for p in row.problems):  # the file's limit: stop
+            message = too_many_message(MAX_NODES)
+            problems.extend(
+                replace(p, message=message) if p.code == "too-many-nodes" else p
+                for p in row.problems
+            )
+            rows = []  # not read to the end: no layout
+            break
+        problems.extend(row.problems)
+        rows.append(row)
+    else:
+        budget = -1  # read to the end
+    doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=problems)
     ctx = _Context(
-        lines=tuple(split_lines(text)),
+        index=index,
         custom=workspace.custom_checks,
         dataset=True,
         target=workspace.config.target,
@@ -786,9 +1174,44 @@ def _analyze_jsonl(text: str, path: str, workspace: Workspace, max_bytes: int) -
         SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, doc.problems),
         SchemaCheck("output_schema", CHAT_OUTPUT_SCHEMA, None, doc.problems),
     )
-    for index, (_line, node) in enumerate(records):
-        doc.scenarios.append(_record(node, ctx, index, schemas, "line"))
+    read = EntryReader(ctx, schemas, "line")
+    for row in rows:
+        if row.root is not None:
+            doc.scenarios.append(read(row.root, len(doc.scenarios), index))
+    if budget == -1 and not read.stopped:
+        doc.layout = RowsLayout(
+            text=text,
+            index=index,
+            kind=kind,
+            workspace_key=workspace_key(workspace),
+            rows=rows,
+            read=read,
+            nodes=sum(row.nodes for row in rows),
+            size=size,
+        )
     return doc
+
+
+@dataclass(eq=False)
+class RowsLayout:
+    """The rows of a JSON Lines dataset, for incremental analysis (as `Layout` for lists).
+
+    Each non-blank line is read alone, so an edit re-reads the lines it touches and moves
+    the rows below by their Shift (engine/spec/incremental.py).
+    """
+
+    text: str
+    index: LineIndex
+    kind: FileKind | None
+    workspace_key: tuple[Any, ...]
+    rows: list[Row]
+    read: EntryReader
+    nodes: int
+    size: int
+    consumed: bool = False
+
+    def problems(self) -> list[Problem]:
+        return [moved_problem(p, row.cell.lines) for row in self.rows for p in row.problems]
 
 
 # ---------------------------------------------------------------------------------
@@ -815,7 +1238,7 @@ def _config(root: Node) -> tuple[WorkspaceConfig, list[Problem]]:
             Problem("bad-target", why, target_node.range if target_node else start_of(root))
         )
     customs = root.get("custom_checks")
-    ctx = _Context(lines=(), custom={}, dataset=False, target=None)
+    ctx = _Context(index=LineIndex(""), custom={}, dataset=False, target=None)
     for item in customs.items if customs is not None and customs.kind == "sequence" else []:
         params = item.get("params") if item.kind == "mapping" else None
         if params is None or params.kind != "mapping":

@@ -9,13 +9,15 @@ problems, symbols and the LSP conversions all count lines through this module.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from weakref import WeakValueDictionary
 
 from .problems import Position, Range
 
 _BREAK = re.compile(r"\r\n|\r|\n")
-# Past this many lines ahead, finding line starts one at a time costs more than all at once.
-_STEPWISE = 64
 
 
 def split_lines(text: str) -> list[str]:
@@ -31,85 +33,115 @@ def line_count(text: str) -> int:
 class LineIndex:
     """Offsets <-> positions (0-based line, code-point column) of one text.
 
-    Line starts are found on demand, so asking about the first lines of a huge text (a
-    problem at 0:0 of a refused 50 MB file) does not scan all of it.
+    Line starts are kept in chunks of at most `_CHUNK` lines, each relative to its first
+    line's offset, and found on demand: asking about the first lines of a huge text (a
+    problem at 0:0 of a refused 50 MB file) does not scan all of it. `edited` derives the
+    index of an edited text by rescanning only the chunks the edit touches; the others are
+    shared, their offsets moved by one number each, so an editor's keystroke in a 250,000-line
+    file costs microseconds, not a scan of the file.
     """
 
-    __slots__ = ("_complete", "_starts", "text")
+    __slots__ = ("__weakref__", "_bases", "_chunks", "_firsts", "_next", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._starts = [0]
-        self._complete = False
+        # Line starts, relative to the chunk's base (machine ints: no object per line).
+        self._chunks: list[array[int]] = []
+        self._bases: list[int] = []  # offset of each chunk's first line
+        self._firsts: list[int] = []  # number of each chunk's first line
+        self._next: int | None = 0  # offset of the first line not yet in a chunk, if any
+
+    # -- building --------------------------------------------------------------------------
+
+    def _scan(self) -> None:
+        """Add the next chunk of line starts."""
+        base = self._next
+        assert base is not None
+        # The ends of the next _CHUNK breaks: the chunk's line starts, then the next base.
+        ends = [m.end() for m in islice(_BREAK.finditer(self.text, base), _CHUNK)]
+        self._next = ends.pop() if len(ends) == _CHUNK else None
+        starts = array("q", [0])
+        starts.extend(map(base.__rsub__, ends))
+        self._firsts.append(self._firsts[-1] + len(self._chunks[-1]) if self._chunks else 0)
+        self._bases.append(base)
+        self._chunks.append(starts)
 
     def _reach(self, line: int) -> None:
         """Know where `line` ends: the start of the line after it, or that it is the last."""
-        starts, text = self._starts, self.text
-        if self._complete or line + 1 < len(starts):
-            return
-        if line + 1 - len(starts) > _STEPWISE:
-            starts.extend(m.end() for m in _BREAK.finditer(text, starts[-1]))
-            self._complete = True
-            return
-        while line + 1 >= len(starts):
-            found = _BREAK.search(text, starts[-1])
-            if found is None:
-                self._complete = True
-                return
-            starts.append(found.end())
+        while self._next is not None and (
+            not self._chunks or self._firsts[-1] + len(self._chunks[-1]) <= line + 1
+        ):
+            self._scan()
 
-    def _all(self) -> list[int]:
-        self._reach(len(self.text) + 1)
-        return self._starts
+    def _reach_offset(self, offset: int) -> None:
+        while self._next is not None and self._next <= offset:
+            self._scan()
+
+    def _complete(self) -> None:
+        while self._next is not None:
+            self._scan()
+
+    def _start(self, number: int) -> int | None:
+        """The offset where line `number` starts (None past the last line)."""
+        self._reach(number)
+        chunk = bisect_right(self._firsts, number) - 1
+        if chunk < 0:
+            return None
+        index = number - self._firsts[chunk]
+        starts = self._chunks[chunk]
+        return self._bases[chunk] + starts[index] if index < len(starts) else None
+
+    # -- queries ---------------------------------------------------------------------------
 
     def __len__(self) -> int:
         """The number of lines."""
-        return len(self._all())
+        self._complete()
+        return self._firsts[-1] + len(self._chunks[-1])
 
     def line(self, number: int) -> str:
         """The text of one line without its break ("" outside the document)."""
         if number < 0:
             return ""
-        self._reach(number)
-        starts = self._starts
-        if number >= len(starts):
+        start = self._start(number)
+        if start is None:
             return ""
-        start = starts[number]
-        if number + 1 < len(starts):
-            end = starts[number + 1]
-            end -= 2 if self.text.startswith("\r\n", end - 2) else 1
-        else:
-            end = len(self.text)
+        end = self._start(number + 1)
+        if end is None:
+            return self.text[start:]
+        end -= 2 if self.text.startswith("\r\n", end - 2) else 1
         return self.text[start:end]
 
     def position(self, offset: int) -> Position:
         """The position of a character offset (clamped to the text)."""
         offset = max(0, min(offset, len(self.text)))
-        starts = self._all()
-        line = bisect_right(starts, offset) - 1
+        self._reach_offset(offset)
+        chunk = bisect_right(self._bases, offset) - 1
+        base = self._bases[chunk]
+        index = bisect_right(self._chunks[chunk], offset - base) - 1
+        line = self._firsts[chunk] + index
         # An offset between \r and \n belongs to the end of the line they close.
-        return Position(line, min(offset - starts[line], len(self.line(line))))
+        start = base + self._chunks[chunk][index]
+        return Position(line, min(offset - start, len(self.line(line))))
 
     def offset(self, pos: Position) -> int:
         """The character offset of a position (clamped to its line and the text)."""
         if pos.line < 0:
             return 0
-        self._reach(pos.line)
-        if pos.line >= len(self._starts):
+        start = self._start(pos.line)
+        if start is None:
             return len(self.text)
-        return self._starts[pos.line] + max(0, min(pos.character, len(self.line(pos.line))))
+        return start + max(0, min(pos.character, len(self.line(pos.line))))
 
     @property
     def end(self) -> Position:
-        last = len(self._all()) - 1
+        last = len(self) - 1
         return Position(last, len(self.line(last)))
 
     def clamp(self, pos: Position) -> Position:
         """The nearest position inside the document."""
         if pos.line < 0:
             return Position(0, 0)
-        self._reach(pos.line)
-        if pos.line >= len(self._starts):
+        if self._start(pos.line) is None:
             return self.end
         width = len(self.line(pos.line))
         if 0 <= pos.character <= width:
@@ -131,3 +163,110 @@ class LineIndex:
     def slice(self, rng: Range) -> str:
         """The text a range covers."""
         return self.text[self.offset(rng.start) : self.offset(rng.end)]
+
+    # -- edits -----------------------------------------------------------------------------
+
+    def edited(self, text: str, start: int, old_end: int, new_end: int) -> LineIndex:
+        """The index of `text`: this index's text with [start, old_end) now [start, new_end).
+
+        Only the chunks around the edit are rescanned (one line more on each side, for a
+        `\r` and `\n` that an edit joins or splits); the rest are shared with this index.
+        """
+        self._complete()
+        delta = new_end - old_end
+        old_length = len(self.text)
+        bases = self._bases
+        first = max(0, bisect_right(bases, max(0, start - 1)) - 1)
+        last = bisect_right(bases, min(old_end + 1, old_length)) - 1
+        rebuilt_from = bases[first]
+        if last + 1 < len(bases):
+            rebuilt_to = bases[last + 1] + delta  # a line start in both texts
+            finds = (m.end() for m in _BREAK.finditer(text, rebuilt_from, rebuilt_to))
+            starts = [rebuilt_from, *(end for end in finds if end < rebuilt_to)]
+        else:
+            starts = [rebuilt_from, *(m.end() for m in _BREAK.finditer(text, rebuilt_from))]
+        new = LineIndex(text)
+        new._next = None
+        old_lines = (self._firsts[last + 1] if last + 1 < len(bases) else len(self)) - self._firsts[
+            first
+        ]
+        line_delta = len(starts) - old_lines
+        chunks = self._chunks[:first]
+        new_bases = bases[:first]
+        firsts = self._firsts[:first]
+        number = self._firsts[first]
+        for at in range(0, len(starts), _CHUNK):
+            part = starts[at : at + _CHUNK]
+            base = part[0]
+            chunks.append(array("q", map(base.__rsub__, part)))
+            new_bases.append(base)
+            firsts.append(number)
+            number += len(part)
+        chunks.extend(self._chunks[last + 1 :])
+        new_bases.extend(map(delta.__add__, bases[last + 1 :]))
+        firsts.extend(map(line_delta.__add__, self._firsts[last + 1 :]))
+        new._chunks, new._bases, new._firsts = chunks, new_bases, firsts
+        return new
+
+
+# Line starts per chunk of a LineIndex: small enough that an edit rescans little, large
+# enough that the per-chunk lists stay short (a 250,000-line file has 1,000 chunks).
+_CHUNK = 256
+
+
+class LinesView(Sequence[str]):
+    """Lines of a text as a read-only sequence, read through its LineIndex on demand.
+
+    A slice is another view (nothing is copied), so reading the few lines after a cursor
+    in a huge document costs those few lines.
+    """
+
+    def __init__(self, index: LineIndex, start: int = 0, stop: int | None = None) -> None:
+        self._index, self._start, self._stop = index, start, stop
+
+    def __len__(self) -> int:
+        stop = len(self._index) if self._stop is None else self._stop
+        return max(0, stop - self._start)
+
+    def __getitem__(self, item):
+        if isinstance(item, slice):
+            if item.step not in (None, 1):
+                return [self[i] for i in range(*item.indices(len(self)))]
+            start, stop, _ = item.indices(len(self))
+            return LinesView(self._index, self._start + start, self._start + max(start, stop))
+        if item < 0:
+            item += len(self)
+        if not 0 <= item < len(self):
+            raise IndexError(item)
+        return self._index.line(self._start + item)
+
+    def __iter__(self) -> Iterator[str]:
+        number, index = self._start, self._index
+        while self._stop is None or number < self._stop:
+            if index._start(number) is None:
+                return
+            yield index.line(number)
+            number += 1
+
+
+# The indexes alive, by the id of their text. Weak: an index (and its text, maybe 20 MB)
+# lives only as long as someone who matters holds it, e.g. an open document.
+_KNOWN: WeakValueDictionary[int, LineIndex] = WeakValueDictionary()
+
+
+def index_of(text: str) -> LineIndex:
+    """A LineIndex of `text`, shared by everyone who asks about the same text object.
+
+    The language server keeps an index up to date for each open document (`remember`), so
+    converting a position or reading a line of a huge document costs no scan of it,
+    whichever module asks.
+    """
+    index = _KNOWN.get(id(text))
+    if index is not None and index.text is text:
+        return index
+    return remember(LineIndex(text))
+
+
+def remember(index: LineIndex) -> LineIndex:
+    _KNOWN[id(index.text)] = index
+    return index

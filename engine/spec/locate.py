@@ -6,6 +6,7 @@ back to the node the user typed, so each message lands on the right key or value
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -169,7 +170,7 @@ def _owner(node: Node, fallback: str) -> str:
     return fallback
 
 
-def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: list[str]) -> Problem:
+def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: Sequence[str]) -> Problem:
     """Place a check's own FieldIssue, inside the parameter's text when possible."""
     value = params.get(issue.field)
     if value is None:
@@ -177,7 +178,7 @@ def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: list[str]
     return Problem(issue.code, issue.message, inner_range(value, issue.line, issue.column, lines))
 
 
-def inner_range(value: Node, line: int | None, column: int | None, lines: list[str]) -> Range:
+def inner_range(value: Node, line: int | None, column: int | None, lines: Sequence[str]) -> Range:
     """The document position of (line, column) inside a string scalar's text.
 
     Exact for plain and quoted one-line scalars without escapes and for block scalars

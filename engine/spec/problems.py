@@ -24,6 +24,10 @@ class Range(NamedTuple):
     end: Position  # exclusive
 
     @staticmethod
+    def of(start_line: int, start_character: int, end_line: int, end_character: int) -> Range:
+        return Range(Position(start_line, start_character), Position(end_line, end_character))
+
+    @staticmethod
     def point(line: int, character: int) -> Range:
         pos = Position(line, character)
         return Range(pos, pos)

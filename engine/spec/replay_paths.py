@@ -14,8 +14,9 @@ Pure data: nothing is run or imported. Only simple paths are read (`.name`, `['n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..catalog import jsonpath_keys
@@ -128,7 +129,8 @@ def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
                 yield from _selectors(inner, False)
 
 
-def _parse(path: str) -> list[_Segment] | None:
+@lru_cache(maxsize=4096)  # the same few selectors recur in every scenario of a file
+def _parse(path: str) -> tuple[_Segment, ...] | None:
     if not path.startswith("trace"):
         return None
     segments: list[_Segment] = []
@@ -142,10 +144,10 @@ def _parse(path: str) -> list[_Segment] | None:
         name: str | int = int(text) if group == "index" else text
         segments.append(_Segment(name, m.start(group), m.end(group)))
         pos = m.end()
-    return segments
+    return tuple(segments)
 
 
-def _outputs_part(segments: list[_Segment], turns: int) -> tuple[int | None, int] | None:
+def _outputs_part(segments: Sequence[_Segment], turns: int) -> tuple[int | None, int] | None:
     """(which turn, index of the first segment after `outputs`), for `last.outputs...` and
     `interactions[i].outputs...`; None for any other path. The turn is None when the index
     is out of range (the run reports that)."""
@@ -221,7 +223,12 @@ def _keys(value: Any) -> list[str] | None:
 
 
 def _problem(
-    path: str, node: Node, segments: list[_Segment], position: int, keys: list[str], where: str
+    path: str,
+    node: Node,
+    segments: Sequence[_Segment],
+    position: int,
+    keys: list[str],
+    where: str,
 ) -> Problem:
     segment = segments[position]
     shown = "trace" + "".join(
@@ -257,5 +264,5 @@ def _rename_segment(path: str, node: Node, segment: _Segment, hint: str) -> Text
     return TextEdit(at, hint)
 
 
-def _items(node: Node | None) -> list[Node]:
+def _items(node: Node | None) -> Sequence[Node]:
     return node.items if node is not None and node.kind == "sequence" else []

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json as jsonlib
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -35,7 +36,7 @@ from yaml.reader import ReaderError
 from yaml.resolver import Resolver
 
 from ..core.gcpause import gc_paused
-from .lines import LineIndex, line_count, split_lines
+from .lines import LineIndex, index_of, line_count, split_lines
 from .problems import Position, Problem, Range, Severity
 
 try:  # libyaml is ~10x faster and reports the same marks
@@ -80,9 +81,10 @@ _COMMENT_START = re.compile(r"[ \t]#")
 _NESTING_ERROR = "exceeded maximum nesting depth"
 _LIBYAML_MAX_DEPTH = 1000
 
-# Most nodes (keys, values, items, aliases expanded) a file may hold: past this, reading and
-# analysing it would take seconds on every keystroke. A 60,000-line suite holds ~150,000.
-MAX_NODES = 300_000
+# Most nodes (keys, values, items, aliases expanded) a file may hold: past this, opening it
+# would take several seconds and hundreds of MB (edits after that re-read only the entries
+# they touch). A 60,000-line suite holds ~150,000; 8,000 benchmark scenarios ~600,000.
+MAX_NODES = 750_000
 # YAML 1.1 (libyaml) ends lines at these too; editors and YAML 1.2 do not. They are swapped
 # for unused private-use characters while parsing, so positions and values follow the editor.
 _FOREIGN_BREAKS = "\x85\u2028\u2029"
@@ -107,46 +109,121 @@ _CONSTRUCTORS = {tag: SafeConstructor.yaml_constructors[tag] for tag in _CONSTRU
 _CONSTRUCTOR = SafeConstructor()  # stateless for scalars; shared by all parses
 
 
-class Node:
-    """One YAML/JSON node: its kind, plain value, range and (for collections) children."""
+class Shift:
+    """How many lines a part of the tree has moved since it was read.
 
-    __slots__ = ("_index", "_merged", "entries", "items", "kind", "range", "value")
+    Nodes keep the lines they were read at; every node of one top-level entry (a scenario of
+    a suite, a dataset row) shares one Shift, so an edit above it moves the whole entry by
+    changing one number instead of rebuilding its nodes (see engine/spec/incremental.py).
+    """
+
+    __slots__ = ("hints", "lines", "nodes", "problems")
+
+    def __init__(self, lines: int = 0) -> None:
+        self.lines = lines
+        # Of the entry, as read: how many nodes it holds (aliases by their expanded size),
+        # the reader's problems found inside it and the analysis's hints about its values a
+        # comment cut short; ranges as read. (Never nodes: they point back at their Shift,
+        # and a cycle would outlive a frozen analysis.)
+        self.nodes = 0
+        self.problems: tuple[Problem, ...] = ()
+        self.hints: tuple[Problem, ...] = ()
+
+
+FIXED = Shift()  # nodes that never move on their own (the root and its direct children)
+
+
+class Node:
+    """One YAML/JSON node: its kind, plain value, range and (for collections) children.
+
+    The range is kept as four ints plus the entry's Shift and made into a `Range` when
+    asked: a file holds hundreds of thousands of nodes, and three tuples per node would be
+    most of its memory and of the objects the garbage collector scans.
+    """
+
+    __slots__ = (
+        "_cell",
+        "_ec",
+        "_el",
+        "_flat",
+        "_index",
+        "_merged",
+        "_sc",
+        "_sl",
+        "items",
+        "kind",
+        "value",
+    )
 
     kind: str  # "mapping" | "sequence" | "scalar"
     value: Any
-    range: Range
-    entries: list[tuple[Node, Node]]
-    items: list[Node]
+    items: Sequence[Node]
 
     def __init__(
         self,
         kind: str,
         value: Any,
         range: Range,
-        entries: list[tuple[Node, Node]] | None = None,
-        items: list[Node] | None = None,
+        entries: Sequence[tuple[Node, Node]] | None = None,
+        items: Sequence[Node] | None = None,
         merged: int = 0,
+        cell: Shift = FIXED,
     ) -> None:
+        (sl, sc), (el, ec) = range
         self.kind = kind
         self.value = value
-        self.range = range
-        # Mappings: the entries that make up `value`, last one winning. The first `merged` of
-        # them come from `<<` merge keys and sit at their anchor, elsewhere in the file.
-        self.entries = entries if entries is not None else []
-        self.items = items if items is not None else []
+        self._sl, self._sc, self._el, self._ec, self._cell = sl, sc, el, ec, cell
+        self._flat: Sequence[Node] = (
+            [node for entry in entries for node in entry] if entries else ()
+        )
+        self.items = items if items is not None else ()
         self._merged = merged
         self._index: dict[Any, int] | None = None
+
+    @property
+    def entries(self) -> Pairs:
+        """Mappings: the (key, value) entries that make up `value`, the last of a key
+        winning. The first `_merged` come from `<<` merge keys and sit at their anchor."""
+        return Pairs(self._flat)
+
+    @property
+    def range(self) -> Range:
+        d = self._cell.lines
+        return _new(
+            Range,
+            (_new(Position, (self._sl + d, self._sc)), _new(Position, (self._el + d, self._ec))),
+        )
+
+    @property
+    def line(self) -> int:
+        """The line the node starts on (cheaper than `range.start.line`)."""
+        return self._sl + self._cell.lines
+
+    @property
+    def end_line(self) -> int:
+        return self._el + self._cell.lines
 
     def _entry(self, key: Key) -> tuple[Node, Node] | None:
         if self.kind != "mapping":
             return None
-        if self._index is None:  # built on first lookup; later entries overwrite (last wins)
-            self._index = {k.value: i for i, (k, _) in enumerate(self.entries)}
         try:
-            i = self._index.get(key)
+            if key not in self.value:  # most lookups are of optional fields, absent
+                return None
         except TypeError:  # unhashable key asked for
             return None
-        return None if i is None else self.entries[i]
+        flat = self._flat
+        if len(flat) <= 2 * _SCAN_ENTRIES:  # a few keys: a scan costs less than an index
+            for at in range(len(flat) - 2, -1, -2):  # the last one wins
+                if flat[at].value == key:
+                    return flat[at], flat[at + 1]
+            return None
+        if self._index is None:  # built on first lookup; later entries overwrite (last wins)
+            self._index = {flat[at].value: at for at in range(0, len(flat), 2)}
+        try:
+            found = self._index.get(key)
+        except TypeError:  # unhashable key asked for
+            return None
+        return None if found is None else (flat[found], flat[found + 1])
 
     def get(self, key: Key) -> Node | None:
         """The value node for `key` in a mapping (None if absent or not a mapping)."""
@@ -180,6 +257,64 @@ class Node:
         return f"Node({self.kind} at {start.line}:{start.character}, {shown})"
 
 
+class Pairs(Sequence[tuple[Node, Node]]):
+    """A mapping's entries as (key, value) pairs, over one flat list [k0, v0, k1, v1, ...].
+
+    A pair per entry cost a tuple each: most of a big file's objects after its nodes.
+    """
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: Sequence[Node]) -> None:
+        self._flat = flat
+
+    def __len__(self) -> int:
+        return len(self._flat) >> 1
+
+    def __iter__(self) -> Iterator[tuple[Node, Node]]:
+        pairs = iter(self._flat)
+        return zip(pairs, pairs, strict=True)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(self)[index]
+        count = len(self._flat) >> 1
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(index)
+        return self._flat[2 * index], self._flat[2 * index + 1]
+
+    def __bool__(self) -> bool:
+        return bool(self._flat)
+
+
+_alloc = object.__new__
+# Mappings with at most this many keys are searched in place of building an index: most
+# of a spec's mappings are small, and an index per mapping was a tenth of its memory.
+_SCAN_ENTRIES = 8
+
+
+def _node(
+    kind: str,
+    value: Any,
+    sl: int,
+    sc: int,
+    el: int,
+    ec: int,
+    cell: Shift,
+    flat: Sequence[Node] = (),
+    items: Sequence[Node] = (),
+    merged: int = 0,
+) -> Node:
+    """`Node(...)` from the reader's ints and flat entries, without making a Range first."""
+    node = _alloc(Node)
+    node.kind, node.value, node._flat, node.items = kind, value, flat, items
+    node._sl, node._sc, node._el, node._ec, node._cell = sl, sc, el, ec, cell
+    node._merged, node._index = merged, None
+    return node
+
+
 @dataclass
 class Source:
     """A parsed document: the root node (None if unreadable or empty) and what went wrong."""
@@ -190,6 +325,13 @@ class Source:
     # (key, value) of plain mapping values followed by ` #` (one blank) on the same line: in
     # `inputs: Where is my order #12345?` the value ends before ` #`, maybe by surprise.
     cut_values: list[tuple[Node, Node]] = field(default_factory=list)
+    nodes: int = 0  # nodes read (aliases by their expanded size)
+    aliased: bool = False  # anchors or aliases were read
+
+    @property
+    def lines(self) -> LineIndex:
+        """The line index of the text (shared with whoever else asks about this text)."""
+        return index_of(self.text)
 
     def node_at(self, line: int, character: int) -> Node | None:
         """The deepest node (a key node when on a key) at this 0-based position."""
@@ -220,11 +362,17 @@ def _locate(root: Node | None, pos: Position) -> tuple[list[Key], Node | None]:
         children: list[tuple[Key, Node, bool]]
         if node.kind == "mapping":
             children = []
-            for key, value in node.entries[node._merged :]:  # noqa: SLF001 (nodes of this module)
+            flat = node._flat
+            for at in range(2 * node._merged, len(flat), 2):
+                key = flat[at]
                 children.append((key.value, key, True))
-                children.append((key.value, value, False))
+                children.append((key.value, flat[at + 1], False))
         elif node.kind == "sequence":
-            children = [(i, item, False) for i, item in enumerate(node.items)]
+            items, first = node.items, 0
+            if len(items) > _BISECT_ITEMS:  # ordered, disjoint: only the neighbours can hit
+                first = max(0, bisect_right(items, pos, key=_start) - 2)
+                items = items[first : first + 3]
+            children = [(first + i, item, False) for i, item in enumerate(items)]
         else:
             return path, node
         found = next(
@@ -238,6 +386,13 @@ def _locate(root: Node | None, pos: Position) -> tuple[list[Key], Node | None]:
         if is_key:
             return path, child
         node = child
+
+
+_BISECT_ITEMS = 16
+
+
+def _start(node: Node) -> Position:
+    return node.range.start
 
 
 def _tag_name(tag: str) -> str:
@@ -268,25 +423,29 @@ class _Frame:
     __slots__ = (
         "anchor",
         "bad_tag",
-        "entries",
+        "cell",
+        "flat",
         "height",
         "items",
         "key",
         "key_is_merge",
         "kind",
         "merges",
+        "sc",
         "size",
-        "start",
+        "sl",
         "value",
     )
 
-    def __init__(self, kind: str, start: Position, anchor: str | None, bad_tag: str | None):
+    def __init__(
+        self, kind: str, sl: int, sc: int, anchor: str | None, bad_tag: str | None, cell: Shift
+    ) -> None:
         self.kind = kind
-        self.start = start
+        self.sl, self.sc, self.cell = sl, sc, cell
         self.anchor = anchor
         self.bad_tag = bad_tag
         self.value: Any = {} if kind == "mapping" else []
-        self.entries: list[tuple[Node, Node]] = []
+        self.flat: list[Node] = []  # mapping: key, value, key, value...
         self.items: list[Node] = []
         self.key: Node | None = None  # mapping: key waiting for its value
         self.key_is_merge = False
@@ -299,9 +458,28 @@ class _Builder:
     """Turns the event stream of the first document into Nodes, enforcing the limits."""
 
     def __init__(
-        self, text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int
+        self,
+        text: str,
+        *,
+        json: bool,
+        line_offset: int,
+        max_depth: int,
+        max_nodes: int,
+        cell: Shift = FIXED,
+        entry_depth: int = 2,
+        fragment: bool = False,
     ) -> None:
         self.original = text  # what positions and JSON values refer to
+        # The Shift of the root and its children; each node `entry_depth` levels down (a
+        # suite's scenario, a dataset's row: two) starts a Shift of its own for its subtree.
+        self.cell = cell
+        self.entry_depth = entry_depth
+        # A fragment is a run of top-level entries read alone (engine/spec/incremental.py):
+        # its root is complete at its first end, whatever follows.
+        self.fragment = fragment
+        self.aliased = False  # an alias was read (entries may then share nodes)
+        # Where the construct a syntax error was found in starts (libyaml's context mark).
+        self.error_context: Position | None = None
         self.json = json
         self.line_offset = line_offset
         self.max_depth = max_depth
@@ -314,12 +492,17 @@ class _Builder:
         self.nodes = 0  # nodes read, aliases counted by their expanded size
         self.plain_cache: dict[str, tuple[str, Any]] = {}
         self.lines = LineIndex(text)
-        self.last_line = line_offset + line_count(text) - 1
+        count = line_count(text)
+        self.last_line = line_offset + count - 1
+        # The line numbers as int objects made once: nodes on one line share them (the
+        # many nodes of a big file held ~700,000 separate ones).
+        self.line_ints = list(range(line_offset, line_offset + count + 1))
         self.text, self.restore = _prepared(text)
         self.cut_values: list[tuple[Node, Node]] = []
         self.commented: Node | None = None  # the last plain scalar a comment follows
         self.comment_lines = _comment_lines(text, self.lines, line_offset)
-        if text.startswith(_BOM):  # libyaml drops a leading BOM from its columns
+        self.bom = text.startswith(_BOM)
+        if self.bom:  # libyaml drops a leading BOM from its columns
             self._pos = self._pos_after_bom  # type: ignore[method-assign]
             self._range = self._range_after_bom  # type: ignore[method-assign]
 
@@ -351,6 +534,11 @@ class _Builder:
 
     def _range_after_bom(self, ev: Any) -> Range:
         return Range(self._pos(ev.start_mark), self._pos(ev.end_mark))
+
+    def _end_ints(self, mark: Any) -> tuple[int, int]:
+        """Line and column of an end mark (the slow cases: past the text, after a BOM)."""
+        pos = self._pos(mark)
+        return pos.line, pos.character
 
     def _end(self) -> Position:
         end = self.lines.end
@@ -412,6 +600,8 @@ class _Builder:
             self._add("too-deep", message, Range(pos, pos))
             return
         self.syntax_failed = True
+        if e.context_mark is not None:
+            self.error_context = self._pos(e.context_mark)
         message = e.problem or e.context or "invalid YAML"
         if e.problem and e.context:
             message = f"{e.problem} ({e.context})"
@@ -424,6 +614,8 @@ class _Builder:
             return None
         get_event()  # DocumentStart
         root = self._root(get_event)
+        if self.fragment:
+            return root
         get_event()  # DocumentEnd
         try:
             if loader.check_event(DocumentStartEvent):
@@ -438,50 +630,88 @@ class _Builder:
     def _root(self, get_event: Any) -> Node:
         stack: list[_Frame] = []
         max_depth, max_nodes = self.max_depth, self.max_nodes
+        root_cell, entry_depth, problems = self.cell, self.entry_depth, self.problems
         nodes = self.nodes  # a local in the loop; aliases add their expanded size
+        first_node = first_problem = 0  # where the current entry began
+        # The common scalar (plain, seen before, on a line of the text) is made right here.
+        fast = not self.json and self.restore is None and not self.bom
+        plain_cache, ints, last_line = self.plain_cache, self.line_ints, self.last_line
+        comment_lines = self.comment_lines
         try:
             while True:
                 ev = get_event()
                 cls = type(ev)
                 is_merge = False
-                if cls is ScalarEvent:
-                    nodes += 1
-                    if nodes > max_nodes:
-                        self._too_many(ev)
-                    node, is_merge = self._scalar(ev)
-                    size = 1 + len(ev.value) // _CHARS_PER_NODE
-                    height = 0
-                elif cls is MappingStartEvent or cls is SequenceStartEvent:
-                    nodes += 1
-                    if nodes > max_nodes:
-                        self._too_many(ev)
-                    if len(stack) >= max_depth:
-                        pos = self._pos(ev.start_mark)
-                        message = f"nesting is deeper than {max_depth} levels"
-                        self._add("too-deep", message, Range(pos, pos))
-                        raise _Abort
-                    kind = "mapping" if cls is MappingStartEvent else "sequence"
-                    stack.append(self._open(ev, kind))
-                    continue
-                elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                depth = len(stack)
+                if cls is MappingEndEvent or cls is SequenceEndEvent:
                     frame = stack.pop()
+                    depth -= 1
                     node = self._close(frame, ev)
                     size, height = frame.size, frame.height
                     if frame.bad_tag is not None:
                         size, height = 1, 0
                     if frame.anchor is not None:
                         self.anchors[frame.anchor] = (node, size, height)
-                elif cls is AliasEvent:
-                    self.nodes = nodes
-                    node, size, height = self._alias(ev, stack)
-                    nodes = self.nodes
-                else:  # pragma: no cover - the parser guarantees balanced events
-                    raise yaml.YAMLError(f"unexpected {cls.__name__}")
+                else:
+                    if depth == entry_depth:  # a top-level entry starts: a Shift of its own
+                        cell = Shift()
+                        first_node, first_problem = nodes, len(problems)
+                    else:
+                        cell = stack[-1].cell if depth else root_cell
+                    if cls is ScalarEvent:
+                        nodes += 1
+                        if nodes > max_nodes:
+                            self._too_many(ev)
+                        raw = ev.value
+                        hit = plain_cache.get(raw) if fast and ev.tag is None else None
+                        end = ev.end_mark
+                        if hit is not None and ev.implicit[0] and end.line < len(ints):
+                            el = ints[end.line]
+                        else:
+                            hit = None
+                        if hit is not None and el <= last_line:
+                            start = ev.start_mark
+                            node = _alloc(Node)
+                            node.kind, node.value, node._flat, node.items = "scalar", hit[1], (), ()
+                            node._sl, node._sc = ints[start.line], start.column
+                            node._el, node._ec, node._cell = el, end.column, cell
+                            node._merged, node._index = 0, None
+                            is_merge = hit[0] == _MERGE
+                            if comment_lines and el in comment_lines:
+                                self._note_comment(node)
+                        else:
+                            node, is_merge = self._scalar(ev, cell)
+                        size = 1 + len(raw) // _CHARS_PER_NODE
+                        height = 0
+                        if ev.anchor is not None:
+                            self.anchors[ev.anchor] = (node, size, height)
+                    elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                        nodes += 1
+                        if nodes > max_nodes:
+                            self._too_many(ev)
+                        if depth >= max_depth:
+                            pos = self._pos(ev.start_mark)
+                            message = f"nesting is deeper than {max_depth} levels"
+                            self._add("too-deep", message, Range(pos, pos))
+                            raise _Abort
+                        kind = "mapping" if cls is MappingStartEvent else "sequence"
+                        stack.append(self._open(ev, kind, cell))
+                        continue
+                    elif cls is AliasEvent:
+                        self.nodes = nodes
+                        self.aliased = True
+                        node, size, height = self._alias(ev, stack, cell)
+                        nodes = self.nodes
+                    else:  # pragma: no cover - the parser guarantees balanced events
+                        raise yaml.YAMLError(f"unexpected {cls.__name__}")
 
-                if cls is ScalarEvent and ev.anchor is not None:
-                    self.anchors[ev.anchor] = (node, size, height)
-                if not stack:
+                if not depth:
                     return node
+                if depth == entry_depth:  # the entry is complete: what it holds
+                    cell = node._cell
+                    cell.nodes = nodes - first_node
+                    if len(problems) > first_problem:
+                        cell.problems = tuple(problems[first_problem:])
                 parent = stack[-1]
                 parent.size += size
                 if height >= parent.height:
@@ -489,8 +719,23 @@ class _Builder:
                 if parent.kind == "sequence":
                     parent.items.append(node)
                     parent.value.append(node.value)
+                    continue
+                key = parent.key
+                if key is None:  # a key: its value comes next
+                    parent.key, parent.key_is_merge = node, is_merge
+                elif (
+                    parent.key_is_merge
+                    or key.kind != "scalar"
+                    or key.value in parent.value
+                    or node is self.commented
+                ):
+                    self._attach(parent, node, is_merge)  # the rare cases, with their problems
                 else:
-                    self._attach(parent, node, is_merge)
+                    parent.key = None
+                    parent.value[key.value] = node.value
+                    flat = parent.flat
+                    flat.append(key)
+                    flat.append(node)
         finally:
             self.nodes = nodes
 
@@ -501,20 +746,26 @@ class _Builder:
 
     # -- nodes -----------------------------------------------------------------------------
 
-    def _scalar(self, ev: ScalarEvent) -> tuple[Node, bool]:
-        rng = self._range(ev)
+    def _scalar(self, ev: ScalarEvent, cell: Shift) -> tuple[Node, bool]:
+        start, end, ints = ev.start_mark, ev.end_mark, self.line_ints
+        assert start is not None and end is not None  # events from a parser have marks
+        sl, sc = ints[start.line], start.column
+        el = ints[end.line]
+        if el > self.last_line or self.bom:
+            sl, sc = self._end_ints(start)
+            el, ec = self._end_ints(end)
+        else:
+            ec = end.column
         raw: str = ev.value
         if self.json:  # exact JSON semantics (numbers, escapes) from the source slice
             try:
-                start, end = ev.start_mark, ev.end_mark
-                assert start is not None and end is not None  # events from a parser have marks
                 value = jsonlib.loads(self.original[start.index : end.index])
             except jsonlib.JSONDecodeError:
                 # YAML read this valid JSON differently (e.g. an implied empty value next to a
                 # key over 1024 characters): give up on positions, keep the JSON values.
                 self.syntax_failed = True
                 raise _Abort from None
-            return Node("scalar", value, rng), False
+            return _node("scalar", value, sl, sc, el, ec, cell), False
         if self.restore is not None:
             raw = raw.translate(self.restore)
         tag = ev.tag
@@ -526,23 +777,26 @@ class _Builder:
                     if regexp.match(raw):
                         tag = candidate
                         break
-                value = self._construct(tag, raw, rng) if tag in _CONSTRUCTED else raw
+                if tag in _CONSTRUCTED:
+                    value = self._construct(tag, raw, Range.of(sl, sc, el, ec))
+                else:
+                    value = raw
                 hit = self.plain_cache[raw] = (tag, value)
             tag, value = hit
-            node = Node("scalar", value, rng)
-            if self.comment_lines and rng.end.line in self.comment_lines:
+            node = _node("scalar", value, sl, sc, el, ec, cell)
+            if self.comment_lines and el in self.comment_lines:
                 self._note_comment(node)
             return node, tag == _MERGE
         if tag is None or tag == "!" or tag in _AS_TEXT:
-            return Node("scalar", raw, rng), tag == _MERGE
+            return _node("scalar", raw, sl, sc, el, ec, cell), tag == _MERGE
+        rng = Range.of(sl, sc, el, ec)
         if tag in _CONSTRUCTED:
-            return Node("scalar", self._construct(tag, raw, rng), rng), False
+            return _node("scalar", self._construct(tag, raw, rng), sl, sc, el, ec, cell), False
         self._add("unsafe-tag", _tag_message(tag, "scalar"), rng)
-        return Node("scalar", None, rng), False
+        return _node("scalar", None, sl, sc, el, ec, cell), False
 
     def _note_comment(self, node: Node) -> None:
-        end = node.range.end
-        rest = self.lines.line(end.line - self.line_offset)[end.character :]
+        rest = self.lines.line(node._el - self.line_offset)[node._ec :]
         # One blank before `#` reads as text; a comment meant as one is set apart by two
         # (yamllint's default), so only the first is worth a hint.
         if rest[:1] in (" ", "\t") and rest[1:2] == "#":
@@ -555,44 +809,53 @@ class _Builder:
             self._add("syntax", f"cannot read {raw!r} as {_tag_name(tag)}", rng)
             return None
 
-    def _open(self, ev: Any, kind: str) -> _Frame:
+    def _open(self, ev: Any, kind: str, cell: Shift) -> _Frame:
         tag = ev.tag
         allowed = _MAPPING_TAGS if kind == "mapping" else _SEQUENCE_TAGS
         bad = None if tag is None or tag == "!" or tag in allowed else tag
-        return _Frame(kind, self._pos(ev.start_mark), ev.anchor, bad)
+        mark = ev.start_mark
+        sl, sc = self.line_ints[mark.line], mark.column
+        if self.bom or sl > self.last_line:
+            sl, sc = self._end_ints(mark)
+        return _Frame(kind, sl, sc, ev.anchor, bad, cell)
 
     def _close(self, frame: _Frame, ev: Any) -> Node:
-        rng = Range(frame.start, self._pos(ev.end_mark))
+        sl, sc = frame.sl, frame.sc
+        mark = ev.end_mark
+        el = self.line_ints[mark.line]
+        if el > self.last_line or self.bom:
+            el, ec = self._end_ints(mark)
+        else:
+            ec = mark.column
+        cell = frame.cell
         if frame.bad_tag is not None:
             # Underline the tag (and anchor) rather than the whole collection.
-            line = frame.start.line - self.line_offset
-            start = self.lines.offset(Position(line, frame.start.character))
+            start = self.lines.offset(Position(sl - self.line_offset, sc))
             m = _PROPERTIES.match(self.original, start)
             width = len(m.group().rstrip()) if m else 0
-            tag_range = Range(
-                frame.start, Position(frame.start.line, frame.start.character + width)
-            )
+            tag_range = Range.of(sl, sc, sl, sc + width)
             self._add("unsafe-tag", _tag_message(frame.bad_tag, frame.kind), tag_range)
-            return Node("scalar", None, rng)
+            return _node("scalar", None, sl, sc, el, ec, cell)
         if frame.kind == "sequence":
-            return Node("sequence", frame.value, rng, items=frame.items)
+            return _node("sequence", frame.value, sl, sc, el, ec, cell, items=frame.items)
         if not frame.merges:
-            return Node("mapping", frame.value, rng, entries=frame.entries)
+            return _node("mapping", frame.value, sl, sc, el, ec, cell, frame.flat)
         merged = self._merged_entries(frame.merges)
-        value = {k.value: v.value for k, v in merged}
+        value = {merged[at].value: merged[at + 1].value for at in range(0, len(merged), 2)}
         value.update(frame.value)
-        return Node("mapping", value, rng, entries=merged + frame.entries, merged=len(merged))
+        flat = merged + frame.flat
+        return _node("mapping", value, sl, sc, el, ec, cell, flat, merged=len(merged) >> 1)
 
-    def _merged_entries(self, merges: list[Node]) -> list[tuple[Node, Node]]:
+    def _merged_entries(self, merges: list[Node]) -> list[Node]:
         # Same order as SafeConstructor.flatten_mapping: within a list of mappings the
         # earlier ones win, and explicit keys (appended after these) win over all of them.
-        out: list[tuple[Node, Node]] = []
+        out: list[Node] = []
         for merge in merges:
             if merge.kind == "mapping":
-                out.extend(merge.entries)
+                out.extend(merge._flat)
             elif merge.kind == "sequence" and all(i.kind == "mapping" for i in merge.items):
                 for item in reversed(merge.items):
-                    out.extend(item.entries)
+                    out.extend(item._flat)
             else:
                 self._add(
                     "syntax", "a `<<` merge needs a mapping or a list of mappings", merge.range
@@ -621,11 +884,11 @@ class _Builder:
                 Severity.WARNING,
             )
         frame.value[k] = node.value
-        frame.entries.append((key, node))
+        frame.flat += (key, node)
         if node is self.commented:
             self.cut_values.append((key, node))
 
-    def _alias(self, ev: AliasEvent, stack: list[_Frame]) -> tuple[Node, int, int]:
+    def _alias(self, ev: AliasEvent, stack: list[_Frame], cell: Shift) -> tuple[Node, int, int]:
         rng = self._range(ev)
         name = ev.anchor or ""  # an alias event always names its anchor
         if any(frame.anchor == name for frame in stack):
@@ -649,7 +912,9 @@ class _Builder:
             self._add("too-deep", f"alias *{name} nests deeper than {self.max_depth} levels", rng)
             raise _Abort
         # A new node at the alias's position that shares the anchor's value and children.
-        shared = Node(node.kind, node.value, rng, node.entries, node.items, node._merged)  # noqa: SLF001
+        (sl, sc), (el, ec) = rng
+        shared = _node(node.kind, node.value, sl, sc, el, ec, cell, node._flat, node.items)
+        shared._merged = node._merged
         return shared, size, height
 
 
@@ -680,20 +945,20 @@ def _prepared(text: str) -> tuple[str, dict[int, int] | None]:
     return text.translate(swap), {new: old for old, new in swap.items()}
 
 
-def _from_json(data: Any, rng: Range, depth: int, max_depth: int) -> Node:
+def _from_json(data: Any, rng: Range, depth: int, max_depth: int, cell: Shift) -> Node:
     """Tree for valid JSON that YAML could not read: right values, whole-document ranges."""
     if depth > max_depth and isinstance(data, dict | list):  # levels of nesting, as in YAML
         raise _Abort
     if isinstance(data, dict):
         entries = [
-            (Node("scalar", k, rng), _from_json(v, rng, depth + 1, max_depth))
+            (Node("scalar", k, rng, cell=cell), _from_json(v, rng, depth + 1, max_depth, cell))
             for k, v in data.items()
         ]
-        return Node("mapping", data, rng, entries=entries)
+        return Node("mapping", data, rng, entries=entries, cell=cell)
     if isinstance(data, list):
-        items = [_from_json(v, rng, depth + 1, max_depth) for v in data]
-        return Node("sequence", data, rng, items=items)
-    return Node("scalar", data, rng)
+        items = [_from_json(v, rng, depth + 1, max_depth, cell) for v in data]
+        return Node("sequence", data, rng, items=items, cell=cell)
+    return Node("scalar", data, rng, cell=cell)
 
 
 def _differs(root: Node | None, data: Any) -> bool:
@@ -709,9 +974,19 @@ class _Parsed(NamedTuple):
     problems: list[Problem]
     nodes: int = 0  # how many were read
     cut_values: Sequence[tuple[Node, Node]] = ()
+    aliased: bool = False  # anchors or aliases were read
 
 
-def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes: int) -> _Parsed:
+def _parse(
+    text: str,
+    *,
+    json: bool,
+    line_offset: int,
+    max_depth: int,
+    max_nodes: int,
+    cell: Shift = FIXED,
+    entry_depth: int = 2,
+) -> _Parsed:
     if not text.strip():
         return _Parsed(None, [])
     data: Any = None
@@ -731,7 +1006,13 @@ def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes
     if too_many is not None:
         return _Parsed(None, [too_many])
     builder = _Builder(
-        text, json=json, line_offset=line_offset, max_depth=max_depth, max_nodes=max_nodes
+        text,
+        json=json,
+        line_offset=line_offset,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        cell=cell,
+        entry_depth=entry_depth,
     )
     root = builder.run()
     problems = builder.problems
@@ -744,11 +1025,46 @@ def _parse(text: str, *, json: bool, line_offset: int, max_depth: int, max_nodes
         # escape): keep the JSON values and give up on exact positions.
         rng = _whole(text, line_offset)
         try:
-            return _Parsed(_from_json(data, rng, 1, max_depth), [], builder.nodes)
+            return _Parsed(_from_json(data, rng, 1, max_depth, cell), [], builder.nodes)
         except (_Abort, RecursionError):
             problem = Problem("too-deep", f"nesting is deeper than {max_depth} levels", rng)
             return _Parsed(None, [problem], builder.nodes)
-    return _Parsed(root, problems, builder.nodes, builder.cut_values)
+    aliased = builder.aliased or bool(builder.anchors)
+    return _Parsed(root, problems, builder.nodes, builder.cut_values, aliased)
+
+
+class Fragment(NamedTuple):
+    """Top-level entries read alone (see `parse_fragment`)."""
+
+    root: Node | None  # the list read, None when the reader stopped at an error
+    problems: list[Problem]
+    nodes: int  # nodes read, the list itself included
+    cut_values: list[tuple[Node, Node]]
+    aliased: bool  # anchors or aliases were read: the entries may not stand alone
+    error_context: Position | None  # where the construct holding a syntax error starts
+
+
+def parse_fragment(text: str, *, line_offset: int, max_depth: int, max_nodes: int) -> Fragment:
+    """Read `text`, whole lines holding block-list items of a file from `line_offset` on.
+
+    Each item starts a Shift of its own, like a top-level entry of a whole file; reading
+    ends with the list (what follows it is not read). Whether that equals reading the
+    whole file is for the caller to decide (engine/spec/incremental.py).
+    """
+    builder = _Builder(
+        text,
+        json=False,
+        line_offset=line_offset,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        entry_depth=1,
+        fragment=True,
+    )
+    root = builder.run()
+    aliased = builder.aliased or bool(builder.anchors)
+    return Fragment(
+        root, builder.problems, builder.nodes, builder.cut_values, aliased, builder.error_context
+    )
 
 
 def _too_many_message(max_nodes: int) -> str:
@@ -802,7 +1118,43 @@ def parse_source(
     if refused is not None:
         return Source(None, [refused], text)
     parsed = _parse(text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes)
-    return Source(parsed.root, parsed.problems, text, list(parsed.cut_values))
+    return Source(
+        parsed.root,
+        parsed.problems,
+        text,
+        list(parsed.cut_values),
+        nodes=parsed.nodes,
+        aliased=parsed.aliased,
+    )
+
+
+class Row(NamedTuple):
+    """One non-blank line of a JSON Lines file, read alone (see `parse_jsonl_row`)."""
+
+    line: int  # as read; the line now is `line + cell.lines`
+    cell: Shift  # the row's nodes move with it
+    root: Node | None  # None when the line is not JSON (its problems say why)
+    problems: list[Problem]
+    nodes: int  # nodes read
+
+
+def parse_jsonl_row(line: str, number: int, *, max_depth: int, max_nodes: int) -> Row:
+    """Read line `number` of a JSON Lines file (positions are the file's)."""
+    cell = Shift()  # a row moves as one when lines are added above it
+    root, found, read, *_ = _parse(
+        line,
+        json=True,
+        line_offset=number,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        cell=cell,
+        entry_depth=-1,
+    )
+    return Row(number, cell, root, found, read)
+
+
+def too_many_message(max_nodes: int) -> str:
+    return _too_many_message(max_nodes)
 
 
 def parse_jsonl_lines(
@@ -826,8 +1178,8 @@ def parse_jsonl_lines(
     for number, line in enumerate(split_lines(text)):
         if not line.strip():
             continue
-        root, found, read, _ = _parse(
-            line, json=True, line_offset=number, max_depth=max_depth, max_nodes=budget
+        _, _, root, found, read = parse_jsonl_row(
+            line, number, max_depth=max_depth, max_nodes=budget
         )
         budget -= read
         if any(p.code == "too-many-nodes" for p in found):  # say the file's limit, and stop

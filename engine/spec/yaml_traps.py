@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from .lines import LineIndex
 from .problems import Position, Problem, Range, Severity, TextEdit
@@ -41,9 +42,13 @@ TEXT_KEYS = frozenset(
 
 def comment_hints(source: Source) -> list[Problem]:
     """An info problem for each text value a ` #` comment cuts short."""
-    lines = LineIndex(source.text)
+    return hints_for(source.cut_values, source.lines)
+
+
+def hints_for(cut_values: Iterable[tuple[Node, Node]], lines: LineIndex) -> list[Problem]:
+    """`comment_hints` for some of the cut values of a text (`lines` indexes that text)."""
     hints = []
-    for key, value in source.cut_values:
+    for key, value in cut_values:
         if key.value not in TEXT_KEYS or not isinstance(value.value, str):
             continue
         start, end = value.range.start, value.range.end

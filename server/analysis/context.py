@@ -12,10 +12,11 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from checkspec.engine.spec.lines import split_lines
+from checkspec.engine.spec.lines import LinesView, index_of
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.source import Key, Node, Source
 
@@ -52,7 +53,7 @@ def cursor_context(
     text: str, position: Position, *, source: Source | None = None, json: bool = False
 ) -> CursorContext | None:
     """The structural place of `position`, or None where nothing can be completed."""
-    lines = split_lines(text)
+    lines = LinesView(index_of(text))  # no copy of a huge text's lines per keystroke
     if position.line >= len(lines):
         return None
     line = lines[position.line]
@@ -164,7 +165,7 @@ class _Outline:
 
 
 def _yaml_context(
-    lines: list[str], pos: Position, resume: tuple[int, _Outline] | None
+    lines: Sequence[str], pos: Position, resume: tuple[int, _Outline] | None
 ) -> CursorContext | object | None:
     first, outline = resume if resume is not None else (0, _Outline())
     for line in lines[first : pos.line]:
@@ -221,7 +222,7 @@ def _yaml_context(
 
 
 def _resume_point(
-    source: Source | None, lines: list[str], pos: Position
+    source: Source | None, lines: Sequence[str], pos: Position
 ) -> tuple[int, _Outline] | None:
     """Where to start reading in a long list of scenarios: the one holding the cursor.
 
@@ -236,7 +237,7 @@ def _resume_point(
     scenarios = root.get("scenarios")
     if scenarios is None or scenarios.kind != "sequence" or len(scenarios.items) < 2:
         return None
-    index = bisect_right([item.range.start.line for item in scenarios.items], pos.line) - 1
+    index = bisect_right(scenarios.items, pos.line, key=lambda item: item.line) - 1
     if index < 1:
         return None
     start = scenarios.items[index].range.start

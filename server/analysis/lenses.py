@@ -9,12 +9,12 @@ from checkspec.engine.spec.document import Document, ScenarioEntry
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range, Severity
 
+from .command_names import RUN_FILE as RUN_FILE
+from .command_names import RUN_SCENARIO as RUN_SCENARIO
+from .command_names import SHOW_LAST_RUN as SHOW_LAST_RUN
 from .last_run import LastRun, current_runs
 from .result_hints import MARKS, duration
 
-RUN_SCENARIO = "checkspec.runScenario"  # arguments: [uri, scenario index]
-RUN_FILE = "checkspec.runFile"  # arguments: [uri]
-SHOW_LAST_RUN = "checkspec.showLastRun"  # arguments: [uri, scenario index]
 NO_COMMAND = ""  # a lens that only tells something
 _REASON_CHARS = 80
 

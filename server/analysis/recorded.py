@@ -150,7 +150,7 @@ def _target(scenario: Node, root: Node, workspace: Workspace | None) -> str | No
     return workspace.config.target if workspace is not None else None
 
 
-def _items(node: Node | None) -> list[Node]:
+def _items(node: Node | None) -> Sequence[Node]:
     return node.items if node is not None and node.kind == "sequence" else []
 
 

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.actions import quick_fixes
 from .convert import to_code_action
 from .guard import guarded
 
@@ -21,6 +20,8 @@ def register(server: CheckspecServer) -> None:
     )
     @guarded(list)
     def code_action(ls: CheckspecServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        from ..analysis.actions import quick_fixes
+
         doc = ls.store.get(params.text_document.uri)
         only = params.context.only
         if doc is None or doc.too_large or (only and types.CodeActionKind.QuickFix not in only):

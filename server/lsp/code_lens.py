@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.lenses import code_lenses
 from .convert import to_code_lens
 from .guard import guarded
 
@@ -19,6 +18,8 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
     @guarded(list)
     def code_lens(ls: CheckspecServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        from ..analysis.lenses import code_lenses
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return []

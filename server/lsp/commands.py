@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any, cast
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from checkspec.engine.executor import Ending, Outcome, WorkerStartError
-from checkspec.engine.spec.document import ScenarioEntry
-
-from ..analysis.lenses import RUN_FILE, RUN_SCENARIO, SHOW_LAST_RUN
+from ..analysis.command_names import RUN_FILE, RUN_SCENARIO, SHOW_LAST_RUN
 from . import diagnostics
 from .guard import guarded
 from .last_runs import refresh_views
 from .runs import SCENARIO_FINISHED, findings_of, summary_of
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine's executor loads with the first run
+    from checkspec.engine.executor import Outcome
+    from checkspec.engine.spec.document import ScenarioEntry
+
     from .server import CheckspecServer
 
 _STATUS_ORDER = ("error", "fail", "invalid", "cancelled", "skip", "pass")
@@ -83,6 +83,8 @@ def _uri_and_index(args: tuple[Any, ...]) -> tuple[str | None, int | None]:
 
 async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> dict[str, Any]:
     """Run the chosen scenarios of a document (all when `indexes` is None)."""
+    from checkspec.engine.executor import Ending, WorkerStartError
+
     doc = ls.store.get(uri) or ls.store.load(uri)
     if doc is None:
         return {"uri": uri, "error": "the document is neither open nor a readable file"}

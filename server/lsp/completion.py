@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.completion import complete
 from .convert import to_completion_item
 from .guard import guarded
 
@@ -24,6 +23,8 @@ def register(server: CheckspecServer) -> None:
     def completion(
         ls: CheckspecServer, params: types.CompletionParams
     ) -> types.CompletionList | None:
+        from ..analysis.completion import complete
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return None

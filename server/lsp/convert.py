@@ -8,16 +8,20 @@ problem does not shift it.
 
 from __future__ import annotations
 
+from functools import cache
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
-from checkspec.engine.spec.lines import LineIndex
+from checkspec.engine.spec.lines import LineIndex, index_of
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
 
-from ..analysis.actions import QuickFix
-from ..analysis.completion import Completion, ItemKind
-from ..analysis.hover import HoverInfo
-from ..analysis.lenses import Lens
-from ..analysis.symbols import Symbol, SymbolRole
+if TYPE_CHECKING:  # the analysis modules load with the first request that needs them
+    from ..analysis.actions import QuickFix
+    from ..analysis.completion import Completion
+    from ..analysis.hover import HoverInfo
+    from ..analysis.lenses import Lens
+    from ..analysis.symbols import Symbol
 
 UTF32 = types.PositionEncodingKind.Utf32
 UTF16 = types.PositionEncodingKind.Utf16
@@ -37,8 +41,8 @@ class PositionCodec:
     point past a line's end or the last line whatever produced it.
     """
 
-    def __init__(self, text: str, encoding: str) -> None:
-        self._lines = LineIndex(text)
+    def __init__(self, text: str, encoding: str, lines: LineIndex | None = None) -> None:
+        self._lines = lines if lines is not None and lines.text is text else index_of(text)
         self._utf16 = encoding != UTF32
 
     def to_lsp(self, pos: Position) -> types.Position:
@@ -106,18 +110,22 @@ def to_code_action(fix: QuickFix, uri: str, codec: PositionCodec) -> types.CodeA
     )
 
 
-_ITEM_KIND = {
-    ItemKind.CHECK: types.CompletionItemKind.Class,
-    ItemKind.FIELD: types.CompletionItemKind.Property,
-    ItemKind.VALUE: types.CompletionItemKind.EnumMember,
-    ItemKind.PATH: types.CompletionItemKind.Field,
-}
+@cache
+def _item_kinds() -> dict[object, types.CompletionItemKind]:
+    from ..analysis.completion import ItemKind
+
+    return {
+        ItemKind.CHECK: types.CompletionItemKind.Class,
+        ItemKind.FIELD: types.CompletionItemKind.Property,
+        ItemKind.VALUE: types.CompletionItemKind.EnumMember,
+        ItemKind.PATH: types.CompletionItemKind.Field,
+    }
 
 
 def to_completion_item(item: Completion, codec: PositionCodec) -> types.CompletionItem:
     return types.CompletionItem(
         label=item.label,
-        kind=_ITEM_KIND[item.kind],
+        kind=_item_kinds()[item.kind],
         detail=item.detail or None,
         documentation=_markdown(item.documentation) if item.documentation else None,
         sort_text=item.sort or None,
@@ -135,19 +143,23 @@ def to_hover(info: HoverInfo, codec: PositionCodec) -> types.Hover:
     return types.Hover(contents=_markdown(info.markdown), range=codec.range(info.range))
 
 
-_SYMBOL_KIND = {
-    SymbolRole.SCENARIO: types.SymbolKind.Class,
-    SymbolRole.STEP: types.SymbolKind.Method,
-    SymbolRole.CHECK: types.SymbolKind.Function,
-    SymbolRole.CUSTOM_CHECK: types.SymbolKind.Function,
-    SymbolRole.MORE: types.SymbolKind.Null,
-}
+@cache
+def _symbol_kinds() -> dict[object, types.SymbolKind]:
+    from ..analysis.symbols import SymbolRole
+
+    return {
+        SymbolRole.SCENARIO: types.SymbolKind.Class,
+        SymbolRole.STEP: types.SymbolKind.Method,
+        SymbolRole.CHECK: types.SymbolKind.Function,
+        SymbolRole.CUSTOM_CHECK: types.SymbolKind.Function,
+        SymbolRole.MORE: types.SymbolKind.Null,
+    }
 
 
 def to_document_symbol(symbol: Symbol, codec: PositionCodec) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=symbol.name or "?",  # LSP forbids empty names
-        kind=_SYMBOL_KIND[symbol.role],
+        kind=_symbol_kinds()[symbol.role],
         range=codec.range(symbol.range),
         selection_range=codec.range(symbol.selection),
         detail=symbol.detail or None,

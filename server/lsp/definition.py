@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.definition import definition as definition_at
 from .files import location, reader
 from .guard import guarded
 
@@ -18,6 +17,8 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded(list)
     def definition(ls: CheckspecServer, params: types.DefinitionParams) -> list[types.Location]:
+        from ..analysis.definition import definition as definition_at
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return []

@@ -1,8 +1,9 @@
 """Diagnostics: the document's problems, plus the findings of its last run.
 
-Static problems are published as soon as a document opens and after a short pause in
-typing (the analysis parses the whole file); run findings ("checkspec run") stay until the
-text changes, since their lines would no longer be right.
+Static problems are published as soon as a document opens and after a pause in typing
+about as long as the last analysis took (an edit inside a scenario is re-read in
+milliseconds); run findings ("checkspec run") stay until the text changes, since their
+lines would no longer be right.
 """
 
 from __future__ import annotations
@@ -54,10 +55,33 @@ def publish(ls: CheckspecServer, uri: str) -> None:
 
 
 def publish_soon(ls: CheckspecServer, uri: str) -> None:
-    """Publish after `ls.debounce` seconds without another change to this document."""
+    """Publish after a pause in typing as long as the last analysis after a change took.
+
+    Between MIN_DELAY and `ls.debounce`: an edit re-read in a few milliseconds is shown at
+    once, while a slow analysis (a change to the file's own lines in a huge file) waits
+    for typing to pause, so at most about half the time goes to analyses made stale by
+    the next keystroke.
+    """
     _cancel_pending(ls, uri)
+    doc = ls.store.get(uri)
+    wait = delay(doc.change_seconds if doc is not None else ls.debounce, ls.debounce)
     loop = asyncio.get_running_loop()
-    ls.timers[uri] = loop.call_later(ls.debounce, publish, ls, uri)
+    ls.timers[uri] = loop.call_later(wait, _publish_changed, ls, uri)
+
+
+MIN_DELAY = 0.005
+
+
+def delay(last_analysis: float, longest: float) -> float:
+    """How long diagnostics wait after a change: as long as the last analysis took."""
+    return min(longest, max(MIN_DELAY, last_analysis))
+
+
+def _publish_changed(ls: CheckspecServer, uri: str) -> None:
+    publish(ls, uri)
+    doc = ls.store.get(uri)
+    if doc is not None:
+        doc.change_seconds = doc.analysis_seconds
 
 
 def clear(ls: CheckspecServer, uri: str) -> None:

@@ -1,55 +1,83 @@
-"""Open documents: their text, their analysis (made once per text) and their run findings.
+"""Open documents: their text, their analysis and their run findings.
 
-A document is analysed when something needs it after a change (diagnostics, a request),
-never once per request. Its workspace is the nearest checkspec.yaml, read from the editor
-when that file is open (unsaved custom checks count), with the editor settings applied.
+Each open document is an `Editing` (engine/spec/incremental.py): the editor's changes
+(incremental sync: a range and its new text) are applied to its text and line index as
+they arrive, and its analysis is made when something needs it after a change
+(diagnostics, a request), never once per request, by re-reading only the scenarios the
+changes touched. Its workspace is the nearest checkspec.yaml, read from the editor when
+that file is open (unsaved custom checks count), with the editor settings applied.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import time
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from checkspec.engine.settings import Settings, resolve_settings
-from checkspec.engine.spec.document import Document, analyze
 from checkspec.engine.spec.kinds import is_config_name
+from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Problem
-from checkspec.engine.spec.source import too_large
-from checkspec.engine.spec.workspace import (
-    Workspace,
-    find_config,
-    load_workspace,
-    workspace_from_text,
-)
 
+from .convert import PositionCodec
 from .settings import EditorSettings
 
-# Above this size a completion may use the analysis of the text before the last keystroke
-# (parsing a very large file on every keystroke would make typing lag).
-_STALE_OK_CHARS = 200_000
+if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
+    from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.workspace import Workspace
 
 
-@dataclass
 class OpenDocument:
-    uri: str
-    path: str  # the file's path, or the URI when it is not a file
-    text: str
-    version: int | None
-    workspace: Workspace = field(default_factory=Workspace)
-    settings: Settings = field(default_factory=Settings)
-    analysis: Document | None = None  # of `text`; None until needed
-    previous: Document | None = None  # of the text before the last change
-    last_parsed: Document | None = None  # the latest analysis whose text parsed
-    run_findings: dict[int, list[Problem]] = field(default_factory=dict)  # by scenario index
-    _size_check: tuple[str, bool] | None = field(default=None, repr=False)
+    def __init__(self, uri: str, path: str, text: str, version: int | None) -> None:
+        from checkspec.engine.settings import Settings
+        from checkspec.engine.spec.incremental import Editing
+
+        self.uri = uri
+        self.path = path  # the file's path, or the URI when it is not a file
+        self.version = version
+        self.editing = Editing(text, path)
+        self.settings = Settings()
+        self.last_parsed: Document | None = None  # the latest analysis whose text parsed
+        self.run_findings: dict[int, list[Problem]] = {}  # by scenario index
+        # How long the last analysis took, and the last one after a change (diagnostics
+        # wait about as long after the next change: diagnostics.publish_soon).
+        self.analysis_seconds = 0.0
+        self.change_seconds = 0.02
+        self._size_check: tuple[str, bool] | None = None
+
+    @property
+    def text(self) -> str:
+        return self.editing.text
+
+    @property
+    def lines(self) -> LineIndex:
+        """The line index of `text` (kept up to date edit by edit)."""
+        return self.editing.lines
+
+    @property
+    def analysis(self) -> Document | None:
+        """The analysis of `text`, once made."""
+        return self.editing.current
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.editing.workspace
+
+    @workspace.setter
+    def workspace(self, workspace: Workspace) -> None:
+        self.editing.set_workspace(workspace)
 
     @property
     def too_large(self) -> bool:
         """Over the size limit: requests answer at once, without parsing or scanning it."""
         check = self._size_check
         if check is None or check[0] is not self.text:
+            from checkspec.engine.spec.source import too_large
+
             limit = self.workspace.config.max_file_size
             # More characters than bytes allowed is over for sure: no need to encode 50 MB.
             over = len(self.text) > limit or too_large(self.text, limit) is not None
@@ -71,22 +99,48 @@ class DocumentStore:
         self._docs: dict[str, OpenDocument] = {}
         self.editor = EditorSettings()
         self._open_configs: dict[tuple[Path, str], Workspace] = {}
+        # Whether analyses keep each scenario's runnable form (the server rebuilds them for
+        # the rare run instead: they were a third of a big file's memory). Applied when the
+        # first document loads the analysis.
+        self.keep_scenarios = True
+        self._engine_ready = False
+
+    def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
+        if not self._engine_ready:
+            from checkspec.engine.spec.document import keep_scenarios
+
+            keep_scenarios(self.keep_scenarios)
+            self._engine_ready = True
+        return OpenDocument(uri, path, text, version)
 
     # Lifecycle ---------------------------------------------------------------------------
 
     def open(self, uri: str, text: str, version: int | None) -> OpenDocument:
-        doc = OpenDocument(uri, to_fs_path(uri) or uri, text, version)
+        doc = self._document(uri, to_fs_path(uri) or uri, text, version)
         self._docs[uri] = doc
         self._attach_workspace(doc)
         return doc
 
-    def update(self, uri: str, text: str, version: int | None) -> OpenDocument | None:
+    def update(
+        self,
+        uri: str,
+        changes: Sequence[types.TextDocumentContentChangeEvent],
+        version: int | None,
+        encoding: str,
+    ) -> OpenDocument | None:
+        """Apply the editor's changes, in order (a range and its text, or the whole text)."""
         doc = self._docs.get(uri)
         if doc is None:
             return None
-        if doc.analysis is not None:
-            doc.previous = doc.analysis
-        doc.text, doc.version, doc.analysis = text, version, None
+        editing = doc.editing
+        for change in changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
+                start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
+                editing.replace(start, max(start, end), change.text)
+            else:
+                editing.set_text(change.text)
+        doc.version = version
         doc.run_findings.clear()  # their lines may have moved
         return doc
 
@@ -104,26 +158,27 @@ class DocumentStore:
         path = to_fs_path(uri)
         if path is None or not Path(path).is_file():
             return None
-        doc = OpenDocument(uri, path, "", None)
+        doc = self._document(uri, path, "", None)
         self._attach_workspace(doc)
         if Path(path).stat().st_size > doc.workspace.config.max_file_size:
             return None
-        doc.text = Path(path).read_text(encoding="utf-8")
+        doc.editing.set_text(Path(path).read_text(encoding="utf-8"))
         return doc
 
     # Analysis ----------------------------------------------------------------------------
 
     def analysis(self, doc: OpenDocument) -> Document:
-        if doc.analysis is None:
-            doc.analysis = analyze(doc.text, doc.path, doc.workspace)
-            if doc.analysis.source.root is not None:
-                doc.last_parsed = doc.analysis
-        return doc.analysis
+        found = doc.editing.current
+        if found is None:
+            started = time.perf_counter()
+            found = doc.editing.analysis()
+            doc.analysis_seconds = time.perf_counter() - started
+            if found.source.root is not None:
+                doc.last_parsed = found
+        return found
 
     def recent_analysis(self, doc: OpenDocument) -> Document:
-        """The current analysis, or for a very large file the one before the last keystroke."""
-        if doc.analysis is None and doc.previous is not None and len(doc.text) > _STALE_OK_CHARS:
-            return doc.previous
+        """The analysis of the current text (kept for callers of the stale-analysis era)."""
         return self.analysis(doc)
 
     # Workspaces and settings -------------------------------------------------------------
@@ -136,7 +191,6 @@ class DocumentStore:
         """Re-read the workspace of these documents; they are re-analysed when next needed."""
         for doc in docs:
             self._attach_workspace(doc)
-            doc.analysis = None
         return docs
 
     def using_config(self, config: Path) -> list[OpenDocument]:
@@ -153,6 +207,8 @@ class DocumentStore:
         return found
 
     def _attach_workspace(self, doc: OpenDocument) -> None:
+        from checkspec.engine.settings import resolve_settings
+
         base = self._base_workspace(doc)
         settings = resolve_settings(base, **self.editor.overrides())
         # Analysis reads the default target and the size limit from the config: give it the
@@ -164,6 +220,8 @@ class DocumentStore:
         doc.settings = settings
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
+        from checkspec.engine.spec.workspace import Workspace, find_config, load_workspace
+
         path = Path(doc.path)
         if not path.is_absolute():
             return Workspace()
@@ -180,6 +238,8 @@ class DocumentStore:
 
     def _open_config(self, config: Path) -> Workspace | None:
         """The workspace from an open (maybe unsaved) checkspec.yaml, parsed once per text."""
+        from checkspec.engine.spec.workspace import workspace_from_text
+
         resolved = config.resolve()
         for doc in self._docs.values():
             if doc.is_config and Path(doc.path).resolve() == resolved:

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from checkspec.engine.spec.problems import Range
-
-from ..analysis.definition import ReadText
 from .convert import PositionCodec
 
 if TYPE_CHECKING:
+    from checkspec.engine.spec.problems import Range
+
+    from ..analysis.definition import ReadText
     from .server import CheckspecServer
 
 _MAX_BYTES = 10_000_000

@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.hover import hover as hover_at
-from ..analysis.hover import last_run_hover
 from .convert import to_hover
 from .guard import guarded
 
@@ -20,6 +18,9 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded(lambda: None)
     def hover(ls: CheckspecServer, params: types.HoverParams) -> types.Hover | None:
+        from ..analysis.hover import hover as hover_at
+        from ..analysis.hover import last_run_hover
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return None

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.result_hints import result_hints
 from .guard import guarded
 
 if TYPE_CHECKING:
@@ -17,6 +16,8 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     @guarded(list)
     def inlay_hint(ls: CheckspecServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        from ..analysis.result_hints import result_hints
+
         doc = ls.store.get(params.text_document.uri)
         runs = ls.last_runs.of(params.text_document.uri)
         if doc is None or doc.too_large or not runs:

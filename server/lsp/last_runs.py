@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING
 
 from checkspec.engine.spec.lines import split_lines
 
-from ..analysis.last_run import LastRun, run_of, scenario_text
-
 if TYPE_CHECKING:
     from checkspec.engine.spec.document import Document, ScenarioEntry
 
+    from ..analysis.last_run import LastRun
     from .documents import OpenDocument
     from .server import CheckspecServer
 
@@ -28,6 +27,8 @@ class LastRuns:
         self._runs: dict[str, dict[int, LastRun]] = {}
 
     def record(self, uri: str, text: str, entry: ScenarioEntry, summary: dict) -> None:
+        from ..analysis.last_run import LastRun, scenario_text
+
         runs = self._runs.pop(uri, {})
         self._runs[uri] = runs  # most recently used last
         runs[entry.index] = LastRun(scenario_text(entry, split_lines(text)), summary)
@@ -38,6 +39,8 @@ class LastRuns:
         return self._runs.get(uri, {})
 
     def current(self, doc: OpenDocument, document: Document, index: int) -> LastRun | None:
+        from ..analysis.last_run import run_of
+
         return run_of(document, doc.text, self.of(doc.uri), index)
 
 

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.links import document_links
 from .files import uri_of
 from .guard import guarded
 
@@ -22,6 +21,8 @@ def register(server: CheckspecServer) -> None:
     def document_link(
         ls: CheckspecServer, params: types.DocumentLinkParams
     ) -> list[types.DocumentLink]:
+        from ..analysis.links import document_links
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
@@ -28,6 +29,23 @@ class CheckspecProtocol(LanguageServerProtocol):
         # By request id: the workDoneToken an executeCommand carried, and how to cancel it.
         self.work_done_tokens: dict[Any, types.ProgressToken | None] = {}
         self.cancel_hooks: dict[Any, Callable[[], None]] = {}
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        # pygls would apply each change to its own copy of the text by walking every line in
+        # Python (and split lines at U+2028): the server applies it to its copy
+        # (documents.py) in place of that, then hands pygls the result (`share_text`).
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    def share_text(self, uri: str, text: str, version: int | None) -> None:
+        """pygls's copy of an open document is the server's text (no copy is made)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is not None:
+            document._source = text  # noqa: SLF001
+            document.version = version
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(

@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis import custom_checks
-from ..analysis.references import references as references_of
 from .files import location, reader
 from .guard import guarded
 
@@ -20,6 +18,9 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded(list)
     def references(ls: CheckspecServer, params: types.ReferenceParams) -> list[types.Location]:
+        from ..analysis import custom_checks
+        from ..analysis.references import references as references_of
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return []

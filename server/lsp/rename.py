@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.references import prepare_rename as prepare_at
-from ..analysis.references import rename_edits
 from .convert import PositionCodec
 from .files import reader, uri_of
 from .guard import guarded
@@ -24,6 +22,8 @@ def register(server: CheckspecServer) -> None:
     def prepare_rename(
         ls: CheckspecServer, params: types.PrepareRenameParams
     ) -> types.PrepareRenamePlaceholder | None:
+        from ..analysis.references import prepare_rename as prepare_at
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return None
@@ -37,6 +37,9 @@ def register(server: CheckspecServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
     @guarded(lambda: None)
     def rename(ls: CheckspecServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        from ..analysis.references import prepare_rename as prepare_at
+        from ..analysis.references import rename_edits
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return None

@@ -25,21 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from checkspec.engine.executor import (
-    Ending,
-    Job,
-    Outcome,
-    RunOptions,
-    WorkerPool,
-    WorkerStartError,
-)
-from checkspec.engine.executor.start import executor_for
-from checkspec.engine.settings import Settings, for_workspace
-from checkspec.engine.spec.document import ScenarioEntry
+if TYPE_CHECKING:  # the engine's executor loads with the first run
+    from checkspec.engine.executor import Job, Outcome, WorkerPool
+    from checkspec.engine.settings import Settings
+    from checkspec.engine.spec.document import ScenarioEntry
 
-from ..analysis.run_results import run_findings, run_summary
-
-if TYPE_CHECKING:
     from .documents import OpenDocument
     from .server import CheckspecServer
 
@@ -77,6 +67,9 @@ class Runs:
         self._lock = asyncio.Lock()
 
     async def _pool_for(self, settings: Settings) -> WorkerPool:
+        from checkspec.engine.executor import WorkerPool
+        from checkspec.engine.executor.start import executor_for
+
         key = (settings.python, settings.jobs, settings.concurrency)
         if self._pool is None or self._pool_key != key:
             if self._pool is not None:
@@ -100,6 +93,9 @@ class Runs:
         on_outcome: Callable[[ScenarioEntry, Outcome], None],
     ) -> tuple[dict[int, Outcome], bool]:
         """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
+        from checkspec.engine.executor import Job, RunOptions, WorkerStartError
+        from checkspec.engine.settings import for_workspace
+
         settings = for_workspace(doc.settings, doc.workspace.root)
         runnable = [e for e in entries if e.scenario is not None]
         jobs = [Job(e.index, _own_copy(e, doc, settings)) for e in runnable]
@@ -155,6 +151,7 @@ def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> An
 
 
 def _cancelled(job: Job) -> Outcome:
+    from checkspec.engine.executor import Ending, Outcome
     from checkspec.engine.executor.jobs import not_run
 
     why = "not run: the run was cancelled"
@@ -234,6 +231,10 @@ def summary_of(
     entry: ScenarioEntry, outcome: Outcome, *, transcript: bool = False
 ) -> dict[str, Any]:
     """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
+    from checkspec.engine.executor import Ending
+
+    from ..analysis.run_results import run_summary
+
     summary = run_summary(entry, outcome.result, transcript=transcript)
     summary["output"] = outcome.output
     if outcome.ending is Ending.CANCELLED:
@@ -243,4 +244,8 @@ def summary_of(
 
 
 def findings_of(entry: ScenarioEntry, outcome: Outcome) -> list[Any]:
+    from checkspec.engine.executor import Ending
+
+    from ..analysis.run_results import run_findings
+
     return [] if outcome.ending is Ending.CANCELLED else run_findings(entry, outcome.result)

@@ -17,6 +17,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from checkspec.engine.core.gcpause import freeze_bulk
 from checkspec.engine.spec.kinds import CONFIG_NAMES, is_config_name
 
 from . import (
@@ -42,7 +43,7 @@ from .runs import Runs
 from .settings import SECTION, EditorSettings
 
 NAME = "checkspec"
-# Diagnostics wait for a pause in typing: each analysis parses the whole file.
+# Longest pause in typing diagnostics wait for (they wait as long as an analysis takes).
 DEBOUNCE_SECONDS = 0.15
 
 
@@ -58,7 +59,8 @@ class CheckspecServer(LanguageServer):
         super().__init__(
             NAME,
             _version(),
-            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            # Changes come as a range and its new text, applied to our copy (documents.py).
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=CheckspecProtocol,
         )
         self.store = DocumentStore()
@@ -78,7 +80,7 @@ class CheckspecServer(LanguageServer):
             return UTF16
 
     def codec(self, doc: OpenDocument) -> PositionCodec:
-        return PositionCodec(doc.text, self.encoding)
+        return PositionCodec(doc.text, self.encoding, doc.lines)
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
@@ -90,7 +92,9 @@ class CheckspecServer(LanguageServer):
 
 
 def create_server() -> CheckspecServer:
+    freeze_bulk()  # analyses live as long as their document: keep the collector off them
     server = CheckspecServer()
+    server.store.keep_scenarios = False  # runnable forms are rebuilt for the rare run
     _register_lifecycle(server)
     features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
     for feature in (*features, definition, links, references, rename, inlay_hints):
@@ -137,11 +141,11 @@ def _register_lifecycle(server: CheckspecServer) -> None:
     @guarded()
     def did_change(ls: CheckspecServer, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
-        # pygls has applied the change (full or incremental) to its copy of the text.
-        text = ls.workspace.get_text_document(uri).source
-        doc = ls.store.update(uri, text, params.text_document.version)
+        version = params.text_document.version
+        doc = ls.store.update(uri, params.content_changes, version, ls.encoding)
         if doc is None:
             return
+        ls.protocol.share_text(uri, doc.text, version)  # type: ignore[attr-defined]
         diagnostics.publish_soon(ls, uri)
         if doc.is_config:
             _config_changed(ls, Path(doc.path))

@@ -8,27 +8,39 @@ from the engine's `Settings` (`editor_overrides`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
-
-from checkspec.engine.settings import editor_overrides
 
 SECTION = "checkspec"
 
 
-@dataclass(frozen=True)
 class EditorSettings:
-    values: Mapping[str, Any] = field(default_factory=dict)
+    """The editor's settings, read when first used: `initialize` answers without importing
+    the engine's settings (and the judges' configuration they bring)."""
+
+    def __init__(self, raw: Mapping[str, Any] | None = None) -> None:
+        self._raw = raw
 
     @classmethod
     def from_client(cls, raw: Any) -> EditorSettings:
         """`{"checkspec": {...}}` or the inner mapping; values of the wrong type are ignored."""
         if isinstance(raw, Mapping) and isinstance(raw.get(SECTION), Mapping):
             raw = raw[SECTION]
-        if not isinstance(raw, Mapping):
-            return cls()
-        return cls(editor_overrides(raw))
+        return cls(raw if isinstance(raw, Mapping) else None)
+
+    @cached_property
+    def values(self) -> Mapping[str, Any]:
+        if self._raw is None:
+            return {}
+        from checkspec.engine.settings import editor_overrides
+
+        return editor_overrides(self._raw)
 
     def overrides(self) -> dict[str, Any]:
         """The settings given, as `resolve_settings` keyword arguments."""
         return dict(self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EditorSettings) and self.values == other.values
+
+    __hash__ = None  # type: ignore[assignment]

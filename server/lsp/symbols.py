@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.symbols import document_symbols
 from .convert import to_document_symbol
 from .guard import guarded
 
@@ -20,6 +19,8 @@ def register(server: CheckspecServer) -> None:
     def document_symbol(
         ls: CheckspecServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
+        from ..analysis.symbols import document_symbols
+
         doc = ls.store.get(params.text_document.uri)
         if doc is None or doc.too_large:
             return []

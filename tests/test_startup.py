@@ -1,0 +1,176 @@
+"""What a command imports: `--version` and `--help` nothing of the engine, `validate` no
+LLM client, JSON Schema or Rego library; the built-in checks load on the registry's
+first read. Each case runs in a fresh interpreter (this one has imported everything)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+HEAVY = ("pydantic", "checkspec.engine.checks", "checkspec.engine.judges", "jinja2")
+
+
+def modules_after(code: str) -> set[str]:
+    """The modules loaded once `code` has run (it may exit), in a fresh interpreter."""
+    script = textwrap.dedent(
+        """
+        import atexit, json, sys
+        atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+        """
+    ) + textwrap.dedent(code)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def test_version_and_help_load_nothing_of_the_engine() -> None:
+    for args in (["--version"], ["--help"], ["run", "--help"]):
+        loaded = modules_after(f"from checkspec.engine.cli.main import main\nmain({args!r})")
+        assert not loaded & set(HEAVY), (args, loaded & set(HEAVY))
+    assert "importlib.metadata" not in modules_after(
+        "from checkspec.engine.cli.main import main\nmain(['--help'])"
+    )
+
+
+def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> None:
+    spec = tmp_path / "a.scenario.yaml"
+    spec.write_text(
+        "name: a\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n"
+        "    checks: [{kind: string_matching, keyword: hello}]\n",
+        encoding="utf-8",
+    )
+    loaded = modules_after(
+        f"from checkspec.engine.cli.main import main\nmain(['validate', {str(spec)!r}])"
+    )
+    assert "checkspec.engine.checks" in loaded  # it did validate
+    for heavy in ("litellm", "jsonschema", "regorus", "openai"):
+        assert heavy not in loaded, heavy
+    # the file has deterministic checks only: no judge, generator or template engine
+    for module in ("checkspec.engine.judges", "checkspec.engine.generators", "jinja2"):
+        assert module not in loaded, module
+
+
+def test_the_registry_loads_the_built_in_checks_on_its_first_read() -> None:
+    loaded = modules_after("import checkspec.engine.core.check")
+    assert "checkspec.engine.checks" not in loaded
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.check import Check
+        assert "equals" in Check._registry and "llm_judge" in Check._registry
+        Check.model_validate({"kind": "regex_matching", "pattern": "a"})
+        """
+    )
+    assert "checkspec.engine.checks" in loaded and "checkspec.engine.judges" in loaded
+
+
+def test_the_package_names_load_on_first_use() -> None:
+    loaded = modules_after(
+        """
+        import checkspec.engine as engine
+        assert "Scenario" in dir(engine)
+        from checkspec.engine import *
+        assert Scenario and StringMatching and LLMJudge
+        """
+    )
+    assert "checkspec.engine.scenario" in loaded
+
+
+def test_one_kind_read_imports_its_package_and_a_listing_all_of_them() -> None:
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.check import Check
+        assert Check._registry.get("equals") is not None and "no_such_kind" not in Check._registry
+        """
+    )
+    assert "checkspec.engine.checks" in loaded and "checkspec.engine.judges" not in loaded
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.check import Check
+        Check.model_validate({"kind": "llm_judge", "prompt": "x"})
+        """
+    )
+    assert "checkspec.engine.judges" in loaded
+    loaded = modules_after(
+        """
+        from checkspec.engine.core.input_generator import InputGenerator
+        assert "user_simulator" in InputGenerator._registry
+        """
+    )
+    assert "checkspec.engine.generators" in loaded
+
+
+def test_the_built_in_kind_map_is_what_a_full_import_registers() -> None:
+    """BUILT_IN_CHECKS (kind -> package, in order) must follow the code: a fresh process
+    imports everything, then the registry's order and each class's module are compared,
+    after a lookup of one judge first (a listing puts built-ins back in the map's order)."""
+    script = textwrap.dedent(
+        """
+        import json
+        from checkspec.engine.core.check import BUILT_IN_CHECKS, Check
+        from checkspec.engine.core.input_generator import InputGenerator
+        assert Check._registry.get("toxicity") is not None  # judges registered first
+        print(json.dumps({
+            "map": list(BUILT_IN_CHECKS.items()),
+            "checks": [[k, c.__module__] for k, c in Check._registry.items()],
+            "generators": [[k, c.__module__] for k, c in InputGenerator._registry.items()],
+            "generator_map": list(InputGenerator._registry._where.items()),
+        }))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    seen = json.loads(done.stdout)
+    assert [k for k, _ in seen["checks"]] == [k for k, _ in seen["map"]]
+    for (kind, module), (_, package) in zip(seen["checks"], seen["map"], strict=True):
+        assert module.startswith(package + "."), (kind, module, package)
+    assert sorted(k for k, _ in seen["generators"]) == sorted(k for k, _ in seen["generator_map"])
+    for kind, module in seen["generators"]:
+        assert module.startswith(dict(seen["generator_map"])[kind] + "."), (kind, module)
+
+
+def test_the_language_server_answers_initialize_before_loading_the_analysis() -> None:
+    """Everything the server registers before `initialize` is light: the analysis, the
+    engine's models (pydantic), the YAML reader and the settings load with the first
+    document. A real server over stdio, in its own process."""
+    script = textwrap.dedent(
+        """
+        import asyncio, json, sys
+        from checkspec.server.lsp.server import create_server
+        from lsprotocol import types
+
+        server = create_server()
+        params = types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            initialization_options={"checkspec": {"model": "x"}},
+        )
+        result = server.protocol.lsp_initialize(params)
+        while True:  # pygls' initialize is a generator: run it to the end by hand
+            try:
+                handler, args, _ = next(result)
+                handler(*args)
+            except StopIteration as done:
+                answer = done.value
+                break
+        assert answer.capabilities.completion_provider is not None
+        print(json.dumps(sorted(sys.modules)))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "checkspec.server.lsp.completion" in loaded  # the features are registered
+    for heavy in (
+        "pydantic",
+        "yaml",
+        "checkspec.engine.spec.document",
+        "checkspec.engine.settings",
+        "checkspec.engine.executor",
+        "checkspec.server.analysis.completion",
+    ):
+        assert heavy not in loaded, heavy
