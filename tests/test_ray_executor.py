@@ -85,17 +85,43 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _stop(temp: Path) -> None:
-    """Kill this cluster's processes only (`ray stop` would stop every cluster here)."""
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            command = (proc / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if str(temp).encode() in command:
-            with contextlib.suppress(OSError):
-                os.kill(int(proc.name), signal.SIGKILL)
+    """Kill this cluster's processes only (`ray stop` would stop every cluster here): those
+    naming its temp folder, and those that renamed themselves (`ray::IDLE`,
+    `ray::DashboardAgent`) but run in a folder under it or write its log files."""
+    for _ in range(2):  # again, for what was starting during the first pass
+        for proc in Path("/proc").iterdir():
+            if proc.name.isdigit() and _of_cluster(proc, str(temp)):
+                with contextlib.suppress(OSError):
+                    os.kill(int(proc.name), signal.SIGKILL)
+        time.sleep(0.5)
+
+
+def _of_cluster(proc: Path, temp: str) -> bool:
+    with contextlib.suppress(OSError):
+        if temp.encode() in (proc / "cmdline").read_bytes():
+            return True
+    with contextlib.suppress(OSError):
+        if os.readlink(proc / "cwd").startswith(temp):
+            return True
+    with contextlib.suppress(OSError):
+        return any(os.readlink(fd).startswith(temp) for fd in (proc / "fd").iterdir())
+    return False
+
+
+def test_stopping_the_cluster_leaves_no_worker(tmp_path: Path) -> None:
+    # Stand-ins for renamed processes: their command lines do not name the folder.
+    folder = tmp_path / "session" / "working_dir"
+    folder.mkdir(parents=True)
+    sleep = [sys.executable, "-c", "import time; time.sleep(60)"]
+    worker = subprocess.Popen(sleep, cwd=folder)
+    with (tmp_path / "agent.log").open("w") as log:
+        agent = subprocess.Popen(sleep, stdout=log)
+    try:
+        _stop(tmp_path)
+        assert worker.wait(timeout=10) == agent.wait(timeout=10) == -signal.SIGKILL
+    finally:
+        worker.kill()
+        agent.kill()
 
 
 @pytest.fixture

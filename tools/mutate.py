@@ -53,6 +53,17 @@ def stage() -> None:
             _copy_if_changed(src, dst)
 
 
+def refresh_package_data() -> None:
+    """mutmut re-copies changed .py files into mutants/ but copies other files (the judges'
+    prompt templates, the schemas) only when they are missing: bring changed ones up to date."""
+    mutants = STAGE / "mutants" / "checkspec"
+    if not mutants.exists():
+        return
+    for path in (STAGE / "checkspec").rglob("*"):
+        if path.is_file() and path.suffix not in (".py", ".pyc"):
+            _copy_if_changed(path, mutants / path.relative_to(STAGE / "checkspec"))
+
+
 def _sync_tree(src: Path, dst: Path) -> None:
     wanted: set[Path] = set()
     for root, dirs, files in os.walk(src):
@@ -189,6 +200,7 @@ def main() -> int:
         parser.error(f"no such folder: {', '.join(unknown)}")
     if not args.report:
         stage()
+        refresh_package_data()
         names = survivors(folders) if args.survivors else []
         if args.sample > 1:  # the sampled mutants not run yet (new, or their code changed)
             # mutmut (re)generates the mutants of changed files, forgetting the results of
