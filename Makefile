@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: run test test-python coverage mutate lint install clean schema bench fixtures e2e
+.PHONY: run test test-python coverage mutate lint typecheck install clean schema bench fixtures e2e
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -29,9 +29,18 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# mypy checks engine/ and server/ as checkspec.engine and checkspec.server: a link tree
+# gives the folders their import names (the editable install maps them with an import hook
+# tools cannot follow).
+typecheck: install
+	@mkdir -p .typecheck/checkspec
+	@ln -sfn ../../engine .typecheck/checkspec/engine
+	@ln -sfn ../../server .typecheck/checkspec/server
+	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p checkspec.engine -p checkspec.server
+
 # Every test, with branch coverage of engine/ and server/ (language server subprocesses
 # included: [tool.coverage.run] patch = subprocess); fails under 90% for either folder.
-test: install lint
+test: install lint typecheck
 	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)
 	$(PY) -m coverage run -m pytest -q
 	@$(PY) -m coverage combine -q
@@ -80,4 +89,4 @@ bench: install
 	$(PY) bench/engine_vs_reference.py
 
 clean:
-	rm -rf .venv .venv-* build dist *.egg-info
+	rm -rf .venv .venv-* build dist *.egg-info .typecheck

@@ -10,6 +10,9 @@ from pathlib import Path
 from setuptools import setup
 
 ROOTS = {"checkspec.engine": "engine", "checkspec.server": "server", "checkspec.schemas": "schemas"}
+# Folders of data files only (no __init__.py): declared as packages of their own, as
+# setuptools wants for anything importable, with their files as that package's data.
+DATA_ONLY = {"checkspec.engine.judges.prompts": "engine/judges/prompts"}
 
 
 def _packages() -> tuple[list[str], dict[str, str]]:
@@ -21,6 +24,9 @@ def _packages() -> tuple[list[str], dict[str, str]]:
             pkg = ".".join((name, *rel))
             packages.append(pkg)
             package_dir[pkg] = str(init.parent)
+    for pkg, folder in DATA_ONLY.items():
+        packages.append(pkg)
+        package_dir[pkg] = folder
     return packages, package_dir
 
 
@@ -30,7 +36,7 @@ setup(
     package_dir=package_dir,
     package_data={
         "checkspec.schemas": ["*.json"],
-        "checkspec.engine.judges": ["prompts/*.j2"],
+        "checkspec.engine.judges.prompts": ["*.j2"],
         "checkspec.engine.generators.prompts": ["*.j2"],
         "checkspec.engine": ["py.typed"],
     },

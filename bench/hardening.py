@@ -86,7 +86,7 @@ async def _server() -> None:
                 types.DocumentSymbolParams(types.TextDocumentIdentifier(uri))
             )
             outline = time.perf_counter() - started
-            peak = _peak_mb(client._server.pid)  # type: ignore[union-attr]
+            peak = _peak_mb(client._server.pid)  # type: ignore[union-attr]  # noqa: SLF001
             print(
                 f"  {count:,}-item list: diagnostics after {opened:.2f} s ({len(found)}: "
                 f"{found[0].code}...), documentSymbol {outline:.2f} s, server peak {peak:.0f} MB"

@@ -161,7 +161,7 @@ async def measure(server: Server, path: Path, target: dict[str, int], edits: int
     env = {**os.environ, **server.env, "CHECKSPEC_GC_LOG": str(gc_log)}
     started = time.perf_counter()
     await client.start_io(*server.command, env=env)
-    pid = client._server.pid  # type: ignore[union-attr]
+    pid = client._server.pid  # type: ignore[union-attr]  # noqa: SLF001
     try:
         init = await asyncio.wait_for(
             client.initialize_async(
@@ -243,7 +243,7 @@ async def measure(server: Server, path: Path, target: dict[str, int], edits: int
         await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
         client.exit(None)
     finally:
-        process = client._server  # type: ignore[union-attr]
+        process = client._server  # type: ignore[union-attr]  # noqa: SLF001
         if process is not None and process.returncode is None:
             process.kill()
         await asyncio.wait_for(client.stop(), 10)

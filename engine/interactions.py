@@ -12,7 +12,7 @@ target. `WithSpy` wraps another spec and records the calls made to a patched fun
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any, ClassVar, Generic
 
 from pydantic import Field, SerializeAsAny, field_validator
@@ -70,7 +70,7 @@ def _inputs_schema() -> dict[str, Any]:
     Built when a schema is generated, once every input generator is registered; the
     marker becomes the union of their kinds (schema_gen).
     """
-    kinds = sorted(InputGenerator._registry)
+    kinds = sorted(InputGenerator.kinds())
     generator_kind = {
         "type": "object",
         "required": ["kind"],
@@ -87,7 +87,7 @@ async def call_flexible(fn: Callable[..., Any], *args: Any, thread: bool = False
     return await call_injected(fn, values, thread=thread)
 
 
-async def _inputs_of(inputs: Any, trace: Any, input_type: Any) -> AsyncIterator[Any]:
+async def _inputs_of(inputs: Any, trace: Any, input_type: Any) -> AsyncGenerator[Any, Any]:
     """The inputs as an async generator: a value once, or what a callable produces."""
     if not callable(inputs):
         return _once(inputs)
@@ -125,7 +125,7 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
         ),
         json_schema_extra=lambda schema: schema.update(_inputs_schema()),
     )
-    outputs: Any | MISSING = Field(  # type: ignore[valid-type]
+    outputs: Any | MISSING = Field(
         default=MISSING,
         description=(
             "The answer: a recorded value (replayed when there is no target), or "
@@ -141,7 +141,7 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
     def _input_generator(cls, inputs: Any) -> Any:
         # `{kind: user_simulator, persona: ...}` in a file is a simulated user, not a
         # literal input (a dict whose kind is not an input generator's stays a dict).
-        if type(inputs) is dict and inputs.get("kind") in InputGenerator._registry:
+        if type(inputs) is dict and InputGenerator.kind_class(inputs.get("kind")) is not None:
             return InputGenerator.model_validate(inputs)
         return inputs
 
@@ -198,14 +198,14 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
         if target is None and outputs is not MISSING and not callable(outputs):
             # A recorded exchange replayed: the common case, built directly.
             if isinstance(outputs, Interaction):
-                return trace._extended(outputs)
-            return trace._extended(
+                return trace._extended(outputs)  # noqa: SLF001 (interaction specs of this module)
+            return trace._extended(  # noqa: SLF001 (interaction specs of this module)
                 construct(
                     Interaction,
                     {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)},
                 )
             )
-        return trace._extended(await self._answer(inputs, trace, target))
+        return trace._extended(await self._answer(inputs, trace, target))  # noqa: SLF001
 
 
 class _Bound:
@@ -218,7 +218,7 @@ class _Bound:
         self.target = target
 
     def generate(self, trace: Any) -> AsyncGenerator[Interaction[Any, Any], Any]:
-        return self.spec._generate(trace, self.target)
+        return self.spec._generate(trace, self.target)  # noqa: SLF001 (interaction specs of this module)
 
 
 @InteractionSpec.register("with_spy")
@@ -256,7 +256,7 @@ class WithSpy(InteractionSpec[InputType, OutputType, TraceType]):
         with patch(self.target, spy):
             # Specs of ours take the run's target; others only know generate(trace).
             generator = (
-                inner._generate(trace, target)
+                inner._generate(trace, target)  # noqa: SLF001 (interaction specs of this module)
                 if hasattr(inner, "_generate")
                 else inner.generate(trace)
             )

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 from .spec.document import ScenarioEntry
-from .spec.kinds import FileKind, kind_from_name
+from .spec.kinds import FileKind
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
 
@@ -46,7 +46,11 @@ def _enabled(config: pytest.Config) -> bool:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if kind_from_name(file_path) in _SPEC_KINDS and _enabled(parent.config):
+    if not _enabled(parent.config):
+        return None
+    from .spec.files import file_kind  # the same test as folder runs (name, then $schema)
+
+    if file_kind(file_path) in _SPEC_KINDS:
         return SpecFile.from_parent(parent, path=file_path)
     return None
 
@@ -55,7 +59,7 @@ class SpecFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         from .spec.files import load_file
 
-        document = self.document = load_file(self.path, display=self._display())
+        document = self.document = load_file(self.path, display=self.display())
         for problem in document.problems:
             if problem.severity.value == "error":
                 yield InvalidSpec.from_parent(self, name="<file>", problems=[problem])
@@ -66,11 +70,18 @@ class SpecFile(pytest.File):
             else:
                 yield ScenarioItem.from_parent(self, name=entry.name, entry=entry)
 
-    def _display(self) -> str:
+    def display(self) -> str:
         try:
             return str(self.path.relative_to(self.config.rootpath))
         except ValueError:
             return str(self.path)
+
+
+def _spec_file(item: pytest.Item) -> SpecFile:
+    """The spec file an item of ours was collected from."""
+    parent = item.parent
+    assert isinstance(parent, SpecFile)
+    return parent
 
 
 class ScenarioFailed(Exception):
@@ -102,7 +113,7 @@ class ScenarioItem(_SpecItem):
         if outcome.output:
             self.add_report_section("call", "output", outcome.output)
         if not result.passed and not result.skipped:
-            document = self.parent.document  # type: ignore[attr-defined]
+            document = _spec_file(self).document
             run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
             raise ScenarioFailed("\n".join(scenario_lines(run)))
 
@@ -122,7 +133,7 @@ class InvalidSpec(_SpecItem):
         self.problems = problems
 
     def runtest(self) -> None:
-        shown = self.parent._display()  # type: ignore[attr-defined]
+        shown = _spec_file(self).display()
         raise ScenarioFailed("\n".join(p.format(shown) for p in self.problems))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -144,8 +155,6 @@ class _Runs:
         self._futures: dict[str, Future[Outcome]] = {}
         self._threads: list[threading.Thread] = []
         self._pools: list[Any] = []
-        self._loop_ready = threading.Event()
-        self._stop = threading.Event()
 
     def outcome(self, item: ScenarioItem) -> Outcome:
         if item.nodeid not in self._futures:
@@ -174,15 +183,12 @@ class _Runs:
         thread.start()
 
     async def _run(self, groups: dict[Settings, list[tuple[Any, Future[Outcome]]]]) -> None:
-        from .executor import RunOptions, WorkerPool, default_size
+        from .executor import RunOptions
+        from .executor.start import executor_for
 
         for settings, jobs in groups.items():
             futures = {job.key: future for job, future in jobs}
-            pool = WorkerPool(
-                size=default_size(settings.jobs),
-                concurrency=settings.concurrency,
-                python=settings.python,
-            )
+            pool = executor_for(settings)
             self._pools.append((pool, asyncio.get_running_loop()))
             try:
                 async for outcome in pool.stream([job for job, _ in jobs], RunOptions(settings)):
@@ -203,11 +209,10 @@ class _Runs:
 
 def _settings_for(path: Path) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
-    from .settings import for_workspace, resolve_settings
+    from .settings import run_settings
     from .spec.workspace import load_workspace
 
-    workspace = load_workspace(path)
-    return for_workspace(resolve_settings(workspace), workspace.root)
+    return run_settings(load_workspace(path))
 
 
 _RUNS = pytest.StashKey[_Runs]()

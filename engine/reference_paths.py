@@ -17,6 +17,7 @@ from importlib import import_module
 from importlib.machinery import ModuleSpec
 from importlib.util import spec_from_loader
 from types import ModuleType
+from typing import Any
 
 _PACKAGE = __name__.rsplit(".", 1)[0]
 
@@ -83,10 +84,11 @@ class _AliasFinder:
         real = ALIASES.get(name[len(_PACKAGE) + 1 :])
         if real is None:
             return None
-        return spec_from_loader(name, _AliasLoader(name, import_module(f"{_PACKAGE}.{real}")))
+        loader: Any = _AliasLoader(name, import_module(f"{_PACKAGE}.{real}"))
+        return spec_from_loader(name, loader)
 
 
 def install_finder() -> None:
     """Resolve the reference paths when first imported; nothing is imported now."""
     if _AliasFinder not in sys.meta_path:
-        sys.meta_path.insert(0, _AliasFinder)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _AliasFinder)

@@ -45,7 +45,12 @@ from .interactions import Interact, InteractionSpec, Target
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
 _ERROR = CheckStatus.ERROR
 # What a target reference looks like in a file (see targets.py).
-TARGET_PATTERN = r"^(python:[A-Za-z_][\w.]*:[A-Za-z_][\w.]*|https?://.+)$"
+# The same shape targets.describe_target_problem accepts (a test holds them together).
+TARGET_PATTERN = r"^(python:[^:]+:[^:]+|https?://.*)$"
+# A target as written in a file (scenario, suite, dataset, checkspec.yaml).
+TargetText = Annotated[
+    str | None, WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN})
+]
 # A step that ran leaves skip_reason at its default, outside the fields set.
 _UNSET_SKIP_REASON = ("skip_reason",)
 # A single run leaves the multi-run counters at their defaults, outside the fields set.
@@ -67,7 +72,7 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     def skipped(self, why: str) -> TestCaseResult:
         # A step without checks still reports one SKIP, so no step reads as passed.
         return TestCaseResult.model_construct(
-            results=[CheckResult.skip(why) for _ in self.checks or [None]],
+            results=[CheckResult.skip(why) for _ in range(max(1, len(self.checks)))],
             duration_ms=0,
             last_interaction_index=None,
             error=None,
@@ -83,17 +88,18 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
         before = len(trace.interactions)
         try:
             for spec in self.interacts:
-                trace = await spec._extend(trace, target)
+                trace = await spec._extend(trace, target)  # noqa: SLF001 (the run loop's hook on specs (the reference library's protocol))
         except Exception as exc:
+            failure: BaseException = exc
             if isinstance(exc, InteractionGenerationError):  # keep what was generated
-                trace, exc = exc.partial_trace, exc.__cause__ or exc
+                trace, failure = exc.partial_trace, exc.__cause__ or exc
             if not return_exception:
-                raise exc
+                raise failure  # noqa: B904  # what the interaction raised, unchanged
             return TestCaseResult.model_construct(
                 results=[CheckResult.skip("not run: the interaction failed") for _ in names],
                 duration_ms=_ms(started),
                 last_interaction_index=None,
-                error=TestCaseError.from_exception(exc, phase="interaction"),
+                error=TestCaseError.from_exception(failure, phase="interaction"),
                 check_names=names,
             ), trace
         durations: list[float] = []
@@ -179,7 +185,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     name: str = Field(default="Unnamed Scenario", description="Scenario name.")
     description: str | None = Field(default=None, description="What the scenario tests.")
     target: Annotated[
-        Callable[..., Any] | str | MISSING | None,  # type: ignore[valid-type]
+        Callable[..., Any] | str | MISSING | None,
         WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN}),
     ] = Field(
         default=MISSING,
@@ -223,8 +229,29 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             data["name"] = name
         super().__init__(**data)
 
+    @property
+    def base_dirs(self) -> tuple[str, ...]:
+        """Folders `python:` targets and `fn` references are imported from (a spec file's
+        folder and its workspace root); none for a scenario built in Python."""
+        return self._base_dirs
+
+    @property
+    def target_timeout(self) -> float | None:
+        """Seconds a target may take per interaction, as its file's settings say (None: the
+        default)."""
+        return self._target_timeout
+
+    def placed(self, base_dirs: Sequence[str], target_timeout: float | None = None) -> Scenario:
+        """A copy that imports from `base_dirs` (and gives targets `target_timeout` seconds,
+        when given): how front ends run a scenario read from a file."""
+        copy = self.model_copy()
+        copy._base_dirs = tuple(base_dirs)  # noqa: SLF001 (a copy of this class)
+        if target_timeout is not None:
+            copy._target_timeout = target_timeout  # noqa: SLF001 (a copy of this class)
+        return copy
+
     @field_serializer("target")
-    def _dump_target(self, target: Any) -> str | None:
+    def _dump_target(self, target: Any) -> Any:  # a string, None or MISSING (left out)
         if target is None or target is MISSING or isinstance(target, str):
             return target
         return f"python:{target.__module__}:{target.__qualname__}"
@@ -240,7 +267,9 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         self, inputs: Any, outputs: Any = MISSING, metadata: dict[str, Any] | None = None
     ) -> Scenario:
         """Add an interaction (a new step starts after checks)."""
-        spec = Interact(inputs=inputs, outputs=outputs, metadata=metadata or {})
+        spec: Interact[Any, Any, Any] = Interact(
+            inputs=inputs, outputs=outputs, metadata=metadata or {}
+        )
         return self.add_interaction(spec)
 
     def add_interaction(self, interaction: InteractionSpec) -> Scenario:
@@ -310,7 +339,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
 
     async def run(
         self,
-        target: Target | str | MISSING | None = MISSING,  # type: ignore[valid-type]
+        target: Target | str | MISSING | None = MISSING,
         return_exception: bool = False,
         multiple_runs: int | None = None,
     ) -> ScenarioResult:

@@ -1,7 +1,9 @@
-"""One settings object for CLI, language server and extension.
+"""One settings object for CLI, language server, pytest plugin and extension.
 
-Resolution order (later wins): defaults < checkspec.yaml < environment
-(CHECKSPEC_*) < explicit overrides (CLI flags, editor settings).
+The settings themselves (names, types, defaults, variables, flags, editor keys) are the
+catalog's (SETTINGS in engine/catalog.py). Resolution order (later wins): defaults <
+checkspec.yaml < environment (CHECKSPEC_*) < explicit overrides (CLI flags, editor
+settings), always through `resolve_settings`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
 from .judges import config as judges_config
 from .judges import limits as provider_limits
 from .judges import prompt_limits, verdict_cache
@@ -27,36 +30,34 @@ from .judges.config import (  # noqa: F401
 )
 from .spec.workspace import Workspace
 
-# The model variables are the ones the LLM checks read (one list of names).
-_ENV = {
-    "model": judges_config.MODEL_ENV,
-    "embedding_model": judges_config.EMBEDDING_MODEL_ENV,
-    "api_base": judges_config.API_BASE_ENV,
-    "embedding_api_base": judges_config.EMBEDDING_API_BASE_ENV,
-    "target": "CHECKSPEC_TARGET",
-    "max_prompt_size": prompt_limits.MAX_PROMPT_SIZE_ENV,
-    "cache_dir": "CHECKSPEC_CACHE_DIR",
-}
+# The variables of the catalog's settings (the LLM checks read the model ones).
+_ENV = {s.name: s.env for s in SETTINGS if s.env}
+
+
+def _default(name: str) -> Any:
+    return SETTINGS_BY_NAME[name].default
 
 
 @dataclass(frozen=True)
 class Settings:
-    model: str | None = None
-    embedding_model: str | None = None
-    api_base: str | None = None
-    embedding_api_base: str | None = None  # unset: the judge's api_base
-    target: str | None = None
-    concurrency: int = 8
-    target_timeout: float = 60.0
-    scenario_timeout: float = 300.0
-    jobs: int = 0  # worker processes of a run; 0: one per CPU
-    python: str | None = None  # interpreter of the worker processes; None: the current one
-    max_file_size: int = 10_000_000
-    max_prompt_size: int = prompt_limits.DEFAULT_MAX_PROMPT_SIZE
+    """Every setting of the catalog (defaults from there) plus the provider limits."""
+
+    model: str | None = _default("model")
+    embedding_model: str | None = _default("embedding_model")
+    api_base: str | None = _default("api_base")
+    embedding_api_base: str | None = _default("embedding_api_base")  # unset: api_base
+    target: str | None = _default("target")
+    concurrency: int = _default("concurrency")
+    target_timeout: float = _default("target_timeout")
+    scenario_timeout: float = _default("scenario_timeout")
+    jobs: int = _default("jobs")  # worker processes of a run; 0: one per CPU
+    python: str | None = _default("python")  # the workers' interpreter; None: this one
+    max_file_size: int = _default("max_file_size")
+    max_prompt_size: int = _default("max_prompt_size")
     limits: provider_limits.Limits = ()  # provider limits by model, "" for the judge's
-    cache: bool = True  # keep judge and embedding answers between runs
-    cache_dir: str | None = None  # None: .checkspec/cache at the workspace root
-    cache_max_mb: float = verdict_cache.DEFAULT_MAX_MB
+    cache: bool = _default("cache")  # keep judge and embedding answers between runs
+    cache_dir: str | None = _default("cache_dir")  # None: .checkspec/cache at the root
+    cache_max_mb: float = _default("cache_max_mb")
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -81,6 +82,12 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
     settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
+
+
+def run_settings(workspace: Workspace, **overrides: Any) -> Settings:
+    """The settings of a run (the CLI's, the pytest plugin's): resolved as above, with the
+    paths made absolute from the workspace root."""
+    return for_workspace(resolve_settings(workspace, **overrides), workspace.root)
 
 
 def for_workspace(settings: Settings, root: Path | None) -> Settings:
@@ -137,25 +144,33 @@ def apply_llm_settings(settings: Settings) -> None:
     verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)
 
 
-def _camel(name: str) -> str:
-    first, *rest = name.split("_")
-    return first + "".join(part.title() for part in rest)
-
-
 def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Settings given by an editor (camelCase like `embeddingModel`, or snake_case).
+    """The catalog's editor settings given by an editor (camelCase like `embeddingModel`,
+    or snake_case).
 
-    Values of the wrong type are ignored, and editors send "" for "unset".
+    Values of the wrong type or out of the setting's bounds are ignored, and editors send
+    "" for "unset".
     """
     found: dict[str, Any] = {}
-    for spec in fields(Settings):
-        value = raw.get(_camel(spec.name), raw.get(spec.name))
-        if isinstance(spec.default, bool) or spec.default == ():
-            continue  # switches and structured settings come from checkspec.yaml only
-        if isinstance(spec.default, int | float):
+    for setting in EDITOR_SETTINGS:
+        value = raw.get(setting.editor_key, raw.get(setting.name))
+        if setting.type in (int, float):
             number = isinstance(value, int | float) and not isinstance(value, bool)
-            if number and value > 0:
-                found[spec.name] = type(spec.default)(value)
-        elif isinstance(value, str) and value.strip():
-            found[spec.name] = value.strip()
+            if number and setting.type is int and value != int(value):
+                number = False
+            if number and _within(setting, value):
+                found[setting.name] = setting.type(value)
+        elif setting.type is str and isinstance(value, str) and value.strip():
+            found[setting.name] = value.strip()
     return found
+
+
+def _within(setting: Setting, value: float) -> bool:
+    """A finite number within the setting's bounds."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return False
+    if setting.minimum is not None and value < setting.minimum:
+        return False
+    if setting.maximum is not None and value > setting.maximum:
+        return False
+    return setting.exclusive_minimum is None or value > setting.exclusive_minimum

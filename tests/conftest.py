@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
 CORPORA = REPO / "tests" / "data" / "conformance"
 
 
@@ -21,22 +20,13 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def shared_cases(name: str) -> list[dict[str, Any]]:
-    """Cases of ../shared/conformance/<name> (absent outside a checkout beside shared/)."""
-    return read_cases(SHARED / "conformance" / name)
-
-
 def conformance_cases(name: str) -> list[dict[str, Any]]:
-    """The repository's corpus (tests/data/conformance), plus any shared case it lacks.
-
-    The repository's copy adds messages and cases to the shared one; a case both have must
-    expect the same (test_conformance.py checks it).
-    """
+    """The repository's corpus (tests/data/conformance): tests read nothing from outside
+    the repository (it holds every case of the project's shared corpus, and more)."""
     cases = read_cases(CORPORA / name)
     if not cases:
         raise FileNotFoundError(name)
-    known = {case["id"] for case in cases}
-    return cases + [case for case in shared_cases(name) if case["id"] not in known]
+    return cases
 
 
 if os.environ.get("MUTANT_UNDER_TEST") is not None:

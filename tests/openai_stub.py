@@ -150,13 +150,13 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             if path.endswith("/chat/completions"):
                 stub.chat_times.append(time.monotonic())
-                reply = stub._chat_reply(body, headers)
+                reply = stub._chat_reply(body, headers)  # noqa: SLF001 (the stub's own handler)
                 if isinstance(reply, int):
                     self._error(reply)
                 else:
                     self._json(200, _chat_completion(model, reply))
             elif path.endswith("/embeddings"):
-                vectors = stub._embedding_reply(body, headers)
+                vectors = stub._embedding_reply(body, headers)  # noqa: SLF001
                 if isinstance(vectors, int):
                     self._error(vectors)
                 else:

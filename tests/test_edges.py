@@ -490,7 +490,7 @@ def test_a_reused_scenario_takes_its_new_index() -> None:
     after = analyze("name: s\nscenarios:\n  - name: a\n    steps: []\n" + one, "s.suite.yaml")
     assert before.scenarios[0].index == 0
     assert [(e.name, e.index) for e in after.scenarios] == [("a", 0), ("b", 1)]
-    assert module._CACHE  # (the second file reused the analysis of `b`)
+    assert module._CACHE  # (the second file reused the analysis of `b`)  # noqa: SLF001 (a private helper's own test)
 
 
 def test_text_that_is_not_unicode_and_libyaml_depth_are_placed() -> None:

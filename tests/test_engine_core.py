@@ -156,8 +156,8 @@ def test_construct_makes_what_model_construct_makes(cls: type[BaseModel]) -> Non
     assert made.__pydantic_extra__ == reference.__pydantic_extra__
     assert made.__pydantic_private__ == reference.__pydantic_private__
     if cls is WithPrivate:
-        made._cache["k"] = 1  # a private attribute that works, as model_construct sets up
-        assert made._cache == {"k": 1}
+        made._cache["k"] = 1  # a private attribute that works, as model_construct sets up  # noqa: SLF001 (a private helper's own test)
+        assert made._cache == {"k": 1}  # noqa: SLF001 (a private helper's own test)
 
 
 def test_construct_leaves_unset_fields_out_of_the_fields_set() -> None:

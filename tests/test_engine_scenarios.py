@@ -360,7 +360,7 @@ def stateful_kinds() -> Iterator[None]:
         yield
     finally:
         for kind in ("uniqueness_tracker", "refusal_counter"):
-            Check._registry.pop(kind, None)
+            Check.unregister(kind)
 
 
 def chatbot(prompt: str) -> str:

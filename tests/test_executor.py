@@ -70,8 +70,7 @@ def job(key: int, folder: Path, function: str, keyword: str = "ok") -> Job:
         .interact("hello")
         .check(StringMatching(keyword=keyword))
     )
-    scenario._base_dirs = (str(folder),)
-    return Job(key, scenario)
+    return Job(key, scenario.placed([str(folder)]))
 
 
 def collect(

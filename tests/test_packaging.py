@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_wheel_contents(tmp_path: Path) -> None:
-    subprocess.run(
+    built = subprocess.run(
         [
             sys.executable,
             "-m",
@@ -26,7 +26,12 @@ def test_wheel_contents(tmp_path: Path) -> None:
         ],
         check=True,
         capture_output=True,
+        text=True,
     )
+    # No deprecation from setuptools (an SPDX license string, data folders declared as
+    # packages): a newcomer's install prints none.
+    output = built.stdout + built.stderr
+    assert "Warning" not in output and "deprecated" not in output, output
     (wheel,) = tmp_path.glob("checkspec-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
@@ -50,3 +55,5 @@ def test_wheel_contents(tmp_path: Path) -> None:
     )
     assert "checkspec = checkspec.engine.cli.main:main" in entry_points
     assert "checkspec = checkspec.engine.pytest_plugin" in entry_points
+    assert "lsp = checkspec.server.main:main" in entry_points
+    assert "checkspec/schemas/catalog.json" in names

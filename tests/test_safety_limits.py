@@ -104,7 +104,7 @@ def test_the_analysis_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = [f"name: s{i}\nsteps: []\n" for i in range(5)]
     for text in texts:
         assert analyze(text, "t.scenario.yaml").scenarios[0].name == text.split()[1]
-        assert len(document._CACHE) <= 3
+        assert len(document._CACHE) <= 3  # noqa: SLF001 (a private helper's own test)
     again = analyze(texts[-1], "t.scenario.yaml")
     assert again.scenarios[0].name == "s4"
 
@@ -155,7 +155,7 @@ async def test_a_stuck_model_call_is_cut_at_its_timeout(monkeypatch: pytest.Monk
         await never.wait()
 
     with pytest.raises(llm.ProviderError) as info:
-        await llm._with_retries(endpoint, stuck)
+        await llm._with_retries(endpoint, stuck)  # noqa: SLF001 (a private helper's own test)
     assert str(info.value) == (
         "The call to openai/test failed (not retried): no answer within 0.05s"
     )
@@ -164,19 +164,19 @@ async def test_a_stuck_model_call_is_cut_at_its_timeout(monkeypatch: pytest.Monk
 def test_provider_messages_are_cut_and_keep_no_secret() -> None:
     endpoint = Generator(model="openai/test", api_key="sk-secret")
     long = RuntimeError("sk-secret " + "x" * 600)
-    described = llm._describe(long, endpoint, 3)
+    described = llm._describe(long, endpoint, 3)  # noqa: SLF001 (a private helper's own test)
     assert described.startswith("The call to openai/test failed after 3 attempts: *** xxx")
     assert described.endswith("x...") and "sk-secret" not in described
     assert len(described) == len("The call to openai/test failed after 3 attempts: ") + 503
-    exact = llm._describe(RuntimeError("y" * 500), endpoint, 1)
+    exact = llm._describe(RuntimeError("y" * 500), endpoint, 1)  # noqa: SLF001 (a private helper's own test)
     assert exact.endswith("y" * 500)
 
 
 def test_a_raw_judge_answer_is_cut_when_quoted() -> None:
-    assert verdict._clip(None) == "none"
-    assert verdict._clip("  short  ") == "'short'"
-    assert verdict._clip("z" * 300) == repr("z" * 300)
-    assert verdict._clip("z" * 301) == repr("z" * 300 + "...")
+    assert verdict._clip(None) == "none"  # noqa: SLF001 (a private helper's own test)
+    assert verdict._clip("  short  ") == "'short'"  # noqa: SLF001 (a private helper's own test)
+    assert verdict._clip("z" * 300) == repr("z" * 300)  # noqa: SLF001 (a private helper's own test)
+    assert verdict._clip("z" * 301) == repr("z" * 300 + "...")  # noqa: SLF001 (a private helper's own test)
 
 
 def test_the_default_size_limit_is_ten_megabytes() -> None:

@@ -64,13 +64,13 @@ def test_without_freeze_bulk_nothing_is_frozen() -> None:
 def test_scenarios_rebuilt_on_demand_equal_the_ones_kept() -> None:
     text = suite(12)
     kept = analyze(text, "kept.suite.yaml")
-    document_module._CACHE.clear()
+    document_module._CACHE.clear()  # noqa: SLF001
     keep_scenarios(False)
     try:
         lazy = analyze(text, "lazy.suite.yaml")
     finally:
         keep_scenarios(True)
-        document_module._CACHE.clear()
+        document_module._CACHE.clear()  # noqa: SLF001
     assert all(entry.built is None for entry in lazy.scenarios)
     for a, b in zip(kept.scenarios, lazy.scenarios, strict=True):
         got = b.scenario
@@ -106,7 +106,9 @@ def _scan(root: Node | None, pos: Position) -> Node | None:
     while True:
         if node.kind == "mapping":
             children = [
-                (c, k) for k, v in node.entries[node._merged :] for c in ((k, True), (v, False))
+                (c, k)
+                for k, v in node.entries[node._merged :]  # noqa: SLF001
+                for c in ((k, True), (v, False))
             ]
         elif node.kind == "sequence":
             children = [((item, False), None) for item in node.items]
@@ -166,7 +168,7 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
         assert first.layout is not None and first.layout.cuts  # the case that made cycles
         gc.collect()
         del editing, jsonl, first
-        document_module._CACHE.clear()
+        document_module._CACHE.clear()  # noqa: SLF001
         assert gc.collect() == 0
     finally:
         keep_scenarios(True)

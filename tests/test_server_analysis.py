@@ -100,7 +100,7 @@ def test_kinds_complete_from_the_registry_and_the_workspace_custom_checks() -> N
     text = SCENARIO.replace("kind: greater_than", "kind: gre")
     found = items(text, "kind: gre")
     names = labels(found)
-    assert names[: len(Check._registry)] == list(Check._registry)
+    assert names[: len(Check.registry())] == list(Check.registry())
     assert "custom_polite" in names
     greater = next(i for i in found if i.label == "greater_than")
     assert greater.kind is ItemKind.CHECK
@@ -606,7 +606,7 @@ def test_a_step_that_cannot_run_is_reported_at_the_step() -> None:
 
 
 def test_every_registered_check_has_a_documented_shape() -> None:
-    for kind, cls in Check._registry.items():
+    for kind, cls in Check.registry().items():
         shape = shape_at(
             FileKind.SCENARIO,
             [

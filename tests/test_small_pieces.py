@@ -11,11 +11,10 @@ from checkspec.engine.core.jsonpath import (
     JSONPathError,
     JSONPathStr,
     compile_path,
-    validate_jsonpath,
 )
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.lines import split_lines
-from checkspec.engine.spec.workspace import CustomCheck, WorkspaceConfig, validate_config
+from checkspec.engine.spec.workspace import CustomCheck, WorkspaceConfig
 from checkspec.server.analysis.symbols import SymbolRole, document_symbols
 
 from .test_server_analysis import dedent
@@ -102,12 +101,12 @@ def test_selectors_say_why_they_are_refused() -> None:
         compile_path(3)  # type: ignore[arg-type]
     assert str(info.value) == "JSONPath must be a string, got int"
     with pytest.raises(JSONPathError) as info:
-        validate_jsonpath("last.outputs")
+        compile_path("last.outputs")
     assert str(info.value) == (
         "Invalid JSONPath expression 'last.outputs': path must start with 'trace.' "
         "(for example 'trace.last.outputs')"
     )
-    assert validate_jsonpath("trace.last") == "trace.last"
+    assert compile_path("trace.last").text == "trace.last"
     with pytest.raises(ValidationError) as error:
         Holder(path="trace.[[")
     (detail,) = error.value.errors()
@@ -123,6 +122,6 @@ def test_custom_checks_keep_their_type_apart_from_their_parameters() -> None:
     assert "params needs a 'type': the built-in check identifier to configure" in str(info.value)
     config = WorkspaceConfig(custom_checks=[custom])
     assert config.custom() == {"custom_x": custom}
-    assert validate_config(None) == (WorkspaceConfig(), None)
-    bad, error = validate_config({"concurrency": 0})
-    assert bad is None and error is not None and error.errors()[0]["loc"] == ("concurrency",)
+    with pytest.raises(ValidationError) as bad:
+        WorkspaceConfig.model_validate({"concurrency": 0})  # the bound is the catalog's
+    assert bad.value.errors()[0]["loc"] == ("concurrency",)

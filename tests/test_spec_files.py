@@ -87,13 +87,13 @@ def test_a_file_is_loaded_with_its_workspace(tmp_path: Path) -> None:
     document = load_file(path, display="shown/a.scenario.yaml")
     assert document.path == "shown/a.scenario.yaml"
     scenario = document.scenarios[0].scenario
-    assert scenario._base_dirs == (str(path.resolve().parent), str(tmp_path))
-    assert scenario._target_timeout == 7
+    assert scenario.base_dirs == (str(path.resolve().parent), str(tmp_path))
+    assert scenario.target_timeout == 7
     other = tmp_path / "b.scenario.yaml"
     other.write_text(SCENARIO)
     again = load_file(other).scenarios[0].scenario
-    assert again is not scenario and again._base_dirs[0] == str(tmp_path.resolve())
-    assert scenario._base_dirs[0] == str(path.resolve().parent)  # not changed by the other
+    assert again is not scenario and again.base_dirs[0] == str(tmp_path.resolve())
+    assert scenario.base_dirs[0] == str(path.resolve().parent)  # not changed by the other
 
 
 def test_files_that_cannot_be_analysed_are_one_problem(tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_files_that_cannot_be_analysed_are_one_problem(tmp_path: Path) -> None:
 
 
 def test_an_edited_checkspec_yaml_is_read_again(tmp_path: Path) -> None:
-    workspace_module._CACHE.pop((tmp_path / "checkspec.yaml"), None)
+    workspace_module._CACHE.pop((tmp_path / "checkspec.yaml"), None)  # noqa: SLF001 (a private helper's own test)
     config = tmp_path / "checkspec.yaml"
     config.write_text("target: python:a:one\n")
     os.utime(config, (1_000_000, 1_000_000))

@@ -43,17 +43,17 @@ class ComparisonCheck(Check, Generic[InputType, OutputType, TraceType, ExpectedT
     target_key: JSONPathStr = Field(
         default="trace.last.outputs", description="JSONPath to the actual value under test."
     )
-    expected_value: Any | MISSING = Field(  # type: ignore[valid-type]
+    expected_value: Any | MISSING = Field(
         default=MISSING,
         description="Static expected value (explicit null compares against null).",
     )
-    expected_value_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+    expected_value_key: JSONPathStr | MISSING = Field(
         default=MISSING, description="JSONPath to the expected value in the trace."
     )
     normalization_form: NormalizationForm | None = Field(
         default="NFKC", description="Unicode normalization applied before comparing."
     )
-    match: MatchMode | MISSING = Field(  # type: ignore[valid-type]
+    match: MatchMode | MISSING = Field(
         default=MISSING,
         description=(
             "For a list/set/tuple value: 'any' passes if one item matches, 'all' if every "
@@ -61,14 +61,18 @@ class ComparisonCheck(Check, Generic[InputType, OutputType, TraceType, ExpectedT
         ),
     )
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("expected_value", "expected_value_key"),
+    )
+
     @model_validator(mode="after")
     def validate_expected_value_or_expected_value_key(self) -> ComparisonCheck:
-        exactly_one(self, "expected_value", "expected_value_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def _compare(self, actual: Any, expected: Any) -> bool | None:
         try:
-            return bool(type(self)._op(actual, expected))
+            return bool(type(self)._op(actual, expected))  # noqa: SLF001 (the class's own operator)
         except Exception:  # unsupported comparison between these types
             return None
 

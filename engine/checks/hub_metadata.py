@@ -34,9 +34,31 @@ def parse_metadata_path(path: str) -> JSONPath:
 class JsonPathRule(BaseModel):
     """One rule: the value at `json_path` in the metadata equals `expected_value`."""
 
-    model_config = ConfigDict(extra="forbid")
+    # The schemas say what the validators below check: the path's `$` and the value's type.
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "allOf": [
+                {
+                    "if": {
+                        "properties": {"expected_value_type": {"const": name}},
+                        "required": ["expected_value_type"],
+                    },
+                    "then": {"properties": {"expected_value": {"type": json_type}}},
+                }
+                for name, json_type in (
+                    ("string", "string"),
+                    ("number", "number"),
+                    ("boolean", "boolean"),
+                )
+            ]
+        },
+    )
 
-    json_path: str = Field(description="JSONPath into the metadata, e.g. $.category.")
+    json_path: str = Field(
+        description="JSONPath into the metadata, e.g. $.category.",
+        json_schema_extra={"pattern": "^\\$"},
+    )
     expected_value: str | float | int | bool = Field(description="The expected value.")
     expected_value_type: ValueType = Field(description="Type of the expected value.")
 

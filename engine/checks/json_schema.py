@@ -109,7 +109,7 @@ def schema_problem(schema: Any) -> str | None:
     from jsonschema.validators import validator_for
 
     try:
-        validator_for(schema).check_schema(schema)
+        validator_for(schema).check_schema(schema)  # type: ignore[arg-type]  # the stubs omit bool schemas
     except SchemaError as exc:
         where = "/".join(str(p) for p in exc.path)
         return f"invalid JSON Schema{f' at {where}' if where else ''}: {exc.message}"
@@ -285,7 +285,7 @@ _OVERRIDES = {
 
 
 @cache
-def _bounded_class(base: type) -> type:
+def _bounded_class(base: Any) -> type:
     from jsonschema.validators import extend
 
     keywords = {name: _guarded(_OVERRIDES.get(name, fn)) for name, fn in base.VALIDATORS.items()}
@@ -299,9 +299,10 @@ def _offline_registry() -> Any:
     from referencing.exceptions import NoSuchResource
 
     def refuse(uri: str) -> Any:
-        raise NoSuchResource(ref=uri)  # never fetched: no network, no files
+        # (attrs' field aliases, which mypy's attrs support does not read)
+        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # never fetched: no network, no files
 
-    return REGISTRY.combine(Registry(retrieve=refuse))
+    return REGISTRY.combine(Registry(retrieve=refuse))  # type: ignore[call-arg]
 
 
 @cache

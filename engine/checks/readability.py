@@ -49,7 +49,7 @@ def _textstat() -> Any:
     def offline_cmudict(lang: str) -> dict[str, list[list[str]]] | None:
         return english if lang.split("_")[0] == "en" else None
 
-    _count_syllables.get_cmudict = offline_cmudict  # type: ignore[attr-defined]
+    _count_syllables.get_cmudict = offline_cmudict
     return textstat
 
 

@@ -72,6 +72,7 @@ class RegoPolicy(Check):
     rule: str = Field(
         description="Fully qualified boolean rule path, e.g. data.giskard.allow.",
         examples=["data.giskard.allow"],
+        json_schema_extra={"pattern": "^data\\."},  # as _rule_path checks
     )
     target_key: JSONPathStr = Field(
         default="trace.last.outputs",

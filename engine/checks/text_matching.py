@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import regex
 from pydantic import Field, model_validator
@@ -36,7 +36,7 @@ def exactly_one(model: Check, value_field: str, key_field: str) -> None:
 class TextCheck(Check):
     """Shared extraction of the text under test and the matcher (keyword / pattern)."""
 
-    text: str | MISSING = Field(  # type: ignore[valid-type]
+    text: str | MISSING = Field(
         default=MISSING,
         description="Literal text to search in; when omitted the text comes from target_key.",
     )
@@ -77,10 +77,10 @@ class TextCheck(Check):
 class StringMatching(TextCheck):
     """Passes when the keyword occurs in the text (after normalization)."""
 
-    keyword: str | MISSING = Field(  # type: ignore[valid-type]
+    keyword: str | MISSING = Field(
         default=MISSING, description="Substring to search for (or use keyword_key)."
     )
-    keyword_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+    keyword_key: JSONPathStr | MISSING = Field(
         default=MISSING, description="JSONPath to the keyword in the trace."
     )
     normalization_form: NormalizationForm | None = Field(
@@ -88,9 +88,11 @@ class StringMatching(TextCheck):
     )
     case_sensitive: bool = Field(default=True, description="Whether matching is case-sensitive.")
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (("keyword", "keyword_key"),)
+
     @model_validator(mode="after")
     def validate_keyword_or_keyword_key(self) -> StringMatching:
-        exactly_one(self, "keyword", "keyword_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def _format(self, value: str) -> str:
@@ -119,10 +121,10 @@ def compile_regex(pattern: str) -> regex.Pattern[str]:
 class RegexMatching(TextCheck):
     """Passes when the regular expression matches somewhere in the text."""
 
-    pattern: str | MISSING = Field(  # type: ignore[valid-type]
+    pattern: str | MISSING = Field(
         default=MISSING, description="Regular expression (or use pattern_key)."
     )
-    pattern_key: JSONPathStr | MISSING = Field(  # type: ignore[valid-type]
+    pattern_key: JSONPathStr | MISSING = Field(
         default=MISSING, description="JSONPath to the pattern in the trace."
     )
     match_timeout_seconds: float = Field(
@@ -131,9 +133,11 @@ class RegexMatching(TextCheck):
         description="Upper bound on how long matching may take before the check errors.",
     )
 
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = (("pattern", "pattern_key"),)
+
     @model_validator(mode="after")
     def validate_pattern_or_pattern_key(self) -> RegexMatching:
-        exactly_one(self, "pattern", "pattern_key")
+        exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def lint(self) -> list[FieldIssue]:
@@ -143,7 +147,7 @@ class RegexMatching(TextCheck):
             compile_regex(self.pattern)
         except regex.error as exc:
             message = str(exc).split(" at position")[0]
-            line, column = _line_col(self.pattern, exc.pos)
+            line, column = _line_col(self.pattern, getattr(exc, "pos", None))
             return [
                 FieldIssue("pattern", "regex-syntax", f"invalid regex: {message}", line, column)
             ]

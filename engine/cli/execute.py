@@ -19,19 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.result import ScenarioResult, TestCaseStatus
-from ..executor import (
-    Ending,
-    Executor,
-    InProcessExecutor,
-    Job,
-    RunOptions,
-    WorkerPool,
-    default_size,
-)
+from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
 from ..settings import Settings
 from ..spec.document import Document, ScenarioEntry
-
-EXECUTORS = ("process", "inprocess", "ray")
 
 
 @dataclass
@@ -135,22 +125,6 @@ def runnable(
         for entry in doc.scenarios
         if entry.scenario is not None and selected(entry, tags)
     ]
-
-
-def make_executor(
-    kind: str, settings: Settings, *, ray_address: str | None = None, root: Path | None = None
-) -> Executor:
-    if kind == "inprocess":
-        return InProcessExecutor(settings.concurrency)
-    if kind == "ray":
-        from ..executor.ray_executor import RayExecutor
-
-        return RayExecutor(address=ray_address, root=root, concurrency=settings.concurrency)
-    return WorkerPool(
-        size=default_size(settings.jobs),
-        concurrency=settings.concurrency,
-        python=settings.python,
-    )
 
 
 def run_documents(

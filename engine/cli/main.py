@@ -60,24 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
     run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
     run.add_argument("--target", help="agent to call instead of the files' targets")
-    run.add_argument(
-        "--concurrency", type=_count(1), help="scenarios run at once, over all workers"
-    )
-    run.add_argument(
-        "--jobs", "-j", type=_count(0), metavar="N", help="worker processes (0: one per CPU)"
-    )
-    run.add_argument(
-        "--scenario-timeout",
-        type=_seconds,
-        metavar="SECONDS",
-        help="stop a scenario (imports, targets, checks) that runs longer than this",
-    )
-    run.add_argument(
-        "--python", metavar="PATH", help="interpreter of the worker processes (with checkspec)"
-    )
-    run.add_argument(
-        "--cache-dir", metavar="DIR", help="folder of the verdict cache (judge answers kept)"
-    )
+    _setting_options(run)
     run.add_argument(
         "--no-cache",
         action="store_true",
@@ -112,8 +95,6 @@ def _parser() -> argparse.ArgumentParser:
         help="after the run, run changed files again (all of them when a .py module or "
         "checkspec.yaml changes) until Ctrl-C",
     )
-    run.add_argument("--model", help="LLM for judge checks (litellm name)")
-    run.add_argument("--embedding-model", help="embedding model for semantic_similarity")
 
     merge = commands.add_parser(
         "merge", help="merge the JSON reports of shards into the report of the whole run"
@@ -136,6 +117,32 @@ def _parser() -> argparse.ArgumentParser:
     # Many LSP clients add --stdio to the command they start; stdio is the only transport.
     lsp.add_argument("--stdio", action="store_true", help="speak LSP over stdio (the default)")
     return parser
+
+
+_SHORT = {"jobs": "-j"}
+
+
+def _setting_options(command: argparse.ArgumentParser) -> None:
+    """An option for each setting of the catalog that has a flag, with its help and
+    default as the catalog gives them (the catalog module loads nothing else)."""
+    from ..catalog import SETTINGS, cli_help
+
+    for setting in SETTINGS:
+        if setting.flag is None:
+            continue
+        names = [setting.flag, *([_SHORT[setting.name]] if setting.name in _SHORT else [])]
+        if setting.type is int:
+            least = int(setting.minimum or 0)
+            command.add_argument(
+                *names, type=_count(least), metavar="N", help=cli_help(setting.name)
+            )
+        elif setting.type is float:
+            command.add_argument(
+                *names, type=_seconds, metavar="SECONDS", help=cli_help(setting.name)
+            )
+        else:
+            metavar = setting.name.upper()
+            command.add_argument(*names, metavar=metavar, help=cli_help(setting.name))
 
 
 def _count(least: int) -> Callable[[str], int]:
@@ -250,10 +257,11 @@ def _run(args: argparse.Namespace) -> int:
 
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
-    from ..settings import for_workspace, resolve_settings
+    from ..executor.start import executor_for
+    from ..settings import run_settings
     from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
-    from .execute import make_executor, run_documents, runnable, scenario_identity
+    from .execute import run_documents, runnable, scenario_identity
     from .progress import Progress
     from .selection import shard_of, write_last_failed
 
@@ -264,7 +272,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     workspace = load_workspace(Path(args.paths[0]))
-    settings = resolve_settings(
+    settings = run_settings(
         workspace,
         model=args.model,
         embedding_model=args.embedding_model,
@@ -275,10 +283,9 @@ def _run(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
     )
-    settings = for_workspace(settings, workspace.root)
     with asyncio.Runner() as runner:
-        executor = make_executor(
-            args.executor, settings, ray_address=args.ray_address, root=workspace.root
+        executor = executor_for(
+            settings, args.executor, ray_address=args.ray_address, root=workspace.root
         )
         try:
             if isinstance(executor, WorkerPool):
@@ -422,8 +429,9 @@ def _list(args: argparse.Namespace) -> int:
     from ..core.check import Check
     from ..spec.workspace import load_workspace
 
-    width = max(len(kind) for kind in Check._registry)
-    for kind, cls in Check._registry.items():
+    registry = Check.registry()
+    width = max(len(kind) for kind in registry)
+    for kind, cls in registry.items():
         doc = (cls.__doc__ or "").strip().splitlines()
         print(f"{kind:<{width}}  {doc[0] if doc else ''}")
     workspace = load_workspace(Path.cwd() / "checkspec.yaml")
@@ -453,12 +461,19 @@ def _default_schema_folder() -> Path:
     return here if (here.parent / "pyproject.toml").is_file() else Path("schemas")
 
 
+# Commands other parts of checkspec provide (the language server), found by their entry
+# point: the engine never imports the server (tests/test_layers.py).
+COMMANDS_GROUP = "checkspec.commands"
+
+
 def _lsp(args: argparse.Namespace) -> int:
-    try:
-        from checkspec.server.main import main as serve  # type: ignore[import-not-found]
-    except ImportError:
-        print("error: the language server is not part of this build yet", file=sys.stderr)
+    from importlib.metadata import entry_points
+
+    found = list(entry_points(group=COMMANDS_GROUP, name="lsp"))
+    if not found:
+        print("error: the language server is not installed with this checkspec", file=sys.stderr)
         return EXIT_INVALID
+    serve = found[0].load()
     serve()
     return EXIT_OK
 

@@ -93,7 +93,7 @@ def _run_of(path: Path, number: int, data: Any) -> ScenarioRun:
     if not isinstance(data, dict) or not isinstance(data.get("id"), str):
         raise MergeError(f"{where}: no 'id' (a report of checkspec run --format json)")
     try:
-        result = ScenarioResult.model_validate(data)
+        result: ScenarioResult = ScenarioResult.model_validate(data)
     except ValueError as exc:
         raise MergeError(f"{where}: not a scenario result: {exc}") from None
     checks: dict[tuple[int, int], tuple[str, int]] = {}

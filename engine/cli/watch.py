@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..spec.kinds import CONFIG_NAME, FileKind, kind_from_name
+from ..spec.kinds import FileKind, is_config_name, kind_from_name
 
 EXIT_INTERRUPTED = 130
 _IGNORED_PARTS = frozenset({".git", ".checkspec", "__pycache__", ".venv", "venv", "node_modules"})
@@ -79,7 +79,7 @@ def paths_to_run(given: list[str], changed: Iterable[Path], ignored: set[Path]) 
         if resolved in ignored or _IGNORED_PARTS & set(resolved.parts):
             continue
         kind = kind_from_name(path.name)
-        if path.suffix == ".py" or path.name == CONFIG_NAME:
+        if path.suffix == ".py" or is_config_name(path):
             return list(given)  # what every scenario may import or read
         if kind is None or kind is FileKind.CONFIG:
             continue

@@ -13,12 +13,13 @@ import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
+from ..catalog import DEPRECATED_SPELLINGS
 from .result import CheckResult
 from .trace import Trace, TraceType
 from .typevars import InputType, OutputType
@@ -28,8 +29,9 @@ C = TypeVar("C", bound="type[KindModel]")
 # Placeholder for "any registered kind of this family" in generated JSON Schemas.
 ANY_KIND_MARKER = "x-checkspec-any-kind"
 
-# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md).
-DEPRECATED_TARGET_ALIASES = ("key", "text_key")
+# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md), as the
+# catalog lists them.
+DEPRECATED_TARGET_ALIASES = DEPRECATED_SPELLINGS["target_key"]
 
 # Set by the located document (engine/spec) while it builds checks: checks that reject
 # bad static content when built (a Rego policy that does not compile) leave it to
@@ -96,7 +98,7 @@ BUILT_IN_CHECKS: dict[str, str] = {
 }
 
 
-class _BuiltIns(dict):  # type: ignore[type-arg]
+class _BuiltIns(dict):
     """A registry that imports the built-in kinds when they are read.
 
     `checkspec.engine` loads its names on first use (engine/__init__.py). Looking up one
@@ -137,7 +139,7 @@ class _BuiltIns(dict):  # type: ignore[type-arg]
         self._find(kind)
         return super().__getitem__(kind)
 
-    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, kind: str, default: Any = None) -> Any:
         self._find(kind)
         return super().get(kind, default)
 
@@ -190,9 +192,9 @@ class KindModel(BaseModel):
             if existing is not None and existing.__qualname__ != sub.__qualname__:
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
             sub.__pydantic_fields__["kind"] = _kind_field(kind)
-            sub._kind = kind
+            sub._kind = kind  # noqa: SLF001 (the registry machinery of this module)
             sub.model_rebuild(force=True)
-            dict.__setitem__(registry, kind, sub)
+            dict.__setitem__(registry, kind, cast(Any, sub))
             return sub
 
         return decorate
@@ -203,6 +205,11 @@ class KindModel(BaseModel):
         return dict(cls._registry)
 
     @classmethod
+    def unregister(cls, kind: str) -> None:
+        """Forget the class registered under `kind` (a test's or a plugin's own)."""
+        cls._registry.pop(kind, None)
+
+    @classmethod
     def kind_name(cls) -> str | None:
         return cls._kind
 
@@ -210,6 +217,17 @@ class KindModel(BaseModel):
     def kinds(cls) -> frozenset[str]:
         """The kinds registered in this family (the same set from any class of it)."""
         return frozenset(cls._registry)
+
+    @classmethod
+    def kind_class(cls, kind: object) -> type[Self] | None:
+        """The class registered under `kind` in this family, if any."""
+        found = cls._registry.get(kind) if isinstance(kind, str) else None
+        return found if found is not None and issubclass(found, cls) else None
+
+    @classmethod
+    def default_kind(cls) -> str | None:
+        """The kind assumed when a mapping of this family has none (None: required)."""
+        return cls._default_kind()
 
     @model_validator(mode="wrap")
     @classmethod
@@ -302,7 +320,7 @@ class FieldIssue(NamedTuple):
 DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 
 
-_DISPATCH = KindModel._dispatch_kind.__func__  # type: ignore[attr-defined]
+_DISPATCH = KindModel._dispatch_kind.__func__  # noqa: SLF001 (the registry machinery of this module)
 
 
 class Check(KindModel, Generic[InputType, OutputType, TraceType]):
@@ -319,6 +337,9 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
     # Parameter defaults that differ in dataset files (hub-datasets-and-checks).
     dataset_overrides: ClassVar[dict[str, Any]] = {}
+    # Pairs of parameters of which exactly one must be given (an inline value and its
+    # selector): the check's validator enforces them and the catalog renders them.
+    exactly_one_of: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     async def run(self, trace: Trace[Any, Any]) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
@@ -372,7 +393,8 @@ def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
     direct = None
     overridden = target.model_validate.__func__ is not BaseModel.model_validate.__func__  # type: ignore[attr-defined]
     if type(validator) is SchemaValidator and not overridden:
-        _, args = validator.__reduce__()[:2]  # (schema, config, ...): what it was built from
+        reduced = validator.__reduce__()  # (class, (schema, config, ...)): what it was built from
+        args: Any = reduced[1] if isinstance(reduced, tuple) else ()
         schema = _without_dispatch(args[0])
         if schema is not None:
             try:
@@ -425,8 +447,8 @@ def _kind_field(kind: str) -> FieldInfo:
     annotation = Literal[kind]  # type: ignore[valid-type]
     assignment = Field(default=kind, description="Which kind this is (its registered identifier).")
     field = FieldInfo.from_annotated_attribute(annotation, assignment)
-    field._original_annotation = annotation  # type: ignore[attr-defined]
-    field._original_assignment = assignment  # type: ignore[attr-defined]
+    field._original_annotation = annotation  # noqa: SLF001 (the registry machinery of this module)
+    field._original_assignment = assignment  # noqa: SLF001 (the registry machinery of this module)
     return field
 
 

@@ -124,12 +124,6 @@ class CompiledPath:
         return matches[0].value if matches else NoMatch(self.text)
 
 
-def validate_jsonpath(text: str) -> str:
-    """Raise JSONPathError saying why `text` is not a trace selector."""
-    compile_path(text)
-    return text
-
-
 @lru_cache(maxsize=4096)
 def compile_path(text: str) -> CompiledPath:
     if not isinstance(text, str):

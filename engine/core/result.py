@@ -435,7 +435,7 @@ class SuiteResult(Reportable, BaseModel):
             lambda: {"passed": 0, "failed": 0, "errored": 0, "skipped": 0}
         )
         for result in self.results:
-            values = {
+            values: set[str | None] = {
                 value
                 for tag_key, _, value in (tag.partition(":") for tag in result.tags)
                 if tag_key == key

@@ -9,14 +9,14 @@ outcome (ending `cancelled`), so a caller always gets a result for every job.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 
 from .jobs import Job, Outcome, RunOptions
 
 
 class Executor(ABC):
     @abstractmethod
-    def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+    def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncGenerator[Outcome, None]:
         """The outcome of every job, each as soon as it is known. One stream at a time."""
 
     @abstractmethod

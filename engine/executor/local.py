@@ -7,7 +7,7 @@ process takes the caller with it), but no process start-up either.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 
 from . import capture
 from .base import Executor
@@ -20,7 +20,9 @@ class InProcessExecutor(Executor):
         self._tasks: list[asyncio.Task[Outcome]] = []
         self._cancelled = False
 
-    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+    async def stream(
+        self, jobs: Sequence[Job], options: RunOptions
+    ) -> AsyncGenerator[Outcome, None]:
         from ..judges import limits
         from ..settings import apply_llm_settings
 

@@ -27,7 +27,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,7 +205,9 @@ class WorkerPool(Executor):
 
     # Streaming -----------------------------------------------------------------------
 
-    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+    async def stream(
+        self, jobs: Sequence[Job], options: RunOptions
+    ) -> AsyncGenerator[Outcome, None]:
         if self._streaming:
             raise RuntimeError("a worker pool runs one stream at a time")
         self._streaming = True

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import queue
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,9 +90,8 @@ async def _run_all(
     semaphore = asyncio.Semaphore(max(1, slots))
 
     async def one(job: Job) -> None:
-        scenario = job.scenario
-        scenario._base_dirs = tuple(
-            d if os.path.isabs(d) else os.path.join(root, d) for d in scenario._base_dirs
+        scenario = job.scenario.placed(
+            [d if os.path.isabs(d) else os.path.join(root, d) for d in job.scenario.base_dirs]
         )
         async with semaphore:
             events.put(("started", job.key))
@@ -206,7 +206,7 @@ class RayExecutor(Executor):
                 log_to_driver=False,
                 num_cpus=self._num_cpus if self.address is None else None,
                 ignore_reinit_error=True,
-                logging_level="ERROR",
+                logging_level=logging.ERROR,
             )
         except Exception as exc:  # ConnectionError, a timeout, a refused address
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
@@ -222,7 +222,9 @@ class RayExecutor(Executor):
             run_batch
         )
 
-    async def stream(self, jobs: Sequence[Job], options: RunOptions) -> AsyncIterator[Outcome]:
+    async def stream(
+        self, jobs: Sequence[Job], options: RunOptions
+    ) -> AsyncGenerator[Outcome, None]:
         self.connect()
         self._cancelled = False
         limits = options.settings.limits
@@ -251,17 +253,15 @@ class RayExecutor(Executor):
 
     def _portable(self, job: Job) -> Job:
         """The job with its base folders relative to the workspace root (the working_dir)."""
-        scenario = job.scenario.model_copy()
         folders = []
-        for folder in scenario._base_dirs:
+        for folder in job.scenario.base_dirs:
             path = Path(folder).resolve()
             folders.append(
                 path.relative_to(self.root).as_posix() or "."
                 if path.is_relative_to(self.root)
                 else str(path)
             )
-        scenario._base_dirs = tuple(folders)
-        return Job(job.key, scenario, job.target)
+        return Job(job.key, job.scenario.placed(folders), job.target)
 
     async def _consume(
         self, batch: list[Job], options: RunOptions, results: asyncio.Queue[Outcome | None]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
@@ -113,10 +113,11 @@ class BaseLLMGenerator(InputGenerator[TraceType], WithGeneratorMixin):
     def _render(self, prompt: str, inputs: dict[str, Any]) -> str:
         return render_prompt(prompt, inputs)
 
-    async def __call__(  # type: ignore[override]
+    async def __call__(
         self, trace: Any, input_type: type[Any] | None = None
     ) -> AsyncGenerator[Any, Any]:
-        output_type = LLMGeneratorOutput[input_type or str]  # type: ignore[valid-type]
+        # A model parametrized at run time (a class for pydantic, not a static type).
+        output_type = cast("type[BaseModel]", LLMGeneratorOutput[input_type or str])  # type: ignore[misc]
         prompt = self.get_prompt()
         generator = resolve_generator(self.generator)
         # A template may place the answer format itself: {{ _instr_output }}.

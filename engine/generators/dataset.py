@@ -79,7 +79,8 @@ def _replace(value: Any, prompt: str) -> tuple[Any, bool]:
         return type(value)(**out), found
     if isinstance(value, Sequence | Set) and not isinstance(value, bytes):
         items = [_replace(item, prompt) for item in value]
-        return type(value)(item for item, _ in items), any(hit for _, hit in items)
+        rebuild: Any = type(value)  # the same kind of collection (list, tuple, set...)
+        return rebuild(item for item, _ in items), any(hit for _, hit in items)
     return value, False
 
 
@@ -100,7 +101,7 @@ class DatasetInputGenerator(InputGenerator[TraceType], WithGeneratorMixin):
 
     prompt: str = Field(min_length=1, description="The dataset prompt, used verbatim.")
 
-    async def __call__(  # type: ignore[override]
+    async def __call__(
         self, trace: Any, input_type: type[Any] | None = None
     ) -> AsyncGenerator[Any, Any]:
         if input_type is None or input_type is str:

@@ -24,7 +24,7 @@ class AnswerRelevance(BaseLLMCheck[InputType, OutputType, TraceType]):
         "question_key": "trace.last.inputs.messages[-1].content",
     }
 
-    question: str | MISSING = Field(  # type: ignore[valid-type]
+    question: str | MISSING = Field(
         default=MISSING,
         description="The question, given literally; takes priority over question_key.",
     )
@@ -32,7 +32,7 @@ class AnswerRelevance(BaseLLMCheck[InputType, OutputType, TraceType]):
         default="trace.last.inputs",
         description="JSONPath to the question in the trace (used when question is not given).",
     )
-    answer: str | MISSING = Field(  # type: ignore[valid-type]
+    answer: str | MISSING = Field(
         default=MISSING,
         description="The answer to judge, given literally; takes priority over target_key.",
     )
@@ -42,7 +42,7 @@ class AnswerRelevance(BaseLLMCheck[InputType, OutputType, TraceType]):
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )
-    context: str | MISSING = Field(  # type: ignore[valid-type]
+    context: str | MISSING = Field(
         default=MISSING,
         description=(
             "What the assistant is for (its domain or role), to help judge relevance; "

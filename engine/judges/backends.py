@@ -99,7 +99,7 @@ class BaseJudge(KindModel):
         kind = payload.get("kind")
         if kind is None:
             payload["kind"] = "som" if "model" in payload and "generator" not in payload else "llm"
-        elif kind not in cls._registry:
+        elif cls.kind_class(kind) is None:
             raise ValueError(f"Kind {kind!r} is not registered for class {cls.__name__}")
         return cls.model_validate(payload)
 
@@ -111,9 +111,9 @@ class BaseJudge(KindModel):
         output_type: type[BaseModel] | None = LLMCheckResult,
     ) -> BaseModel:
         """Evaluate `prompt` rendered with `inputs`; the structured output."""
-        return await self._judge(prompt, inputs, output_type, {})
+        return await self.judge_recording(prompt, inputs, output_type, {})
 
-    async def _judge(
+    async def judge_recording(
         self,
         prompt: Any,
         inputs: dict[str, Any],
@@ -159,7 +159,7 @@ class LLMChatJudge(BaseJudge):
             return NO_MODEL_MESSAGE
         return None
 
-    async def _judge(
+    async def judge_recording(
         self,
         prompt: Any,
         inputs: dict[str, Any],
@@ -198,7 +198,7 @@ class SOMJudge(BaseJudge):
         default=None, description="Seconds the SOM prediction may take."
     )
 
-    async def _judge(
+    async def judge_recording(
         self,
         prompt: Any,
         inputs: dict[str, Any],

@@ -69,7 +69,7 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
         details: dict[str, Any] = {}
         try:
             if type(judge).judge is BaseJudge.judge:  # ours: records model and prompt
-                output = await judge._judge(prompt, inputs, self.output_type, details)
+                output = await judge.judge_recording(prompt, inputs, self.output_type, details)
             else:  # a user-defined judge
                 output = await judge.judge(prompt, inputs, output_type=self.output_type)
         except VerdictError as exc:
@@ -79,7 +79,7 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
         except Exception as exc:  # a bug must not stop the run: report it on this check
             return CheckResult.error(f"The judge call failed: {type(exc).__name__}: {exc}", details)
         result = await self._handle_output(output, inputs, trace)
-        if details and type(self)._handle_output is BaseLLMCheck._handle_output:
+        if details and type(self)._handle_output is BaseLLMCheck._handle_output:  # noqa: SLF001
             result.details.update(details)
         return result
 

@@ -20,13 +20,17 @@ from pydantic import (
     WrapValidator,
 )
 
-MODEL_ENV = "CHECKSPEC_MODEL"
-API_BASE_ENV = "CHECKSPEC_API_BASE"
+from ..catalog import SETTINGS_BY_NAME
+
+# The variables of the model settings are the catalog's (engine/catalog.py); the keys are
+# secrets, never settings shown or written anywhere.
+MODEL_ENV = str(SETTINGS_BY_NAME["model"].env)
+API_BASE_ENV = str(SETTINGS_BY_NAME["api_base"].env)
 API_KEY_ENV = "CHECKSPEC_API_KEY"
-EMBEDDING_MODEL_ENV = "CHECKSPEC_EMBEDDING_MODEL"
+EMBEDDING_MODEL_ENV = str(SETTINGS_BY_NAME["embedding_model"].env)
 # The embedding model's own endpoint, for when it is served elsewhere than the judge
 # (unset, the judge's endpoint and key are used).
-EMBEDDING_API_BASE_ENV = "CHECKSPEC_EMBEDDING_API_BASE"
+EMBEDDING_API_BASE_ENV = str(SETTINGS_BY_NAME["embedding_api_base"].env)
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
 
 

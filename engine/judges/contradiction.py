@@ -19,7 +19,7 @@ from .templates import bundled_prompt
 class Contradiction(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes unless the answer states something the context rules out."""
 
-    answer: str | MISSING = Field(  # type: ignore[valid-type]
+    answer: str | MISSING = Field(
         default=MISSING,
         description="The answer to judge, given literally; when omitted it is read at target_key.",
     )
@@ -28,7 +28,7 @@ class Contradiction(BaseLLMCheck[InputType, OutputType, TraceType]):
         default="trace.last.outputs",
         description="JSONPath to the answer under test (used when answer is not given).",
     )
-    context: str | list[str] | MISSING = Field(  # type: ignore[valid-type]
+    context: str | list[str] | MISSING = Field(
         default=MISSING,
         description=(
             "Reference context, one text or a list of texts, given literally; when omitted "

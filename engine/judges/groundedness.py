@@ -19,7 +19,7 @@ from .templates import bundled_prompt
 class Groundedness(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when every claim of the answer is supported by the context documents."""
 
-    answer: str | MISSING = Field(  # type: ignore[valid-type]
+    answer: str | MISSING = Field(
         default=MISSING,
         description="The answer to judge, given literally; when omitted it is read at target_key.",
     )
@@ -29,7 +29,7 @@ class Groundedness(BaseLLMCheck[InputType, OutputType, TraceType]):
         default="trace.last.outputs",
         description="JSONPath to the answer in the trace (used when answer is not given).",
     )
-    context: str | list[str] | MISSING = Field(  # type: ignore[valid-type]
+    context: str | list[str] | MISSING = Field(
         default=MISSING,
         description=(
             "Context document(s) the answer must be grounded in, given literally; when "

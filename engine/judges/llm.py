@@ -311,7 +311,7 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
         stored = verdict_cache.get(stored_key)
         if stored is not None:
-            return stored  # type: ignore[no-any-return]
+            return stored
         future = asyncio.ensure_future(_and_store(compute, stored_key))
         cache[key] = future
         future.add_done_callback(lambda done: _forget_failure(cache, key, done))

@@ -28,8 +28,10 @@ from jinja2.filters import (
 from jinja2.sandbox import SecurityError
 from jinja2.utils import generate_lorem_ipsum
 
-MAX_PROMPT_SIZE_ENV = "CHECKSPEC_MAX_PROMPT_SIZE"
-DEFAULT_MAX_PROMPT_SIZE = 200_000  # bytes of UTF-8 text
+from ..catalog import SETTINGS_BY_NAME
+
+MAX_PROMPT_SIZE_ENV = str(SETTINGS_BY_NAME["max_prompt_size"].env)
+DEFAULT_MAX_PROMPT_SIZE: int = SETTINGS_BY_NAME["max_prompt_size"].default  # UTF-8 bytes
 
 _explicit: int | None = None
 # The limit of the render in progress, for the filters and operators that consult it.

@@ -36,7 +36,7 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         le=1.0,
         description="Lowest cosine similarity (0.0 to 1.0) that passes.",
     )
-    reference_text: str | MISSING = Field(  # type: ignore[valid-type]
+    reference_text: str | MISSING = Field(
         default=MISSING,
         description=(
             "The expected answer, given literally; takes priority over reference_text_key."
@@ -52,9 +52,6 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         default="trace.last.outputs",
         description="JSONPath to the answer under test.",
     )
-
-    def resolved_embedding_model(self) -> Any:
-        return self._embedding_model
 
     async def get_embeddings(self, texts: list[str]) -> list[Any]:
         """One embedding vector per text (ProviderError when the call fails)."""

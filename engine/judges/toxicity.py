@@ -17,14 +17,14 @@ from .templates import bundled_prompt
 ToxicityCategory = Literal[
     "hate_speech", "harassment", "threats", "self_harm", "sexual_content", "violence"
 ]
-TOXICITY_CATEGORIES: tuple[str, ...] = get_args(ToxicityCategory)
+TOXICITY_CATEGORIES: tuple[ToxicityCategory, ...] = get_args(ToxicityCategory)
 
 
 @Check.register("toxicity")
 class Toxicity(BaseLLMCheck[InputType, OutputType, TraceType]):
     """Passes when the judge finds none of the chosen categories of harm in the output."""
 
-    output: str | MISSING = Field(  # type: ignore[valid-type]
+    output: str | MISSING = Field(
         default=MISSING,
         description="The text to judge, given literally; when omitted it is read at target_key.",
     )

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalog import SETTINGS_BY_NAME
+
 FORMAT_VERSION = 1
 FILE_NAME = "verdicts.sqlite"
-DEFAULT_MAX_MB = 500
+DEFAULT_MAX_MB: float = SETTINGS_BY_NAME["cache_max_mb"].default
 
 
 @dataclass(frozen=True)

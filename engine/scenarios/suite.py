@@ -30,7 +30,7 @@ class Suite(BaseModel, Generic[InputType, OutputType]):
 
     name: str = Field(description="Suite name.")
     scenarios: list[Scenario] = Field(default_factory=list, description="Scenarios, in order.")
-    target: Any | MISSING = Field(  # type: ignore[valid-type]
+    target: Any | MISSING = Field(
         default=MISSING,
         description="Target for every scenario, overriding the scenarios' own targets.",
     )

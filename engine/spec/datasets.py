@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..scenario import TargetText
+
 # hub-datasets-and-checks: without input_schema/output_schema a dataset is in the
 # conversational format: {"messages": [...]} in, {"response": {...}, "metadata"} out.
 _MESSAGE = {
@@ -102,7 +104,7 @@ class DatasetFile(BaseModel):
     output_schema: dict[str, Any] | None = Field(
         default=None, description="JSON Schema of each recorded output (default: chat)."
     )
-    target: str | None = Field(
+    target: TargetText = Field(
         default=None, description="The agent: python:module:function or an http(s) URL."
     )
     tags: list[str] = Field(default_factory=list, description="Tags added to every scenario.")

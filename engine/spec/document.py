@@ -13,14 +13,15 @@ import hashlib
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any, get_args
 
-from pydantic import AliasChoices, ValidationError
+from pydantic import BaseModel, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, did_you_mean, lint_later
+from ..catalog import SCHEMA_KEY, field_named, fields_of, jsonpath_fields
+from ..core.check import Check, did_you_mean, lint_later
 from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
@@ -60,17 +61,23 @@ from .source import (
     parse_source,
     too_many_message,
 )
+from .suite import SuiteFile
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints, hints_for
 
-SCHEMA_KEY = "$schema"
-_SCENARIO_KEYS = frozenset(Scenario.__pydantic_fields__)
-_STEP_KEYS = frozenset(Step.__pydantic_fields__)
-_SUITE_KEYS = frozenset({"name", "description", "target", "tags", "scenarios", SCHEMA_KEY})
-_DATASET_KEYS = frozenset(DatasetFile.model_fields) | {SCHEMA_KEY}
-_RECORD_KEYS = frozenset(DatasetScenario.model_fields)
-_INTERACTION_KEYS = frozenset(DatasetInteraction.model_fields)
-_DATASET_CHECK_KEYS = frozenset(DatasetCheck.model_fields)
+
+def _keys(model: type[BaseModel]) -> frozenset[str]:
+    """Every key a mapping of this model may hold (from the catalog, with every spelling)."""
+    return frozenset(s for spec in fields_of(model).values() for s in spec.spellings)
+
+
+_SCENARIO_KEYS = _keys(Scenario)
+_STEP_KEYS = _keys(Step)
+_SUITE_KEYS = _keys(SuiteFile) | {SCHEMA_KEY}
+_DATASET_KEYS = _keys(DatasetFile) | {SCHEMA_KEY}
+_RECORD_KEYS = _keys(DatasetScenario)
+_INTERACTION_KEYS = _keys(DatasetInteraction)
+_DATASET_CHECK_KEYS = _keys(DatasetCheck)
 _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}
 _INTERACTION_FIELDS = ("inputs", "outputs", "metadata")
 
@@ -345,7 +352,7 @@ def _unknown_keys(node: Node, allowed: frozenset[str], what: str) -> list[Proble
     return problems
 
 
-def _list(node: Node | None, what: str, problems: list[Problem]) -> list[Node]:
+def _list(node: Node | None, what: str, problems: list[Problem]) -> Sequence[Node]:
     if node is None or node.value is None:
         return []
     if node.kind != "sequence":
@@ -421,17 +428,17 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
     if custom_problem is not None:
         problems.append(custom_problem)
         return None, problems, identifier, head
-    cls = Check._registry.get(resolved_kind)
+    cls: type[Check] | None = Check.kind_class(resolved_kind)
     if cls is None:
         message = f"unknown check '{resolved_kind}'"
-        problems.append(misnamed("unknown-kind", message, resolved_kind, Check._registry, head))
+        problems.append(misnamed("unknown-kind", message, resolved_kind, Check.registry(), head))
         return None, problems, identifier, head
     if ctx.dataset:
         merged = _with_dataset_defaults(cls, merged)
     problems.extend(_deprecated_aliases(base, cls))
     try:
         with lint_later():
-            check = Check.model_validate({"kind": resolved_kind, **merged})
+            check: Check = Check.model_validate({"kind": resolved_kind, **merged})
     except ValidationError as exc:
         problems.extend(
             problems_from_validation(exc, base, head=head, model=cls, what=resolved_kind)
@@ -472,33 +479,37 @@ def _with_dataset_defaults(cls: type[Check], params: dict[str, Any]) -> dict[str
 
 def _spellings(cls: type[Check], name: str) -> set[str]:
     """Every key a parameter may be written under (its name, aliases, deprecated names)."""
-    names = {name}
-    if name == "target_key":
-        names.update(DEPRECATED_TARGET_ALIASES)
-    info = cls.__pydantic_fields__.get(name)
-    alias = info.validation_alias if info is not None else None
-    if isinstance(alias, AliasChoices):
-        names.update(c for c in alias.choices if isinstance(c, str))
-    elif isinstance(alias, str):
-        names.add(alias)
-    return names
+    spec = field_named(cls, name)
+    return {name, *spec.spellings} if spec is not None else {name}
+
+
+@cache
+def _deprecated_spellings(cls: type[Check]) -> tuple[tuple[str, str, str], ...]:
+    """(deprecated key, canonical key, message) of a check class, from the catalog."""
+    return tuple(
+        (old, spec.name, spec.deprecation_message(old))
+        for spec in fields_of(cls).values()
+        for old in spec.deprecated
+    )
 
 
 def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
-    """`key` / `text_key` still work for `target_key`, but say so, with a rename fix."""
-    if "target_key" not in cls.__pydantic_fields__ or node.kind != "mapping":
+    """Deprecated names (`key` / `text_key` for `target_key`) still work, but say so,
+    with a rename fix."""
+    deprecated = _deprecated_spellings(cls)
+    if not deprecated or node.kind != "mapping":
         return []
     problems = []
-    for alias in DEPRECATED_TARGET_ALIASES:
-        key = node.key_node(alias)
+    for old, name, message in deprecated:
+        key = node.key_node(old)
         if key is not None:
             problems.append(
                 warning(
                     "deprecated-alias",
-                    f"'{alias}' is a deprecated name for 'target_key'",
+                    message,
                     key.range,
-                    fix=(TextEdit(key.range, "target_key"),),
-                    fix_title="Rename to 'target_key'",
+                    fix=(TextEdit(key.range, name),),
+                    fix_title=f"Rename to '{name}'",
                 )
             )
     return problems
@@ -512,7 +523,7 @@ def _lint(check: Check, node: Node, head: Range, ctx: _Context) -> list[Problem]
     for name in selectors:
         value = getattr(check, name)
         if isinstance(value, str):
-            value_node = _field_node(node, name)
+            value_node = _field_node(node, type(check), name)
             if value_node is not None:
                 problems.extend(_trace_path_problems(value, value_node))
     for name in others:
@@ -530,11 +541,12 @@ _LINT_FIELDS: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def _lint_fields(cls: type[Check]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A check class's selector fields (`*_key`) and its other fields, worked out once."""
+    """A check class's JSONPath fields (as the catalog marks them) and the fields that may
+    hold nested checks, worked out once."""
     found = _LINT_FIELDS.get(cls)
     if found is None:
         fields = cls.__pydantic_fields__
-        selectors = tuple(n for n in fields if n == "target_key" or n.endswith("_key"))
+        selectors = jsonpath_fields(cls)
         nesting = tuple(n for n, f in fields.items() if _may_hold_checks(f.annotation))
         found = _LINT_FIELDS[cls] = (selectors, nesting)
     return found
@@ -547,15 +559,16 @@ def _may_hold_checks(annotation: Any) -> bool:
     return any(_may_hold_checks(arg) for arg in get_args(annotation))
 
 
-def _field_node(node: Node, name: str) -> Node | None:
-    """The value node of a parameter, also when written under a deprecated alias."""
+def _field_node(node: Node, cls: type[Check], name: str) -> Node | None:
+    """The value node of a parameter, also when written under an alias or deprecated name."""
     if node.kind != "mapping":
         return None
-    found = node.get(name)
-    if found is None and name == "target_key":
-        for alias in DEPRECATED_TARGET_ALIASES:
-            found = found or node.get(alias)
-    return found
+    spec = field_named(cls, name)
+    for spelling in spec.spellings if spec is not None else (name,):
+        found = node.get(spelling)
+        if found is not None:
+            return found
+    return None
 
 
 def _nested(value: Any, node: Node | None) -> list[tuple[Check, Node | None]]:
@@ -1029,7 +1042,11 @@ def _dataset_frame(root: Node, ctx: _Context, problems: list[Problem]) -> EntryR
         SchemaCheck.of(root, "input_schema", CHAT_INPUT_SCHEMA, problems),
         SchemaCheck.of(root, "output_schema", CHAT_OUTPUT_SCHEMA, problems),
     )
-    name = root.value.get("name") if isinstance(root.value.get("name"), str) else "dataset"
+    name = _string(root.get("name"), "name", problems) or "dataset"
+    if root.get("name") is None:
+        problems.append(Problem("missing-parameter", "a dataset needs a 'name'", start_of(root)))
+    if root.get("scenarios") is None:
+        problems.append(Problem("missing-parameter", "a dataset needs 'scenarios'", start_of(root)))
     return EntryReader(replace(ctx, target=target, tags=tags), schemas, name)
 
 
@@ -1060,7 +1077,16 @@ def _record(
         )
     steps: list[Step] = []
     first_input: Any = None
-    for step_index, item in enumerate(_list(interactions, "interactions", problems)):
+    turns = _list(interactions, "interactions", problems)
+    if interactions is not None and interactions.kind == "sequence" and not turns:
+        problems.append(
+            Problem(
+                "invalid-value",
+                "a dataset scenario needs at least one interaction (it would check nothing)",
+                interactions.range,
+            )
+        )
+    for step_index, item in enumerate(turns):
         if not _is_mapping(item, None, "an interaction", problems):
             continue
         problems.extend(_unknown_keys(item, _INTERACTION_KEYS, "an interaction"))
@@ -1234,15 +1260,15 @@ def _custom_params(
     kind = as_check.get("kind")
     if not isinstance(kind, str):
         return []
-    if kind not in Check._registry:
+    if Check.kind_class(kind) is None:
         return [
-            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check._registry, head)
+            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check.registry(), head)
         ]
     try:
         with lint_later():
-            check = Check.model_validate(as_check)
+            check: Check = Check.model_validate(as_check)
     except ValidationError as exc:
         return problems_from_validation(
-            exc, params, head=head, model=Check._registry[kind], what=kind
+            exc, params, head=head, model=Check.registry()[kind], what=kind
         )
     return _lint(check, params, head, ctx)

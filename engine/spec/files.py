@@ -6,10 +6,11 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..catalog import SCHEMA_KEY
 from .document import Document, analyze
-from .kinds import FileKind, kind_from_name
+from .kinds import FileKind, is_json, kind_from_name, kind_from_schema
 from .problems import Problem, Range
-from .source import Source
+from .source import Source, parse_source
 from .workspace import load_workspace
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}
@@ -34,9 +35,32 @@ def _walk(folder: Path) -> Iterator[Path]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
         for name in files:
-            kind = kind_from_name(name)
+            kind = file_kind(Path(root) / name)
             if kind is not None and kind is not FileKind.CONFIG:
                 yield Path(root) / name
+
+
+_PEEK = 64 * 1024  # a file whose first bytes do not mention $schema is not read further
+_MAX_READ = 10_000_000
+
+
+def file_kind(path: Path) -> FileKind | None:
+    """A file's kind: by its name, else by a top-level `$schema` naming one of ours (the
+    README's promise, kept by folder runs and the pytest plugin alike)."""
+    kind = kind_from_name(path)
+    if kind is not None or path.suffix not in (".yaml", ".yml", ".json"):
+        return kind
+    try:
+        with path.open("rb") as stream:
+            if b"$schema" not in stream.read(_PEEK) or path.stat().st_size > _MAX_READ:
+                return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    root = parse_source(text, json=is_json(path), max_bytes=_MAX_READ).root
+    if root is None or root.kind != "mapping":
+        return None
+    return kind_from_schema(root.value.get(SCHEMA_KEY))
 
 
 def load_file(path: Path, display: str | None = None) -> Document:
@@ -63,9 +87,7 @@ def load_file(path: Path, display: str | None = None) -> Document:
     for entry in document.scenarios:
         if entry.scenario is not None:
             # Cached analyses are shared between identical texts: give this file its own copy.
-            entry.scenario = entry.scenario.model_copy()
-            entry.scenario._base_dirs = base_dirs
-            entry.scenario._target_timeout = workspace.config.target_timeout
+            entry.scenario = entry.scenario.placed(base_dirs, workspace.config.target_timeout)
     return document
 
 

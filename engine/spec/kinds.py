@@ -1,45 +1,31 @@
-"""Which kind of spec file a path is: decided by name, or by a top-level `$schema`."""
+"""Which kind of spec file a path is: decided by name, or by a top-level `$schema`.
+
+The kinds themselves are described in the catalog (engine/catalog.py).
+"""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import PurePath
-from typing import Any
+
+from ..catalog import CONFIG_NAMES, FileKind, kind_from_name, kind_from_schema
+
+CONFIG_NAME = CONFIG_NAMES[0]  # the name a new workspace config is given
+
+__all__ = [
+    "CONFIG_NAME",
+    "CONFIG_NAMES",
+    "FileKind",
+    "is_config_name",
+    "is_json",
+    "is_jsonl",
+    "kind_from_name",
+    "kind_from_schema",
+]
 
 
-class FileKind(StrEnum):
-    SCENARIO = "scenario"
-    SUITE = "suite"
-    DATASET = "dataset"
-    CONFIG = "config"
-
-
-CONFIG_NAME = "checkspec.yaml"
-_EXTENSIONS = {
-    FileKind.SCENARIO: (".yaml", ".yml", ".json"),
-    FileKind.SUITE: (".yaml", ".yml", ".json"),
-    FileKind.DATASET: (".yaml", ".yml", ".json", ".jsonl"),
-}
-
-
-def kind_from_name(path: str | PurePath) -> FileKind | None:
-    name = PurePath(path).name
-    if name in (CONFIG_NAME, "checkspec.yml"):
-        return FileKind.CONFIG
-    for kind, extensions in _EXTENSIONS.items():
-        if any(name.endswith(f".{kind.value}{ext}") for ext in extensions):
-            return kind
-    return None
-
-
-def kind_from_schema(value: Any) -> FileKind | None:
-    """`$schema: .../scenario.schema.json` (any URL or path ending like that)."""
-    if not isinstance(value, str):
-        return None
-    for kind in FileKind:
-        if value.rstrip("/").endswith(f"{kind.value}.schema.json"):
-            return kind
-    return None
+def is_config_name(path: str | PurePath) -> bool:
+    """checkspec.yaml or checkspec.yml."""
+    return PurePath(path).name in CONFIG_NAMES
 
 
 def is_json(path: str | PurePath) -> bool:

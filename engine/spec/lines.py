@@ -228,7 +228,7 @@ class LinesView(Sequence[str]):
         stop = len(self._index) if self._stop is None else self._stop
         return max(0, stop - self._start)
 
-    def __getitem__(self, item):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, item):
         if isinstance(item, slice):
             if item.step not in (None, 1):
                 return [self[i] for i in range(*item.indices(len(self)))]

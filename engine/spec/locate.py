@@ -6,11 +6,13 @@ back to the node the user typed, so each message lands on the right key or value
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, Check, FieldIssue, did_you_mean
+from ..catalog import DEPRECATED_SPELLINGS
+from ..core.check import Check, FieldIssue, KindModel, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .source import Node
 from .yaml_traps import comma_hint
@@ -55,8 +57,9 @@ def _model_at(check_node: Node, path: tuple[Any, ...], root_cls: type[BaseModel]
     node = check_node.find(path)
     if node is not None and node.kind == "mapping":
         kind = node.value.get("kind") if isinstance(node.value, dict) else None
-        if isinstance(kind, str) and kind in Check._registry:
-            return Check._registry[kind]
+        found: type[Check] | None = Check.kind_class(kind)
+        if found is not None:
+            return found
     return root_cls if not path else None
 
 
@@ -111,8 +114,9 @@ def problems_from_validation(
             kind = str(ctx.get("kind", ""))
             rng = kind_node.range if kind_node is not None else where
             # The kinds of the family being validated: checks, or interactions.
-            known = getattr(model, "_registry", None) or Check._registry
-            noun = "check" if known is Check._registry else what
+            family = model if isinstance(model, type) and issubclass(model, KindModel) else Check
+            known = family.registry()
+            noun = "check" if issubclass(family, Check) else what
             problems.append(
                 misnamed("unknown-kind", f"unknown {noun} kind '{kind}'", kind, known, rng)
             )
@@ -151,10 +155,10 @@ def problems_from_validation(
 def _find_written(base: Node, loc: tuple[Any, ...]) -> Node | None:
     """The node at `loc`, also when its last key was written under a deprecated alias."""
     found = base.find(loc)
-    if found is None and loc and loc[-1] == "target_key":
+    if found is None and loc and isinstance(loc[-1], str):
         parent = base.find(loc[:-1])
-        for alias in DEPRECATED_TARGET_ALIASES:
-            found = found or (parent.get(alias) if parent is not None else None)
+        for old in DEPRECATED_SPELLINGS.get(loc[-1], ()):
+            found = found or (parent.get(old) if parent is not None else None)
     return found
 
 
@@ -166,7 +170,7 @@ def _owner(node: Node, fallback: str) -> str:
     return fallback
 
 
-def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: list[str]) -> Problem:
+def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: Sequence[str]) -> Problem:
     """Place a check's own FieldIssue, inside the parameter's text when possible."""
     value = params.get(issue.field)
     if value is None:
@@ -174,7 +178,7 @@ def issue_problem(issue: FieldIssue, params: Node, head: Range, lines: list[str]
     return Problem(issue.code, issue.message, inner_range(value, issue.line, issue.column, lines))
 
 
-def inner_range(value: Node, line: int | None, column: int | None, lines: list[str]) -> Range:
+def inner_range(value: Node, line: int | None, column: int | None, lines: Sequence[str]) -> Range:
     """The document position of (line, column) inside a string scalar's text.
 
     Exact for plain and quoted one-line scalars without escapes and for block scalars

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..core.check import DEPRECATED_TARGET_ALIASES, did_you_mean
+from ..catalog import jsonpath_keys
+from ..core.check import did_you_mean
 from .locate import warning
 from .problems import Position, Problem, Range, TextEdit
 from .source import Node
@@ -30,7 +31,6 @@ _SEGMENT = re.compile(
     r"|\[\s*(?P<index>-?\d+)\s*\]"
 )
 _PLAIN = re.compile(r"[A-Za-z_][\w-]*")
-_PATH_KEYS = frozenset({"target_key", *DEPRECATED_TARGET_ALIASES})
 _NESTED = ("check", "checks")
 _MISSING = object()
 
@@ -106,17 +106,21 @@ def _usable(turn: _Turn) -> bool:
 
 
 def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
-    """(path, value node) of each `*_key` selector of a check and of its nested checks."""
+    """(path, value node) of each JSONPath selector of a check (the fields the catalog
+    marks so, under any spelling) and of its nested checks. A kind that is not registered
+    (a workspace's custom check) has none here."""
     if check.kind != "mapping":
         return
-    params = check.get("params") if dataset and "kind" not in check.value else check
+    by_identifier = dataset and "kind" not in check.value
+    params = check.get("params") if by_identifier else check
     if params is None or params.kind != "mapping":
         return
+    selectors = jsonpath_keys(check.value.get("identifier" if by_identifier else "kind"))
     for key, value in params.entries:
         name = key.value
         if not isinstance(name, str):
             continue
-        if (name in _PATH_KEYS or name.endswith("_key")) and isinstance(value.value, str):
+        if name in selectors and isinstance(value.value, str):
             if value.kind == "scalar" and value.value.startswith("trace"):
                 yield value.value, value
         elif name in _NESTED:
@@ -219,7 +223,12 @@ def _keys(value: Any) -> list[str] | None:
 
 
 def _problem(
-    path: str, node: Node, segments: list[_Segment], position: int, keys: list[str], where: str
+    path: str,
+    node: Node,
+    segments: Sequence[_Segment],
+    position: int,
+    keys: list[str],
+    where: str,
 ) -> Problem:
     segment = segments[position]
     shown = "trace" + "".join(
@@ -255,5 +264,5 @@ def _rename_segment(path: str, node: Node, segment: _Segment, hint: str) -> Text
     return TextEdit(at, hint)
 
 
-def _items(node: Node | None) -> list[Node]:
+def _items(node: Node | None) -> Sequence[Node]:
     return node.items if node is not None and node.kind == "sequence" else []

@@ -45,7 +45,7 @@ try:  # libyaml is ~10x faster and reports the same marks
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
 
-    _CountingParser = None
+    _CountingParser = None  # type: ignore[assignment, misc]  # PyYAML without libyaml
 
 __all__ = ["MAX_NODES", "Key", "Node", "Source", "parse_jsonl_lines", "parse_source", "too_large"]
 
@@ -91,7 +91,7 @@ _FOREIGN_BREAKS = "\x85\u2028\u2029"
 _BOM = "\ufeff"
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):
     """Safe loader with its own frozen resolver table.
 
     The table is a snapshot of PyYAML's default one minus timestamps (dates stay strings),
@@ -173,7 +173,9 @@ class Node:
         self.kind = kind
         self.value = value
         self._sl, self._sc, self._el, self._ec, self._cell = sl, sc, el, ec, cell
-        self._flat = [node for entry in entries for node in entry] if entries else ()
+        self._flat: Sequence[Node] = (
+            [node for entry in entries for node in entry] if entries else ()
+        )
         self.items = items if items is not None else ()
         self._merged = merged
         self._index: dict[Any, int] | None = None
@@ -218,10 +220,10 @@ class Node:
         if self._index is None:  # built on first lookup; later entries overwrite (last wins)
             self._index = {flat[at].value: at for at in range(0, len(flat), 2)}
         try:
-            at = self._index.get(key)
+            found = self._index.get(key)
         except TypeError:  # unhashable key asked for
             return None
-        return None if at is None else (flat[at], flat[at + 1])
+        return None if found is None else (flat[found], flat[found + 1])
 
     def get(self, key: Key) -> Node | None:
         """The value node for `key` in a mapping (None if absent or not a mapping)."""
@@ -273,7 +275,7 @@ class Pairs(Sequence[tuple[Node, Node]]):
         pairs = iter(self._flat)
         return zip(pairs, pairs, strict=True)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return list(self)[index]
         count = len(self._flat) >> 1
@@ -746,6 +748,7 @@ class _Builder:
 
     def _scalar(self, ev: ScalarEvent, cell: Shift) -> tuple[Node, bool]:
         start, end, ints = ev.start_mark, ev.end_mark, self.line_ints
+        assert start is not None and end is not None  # events from a parser have marks
         sl, sc = ints[start.line], start.column
         el = ints[end.line]
         if el > self.last_line or self.bom:
@@ -887,7 +890,7 @@ class _Builder:
 
     def _alias(self, ev: AliasEvent, stack: list[_Frame], cell: Shift) -> tuple[Node, int, int]:
         rng = self._range(ev)
-        name = ev.anchor
+        name = ev.anchor or ""  # an alias event always names its anchor
         if any(frame.anchor == name for frame in stack):
             self._add(
                 "alias-bomb", f"alias *{name} refers to a node that contains it (endless)", rng

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .kinds import CONFIG_NAME
+from ..catalog import CONFIG_NAMES, setting_field
+from ..scenario import TargetText
 from .problems import Problem, Range
 
 CUSTOM_PREFIX = "custom_"
@@ -64,56 +65,27 @@ class ProviderLimits(BaseModel):
 
 
 class WorkspaceConfig(BaseModel):
-    """Settings in checkspec.yaml (CLI flags and editor settings override them)."""
+    """Settings in checkspec.yaml (CLI flags and editor settings override them).
+
+    Each setting's default, description and bounds come from the catalog (SETTINGS in
+    engine/catalog.py); a test holds the two to the same names.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     schema_: str | None = Field(default=None, alias="$schema", description="Schema reference.")
-    model: str | None = Field(
-        default=None, description="LLM for judge checks, as litellm names it (openai/gpt-4o-mini)."
-    )
-    embedding_model: str | None = Field(
-        default=None, description="Embedding model for semantic_similarity (litellm name)."
-    )
-    api_base: str | None = Field(default=None, description="Base URL of the model provider.")
-    embedding_api_base: str | None = Field(
-        default=None,
-        description="Base URL of the embedding model's provider (default: api_base).",
-    )
-    target: str | None = Field(
-        default=None,
-        description="Default target for files without one: python:module:function or a URL.",
-    )
-    concurrency: int = Field(default=8, ge=1, le=256, description="Scenarios run at once.")
-    target_timeout: float = Field(
-        default=60.0, gt=0, description="Seconds a target may take to answer one interaction."
-    )
-    scenario_timeout: float = Field(
-        default=300.0,
-        gt=0,
-        description=(
-            "Seconds a whole scenario may take (imports, targets and checks); past it its "
-            "worker process is stopped and the scenario is an ERROR."
-        ),
-    )
-    jobs: int = Field(
-        default=0, ge=0, le=256, description="Worker processes of a run; 0: one per CPU."
-    )
-    python: str | None = Field(
-        default=None,
-        description=(
-            "Python interpreter the worker processes run (the project's own environment, "
-            "with checkspec installed); default: the one running checkspec."
-        ),
-    )
-    max_file_size: int = Field(
-        default=10_000_000, ge=1, description="Files larger than this many bytes are refused."
-    )
-    max_prompt_size: int = Field(
-        default=200_000,
-        ge=1,
-        description="Judge prompts rendering to more bytes than this are an error, not sent.",
-    )
+    model: str | None = setting_field("model")
+    embedding_model: str | None = setting_field("embedding_model")
+    api_base: str | None = setting_field("api_base")
+    embedding_api_base: str | None = setting_field("embedding_api_base")
+    target: TargetText = setting_field("target")
+    concurrency: int = setting_field("concurrency")
+    target_timeout: float = setting_field("target_timeout")
+    scenario_timeout: float = setting_field("scenario_timeout")
+    jobs: int = setting_field("jobs")
+    python: str | None = setting_field("python")
+    max_file_size: int = setting_field("max_file_size")
+    max_prompt_size: int = setting_field("max_prompt_size")
     max_parallel_requests: int | None = Field(
         default=None,
         ge=1,
@@ -127,17 +99,9 @@ class WorkspaceConfig(BaseModel):
         default_factory=dict,
         description="Limits per model (litellm name), for models other than the judge's.",
     )
-    cache: bool = Field(
-        default=True,
-        description="Keep judge and embedding answers between runs (the verdict cache).",
-    )
-    cache_dir: str | None = Field(
-        default=None,
-        description="Folder of the verdict cache, from the workspace root (default .checkspec/cache).",
-    )
-    cache_max_mb: float = Field(
-        default=500, gt=0, description="Size of the verdict cache before the oldest answers go."
-    )
+    cache: bool = setting_field("cache")
+    cache_dir: str | None = setting_field("cache_dir")
+    cache_max_mb: float = setting_field("cache_max_mb")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
     )
@@ -161,12 +125,13 @@ class Workspace:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest checkspec.yaml in `start` (a file's folder) or above it."""
+    """The nearest checkspec.yaml (or checkspec.yml) in `start` (a file's folder) or above."""
     folder = start if start.is_dir() else start.parent
     for candidate in (folder, *folder.parents):
-        path = candidate / CONFIG_NAME
-        if path.is_file():
-            return path
+        for name in CONFIG_NAMES:
+            path = candidate / name
+            if path.is_file():
+                return path
     return None
 
 
@@ -201,10 +166,3 @@ def workspace_from_text(text: str, config_path: Path) -> Workspace:
     return Workspace(
         root=config_path.parent, config=config, config_path=config_path, problems=problems
     )
-
-
-def validate_config(data: Any) -> tuple[WorkspaceConfig | None, ValidationError | None]:
-    try:
-        return WorkspaceConfig.model_validate(data or {}), None
-    except ValidationError as exc:
-        return None, exc

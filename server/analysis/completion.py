@@ -244,11 +244,11 @@ class _Request:
                 needed_parameters(kind) if is_check else [],
                 kind,
             )
-            for i, (kind, cls) in enumerate(family._registry.items())
+            for i, (kind, cls) in enumerate(family.registry().items())
         ]
         if shape.custom_allowed and is_check:
             for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
-                base = Check._registry.get(custom.base_kind)
+                base: type[Check] | None = Check.kind_class(custom.base_kind)
                 about = custom.name or custom.description or f"custom {custom.base_kind} check"
                 doc = check_markdown(identifier, base, custom=custom) if base else ""
                 item = self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i)
@@ -336,7 +336,7 @@ def _needed_in(shape: MappingShape) -> list[str]:
     """The parameters the check a mapping names cannot do without (ranked first)."""
     if shape.custom is not None:
         return needed_parameters(shape.custom.base_kind, tuple(shape.custom.check_params()))
-    kind = next((k for k, c in Check._registry.items() if c is shape.check), None)
+    kind = next((k for k, c in Check.registry().items() if c is shape.check), None)
     return needed_parameters(kind) if kind is not None else []
 
 

@@ -367,13 +367,17 @@ def _tree_context(source: Source, line: str, pos: Position) -> CursorContext | N
     if parent is None or node.kind != "scalar":
         return None
     prefix, span, quoted = _typed(node, line, pos)
-    common = {"prefix": prefix, "replace": span, "quoted": quoted, "line": line, "position": pos}
+
+    def typed(context: CursorContext) -> CursorContext:
+        """The context with what is typed at the cursor."""
+        return replace(context, prefix=prefix, replace=span, quoted=quoted, line=line, position=pos)
+
     if parent.kind == "mapping" and parent.key_node(path[-1]) is node:
-        return CursorContext(frames, Role.KEY, colon_follows=True, **common)
+        return typed(CursorContext(frames, Role.KEY, colon_follows=True))
     if parent.kind == "mapping":
-        return CursorContext(frames, Role.VALUE, key=path[-1], **common)
+        return typed(CursorContext(frames, Role.VALUE, key=path[-1]))
     key = path[-2] if len(path) >= 2 else None
-    return CursorContext(frames, Role.VALUE, key=key, in_list=True, **common)
+    return typed(CursorContext(frames, Role.VALUE, key=key, in_list=True))
 
 
 def frames_along(root: Node, path: list[Key]) -> tuple[Frame, ...]:

@@ -3,14 +3,14 @@ a position (JSON Lines included), every value of a tree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from checkspec.engine.spec.document import Document, ScenarioEntry
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.source import Key, Node
 
 
-def step_nodes(entry: ScenarioEntry) -> list[Node]:
+def step_nodes(entry: ScenarioEntry) -> Sequence[Node]:
     """The steps of a scenario (`steps`), or the turns of a dataset record (`interactions`)."""
     node = entry.node
     if node.kind != "mapping":

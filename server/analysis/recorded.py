@@ -75,6 +75,7 @@ def recorded_at(
     root = document.source.root
     if root is None or root.kind != "mapping" or document.kind is None:
         return None
+    scenario: Node | None
     if document.kind is FileKind.SCENARIO:
         scenario, inner = root, list(path)
     elif document.kind in (FileKind.SUITE, FileKind.DATASET):
@@ -149,7 +150,7 @@ def _target(scenario: Node, root: Node, workspace: Workspace | None) -> str | No
     return workspace.config.target if workspace is not None else None
 
 
-def _items(node: Node | None) -> list[Node]:
+def _items(node: Node | None) -> Sequence[Node]:
     return node.items if node is not None and node.kind == "sequence" else []
 
 

@@ -46,8 +46,8 @@ def references(
     return places
 
 
-def prepare_rename(document: Document, position: Position) -> tuple[Range, str] | None:
-    """The identifier's range and text, or None where nothing may be renamed (built-ins)."""
+def prepare_rename(document: Document, position: Position) -> tuple[str, Range] | None:
+    """The identifier's text and range, or None where nothing may be renamed (built-ins)."""
     return custom_checks.identifier_at(document, position)
 
 

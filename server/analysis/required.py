@@ -23,7 +23,8 @@ def needed_parameters(kind: str, given: tuple[str, ...] = ()) -> list[str]:
 
 @lru_cache(maxsize=512)
 def _needed(kind: str) -> tuple[str, ...]:
-    if kind not in Check._registry:
+    cls: type[Check] | None = Check.kind_class(kind)
+    if cls is None:
         return ()
     try:
         Check.model_validate({"kind": kind})
@@ -35,7 +36,7 @@ def _needed(kind: str) -> tuple[str, ...]:
                 names.append(loc[0])
             elif error["type"] == "exactly_one" and not loc and ctx.get("value_field"):
                 names.append(str(ctx["value_field"]))
-        order = list(check_fields(Check._registry[kind]))
+        order = list(check_fields(cls))
         return tuple(
             sorted(dict.fromkeys(names), key=lambda n: order.index(n) if n in order else 99)
         )
@@ -63,5 +64,5 @@ def placeholder(doc: FieldDoc | None) -> str:
 
 
 def field_docs(kind: str) -> dict[str, FieldDoc]:
-    cls = Check._registry.get(kind)
+    cls: type[Check] | None = Check.kind_class(kind)
     return check_fields(cls) if cls is not None else {}

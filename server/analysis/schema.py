@@ -17,25 +17,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import AliasChoices, BaseModel
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
-from pydantic.json_schema import SkipJsonSchema
 
-from checkspec.engine.core.check import DEPRECATED_TARGET_ALIASES, Check, KindModel
+from checkspec.engine.catalog import KIND_SPECS, SCHEMA_KEY, field_named, fields_of
+from checkspec.engine.core.check import Check, KindModel
 from checkspec.engine.core.input_generator import InputGenerator
 from checkspec.engine.core.jsonpath import JSONPathMarker
 from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.interactions import Interact, InteractionSpec
 from checkspec.engine.judges.backends import BaseJudge
 from checkspec.engine.scenario import Scenario
-from checkspec.engine.spec.datasets import DatasetCheck, DatasetFile
+from checkspec.engine.spec.datasets import DatasetCheck
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.source import Key
-from checkspec.engine.spec.workspace import CUSTOM_PREFIX, CustomCheck, WorkspaceConfig
+from checkspec.engine.spec.workspace import CUSTOM_PREFIX, CustomCheck
 
-SCHEMA_KEY = "$schema"
 NOT_SET = "not set"  # the default of an optional key that has no value unless written
-_SUITE_FIELDS = ("name", "description", "target", "tags")
 
 
 @dataclass(frozen=True)
@@ -99,12 +97,7 @@ class _CustomParams:
     """`params` of a custom check in checkspec.yaml: `type` plus that check's parameters."""
 
 
-@dataclass(frozen=True)
-class _Suite:
-    """A suite file's root."""
-
-
-_Value = _Model | _Family | _ListOf | _ParamsOf | _CustomParams | _Suite
+_Value = _Model | _Family | _ListOf | _ParamsOf | _CustomParams
 
 # What a member of a kind family is called in titles ("user_simulator input generator").
 _FAMILY_WORDS: dict[type[KindModel], str] = {
@@ -198,12 +191,8 @@ def root_shape(kind: FileKind) -> MappingShape | None:
 
 
 def _root(kind: FileKind) -> _Value:
-    return {
-        FileKind.SCENARIO: _Model(Scenario),
-        FileKind.SUITE: _Suite(),
-        FileKind.DATASET: _Model(DatasetFile),
-        FileKind.CONFIG: _Model(WorkspaceConfig),
-    }[kind]
+    """The model of a file kind's top level, as the catalog names it."""
+    return _Model(KIND_SPECS[kind].root())
 
 
 def _mapping(
@@ -242,8 +231,6 @@ def _mapping(
             check=cls,
             children=children,
         )
-    if isinstance(value, _Suite):
-        return _suite_shape()
     return None
 
 
@@ -254,13 +241,13 @@ def _family(
     is_check = issubclass(root, Check)
     written = keys.get("kind")
     if written is None or written == "":
-        written = root._default_kind()
+        written = root.default_kind()
     cls: type[KindModel] | None
     named: CustomCheck | None = None
     if is_check:
         cls, named = _check_named(written, custom)
     else:
-        cls = root._registry.get(written) if isinstance(written, str) else None
+        cls = root.kind_class(written)
     what = _FAMILY_WORDS.get(root, "interaction")
     if cls is None:
         kind_doc = FieldDoc("kind", "string", f"Which {what} this is.", None)
@@ -286,8 +273,7 @@ def named_class(
     """The class a kind names in a family, and the custom check it names (checks only)."""
     if issubclass(family, Check):
         return _check_named(name, custom or {})
-    found = family._registry.get(name) if isinstance(name, str) else None
-    return found, None
+    return family.kind_class(name), None
 
 
 def _check_named(
@@ -298,8 +284,8 @@ def _check_named(
         return None, None
     named = custom.get(name) if name.startswith(CUSTOM_PREFIX) else None
     kind = named.base_kind if named is not None else name
-    cls = Check._registry.get(kind)
-    return (cls if isinstance(cls, type) and issubclass(cls, Check) else None), named
+    cls: type[Check] | None = Check.kind_class(kind)
+    return cls, named
 
 
 def _name_of(value: Any) -> str:
@@ -334,16 +320,6 @@ def yaml_name(model: type) -> str:
     )
 
 
-def _suite_shape() -> MappingShape:
-    scenario_fields, _ = _fields(Scenario)
-    fields = {name: scenario_fields[name] for name in _SUITE_FIELDS}
-    fields["scenarios"] = FieldDoc(
-        "scenarios", "list[scenario]", "The scenarios of this suite, each run on its own.", None
-    )
-    children: dict[str, _Value | None] = {"scenarios": _ListOf(_Model(Scenario))}
-    return MappingShape("suite", fields, children=children)
-
-
 def _schema_doc() -> FieldDoc:
     return FieldDoc(SCHEMA_KEY, "string", "The JSON Schema of this file (editors use it).", NOT_SET)
 
@@ -354,16 +330,17 @@ def _schema_doc() -> FieldDoc:
 def _fields(
     model: type[BaseModel], *, dataset: bool = False
 ) -> tuple[dict[str, FieldDoc], dict[str, _Value | None]]:
-    """Field docs in reading order (a class's own fields before inherited ones)."""
-    own = [n for n in model.model_fields if n not in _inherited(model)]
-    order = own + [n for n in model.model_fields if n not in own]
+    """Field docs in reading order (a class's own fields before inherited ones), from the
+    catalog: only what a file can hold (Python-only fields such as Scenario.trace_type
+    are not there)."""
+    written = [spec.attribute for spec in fields_of(model).values()]
+    own = [n for n in written if n not in _inherited(model)]
+    order = own + [n for n in written if n not in own]
     defaults = model.dataset_defaults() if dataset and issubclass(model, Check) else {}
     docs: dict[str, FieldDoc] = {}
     children: dict[str, _Value | None] = {}
     for name in order:
         info = model.model_fields[name]
-        if any(isinstance(m, SkipJsonSchema) for m in info.metadata):
-            continue  # Python-only (e.g. Scenario.trace_type): not written in files
         doc = field_doc(model, name, info, defaults.get(name, MISSING))
         docs[doc.name] = doc
         children[doc.name] = _OVERRIDES.get((model, name)) or value_shape(info.annotation)
@@ -378,17 +355,11 @@ def _inherited(model: type[BaseModel]) -> set[str]:
 def field_doc(
     model: type[BaseModel], name: str, info: FieldInfo, override_default: Any = MISSING
 ) -> FieldDoc:
-    key = info.alias or name
-    spellings = {name, key}
-    alias = info.validation_alias
-    if isinstance(alias, AliasChoices):
-        spellings.update(c for c in alias.choices if isinstance(c, str))
-    elif isinstance(alias, str):
-        spellings.add(alias)
-    if name == "target_key" and issubclass(model, Check):
-        spellings.update(DEPRECATED_TARGET_ALIASES)
+    spec = field_named(model, name)
+    key = spec.name if spec is not None else info.alias or name
+    spellings = set(spec.spellings) if spec is not None else {key}
     annotation = info.annotation
-    jsonpath = _has_jsonpath(info.metadata) or _has_jsonpath_in(annotation)
+    jsonpath = spec.jsonpath if spec is not None else False
     if override_default is not MISSING:
         default: str | None = render_value(override_default)
     else:
@@ -430,14 +401,6 @@ def render_value(value: Any) -> str:
 
 def _has_jsonpath(metadata: Sequence[Any]) -> bool:
     return any(isinstance(m, JSONPathMarker) for m in metadata)
-
-
-def _has_jsonpath_in(annotation: Any) -> bool:
-    if get_origin(annotation) is typing.Annotated:
-        return _has_jsonpath(annotation.__metadata__) or _has_jsonpath_in(get_args(annotation)[0])
-    if _is_union(annotation):
-        return any(_has_jsonpath_in(a) for a in get_args(annotation))
-    return False
 
 
 def _is_plain_str(annotation: Any) -> bool:
@@ -531,6 +494,8 @@ def type_text(annotation: Any) -> str:
         return "check"
     if isinstance(annotation, type) and issubclass(annotation, InteractionSpec):
         return "interaction"
+    if annotation is Scenario:
+        return "scenario"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation.__name__
     return getattr(annotation, "__name__", str(annotation))

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from checkspec.engine.spec.kinds import CONFIG_NAME, FileKind, kind_from_name
+from checkspec.engine.spec.kinds import CONFIG_NAMES, FileKind, kind_from_name
 
 MAX_FILES = 5000
 _SKIPPED = frozenset({"node_modules", "venv", ".venv", "__pycache__", "site-packages"})
@@ -27,7 +27,7 @@ def spec_files(root: Path, limit: int = MAX_FILES) -> Iterator[Path]:
             for d in dirs
             if not d.startswith(".")
             and d not in _SKIPPED
-            and not (here / d / CONFIG_NAME).is_file()  # another workspace
+            and not any((here / d / n).is_file() for n in CONFIG_NAMES)  # another workspace
         )
         for name in sorted(files):
             kind = kind_from_name(name)

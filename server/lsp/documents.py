@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from checkspec.engine.spec.kinds import CONFIG_NAME
+from checkspec.engine.spec.kinds import is_config_name
 from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Problem
 
@@ -86,7 +86,7 @@ class OpenDocument:
 
     @property
     def is_config(self) -> bool:
-        return Path(self.path).name == CONFIG_NAME
+        return is_config_name(self.path)
 
     @property
     def folder(self) -> Path | None:

@@ -44,7 +44,7 @@ class CheckspecProtocol(LanguageServerProtocol):
         """pygls's copy of an open document is the server's text (no copy is made)."""
         document = self.workspace.text_documents.get(unquote(uri))
         if document is not None:
-            document._source = text
+            document._source = text  # noqa: SLF001
             document.version = version
 
     @lsp_method(types.INITIALIZE)
@@ -53,7 +53,10 @@ class CheckspecProtocol(LanguageServerProtocol):
     ) -> Generator[Any, Any, types.InitializeResult]:
         general = params.capabilities.general
         if general is not None:
-            general.position_encodings = [negotiate_encoding(general.position_encodings)]
+            offered = general.position_encodings
+            general.position_encodings = [
+                negotiate_encoding(list(offered) if offered is not None else None)
+            ]
         return (yield from super().lsp_initialize(params))
 
     # Runs: their progress token and what a $/cancelRequest of them does ---------------

@@ -67,18 +67,16 @@ class Runs:
         self._lock = asyncio.Lock()
 
     async def _pool_for(self, settings: Settings) -> WorkerPool:
-        from checkspec.engine.executor import WorkerPool, default_size
+        from checkspec.engine.executor import WorkerPool
+        from checkspec.engine.executor.start import executor_for
 
         key = (settings.python, settings.jobs, settings.concurrency)
         if self._pool is None or self._pool_key != key:
             if self._pool is not None:
                 await self._pool.aclose()
-            self._pool = WorkerPool(
-                size=default_size(settings.jobs),
-                concurrency=settings.concurrency,
-                python=settings.python,
-                keep_warm=True,
-            )
+            pool = executor_for(settings, keep_warm=True)
+            assert isinstance(pool, WorkerPool)
+            self._pool = pool
             self._pool_key = key
         return self._pool
 
@@ -147,10 +145,9 @@ class Runs:
 
 def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> Any:
     # Analyses are cached and shared between identical texts: run a copy of our own.
-    scenario = entry.scenario.model_copy()  # type: ignore[union-attr]
-    scenario._base_dirs = tuple(str(d) for d in (doc.folder, doc.workspace.root) if d is not None)
-    scenario._target_timeout = settings.target_timeout
-    return scenario
+    assert entry.scenario is not None  # only runnable entries are run
+    folders = [str(d) for d in (doc.folder, doc.workspace.root) if d is not None]
+    return entry.scenario.placed(folders, settings.target_timeout)
 
 
 def _cancelled(job: Job) -> Outcome:

@@ -18,7 +18,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from checkspec.engine.core.gcpause import freeze_bulk
-from checkspec.engine.spec.kinds import CONFIG_NAME
+from checkspec.engine.spec.kinds import CONFIG_NAMES, is_config_name
 
 from . import (
     code_actions,
@@ -172,7 +172,7 @@ def _register_lifecycle(server: CheckspecServer) -> None:
     ) -> None:
         for change in params.changes:
             path = to_fs_path(change.uri)
-            if path is not None and Path(path).name == CONFIG_NAME:
+            if path is not None and is_config_name(path):
                 _config_changed(ls, Path(path))
 
 
@@ -217,7 +217,10 @@ async def _watch_configs(ls: CheckspecServer) -> None:
                         id="checkspec-config-watcher",
                         method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                         register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                            watchers=[types.FileSystemWatcher(glob_pattern=f"**/{CONFIG_NAME}")]
+                            watchers=[
+                                types.FileSystemWatcher(glob_pattern=f"**/{name}")
+                                for name in CONFIG_NAMES
+                            ]
                         ),
                     )
                 ]

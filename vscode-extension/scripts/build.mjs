@@ -53,4 +53,6 @@ await build({
   ],
   logOverride: { "import-is-undefined": "error" },
 });
+// The manifest sync (`npm run sync-manifest`), bundled like a test.
+await build({ ...common, entryPoints: ["scripts/sync-manifest.ts"], outdir: "out/scripts" });
 console.log(`build: dist/extension.js and ${tests.length} test bundles`);

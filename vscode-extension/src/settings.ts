@@ -5,22 +5,13 @@
 // as "" or null, so the server falls back to the environment and checkspec.yaml exactly as
 // the CLI does.
 
+import { CATALOG, type SettingEntry } from "./catalog";
+
 export const SECTION = "checkspec";
 
-/** What the server's `EditorSettings.from_client` reads (server/lsp/settings.py). */
-export interface CheckspecOptions {
-  model?: string;
-  embeddingModel?: string;
-  apiBase?: string;
-  embeddingApiBase?: string;
-  target?: string;
-  concurrency?: number;
-  maxFileSize?: number;
-  jobs?: number;
-  targetTimeout?: number;
-  scenarioTimeout?: number;
-  python?: string;
-}
+/** What the server's `EditorSettings.from_client` reads (server/lsp/settings.py): the
+ * catalog's editor settings, by their camelCase key. */
+export type CheckspecOptions = Record<string, string | number>;
 
 export interface InitializationOptions {
   checkspec: CheckspecOptions;
@@ -29,28 +20,29 @@ export interface InitializationOptions {
 /** Reads a key under the `checkspec` section, e.g. `read("model")`. */
 export type SettingReader = (key: string) => unknown;
 
-const TEXT_KEYS = ["model", "embeddingModel", "apiBase", "embeddingApiBase", "target", "python"] as const;
-const COUNT_KEYS = ["concurrency", "maxFileSize", "jobs"] as const;
-const SECONDS_KEYS = ["targetTimeout", "scenarioTimeout"] as const;
-
 /** Keys whose change needs a new server process rather than a notification. */
 export const RESTART_KEYS = ["server.path", "server.args"] as const;
 
 export function serverOptions(read: SettingReader): CheckspecOptions {
   const options: CheckspecOptions = {};
-  for (const key of TEXT_KEYS) {
-    const value = read(key);
-    if (typeof value === "string" && value.trim() !== "") options[key] = value.trim();
-  }
-  for (const key of COUNT_KEYS) {
-    const value = read(key);
-    if (typeof value === "number" && Number.isInteger(value) && value > 0) options[key] = value;
-  }
-  for (const key of SECONDS_KEYS) {
-    const value = read(key);
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) options[key] = value;
+  for (const setting of CATALOG.settings) {
+    const value = read(setting.key);
+    if (setting.type === "string") {
+      if (typeof value === "string" && value.trim() !== "") options[setting.key] = value.trim();
+    } else if (setting.type !== "boolean" && typeof value === "number" && within(setting, value)) {
+      options[setting.key] = value;
+    }
   }
   return options;
+}
+
+/** A finite number of the setting's type within its bounds (as the server checks). */
+function within(setting: SettingEntry, value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  if (setting.type === "integer" && !Number.isInteger(value)) return false;
+  if (setting.minimum !== undefined && value < setting.minimum) return false;
+  if (setting.maximum !== undefined && value > setting.maximum) return false;
+  return setting.exclusiveMinimum === undefined || value > setting.exclusiveMinimum;
 }
 
 export function initializationOptions(read: SettingReader): InitializationOptions {

@@ -1,18 +1,18 @@
-// Which files are check specs: by name, as the engine decides (engine/spec/kinds.py).
-// Pure, so the document selector, the file search and the tests share one list.
+// Which files are check specs: by name, as the engine decides (the catalog's file kinds,
+// src/catalog.ts). Pure, so the document selector, the file search and the tests share
+// one list.
+import { CATALOG, namesSource } from "./catalog";
 
-export const SPEC_PATTERNS: readonly string[] = [
-  "**/*.scenario.{yaml,yml,json}",
-  "**/*.suite.{yaml,yml,json}",
-  "**/*.dataset.{yaml,yml,json,jsonl}",
-  "**/checkspec.{yaml,yml}",
-];
+const runnable = CATALOG.fileKinds.filter((kind) => kind.runnable).flatMap((kind) => kind.patterns);
+const all = CATALOG.fileKinds.flatMap((kind) => kind.patterns);
+
+export const SPEC_PATTERNS: readonly string[] = all.map((pattern) => `**/${pattern}`);
 
 /** Files holding scenarios (what the Test Explorer lists); checkspec.yaml holds none. */
-export const RUNNABLE_GLOB = "**/*.{scenario,suite,dataset}.{yaml,yml,json,jsonl}";
+export const RUNNABLE_GLOB = `**/{${runnable.join(",")}}`;
 
-const RUNNABLE = /\.(scenario|suite)\.(ya?ml|json)$|\.dataset\.(ya?ml|jsonl?)$/;
-const CONFIG = /^checkspec\.ya?ml$/;
+const RUNNABLE = new RegExp(namesSource(runnable));
+const ANY = new RegExp(namesSource(all));
 
 function baseName(path: string): string {
   return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
@@ -23,5 +23,5 @@ export function isRunnableSpec(path: string): boolean {
 }
 
 export function isSpecFile(path: string): boolean {
-  return isRunnableSpec(path) || CONFIG.test(baseName(path));
+  return ANY.test(baseName(path));
 }

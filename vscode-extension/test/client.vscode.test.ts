@@ -98,7 +98,7 @@ describe("the language client", () => {
   it("pushes changed settings in the shape of initializationOptions", async () => {
     await manager.ready();
     fake.setting("checkspec.apiBase", "http://localhost:4000");
-    fake.setting("checkspec.jobs", 0);
+    fake.setting("checkspec.concurrency", 0); // out of the catalog's bounds: not sent
     let next = 0;
     await server.client.clientOptions.middleware.workspace.didChangeConfiguration(["checkspec"], async () => void next++);
     assert.deepEqual(server.notifications, [

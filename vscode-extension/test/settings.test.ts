@@ -53,6 +53,11 @@ describe("settings", () => {
     assert.deepEqual(serverOptions(readerOf(wrong)), {});
   });
 
+  it("checks numbers against the catalog's bounds: 0 jobs is one per CPU, 0 concurrency is not", () => {
+    assert.deepEqual(serverOptions(readerOf({ jobs: 0, concurrency: 0 })), { jobs: 0 });
+    assert.deepEqual(serverOptions(readerOf({ concurrency: 257, maxPromptSize: 5000 })), { maxPromptSize: 5000 });
+  });
+
   it("reads the server command settings", () => {
     const read = readerOf({ server: { path: "/x/checkspec", args: ["lsp", 3, "--flag"] } });
     assert.equal(serverPath(read), "/x/checkspec");

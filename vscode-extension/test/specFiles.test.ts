@@ -20,3 +20,18 @@ describe("specFiles", () => {
     assert.ok(!isSpecFile("/w/my-checkspec.yaml"));
   });
 });
+
+describe("specFiles from the catalog", () => {
+  it("follows the catalog's patterns, not a list of its own", async () => {
+    const { CATALOG } = await import("../src/catalog");
+    const config = CATALOG.fileKinds.find((kind) => kind.kind === "config");
+    assert.deepEqual(config?.patterns, ["checkspec.yaml", "checkspec.yml"]);
+    for (const kind of CATALOG.fileKinds) {
+      for (const pattern of kind.patterns) {
+        const name = pattern.replace("*", "x");
+        assert.equal(isRunnableSpec(name), kind.runnable, name);
+        assert.ok(isSpecFile(name), name);
+      }
+    }
+  });
+});

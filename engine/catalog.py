@@ -1,0 +1,491 @@
+"""The catalog: every file kind and every setting, described once.
+
+Everything that shows users what a file may hold or what can be configured renders this
+one description: the JSON Schemas (schema_gen.py), the spec-file analysis
+(spec/document.py), the language server's completion and hover (server/analysis/schema.py),
+the CLI's options and help, and the VS Code extension's settings and file patterns
+(`checkspec catalog` writes the JSON its build reads). Adding a file kind or a setting is
+one edit here (plus the model field it describes) and a regeneration.
+
+Two halves, so importing this module costs nothing (the CLI's `--help` reads it):
+
+- plain data: `FILE_KINDS` (names, root model, schema) and `SETTINGS` (type, default,
+  description, where each can be given: checkspec.yaml, environment, CLI, editor);
+- derived on demand from the models and the check registry: `fields_of(model)`, each
+  field's accepted spellings (canonical, aliases, deprecated), whether it is a JSONPath,
+  its default and description.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+
+# File kinds -------------------------------------------------------------------------
+
+
+class FileKind(StrEnum):
+    SCENARIO = "scenario"
+    SUITE = "suite"
+    DATASET = "dataset"
+    CONFIG = "config"
+
+
+@dataclass(frozen=True)
+class FileKindSpec:
+    """One kind of file: how it is named, what its top level is, which schema it has."""
+
+    kind: FileKind
+    title: str
+    patterns: tuple[str, ...]  # file-name globs (fnmatch), without folders
+    root_model: str  # module:Class of the model its top level follows
+    runnable: bool  # holds scenarios (a folder run collects it)
+    description: str
+
+    @property
+    def schema_file(self) -> str:
+        return f"{self.kind.value}.schema.json"
+
+    def matches(self, name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.patterns)
+
+    def root(self) -> type[BaseModel]:
+        from importlib import import_module
+
+        module, _, attr = self.root_model.partition(":")
+        model: type[BaseModel] = getattr(import_module(module), attr)
+        return model
+
+
+def _named(stem: str, *extensions: str) -> tuple[str, ...]:
+    return tuple(f"*.{stem}.{ext}" for ext in extensions)
+
+
+FILE_KINDS: tuple[FileKindSpec, ...] = (
+    FileKindSpec(
+        FileKind.SCENARIO,
+        "scenario",
+        _named("scenario", "yaml", "yml", "json"),
+        "checkspec.engine.scenario:Scenario",
+        True,
+        "One conversation with the agent: its steps, each with interactions and checks.",
+    ),
+    FileKindSpec(
+        FileKind.SUITE,
+        "suite",
+        _named("suite", "yaml", "yml", "json"),
+        "checkspec.engine.spec.suite:SuiteFile",
+        True,
+        "A named list of scenarios sharing a target and tags.",
+    ),
+    FileKindSpec(
+        FileKind.DATASET,
+        "dataset",
+        _named("dataset", "yaml", "yml", "json", "jsonl"),
+        "checkspec.engine.spec.datasets:DatasetFile",
+        True,
+        "Scenarios in the hub dataset format (in .jsonl, one scenario record a line).",
+    ),
+    FileKindSpec(
+        FileKind.CONFIG,
+        "workspace config",
+        ("checkspec.yaml", "checkspec.yml"),
+        "checkspec.engine.spec.workspace:WorkspaceConfig",
+        False,
+        "The workspace's settings and custom checks, at its root.",
+    ),
+)
+KIND_SPECS: Mapping[FileKind, FileKindSpec] = {spec.kind: spec for spec in FILE_KINDS}
+CONFIG_NAMES: tuple[str, ...] = KIND_SPECS[FileKind.CONFIG].patterns
+SCHEMA_KEY = "$schema"  # a top-level key naming the file's schema (and so its kind)
+
+
+def kind_from_name(path: str | PurePath) -> FileKind | None:
+    name = PurePath(path).name
+    for spec in FILE_KINDS:
+        if spec.matches(name):
+            return spec.kind
+    return None
+
+
+def kind_from_schema(value: Any) -> FileKind | None:
+    """`$schema: .../scenario.schema.json` (any URL or path ending like that)."""
+    if not isinstance(value, str):
+        return None
+    for spec in FILE_KINDS:
+        if value.rstrip("/").endswith(spec.schema_file):
+            return spec.kind
+    return None
+
+
+# Settings ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its checkspec.yaml key, type, default and where else it can be given.
+
+    Resolution (later wins): default < checkspec.yaml < `env` < CLI flag / editor setting.
+    """
+
+    name: str  # as in checkspec.yaml (snake_case)
+    type: type  # str, int, float or bool
+    default: Any
+    description: str
+    env: str | None = None  # CHECKSPEC_* variable
+    flag: str | None = None  # `checkspec run` option
+    editor: bool = False  # offered as an editor setting (camelCase under `checkspec.`)
+    minimum: float | None = None
+    exclusive_minimum: float | None = None
+    maximum: float | None = None
+    machine: bool = False  # a path on this machine (the editor scopes it so)
+
+    @property
+    def editor_key(self) -> str:
+        first, *rest = self.name.split("_")
+        return first + "".join(part.title() for part in rest)
+
+    def field_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of the pydantic `Field` that declares it in checkspec.yaml."""
+        found: dict[str, Any] = {"default": self.default, "description": self.description}
+        bounds = {"ge": self.minimum, "gt": self.exclusive_minimum, "le": self.maximum}
+        found.update({k: v for k, v in bounds.items() if v is not None})
+        return found
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "model",
+        str,
+        None,
+        "LLM for judge checks, as litellm names it (openai/gpt-4o-mini).",
+        env="CHECKSPEC_MODEL",
+        flag="--model",
+        editor=True,
+    ),
+    Setting(
+        "embedding_model",
+        str,
+        None,
+        "Embedding model for semantic_similarity (litellm name).",
+        env="CHECKSPEC_EMBEDDING_MODEL",
+        flag="--embedding-model",
+        editor=True,
+    ),
+    Setting(
+        "api_base",
+        str,
+        None,
+        "Base URL of the model provider.",
+        env="CHECKSPEC_API_BASE",
+        editor=True,
+    ),
+    Setting(
+        "embedding_api_base",
+        str,
+        None,
+        "Base URL of the embedding model's provider (default: api_base).",
+        env="CHECKSPEC_EMBEDDING_API_BASE",
+        editor=True,
+    ),
+    Setting(
+        "target",
+        str,
+        None,
+        "Default target for files without one: python:module:function or a URL "
+        "(none: recorded outputs are replayed).",
+        env="CHECKSPEC_TARGET",
+        editor=True,
+    ),
+    Setting(
+        "concurrency",
+        int,
+        8,
+        "Scenarios run at once, over all workers.",
+        flag="--concurrency",
+        editor=True,
+        minimum=1,
+        maximum=256,
+    ),
+    Setting(
+        "target_timeout",
+        float,
+        60.0,
+        "Seconds a target may take to answer one interaction.",
+        editor=True,
+        exclusive_minimum=0,
+    ),
+    Setting(
+        "scenario_timeout",
+        float,
+        300.0,
+        "Seconds a whole scenario may take (imports, targets and checks); past it its "
+        "worker process is stopped and the scenario is an ERROR.",
+        flag="--scenario-timeout",
+        editor=True,
+        exclusive_minimum=0,
+    ),
+    Setting(
+        "jobs",
+        int,
+        0,
+        "Worker processes of a run; 0: one per CPU.",
+        flag="--jobs",
+        editor=True,
+        minimum=0,
+        maximum=256,
+    ),
+    Setting(
+        "python",
+        str,
+        None,
+        "Python interpreter the worker processes run (the project's own environment, "
+        "with checkspec installed); default: the one running checkspec.",
+        flag="--python",
+        editor=True,
+        machine=True,
+    ),
+    Setting(
+        "max_file_size",
+        int,
+        10_000_000,
+        "Files larger than this many bytes are refused.",
+        editor=True,
+        minimum=1,
+    ),
+    Setting(
+        "max_prompt_size",
+        int,
+        200_000,
+        "Judge prompts rendering to more bytes than this are an error, not sent.",
+        env="CHECKSPEC_MAX_PROMPT_SIZE",
+        minimum=1,
+        editor=True,
+    ),
+    Setting(
+        "cache",
+        bool,
+        True,
+        "Keep judge and embedding answers between runs (the verdict cache).",
+    ),
+    Setting(
+        "cache_dir",
+        str,
+        None,
+        "Folder of the verdict cache, from the workspace root (default .checkspec/cache).",
+        env="CHECKSPEC_CACHE_DIR",
+        flag="--cache-dir",
+        editor=True,
+        machine=True,
+    ),
+    Setting(
+        "cache_max_mb",
+        float,
+        500.0,
+        "Size of the verdict cache before the oldest answers go.",
+        exclusive_minimum=0,
+        editor=True,
+    ),
+)
+SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+EDITOR_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.editor)
+
+
+def editor_catalog() -> dict[str, Any]:
+    """What the VS Code extension reads (schemas/catalog.json, written by `checkspec
+    schema`): the file kinds' names and the editor settings. Its build and its manifest
+    (package.json) are generated from it; a test fails when they drift."""
+    type_names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+    def setting(s: Setting) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "key": s.editor_key,
+            "name": s.name,
+            "type": type_names[s.type],
+            "default": s.default,
+            "description": s.description,
+        }
+        bounds = {
+            "minimum": s.minimum,
+            "exclusiveMinimum": s.exclusive_minimum,
+            "maximum": s.maximum,
+        }
+        found.update({k: v for k, v in bounds.items() if v is not None})
+        if s.env:
+            found["env"] = s.env
+        if s.machine:
+            found["machine"] = True
+        return found
+
+    return {
+        "fileKinds": [
+            {
+                "kind": spec.kind.value,
+                "title": spec.title,
+                "patterns": list(spec.patterns),
+                "runnable": spec.runnable,
+                "schema": spec.schema_file,
+            }
+            for spec in FILE_KINDS
+        ],
+        "settings": [setting(s) for s in EDITOR_SETTINGS],
+    }
+
+
+def setting_field(name: str) -> Any:
+    """The pydantic `Field` of a setting in checkspec.yaml (see WorkspaceConfig)."""
+    from pydantic import Field
+
+    return Field(**SETTINGS_BY_NAME[name].field_kwargs())
+
+
+def cli_help(name: str, text: str | None = None) -> str:
+    """A setting's CLI help: its description (or `text`), then where it comes from when the
+    option is not given, in resolution order."""
+    setting = SETTINGS_BY_NAME[name]
+    about = (text or setting.description).rstrip(".")
+    sources = [*([setting.env] if setting.env else []), f"{name}: in checkspec.yaml"]
+    default = "unset" if setting.default is None else str(setting.default)
+    return f"{about} (else {', else '.join(sources)}, else {default})".replace("%", "%%")
+
+
+# Fields of the models ---------------------------------------------------------------
+
+# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md): the one
+# list of deprecated spellings. The validator renames them (core/check.py).
+DEPRECATED_SPELLINGS: Mapping[str, tuple[str, ...]] = {"target_key": ("key", "text_key")}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One key of a mapping in a file."""
+
+    attribute: str  # the model's attribute
+    name: str  # the canonical key in a file
+    aliases: tuple[str, ...]  # other accepted keys
+    deprecated: tuple[str, ...]  # accepted with a warning (renamed to `name`)
+    jsonpath: bool  # its value is a `trace.` selector
+    required: bool
+    description: str
+    info: FieldInfo
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every key it may be written under, canonical first."""
+        return (self.name, *self.aliases, *self.deprecated)
+
+    def deprecation_message(self, spelling: str) -> str:
+        return f"'{spelling}' is a deprecated name for '{self.name}'"
+
+
+def fields_of(model: type[BaseModel]) -> Mapping[str, FieldSpec]:
+    """The keys a model's mapping holds, by canonical name, in declaration order."""
+    return _fields_of(model)
+
+
+@cache
+def _fields_of(model: type[BaseModel]) -> dict[str, FieldSpec]:
+    from pydantic import AliasChoices
+    from pydantic.json_schema import SkipJsonSchema
+
+    from .core.check import Check
+
+    found: dict[str, FieldSpec] = {}
+    for attribute, info in model.model_fields.items():
+        if any(isinstance(m, SkipJsonSchema) for m in info.metadata):
+            continue  # Python-only (e.g. Scenario.trace_type): never written in a file
+        name = info.alias or attribute
+        by_name = model.model_config.get("populate_by_name") or model.model_config.get(
+            "validate_by_name"
+        )
+        spellings: list[str] = [name, attribute] if by_name else [name]
+        alias = info.validation_alias
+        if isinstance(alias, AliasChoices):
+            spellings.extend(c for c in alias.choices if isinstance(c, str))
+        elif isinstance(alias, str):
+            spellings.append(alias)
+        if info.serialization_alias:
+            spellings.append(info.serialization_alias)
+        deprecated = DEPRECATED_SPELLINGS.get(attribute, ()) if issubclass(model, Check) else ()
+        aliases = tuple(s for s in dict.fromkeys(spellings) if s != name and s not in deprecated)
+        found[name] = FieldSpec(
+            attribute=attribute,
+            name=name,
+            aliases=aliases,
+            deprecated=tuple(deprecated),
+            jsonpath=is_jsonpath(info),
+            required=info.is_required(),
+            description=info.description or "",
+            info=info,
+        )
+    return found
+
+
+def field_named(model: type[BaseModel], attribute: str) -> FieldSpec | None:
+    """The field of a model attribute."""
+    for spec in _fields_of(model).values():
+        if spec.attribute == attribute:
+            return spec
+    return None
+
+
+def jsonpath_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """The attributes of a model whose value is a `trace.` selector."""
+    return tuple(s.attribute for s in _fields_of(model).values() if s.jsonpath)
+
+
+def exactly_one_of(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """Pairs of fields of which a file gives exactly one (an inline value or its selector)."""
+    pairs: tuple[tuple[str, str], ...] = getattr(model, "exactly_one_of", ())
+    return pairs
+
+
+def jsonpath_keys(kind: object) -> frozenset[str]:
+    """Every key under which the check of this kind takes a `trace.` selector (none for a
+    kind that is not registered). Only that kind's class is looked up."""
+    from .core.check import Check
+
+    cls: type[BaseModel] | None = Check.kind_class(kind)
+    return _jsonpath_keys(cls) if cls is not None else frozenset()
+
+
+@cache
+def _jsonpath_keys(cls: type[BaseModel]) -> frozenset[str]:
+    return frozenset(
+        spelling
+        for spec in _fields_of(cls).values()
+        if spec.jsonpath
+        for spelling in spec.spellings
+    )
+
+
+def is_jsonpath(info: FieldInfo) -> bool:
+    """A field typed JSONPathStr (also inside Optional / a union)."""
+    from typing import Annotated, Union, get_args, get_origin
+
+    from .core.jsonpath import JSONPathMarker
+
+    def marked(annotation: Any) -> bool:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            metadata = getattr(annotation, "__metadata__", ())
+            return any(isinstance(m, JSONPathMarker) for m in metadata) or marked(
+                get_args(annotation)[0]
+            )
+        if origin is Union or type(annotation).__name__ == "UnionType":
+            return any(marked(a) for a in get_args(annotation))
+        return False
+
+    return any(isinstance(m, JSONPathMarker) for m in info.metadata) or marked(info.annotation)

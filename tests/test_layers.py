@@ -1,0 +1,75 @@
+"""The layers hold: import-linter checks the contracts of pyproject.toml.
+
+`checkspec.engine` never imports `checkspec.server` (the CLI finds `checkspec lsp` by its
+entry point), and `checkspec.server.analysis` imports neither pygls nor lsprotocol.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from importlinter.cli import lint_imports
+
+from checkspec.engine.cli import main as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lint(config: Path) -> int:
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        return lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
+    finally:
+        os.chdir(here)
+
+
+def test_the_import_contracts_hold() -> None:
+    assert _lint(ROOT / "pyproject.toml") == 0
+
+
+def test_a_broken_contract_is_reported(tmp_path: Path) -> None:
+    # The contracts are not vacuous: the server does import pygls.
+    config = tmp_path / "contracts.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_packages = ["checkspec.server"]\n'
+        "include_external_packages = true\n"
+        "[[tool.importlinter.contracts]]\n"
+        'name = "no pygls"\ntype = "forbidden"\n'
+        'source_modules = ["checkspec.server.lsp"]\nforbidden_modules = ["pygls"]\n',
+        encoding="utf-8",
+    )
+    assert _lint(config) == 1
+
+
+def test_lsp_starts_the_server_registered_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[bool] = []
+
+    class Entry:
+        def load(self):  # type: ignore[no-untyped-def]
+            return lambda: started.append(True)
+
+    def entry_points(group: str, name: str) -> list[Entry]:
+        assert (group, name) == (cli.COMMANDS_GROUP, "lsp")
+        return [Entry()]
+
+    monkeypatch.setattr("importlib.metadata.entry_points", entry_points)
+    assert cli.main(["lsp"]) == cli.EXIT_OK
+    assert started == [True]
+
+
+def test_lsp_without_a_server_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group, name: [])
+    assert cli.main(["lsp"]) == cli.EXIT_INVALID
+    assert "not installed" in capsys.readouterr().err
+
+
+def test_the_installed_entry_point_is_the_server() -> None:
+    from importlib.metadata import entry_points
+
+    (found,) = entry_points(group=cli.COMMANDS_GROUP, name="lsp")
+    assert found.value == "checkspec.server.main:main"
