@@ -6,6 +6,7 @@ on; an unreachable cluster is a usage error.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -16,8 +17,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from checkspec.engine import Scenario, StringMatching
+from checkspec.engine.executor.jobs import Ending, Job, Outcome, RunOptions, not_run
+from checkspec.engine.executor.ray_executor import RayExecutor
+from checkspec.engine.settings import Settings
 
 pytest.importorskip("ray")
 
@@ -169,7 +176,10 @@ def test_a_lost_task_errors_its_scenario_and_the_run_goes_on(project: Path, clus
     assert done.returncode == 1
     report = json.loads(done.stdout)
     statuses = [s["status"] for s in report["scenarios"]]
-    assert statuses == ["pass", "error", "error", "pass"], report["scenarios"]
+    why = [
+        [(st.get("error") or {}).get("message") for st in s["steps"]] for s in report["scenarios"]
+    ]
+    assert statuses == ["pass", "error", "error", "pass"], why
     crashed = report["scenarios"][1]["steps"][0]["error"]["message"]
     assert "the Ray task running this scenario was lost" in crashed
     stuck = report["scenarios"][2]["steps"][0]["error"]["message"]
@@ -222,3 +232,62 @@ def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) ->
     assert done.returncode == 0, done.stdout[-3000:]
     assert len(stub.chat_requests) == 8
     assert slow.peak <= 2
+
+
+class _Scripted:
+    """Stands in for the Ray remote function: each task runs its batch as scripted. A task
+    with the crashing job dies, and only the start messages of `seen` jobs got out first
+    (a dying task can take its last messages with it)."""
+
+    def __init__(self, crashing: int, seen: set[int]) -> None:
+        self.crashing, self.seen = crashing, seen
+        self.tasks: list[list[int]] = []
+
+    def remote(self, batch: list[Job], options: RunOptions, limiter: object, slots: int) -> Any:
+        keys = [job.key for job in batch]
+        self.tasks.append(keys)
+
+        async def value(message: tuple[str, object]) -> tuple[str, object]:
+            return message
+
+        async def task() -> Any:
+            if self.crashing in keys:
+                for key in keys:
+                    if key in self.seen or len(keys) == 1:
+                        yield value(("started", key))
+                await asyncio.sleep(0)  # a real task's death takes a loop turn to arrive
+                raise RuntimeError("The worker died unexpectedly")
+            for found in batch:
+                yield value(("started", found.key))
+                result = not_run(found.scenario, "ran")
+                yield value(("done", Outcome(found.key, result, "", Ending.FINISHED)))
+
+        return task()
+
+
+async def test_a_crash_is_blamed_on_its_job_even_when_its_start_message_was_lost() -> None:
+    jobs = [
+        Job(k, Scenario(f"s{k}").interact("q", "a").check(StringMatching(keyword="a")))
+        for k in range(4)
+    ]
+    executor = RayExecutor(address=None, root=None)
+    executor._remote = _Scripted(crashing=1, seen={0})  # noqa: SLF001 - the test's stand-in
+    executor.slots = 4
+    results: asyncio.Queue[Outcome | None] = asyncio.Queue()
+    # (before: the suspects went out again as a batch, dying the same way for ever)
+    consume = executor._consume(jobs, RunOptions(Settings()), results)  # noqa: SLF001
+    await asyncio.wait_for(consume, 30)
+    outcomes = {}
+    while not results.empty():
+        outcome = results.get_nowait()
+        assert outcome is not None
+        outcomes[outcome.key] = outcome
+    endings = {key: outcomes[key].ending for key in sorted(outcomes)}
+    assert endings == {
+        0: Ending.FINISHED,  # seen starting when the task died, but innocent: run again alone
+        1: Ending.CRASHED,
+        2: Ending.FINISHED,
+        3: Ending.FINISHED,
+    }
+    # the batch; 0 alone; the suspects 1-3 (dies again); then each of them alone
+    assert executor._remote.tasks == [[0, 1, 2, 3], [1, 2, 3], [3], [2], [1], [0]]  # noqa: SLF001

@@ -197,9 +197,14 @@ async def test_hung_target_calls_do_not_exhaust_the_workers(
     result = await run_file(client, open_file(client, path))
     statuses = [s["status"] for s in result["scenarios"]]
     assert statuses == ["error"] * 10 + ["pass"]
+    # Each hung call is cut at the target timeout; on a loaded machine the scenario's own
+    # deadline may come first. Either way it is an error that names the wait.
+    messages = [s["errors"][0]["message"] for s in result["scenarios"][:10]]
     assert all(
-        "did not answer within 0.5s" in s["errors"][0]["message"] for s in result["scenarios"][:10]
-    )
+        "did not answer within 0.5s" in m or f"did not finish within {SCENARIO_TIMEOUT} s" in m
+        for m in messages
+    ), messages
+    assert any("did not answer within 0.5s" in m for m in messages), messages
 
 
 async def test_a_module_that_sleeps_at_import_is_stopped_at_the_deadline(

@@ -266,19 +266,25 @@ class RayExecutor(Executor):
     async def _consume(
         self, batch: list[Job], options: RunOptions, results: asyncio.Queue[Outcome | None]
     ) -> None:
-        """Submit a batch and pass on its outcomes; a lost task's leftovers go out again
-        (each alone when several were running, so the blame lands on the right one)."""
-        pending: list[tuple[list[Job], bool]] = [(batch, False)]
+        """Submit a batch and pass on its outcomes; a lost task's leftovers go out again.
+
+        The driver learns that a job started only when that message arrives, and a task that
+        dies may take its last messages with it: a job not seen starting may be the one that
+        killed it. So a dead task's unfinished jobs are blamed only when there is one; else
+        those seen starting go out alone and the others as a suspect batch, whose own death
+        sends every job of it out alone."""
+        pending: list[tuple[list[Job], str]] = [(batch, "batch")]
         while pending:
-            batch, solo = pending.pop()
+            batch, mode = pending.pop()
             if self._cancelled:
                 for job in batch:
                     results.put_nowait(_cancelled(job))
                 continue
-            slots = 1 if solo else self.slots
+            slots = 1 if mode == "solo" else self.slots
             generator = self._remote.remote(batch, options, self.limiter, slots)
             self._running[generator] = batch
             started: dict[int, float] = {}
+            began = time.monotonic()
             try:
                 async for ref in generator:
                     kind, value = await ref
@@ -292,22 +298,26 @@ class RayExecutor(Executor):
                 raise
             except Exception as exc:  # the task died: a crash, the watchdog, a lost node
                 if self._cancelled:
-                    pending.append((batch, False))
+                    pending.append((batch, "batch"))
                     continue
                 now = time.monotonic()
-                by_key = {job.key: job for job in batch}
                 late = {k for k, since in started.items() if now - since > options.scenario_timeout}
-                for key in late:
-                    results.put_nowait(_lost(by_key[key], exc, now - started[key], options))
-                blamed = [k for k in started if k not in late]
-                if (len(blamed) == 1 and not late) or solo:
-                    for key in blamed:
-                        results.put_nowait(_lost(by_key[key], exc, now - started[key], options))
-                else:
-                    pending += [([by_key[key]], True) for key in blamed]
-                rest = [job for job in batch if job.key not in started]
-                if rest:
-                    pending.append((rest, False))
+                left = [job for job in batch if job.key not in late]
+                for job in batch:
+                    if job.key in late:
+                        results.put_nowait(_lost(job, exc, now - started[job.key], options))
+                if mode == "solo" or (len(left) == 1 and not late):
+                    for job in left:
+                        since = started.get(job.key, began)
+                        results.put_nowait(_lost(job, exc, now - since, options))
+                    continue
+                seen = [job for job in left if job.key in started]
+                unseen = [job for job in left if job.key not in started]
+                pending += [([job], "solo") for job in seen]
+                if unseen and mode == "suspect":
+                    pending += [([job], "solo") for job in unseen]
+                elif unseen:
+                    pending.append((unseen, "suspect"))
             finally:
                 self._running.pop(generator, None)
 
