@@ -14,10 +14,10 @@ Pure data: nothing is run or imported. Only simple paths are read (`.name`, `['n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..catalog import jsonpath_keys
 from ..core.check import did_you_mean
@@ -42,8 +42,7 @@ class _Segment:
     end: int
 
 
-@dataclass(frozen=True)
-class _Turn:
+class _Turn(NamedTuple):  # a tuple: one is made per interaction of every scenario
     outputs: Any  # _MISSING when not recorded
     spied: bool = False
 
@@ -61,13 +60,17 @@ def replay_path_problems(
     steps = _items(scenario.get("interactions" if dataset else "steps"))
     turns: list[list[_Turn]] = [_dataset_turns(s) if dataset else _turns(s) for s in steps]
     problems: list[Problem] = []
+    by_schema = dataset and isinstance(output_schema, dict)
+    seen: list[_Turn] = []
     for index, step in enumerate(steps):
-        seen = [turn for step_turns in turns[: index + 1] for turn in step_turns]
+        seen += turns[index]
         replayed = target is None and bool(seen) and all(_usable(t) for t in seen)
-        if not replayed and not (dataset and isinstance(output_schema, dict)):
+        if not replayed and not by_schema:
             continue
         for check in _items(step.get("checks") if step.kind == "mapping" else None):
-            for path, node in _selectors(check, dataset):
+            found: list[tuple[str, Node]] = []
+            _selectors(check, dataset, found)
+            for path, node in found:
                 problem = (
                     _against_recording(path, node, seen)
                     if replayed
@@ -105,10 +108,10 @@ def _usable(turn: _Turn) -> bool:
 # Which values are selectors ------------------------------------------------------------------
 
 
-def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
-    """(path, value node) of each JSONPath selector of a check (the fields the catalog
-    marks so, under any spelling) and of its nested checks. A kind that is not registered
-    (a workspace's custom check) has none here."""
+def _selectors(check: Node, dataset: bool, found: list[tuple[str, Node]]) -> None:
+    """Add to `found` the (path, value node) of each JSONPath selector of a check (the
+    fields the catalog marks so, under any spelling) and of its nested checks, in order.
+    A kind that is not registered (a workspace's custom check) has none here."""
     if check.kind != "mapping":
         return
     by_identifier = dataset and "kind" not in check.value
@@ -116,17 +119,19 @@ def _selectors(check: Node, dataset: bool) -> Iterator[tuple[str, Node]]:
     if params is None or params.kind != "mapping":
         return
     selectors = jsonpath_keys(check.value.get("identifier" if by_identifier else "kind"))
-    for key, value in params.entries:
-        name = key.value
+    flat = params._flat  # noqa: SLF001 (key, value, key, value...: what `entries` pairs up)
+    for at in range(0, len(flat), 2):
+        name = flat[at].value
         if not isinstance(name, str):
             continue
+        value = flat[at + 1]
         if name in selectors and isinstance(value.value, str):
             if value.kind == "scalar" and value.value.startswith("trace"):
-                yield value.value, value
+                found.append((value.value, value))
         elif name in _NESTED:
             nested = value.items if value.kind == "sequence" else [value]
             for inner in nested:
-                yield from _selectors(inner, False)
+                _selectors(inner, False, found)
 
 
 @lru_cache(maxsize=4096)  # the same few selectors recur in every scenario of a file
@@ -180,19 +185,20 @@ def _against_recording(path: str, node: Node, turns: list[_Turn]) -> Problem | N
     value = turns[which].outputs
     for position in range(first, len(segments)):
         segment = segments[position]
-        keys = _keys(value)
-        if isinstance(segment.name, int):
-            if isinstance(value, list) and -len(value) <= segment.name < len(value):
-                value = value[segment.name]
+        name = segment.name
+        if isinstance(name, int):
+            if isinstance(value, list) and -len(value) <= name < len(value):
+                value = value[name]
                 continue
             return None  # an index: leave it to the run
-        if keys is None:
+        if not isinstance(value, dict):
             if isinstance(value, str):
                 return _problem(path, node, segments, position, [], "in the recorded outputs")
             return None
-        if segment.name not in keys:
+        if name not in value:  # a str name: among the str keys exactly when in the dict
+            keys = _keys(value) or []
             return _problem(path, node, segments, position, keys, "in the recorded outputs")
-        value = value[segment.name]
+        value = value[name]
     return None
 
 
