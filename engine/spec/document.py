@@ -21,7 +21,7 @@ from typing import Any, get_args
 from pydantic import BaseModel, ValidationError
 
 from ..catalog import SCHEMA_KEY, field_named, fields_of, jsonpath_fields
-from ..core.check import Check, did_you_mean, lint_later
+from ..core.check import _LINT_LATER, Check, did_you_mean, lint_later
 from ..core.gcpause import gc_paused
 from ..core.jsonpath import JSONPathError, compile_path
 from ..core.sentinel import MISSING
@@ -435,15 +435,18 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
         return None, problems, identifier, head
     if ctx.dataset:
         merged = _with_dataset_defaults(cls, merged)
-    problems.extend(_deprecated_aliases(base, cls))
+    if _deprecated_spellings(cls):
+        problems.extend(_deprecated_aliases(base, cls))
+    token = _LINT_LATER.set(True)  # what `lint_later()` does, without a context manager
     try:
-        with lint_later():
-            check: Check = Check.model_validate({"kind": resolved_kind, **merged})
+        check: Check = Check.model_validate({"kind": resolved_kind, **merged})
     except ValidationError as exc:
         problems.extend(
             problems_from_validation(exc, base, head=head, model=cls, what=resolved_kind)
         )
         return None, problems, identifier, head
+    finally:
+        _LINT_LATER.reset(token)
     problems.extend(_lint(check, base, head, ctx))
     return check, problems, identifier, head
 
@@ -500,7 +503,10 @@ def _deprecated_aliases(node: Node, cls: type[Check]) -> list[Problem]:
     if not deprecated or node.kind != "mapping":
         return []
     problems = []
+    value = node.value
     for old, name, message in deprecated:
+        if old not in value:  # the usual case, without a lookup of the key's node
+            continue
         key = node.key_node(old)
         if key is not None:
             problems.append(
@@ -563,12 +569,27 @@ def _field_node(node: Node, cls: type[Check], name: str) -> Node | None:
     """The value node of a parameter, also when written under an alias or deprecated name."""
     if node.kind != "mapping":
         return None
-    spec = field_named(cls, name)
-    for spelling in spec.spellings if spec is not None else (name,):
-        found = node.get(spelling)
-        if found is not None:
-            return found
+    value = node.value
+    for spelling in _field_spellings(cls, name):
+        if spelling in value:
+            found = node.get(spelling)
+            if found is not None:
+                return found
     return None
+
+
+_FIELD_SPELLINGS: dict[tuple[type, str], tuple[str, ...]] = {}
+
+
+def _field_spellings(cls: type[Check], name: str) -> tuple[str, ...]:
+    """The keys a parameter may be written under, in the catalog's order (once per class)."""
+    found = _FIELD_SPELLINGS.get((cls, name))
+    if found is None:
+        spec = field_named(cls, name)
+        found = _FIELD_SPELLINGS[(cls, name)] = (
+            tuple(spec.spellings) if spec is not None else (name,)
+        )
+    return found
 
 
 def _nested(value: Any, node: Node | None) -> list[tuple[Check, Node | None]]:

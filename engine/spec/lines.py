@@ -130,7 +130,17 @@ class LineIndex:
         start = self._start(pos.line)
         if start is None:
             return len(self.text)
-        return start + max(0, min(pos.character, len(self.line(pos.line))))
+        character = pos.character
+        if character <= 0:
+            return start
+        # The line's width without slicing it out (as `line` would): a big file's analysis
+        # asks for the offsets of every scenario.
+        end = self._start(pos.line + 1)
+        if end is None:
+            width = len(self.text) - start
+        else:
+            width = end - start - (2 if self.text.startswith("\r\n", end - 2) else 1)
+        return start + min(character, width)
 
     @property
     def end(self) -> Position:
