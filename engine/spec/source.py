@@ -490,7 +490,8 @@ class _Builder:
         # that is still open (a recursive structure) is told apart.
         self.anchors: dict[str, tuple[Node, int, int]] = {}
         self.nodes = 0  # nodes read, aliases counted by their expanded size
-        self.plain_cache: dict[str, tuple[str, Any]] = {}
+        # plain scalar -> (tag, value, whether it is the merge key `<<`)
+        self.plain_cache: dict[str, tuple[str, Any, bool]] = {}
         self.lines = LineIndex(text)
         count = line_count(text)
         self.last_line = line_offset + count - 1
@@ -631,91 +632,139 @@ class _Builder:
         stack: list[_Frame] = []
         max_depth, max_nodes = self.max_depth, self.max_nodes
         root_cell, entry_depth, problems = self.cell, self.entry_depth, self.problems
+        anchors = self.anchors
         nodes = self.nodes  # a local in the loop; aliases add their expanded size
         first_node = first_problem = 0  # where the current entry began
         # The common scalar (plain, seen before, on a line of the text) is made right here.
         fast = not self.json and self.restore is None and not self.bom
         plain_cache, ints, last_line = self.plain_cache, self.line_ints, self.last_line
+        known_lines = len(ints)
         comment_lines = self.comment_lines
+        per_node = _CHARS_PER_NODE
+        scalar_event, alias_event = ScalarEvent, AliasEvent
+        mapping_start, sequence_start = MappingStartEvent, SequenceStartEvent
+        mapping_end, sequence_end = MappingEndEvent, SequenceEndEvent
+        alloc, node_class = _alloc, Node
+        # The open collection new nodes go into (stack[-1]), how many are open, and the
+        # Shift of the nodes below the open one (the entry's own once inside an entry).
+        parent: _Frame | None = None
+        depth = 0
+        cell = root_cell
         try:
             while True:
                 ev = get_event()
                 cls = type(ev)
-                is_merge = False
-                depth = len(stack)
-                if cls is MappingEndEvent or cls is SequenceEndEvent:
+                if cls is scalar_event:  # most events: handled inline, in one branch
+                    if depth == entry_depth:  # a top-level entry: a Shift of its own
+                        node_cell = Shift()
+                        first_node, first_problem = nodes, len(problems)
+                    else:
+                        node_cell = cell
+                    nodes += 1
+                    if nodes > max_nodes:
+                        self._too_many(ev)
+                    raw = ev.value
+                    hit = plain_cache.get(raw) if fast and ev.tag is None else None
+                    end = ev.end_mark
+                    if hit is not None and ev.implicit[0] and end.line < known_lines:
+                        el = ints[end.line]
+                        if el > last_line:
+                            hit = None
+                    else:
+                        hit = None
+                    if hit is not None:
+                        start = ev.start_mark
+                        node = alloc(node_class)
+                        node.kind = "scalar"
+                        node.value = hit[1]
+                        node._flat = ()
+                        node.items = ()
+                        node._sl = ints[start.line]
+                        node._sc = start.column
+                        node._el = el
+                        node._ec = end.column
+                        node._cell = node_cell
+                        node._merged = 0
+                        node._index = None
+                        is_merge = hit[2]
+                        if comment_lines and el in comment_lines:
+                            self._note_comment(node)
+                    else:
+                        node, is_merge = self._scalar(ev, node_cell)
+                    size = 1 + len(raw) // per_node
+                    if ev.anchor is not None:
+                        anchors[ev.anchor] = (node, size, 0)
+                    if parent is None:
+                        return node
+                    if depth == entry_depth:  # the entry is complete: what it holds
+                        node_cell.nodes = nodes - first_node
+                        if len(problems) > first_problem:
+                            node_cell.problems = tuple(problems[first_problem:])
+                    parent.size += size  # (a scalar is no higher than its parent)
+                elif cls is mapping_end or cls is sequence_end:
                     frame = stack.pop()
                     depth -= 1
+                    parent = stack[-1] if depth else None
                     node = self._close(frame, ev)
+                    if parent is not None:
+                        cell = parent.cell
                     size, height = frame.size, frame.height
                     if frame.bad_tag is not None:
                         size, height = 1, 0
                     if frame.anchor is not None:
-                        self.anchors[frame.anchor] = (node, size, height)
-                else:
-                    if depth == entry_depth:  # a top-level entry starts: a Shift of its own
-                        cell = Shift()
+                        anchors[frame.anchor] = (node, size, height)
+                    if parent is None:
+                        return node
+                    if depth == entry_depth:  # the entry is complete: what it holds
+                        node_cell = node._cell
+                        node_cell.nodes = nodes - first_node
+                        if len(problems) > first_problem:
+                            node_cell.problems = tuple(problems[first_problem:])
+                    parent.size += size
+                    if height >= parent.height:
+                        parent.height = height + 1
+                    is_merge = False
+                elif cls is mapping_start or cls is sequence_start:
+                    if depth == entry_depth:
+                        node_cell = Shift()
                         first_node, first_problem = nodes, len(problems)
                     else:
-                        cell = stack[-1].cell if depth else root_cell
-                    if cls is ScalarEvent:
-                        nodes += 1
-                        if nodes > max_nodes:
-                            self._too_many(ev)
-                        raw = ev.value
-                        hit = plain_cache.get(raw) if fast and ev.tag is None else None
-                        end = ev.end_mark
-                        if hit is not None and ev.implicit[0] and end.line < len(ints):
-                            el = ints[end.line]
-                        else:
-                            hit = None
-                        if hit is not None and el <= last_line:
-                            start = ev.start_mark
-                            node = _alloc(Node)
-                            node.kind, node.value, node._flat, node.items = "scalar", hit[1], (), ()
-                            node._sl, node._sc = ints[start.line], start.column
-                            node._el, node._ec, node._cell = el, end.column, cell
-                            node._merged, node._index = 0, None
-                            is_merge = hit[0] == _MERGE
-                            if comment_lines and el in comment_lines:
-                                self._note_comment(node)
-                        else:
-                            node, is_merge = self._scalar(ev, cell)
-                        size = 1 + len(raw) // _CHARS_PER_NODE
-                        height = 0
-                        if ev.anchor is not None:
-                            self.anchors[ev.anchor] = (node, size, height)
-                    elif cls is MappingStartEvent or cls is SequenceStartEvent:
-                        nodes += 1
-                        if nodes > max_nodes:
-                            self._too_many(ev)
-                        if depth >= max_depth:
-                            pos = self._pos(ev.start_mark)
-                            message = f"nesting is deeper than {max_depth} levels"
-                            self._add("too-deep", message, Range(pos, pos))
-                            raise _Abort
-                        kind = "mapping" if cls is MappingStartEvent else "sequence"
-                        stack.append(self._open(ev, kind, cell))
-                        continue
-                    elif cls is AliasEvent:
-                        self.nodes = nodes
-                        self.aliased = True
-                        node, size, height = self._alias(ev, stack, cell)
-                        nodes = self.nodes
-                    else:  # pragma: no cover - the parser guarantees balanced events
-                        raise yaml.YAMLError(f"unexpected {cls.__name__}")
+                        node_cell = cell
+                    nodes += 1
+                    if nodes > max_nodes:
+                        self._too_many(ev)
+                    if depth >= max_depth:
+                        pos = self._pos(ev.start_mark)
+                        message = f"nesting is deeper than {max_depth} levels"
+                        self._add("too-deep", message, Range(pos, pos))
+                        raise _Abort
+                    kind = "mapping" if cls is mapping_start else "sequence"
+                    parent = self._open(ev, kind, node_cell)
+                    stack.append(parent)
+                    depth += 1
+                    cell = node_cell
+                    continue
+                elif cls is alias_event:
+                    node_cell = Shift() if depth == entry_depth else cell
+                    if depth == entry_depth:
+                        first_node, first_problem = nodes, len(problems)
+                    self.nodes = nodes
+                    self.aliased = True
+                    node, size, height = self._alias(ev, stack, node_cell)
+                    nodes = self.nodes
+                    if parent is None:
+                        return node
+                    if depth == entry_depth:  # the entry is complete: what it holds
+                        node_cell.nodes = nodes - first_node
+                        if len(problems) > first_problem:
+                            node_cell.problems = tuple(problems[first_problem:])
+                    parent.size += size
+                    if height >= parent.height:
+                        parent.height = height + 1
+                    is_merge = False
+                else:  # pragma: no cover - the parser guarantees balanced events
+                    raise yaml.YAMLError(f"unexpected {cls.__name__}")
 
-                if not depth:
-                    return node
-                if depth == entry_depth:  # the entry is complete: what it holds
-                    cell = node._cell
-                    cell.nodes = nodes - first_node
-                    if len(problems) > first_problem:
-                        cell.problems = tuple(problems[first_problem:])
-                parent = stack[-1]
-                parent.size += size
-                if height >= parent.height:
-                    parent.height = height + 1
                 if parent.kind == "sequence":
                     parent.items.append(node)
                     parent.value.append(node.value)
@@ -781,8 +830,8 @@ class _Builder:
                     value = self._construct(tag, raw, Range.of(sl, sc, el, ec))
                 else:
                     value = raw
-                hit = self.plain_cache[raw] = (tag, value)
-            tag, value = hit
+                hit = self.plain_cache[raw] = (tag, value, tag == _MERGE)
+            tag, value, _ = hit
             node = _node("scalar", value, sl, sc, el, ec, cell)
             if self.comment_lines and el in self.comment_lines:
                 self._note_comment(node)
