@@ -440,18 +440,23 @@ class _Frame:
     def __init__(
         self, kind: str, sl: int, sc: int, anchor: str | None, bad_tag: str | None, cell: Shift
     ) -> None:
+        # (The reader makes most frames itself, without this call: the same fields.)
         self.kind = kind
         self.sl, self.sc, self.cell = sl, sc, cell
         self.anchor = anchor
         self.bad_tag = bad_tag
-        self.value: Any = {} if kind == "mapping" else []
-        self.flat: list[Node] = []  # mapping: key, value, key, value...
-        self.items: list[Node] = []
+        mapping = kind == "mapping"
+        self.value: Any = {} if mapping else []
+        self.flat: list[Node] = [] if mapping else _NO_NODES  # key, value, key, value...
+        self.items: list[Node] = _NO_NODES if mapping else []
         self.key: Node | None = None  # mapping: key waiting for its value
         self.key_is_merge = False
-        self.merges: list[Node] = []  # mapping: values of `<<` keys
+        self.merges: list[Node] = _NO_NODES  # mapping: values of `<<` keys (made on the first)
         self.size = 1  # nodes in the expanded subtree
         self.height = 1  # nesting levels in the expanded subtree
+
+
+_NO_NODES: list[Node] = []  # a frame's lists it does not use (never appended to)
 
 
 class _Builder:
@@ -644,7 +649,8 @@ class _Builder:
         scalar_event, alias_event = ScalarEvent, AliasEvent
         mapping_start, sequence_start = MappingStartEvent, SequenceStartEvent
         mapping_end, sequence_end = MappingEndEvent, SequenceEndEvent
-        alloc, node_class = _alloc, Node
+        alloc, node_class, frame_class, no_nodes = _alloc, Node, _Frame, _NO_NODES
+        bom = self.bom
         # The open collection new nodes go into (stack[-1]), how many are open, and the
         # Shift of the nodes below the open one (the entry's own once inside an entry).
         parent: _Frame | None = None
@@ -705,7 +711,27 @@ class _Builder:
                     frame = stack.pop()
                     depth -= 1
                     parent = stack[-1] if depth else None
-                    node = self._close(frame, ev)
+                    mark = ev.end_mark
+                    el = ints[mark.line]
+                    if frame.bad_tag is not None or frame.merges or el > last_line or bom:
+                        node = self._close(frame, ev)  # the rare cases
+                    else:  # what _close makes of them, made here
+                        node = alloc(node_class)
+                        node.kind = frame.kind
+                        node.value = frame.value
+                        if frame.kind == "sequence":
+                            node._flat = ()
+                            node.items = frame.items
+                        else:
+                            node._flat = frame.flat
+                            node.items = ()
+                        node._sl = frame.sl
+                        node._sc = frame.sc
+                        node._el = el
+                        node._ec = mark.column
+                        node._cell = frame.cell
+                        node._merged = 0
+                        node._index = None
                     if parent is not None:
                         cell = parent.cell
                     size, height = frame.size, frame.height
@@ -738,8 +764,33 @@ class _Builder:
                         message = f"nesting is deeper than {max_depth} levels"
                         self._add("too-deep", message, Range(pos, pos))
                         raise _Abort
-                    kind = "mapping" if cls is mapping_start else "sequence"
-                    parent = self._open(ev, kind, node_cell)
+                    mark = ev.start_mark
+                    sl = ints[mark.line]
+                    if ev.tag is not None or bom or sl > last_line:  # the rare cases
+                        kind = "mapping" if cls is mapping_start else "sequence"
+                        parent = self._open(ev, kind, node_cell)
+                    else:  # what _open makes of them, made here
+                        parent = alloc(frame_class)
+                        parent.sl = sl
+                        parent.sc = mark.column
+                        parent.cell = node_cell
+                        parent.anchor = ev.anchor
+                        parent.bad_tag = None
+                        if cls is mapping_start:
+                            parent.kind = "mapping"
+                            parent.value = {}
+                            parent.flat = []
+                            parent.items = no_nodes
+                        else:
+                            parent.kind = "sequence"
+                            parent.value = []
+                            parent.flat = no_nodes
+                            parent.items = []
+                        parent.key = None
+                        parent.key_is_merge = False
+                        parent.merges = no_nodes
+                        parent.size = 1
+                        parent.height = 1
                     stack.append(parent)
                     depth += 1
                     cell = node_cell
@@ -919,6 +970,8 @@ class _Builder:
             return
         frame.key = None
         if frame.key_is_merge:
+            if frame.merges is _NO_NODES:
+                frame.merges = []
             frame.merges.append(node)
             return
         if key.kind != "scalar":
