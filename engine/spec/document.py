@@ -255,6 +255,15 @@ class _Context:
         custom = tuple(sorted((k, v.model_dump_json()) for k, v in self.custom.items()))
         object.__setattr__(self, "fingerprint", (self.dataset, self.target, self.tags, custom))
 
+    def without_lines(self) -> _Context:
+        """This context without its text's line index, for a rebuild kept for later (so it
+        does not keep the text alive); made once per context, not once per scenario."""
+        found: _Context | None = self.__dict__.get("_without_lines")
+        if found is None:
+            found = replace(self, index=_NO_LINES)
+            object.__setattr__(self, "_without_lines", found)
+        return found
+
     @property
     def lines(self) -> LinesView:
         return LinesView(self.index)
@@ -704,7 +713,7 @@ def _analyze_scenario(
     problems.extend(replay_path_problems(node, target))
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
-        ctx = replace(ctx, index=_NO_LINES)  # the rebuild must not keep this text alive
+        ctx = ctx.without_lines()  # the rebuild must not keep this text alive
         entry.rebuild = partial(_rebuilt_scenario, node, ctx, index, file_level)
     elif not _has_errors(problems):
         entry.scenario = Scenario.model_construct(
@@ -1140,7 +1149,7 @@ def _record(
     problems.extend(replay_path_problems(node, ctx.target, dataset=True, output_schema=schema))
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
-        ctx = replace(ctx, index=_NO_LINES)
+        ctx = ctx.without_lines()
         entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
     elif not _has_errors(problems):
         description = node.value.get("description")

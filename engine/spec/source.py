@@ -227,6 +227,20 @@ class Node:
 
     def get(self, key: Key) -> Node | None:
         """The value node for `key` in a mapping (None if absent or not a mapping)."""
+        # `_entry`'s usual cases written out: the analysis asks this a million times.
+        if self.kind != "mapping":
+            return None
+        try:
+            if key not in self.value:
+                return None
+        except TypeError:  # unhashable key asked for
+            return None
+        flat = self._flat
+        if len(flat) <= 2 * _SCAN_ENTRIES:
+            for at in range(len(flat) - 2, -1, -2):  # the last one wins
+                if flat[at].value == key:
+                    return flat[at + 1]
+            return None
         entry = self._entry(key)
         return None if entry is None else entry[1]
 
