@@ -112,6 +112,9 @@ def _register_lifecycle(server: CheckspecServer) -> None:
     @server.feature(types.INITIALIZED)
     @guarded()
     def initialized(ls: CheckspecServer, params: types.InitializedParams) -> None:
+        # While the client sends the first document (a big one takes a while to encode
+        # and send), load what its analysis needs.
+        asyncio.get_running_loop().call_soon(_warm_up, ls)
         ls.spawn(_watch_configs(ls))
         if not ls.given_options and _can_pull_config(ls):
             ls.spawn(_apply_settings(ls, None))
@@ -174,6 +177,13 @@ def _register_lifecycle(server: CheckspecServer) -> None:
             path = to_fs_path(change.uri)
             if path is not None and is_config_name(path):
                 _config_changed(ls, Path(path))
+
+
+def _warm_up(ls: CheckspecServer) -> None:
+    try:
+        ls.store.warm_up()
+    except Exception as exc:  # the first document then loads them (and says why)
+        ls.log(f"could not load the analysis ahead of the first document: {exc}")
 
 
 async def _apply_settings(ls: CheckspecServer, settings: Any) -> None:
