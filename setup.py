@@ -39,6 +39,7 @@ setup(
         "checkspec.engine.judges.prompts": ["*.j2"],
         "checkspec.engine.generators.prompts": ["*.j2"],
         "checkspec.engine": ["py.typed"],
+        "checkspec.server": ["initialize_answers.json"],
     },
     include_package_data=True,
 )
