@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -24,7 +25,11 @@ from typing import Any, BinaryIO
 TABLE = Path(__file__).with_name("initialize_answers.json")
 UTF16 = "utf-16"
 UTF32 = "utf-32"
-MAX_HEADER_LINE = 8192  # a header line longer than this is not LSP: leave it to pygls
+MAX_HEADER_LINE = 8192
+# Spelled as pygls reads it (io_.py): a header it would not read is not answered here.
+CONTENT_LENGTH = re.compile(
+    rb"Content-Length: (\d+)\r\n"
+)  # a header line longer than this is not LSP: leave it to pygls
 
 
 def negotiate_encoding(offered: list[str] | None) -> str:
@@ -134,13 +139,9 @@ def answer_first(stream_in: BinaryIO, stream_out: BinaryIO) -> FirstMessage:
             return FirstMessage(bytes(raw))
         if not line.strip():
             break
-        name, _, value = line.decode("ascii", "replace").partition(":")
-        if name.strip().lower() == "content-length":
-            try:
-                length = int(value.strip())
-            except ValueError:
-                return FirstMessage(bytes(raw))
-    if length is None or length < 0:
+        if length is None and (found := CONTENT_LENGTH.fullmatch(line)):
+            length = int(found.group(1))
+    if length is None:
         return FirstMessage(bytes(raw))
     body = stream_in.read(length)
     raw += body

@@ -126,6 +126,7 @@ def test_a_replay_read_across_the_prefix_end_joins_both() -> None:
         pytest.param(b"Content-Length: 12\r\n", id="end inside the headers"),
         pytest.param(b"Content-Type: x\r\n\r\n{}", id="no Content-Length"),
         pytest.param(b"Content-Length: many\r\n\r\n{}", id="length not a number"),
+        pytest.param(b"content-length: 2\r\n\r\n{}", id="a header pygls would not read"),
         pytest.param(b"Content-Length: 10\r\n\r\n{}", id="body cut short"),
         pytest.param(b"Content-Length: 3\r\n\r\n{x}", id="not JSON"),
         pytest.param(b"X" * 10000, id="a header line too long"),
