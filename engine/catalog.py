@@ -454,23 +454,24 @@ def exactly_one_of(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
 
 # kind -> (the registry it was found in, its class there, its keys): the analysis asks for
 # every check of every scenario. A hit holds while the registry maps the kind to that class.
-_KEYS_BY_KIND: dict[str, tuple[Mapping[str, Any], type[BaseModel], frozenset[str]]] = {}
+_KEYS_BY_KIND: dict[str, tuple[dict[str, Any], type[BaseModel], frozenset[str]]] = {}
 
 
 def jsonpath_keys(kind: object) -> frozenset[str]:
     """Every key under which the check of this kind takes a `trace.` selector (none for a
     kind that is not registered). Only that kind's class is looked up."""
-    hit = _KEYS_BY_KIND.get(kind) if type(kind) is str else None
-    # dict.get: a plain read of what is registered (a hit's kind was registered already).
-    if hit is not None and dict.get(hit[0], kind) is hit[1]:  # type: ignore[arg-type]
-        return hit[2]
+    if isinstance(kind, str):
+        hit = _KEYS_BY_KIND.get(kind)
+        # dict.get: a plain read of what is registered (a hit's kind was registered).
+        if hit is not None and dict.get(hit[0], kind) is hit[1]:
+            return hit[2]
     from .core.check import Check
 
     cls: type[BaseModel] | None = Check.kind_class(kind)
     if cls is None:
         return frozenset()
     keys = _jsonpath_keys(cls)
-    if type(kind) is str:
+    if isinstance(kind, str):
         _KEYS_BY_KIND[kind] = (Check._registry, cls, keys)  # noqa: SLF001
     return keys
 
