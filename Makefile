@@ -84,6 +84,7 @@ fixtures: install
 
 schema: install
 	$(VENV)/bin/checkspec schema
+	$(VENV)/bin/python -m checkspec.server.lsp.answers
 
 bench: install
 	$(PY) bench/engine_vs_reference.py

@@ -5,6 +5,7 @@ engine/ is imported as checkspec.engine, server/ as checkspec.server and schemas
 walking the folders so a new one needs no edit here.
 """
 
+import re
 from pathlib import Path
 
 from setuptools import setup
@@ -30,8 +31,18 @@ def _packages() -> tuple[list[str], dict[str, str]]:
     return packages, package_dir
 
 
+def _version() -> str:
+    """engine/version.py's VERSION, read without importing the package."""
+    text = Path("engine/version.py").read_text(encoding="utf-8")
+    found = re.search(r'^VERSION = "([^"]+)"$', text, re.MULTILINE)
+    if found is None:
+        raise RuntimeError("engine/version.py does not set VERSION")
+    return found.group(1)
+
+
 packages, package_dir = _packages()
 setup(
+    version=_version(),
     packages=packages,
     package_dir=package_dir,
     package_data={
@@ -39,6 +50,7 @@ setup(
         "checkspec.engine.judges.prompts": ["*.j2"],
         "checkspec.engine.generators.prompts": ["*.j2"],
         "checkspec.engine": ["py.typed"],
+        "checkspec.server": ["initialize_answers.json"],
     },
     include_package_data=True,
 )

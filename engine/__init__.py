@@ -25,14 +25,10 @@ _install_finder()
 
 
 def __getattr__(name: str) -> Any:
-    # __version__ on first use: importlib.metadata is a slow import most runs never need.
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from .version import VERSION
 
-        try:
-            return version("checkspec")
-        except PackageNotFoundError:  # pragma: no cover - a source tree without metadata
-            return "0.0.0"
+        return VERSION
     if name.startswith("__") and name != "__all__":  # dunders the import system probes
         raise AttributeError(name)
     _api = import_module("checkspec.engine._api")

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -86,6 +84,10 @@ def _with_timeout(fn: Callable[..., Any], timeout: float, spec: str) -> AsyncTar
 
 
 def _http_target(url: str, timeout: float) -> Callable[[Any], Any]:
+    # Here, not at the top: `checkspec validate` reads this module and sends nothing.
+    import urllib.error
+    import urllib.request
+
     def post(inputs: Any) -> Any:
         body = json.dumps(inputs, default=str).encode()
         request = urllib.request.Request(

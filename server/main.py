@@ -7,6 +7,8 @@ import os
 import sys
 from typing import BinaryIO
 
+from .early_initialize import answer_first
+
 
 def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:
     """Keep stdin/stdout for the protocol alone.
@@ -52,11 +54,15 @@ def main() -> None:
         from checkspec.engine.core.gcpause import log_pauses
 
         log_pauses(os.environ["CHECKSPEC_GC_LOG"])
+    protocol_in, protocol_out = _protocol_streams()
+    # The editor waits for this answer; pygls takes half a second to import.
+    first = answer_first(protocol_in, protocol_out)
     from .lsp.server import create_server
 
     server = create_server()
-    protocol_in, protocol_out = _protocol_streams()
-    server.start_io(protocol_in, protocol_out)
+    if first.result is not None:
+        server.protocol.answered[first.request_id] = first.result  # type: ignore[attr-defined]
+    server.start_io(first.reader(protocol_in), protocol_out)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":  # pragma: no cover

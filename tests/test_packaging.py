@@ -57,3 +57,5 @@ def test_wheel_contents(tmp_path: Path) -> None:
     assert "checkspec = checkspec.engine.pytest_plugin" in entry_points
     assert "lsp = checkspec.server.main:main" in entry_points
     assert "checkspec/schemas/catalog.json" in names
+    # What the server answers `initialize` with before pygls loads (early_initialize.py).
+    assert "checkspec/server/initialize_answers.json" in names

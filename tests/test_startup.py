@@ -31,9 +31,26 @@ def test_version_and_help_load_nothing_of_the_engine() -> None:
     for args in (["--version"], ["--help"], ["run", "--help"]):
         loaded = modules_after(f"from checkspec.engine.cli.main import main\nmain({args!r})")
         assert not loaded & set(HEAVY), (args, loaded & set(HEAVY))
-    assert "importlib.metadata" not in modules_after(
-        "from checkspec.engine.cli.main import main\nmain(['--help'])"
+    for args in (["--help"], ["--version"]):  # the version is a constant (engine/version.py)
+        assert "importlib.metadata" not in modules_after(
+            f"from checkspec.engine.cli.main import main\nmain({args!r})"
+        )
+
+
+def test_the_version_is_the_installed_package_s() -> None:
+    from importlib.metadata import version
+
+    from checkspec.engine.version import VERSION
+
+    assert version("checkspec") == VERSION  # setup.py reads engine/version.py
+    done = subprocess.run(
+        [sys.executable, "-m", "checkspec.engine.cli.main", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
+    assert done.stdout == f"checkspec {VERSION}\n"
 
 
 def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> None:
@@ -47,7 +64,7 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
         f"from checkspec.engine.cli.main import main\nmain(['validate', {str(spec)!r}])"
     )
     assert "checkspec.engine.checks" in loaded  # it did validate
-    for heavy in ("litellm", "jsonschema", "regorus", "openai"):
+    for heavy in ("litellm", "jsonschema", "regorus", "openai", "urllib.request"):
         assert heavy not in loaded, heavy
     # the file has deterministic checks only: no judge, generator or template engine
     for module in ("checkspec.engine.judges", "checkspec.engine.generators", "jinja2"):

@@ -14,8 +14,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .selection import parse_shard
-
 if TYPE_CHECKING:
     from ..spec.document import Document, ScenarioEntry
     from .execute import RunReport
@@ -27,13 +25,16 @@ EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_INTERRUPTED = 130
 
 
-def tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # 25 ms: only when asked
+def _parse_shard(text: str) -> tuple[int, int]:
+    from .selection import parse_shard  # json, tempfile...: loaded when --shard is given
 
-    try:
-        return version("checkspec")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0.0.0"
+    return parse_shard(text)
+
+
+def tool_version() -> str:
+    from ..version import VERSION
+
+    return VERSION
 
 
 class _Version(argparse.Action):
@@ -68,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--shard",
-        type=parse_shard,
+        type=_parse_shard,
         metavar="K/N",
         help="run only shard K of N (stable: split a suite over N CI jobs, then merge)",
     )

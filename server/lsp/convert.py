@@ -16,6 +16,8 @@ from lsprotocol import types
 from checkspec.engine.spec.lines import LineIndex, index_of
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
 
+from .. import early_initialize
+
 if TYPE_CHECKING:  # the analysis modules load with the first request that needs them
     from ..analysis.actions import QuickFix
     from ..analysis.completion import Completion
@@ -31,7 +33,7 @@ RUN_SOURCE = "checkspec run"
 
 def negotiate_encoding(offered: list[str] | None) -> types.PositionEncodingKind:
     """utf-32 (our own columns) when the client takes it, else the mandatory utf-16."""
-    return UTF32 if offered and UTF32 in offered else UTF16
+    return types.PositionEncodingKind(early_initialize.negotiate_encoding(offered))
 
 
 class PositionCodec:

@@ -6,6 +6,10 @@ pygls picks the client's first preferred encoding, which may be utf-8; our colum
 code points, so we take utf-32 when offered (no conversion at all) and else utf-16, the
 encoding every client supports. The client's offer is narrowed before pygls reads it.
 
+Answering `initialize` twice: the first answer went out before pygls was imported
+(early_initialize.py); pygls still handles the request, and its answer is checked
+against that one and dropped.
+
 Cancelling a run: pygls answers a cancelled request at once and lets the handler go
 on; a run must stop its workers and answer with the scenarios that finished. Run
 commands register a hook by request id, and the client's workDoneToken is kept for them.
@@ -13,6 +17,8 @@ commands register a hook by request id, and the client's workDoneToken is kept f
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Callable, Generator
 from typing import Any
 from urllib.parse import unquote
@@ -22,6 +28,8 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from .convert import negotiate_encoding
 
+log = logging.getLogger(__name__)
+
 
 class CheckspecProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -29,6 +37,8 @@ class CheckspecProtocol(LanguageServerProtocol):
         # By request id: the workDoneToken an executeCommand carried, and how to cancel it.
         self.work_done_tokens: dict[Any, types.ProgressToken | None] = {}
         self.cancel_hooks: dict[Any, Callable[[], None]] = {}
+        # By request id: results already sent before pygls started (early_initialize.py).
+        self.answered: dict[Any, Any] = {}
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
@@ -81,3 +91,27 @@ class CheckspecProtocol(LanguageServerProtocol):
             hook()
             return
         super()._handle_cancel_notification(msg_id)
+
+    # Requests answered before pygls started ------------------------------------------
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if not self.drop_answered(msg_id, result, error):
+            super()._send_response(msg_id, result, error)
+
+    def drop_answered(self, msg_id: Any, result: Any, error: Any) -> bool:
+        """Whether this answer already went out; logged when it differs from that one."""
+        if msg_id not in self.answered:
+            return False
+        sent = self.answered.pop(msg_id)
+        if error is not None:
+            log.error("request %r failed after it was answered early: %s", msg_id, error)
+            return True
+        computed = json.loads(json.dumps(result, default=self._serialize_message))
+        if computed != sent:  # the table is stale: `make schema` regenerates it
+            log.error(
+                "request %r was answered early with %s, but the server computes %s",
+                msg_id,
+                json.dumps(sent, sort_keys=True),
+                json.dumps(computed, sort_keys=True),
+            )
+        return True

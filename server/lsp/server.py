@@ -9,7 +9,6 @@ LSP and the pure analysis in `checkspec.server.analysis`.
 from __future__ import annotations
 
 import asyncio
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +47,9 @@ DEBOUNCE_SECONDS = 0.15
 
 
 def _version() -> str:
-    try:
-        return version("checkspec")
-    except PackageNotFoundError:  # running from a bare checkout
-        return "0.0.0"
+    from checkspec.engine.version import VERSION
+
+    return VERSION
 
 
 class CheckspecServer(LanguageServer):
