@@ -351,7 +351,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         running_scenarios()  # fewer collections while a batch runs (core/gcpause.py)
         if target is MISSING:
             target = None
-        if multiple_runs is None and self.multiple_runs == 1 and not self._base_dirs:
+        if multiple_runs is None and self.multiple_runs == 1 and not _private(self, "_base_dirs"):
             return await self._run(target, return_exception)  # the usual case, one call
         runs = _runs(multiple_runs) or self.multiple_runs
         if runs == 1:
@@ -444,6 +444,18 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             },
             unset=_UNSET_RUNS,
         )
+
+
+def _private(model: BaseModel, name: str) -> Any:
+    """`model.<name>` for a private attribute, read where pydantic keeps it.
+
+    The attribute itself goes through BaseModel.__getattr__, which first asks the
+    attribute's declaration for `__get__` (an AttributeError raised and caught): ~2 µs.
+    """
+    private = model.__pydantic_private__
+    if private is not None and name in private:
+        return private[name]
+    return getattr(model, name)
 
 
 def _runs(value: int | None) -> int | None:

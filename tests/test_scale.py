@@ -177,7 +177,9 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
 def _recording_scenario(seen: list[tuple[int, ...]]) -> Any:
     from checkspec.engine import Scenario
 
-    def target(inputs: Any) -> str:
+    # Async: read in the event loop's turn the batch started in. A plain function runs
+    # in a worker thread, which may read after the loop restored the thresholds.
+    async def target(inputs: Any) -> str:
         seen.append(gc.get_threshold())
         return "hello"
 

@@ -237,14 +237,19 @@ class KindModel(BaseModel):
         # validator minus this wrap (_direct_validator), so it runs once per dict.
         if isinstance(data, dict):
             kind = data.get("kind", _NO_KIND)
+            own = cls._kind
             if kind is _NO_KIND:  # a registered class is its own default
-                if cls._kind is None and not _is_root(cls):
+                if own is None and not _is_root(cls):
                     return handler(data)  # an unregistered subclass (see below)
-                kind = cls._kind or cls._default_kind()
-            if cls._kind is None or (kind is not None and kind != cls._kind):
+                kind = own or cls._default_kind()
+            if own is None or (kind is not None and kind != own):
                 registry = cls._registry
                 # The registered str kind is the usual case: one lookup, no call.
-                target = registry.get(kind) if type(kind) is str else None
+                # dict.get skips _BuiltIns.get (two Python calls), which differs only
+                # for an absent kind: it may import the package registering it (below).
+                target = dict.get(registry, kind) if type(kind) is str else None
+                if target is None and type(kind) is str:
+                    target = registry.get(kind)
                 if target is None:
                     if not kind and not _is_root(cls):
                         # A subclass nobody registered (a user's own check or spec
@@ -261,16 +266,14 @@ class KindModel(BaseModel):
                             {"kind": kind, "expected": cls.__name__},
                         )
                     cached = _direct_validators.get(target)
-                    if cached is not None and cached[0] is target.__pydantic_validator__:
-                        direct = cached[1]  # the usual case, without a call
-                    else:
-                        direct = _direct_validator(target)
+                    if cached is None or cached[0] is not target.__pydantic_validator__:
+                        _direct_validator(target)
+                        cached = _direct_validators[target]
+                    direct = cached[1]  # the usual case: found without a call
                     if direct is not None:
                         # What the target's own _dispatch_kind would do for its own kind,
                         # done here so its validator can skip that wrap (see below).
-                        if "target_key" in target.__pydantic_fields__ and not (
-                            data.keys().isdisjoint(DEPRECATED_TARGET_ALIASES)
-                        ):
+                        if cached[2] and not data.keys().isdisjoint(DEPRECATED_TARGET_ALIASES):
                             data = _rename_deprecated(data)
                         return direct.validate_python(data)
                     return target.model_validate(data)
@@ -370,8 +373,9 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
 _NO_KIND = object()
 
-# Per class: (its validator, the same validator without the _dispatch_kind wrap or None).
-_direct_validators: dict[type, tuple[Any, SchemaValidator | None]] = {}
+# Per class: (its validator, the same validator without the _dispatch_kind wrap or None,
+# whether it has a `target_key` field that deprecated spellings are renamed to).
+_direct_validators: dict[type, tuple[Any, SchemaValidator | None, bool]] = {}
 
 
 def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
@@ -401,7 +405,7 @@ def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
                 direct = SchemaValidator(schema, *args[1:])
             except Exception:  # a shape this code does not know: keep the plain path
                 direct = None
-    _direct_validators[target] = (validator, direct)
+    _direct_validators[target] = (validator, direct, "target_key" in target.__pydantic_fields__)
     return direct
 
 

@@ -123,6 +123,8 @@ class CheckResult(Reportable, Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:  # _make's usual case, one call fewer (one per check run)
+            return _plain_result(_PASS, message, details, metrics)
         return cls._make(CheckStatus.PASS, message, details, metrics)
 
     @classmethod
@@ -132,6 +134,8 @@ class CheckResult(Reportable, Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:  # _make's usual case, one call fewer (one per check run)
+            return _plain_result(_FAIL, message, details, metrics)
         return cls._make(CheckStatus.FAIL, message, details, metrics)
 
     @classmethod
@@ -141,6 +145,8 @@ class CheckResult(Reportable, Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:  # _make's usual case, one call fewer (one per check run)
+            return _plain_result(_ERROR, message, details, metrics)
         return cls._make(CheckStatus.ERROR, message, details, metrics)
 
     @classmethod
@@ -150,9 +156,13 @@ class CheckResult(Reportable, Outcome, BaseModel):
         details: dict[str, Any] | None = None,
         metrics: list[Metric] | None = None,
     ) -> CheckResult:
+        if cls is _PLAIN_RESULT:  # _make's usual case, one call fewer (one per check run)
+            return _plain_result(_SKIP, message, details, metrics)
         return cls._make(CheckStatus.SKIP, message, details, metrics)
 
 
+_PASS, _FAIL = CheckStatus.PASS, CheckStatus.FAIL
+_ERROR, _SKIP = CheckStatus.ERROR, CheckStatus.SKIP
 _RESULT_FIELDS = ("status", "message", "metrics", "details")
 # CheckResult itself, when it is as _plain_result expects (checked once, here); a
 # subclass, or a changed CheckResult, goes through construct() in _make.
