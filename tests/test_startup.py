@@ -191,3 +191,37 @@ def test_the_language_server_answers_initialize_before_loading_the_analysis() ->
         "checkspec.server.analysis.completion",
     ):
         assert heavy not in loaded, heavy
+
+
+def test_the_server_loads_the_analysis_once_initialized_before_any_document() -> None:
+    # The editor may start the server long before it opens a spec file: the first open
+    # should not also pay for importing the reader, the analysis and the checks.
+    launch = textwrap.dedent(
+        """
+        import atexit, json, sys
+        atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+        import runpy
+        runpy.run_module("checkspec.server", run_name="__main__")
+        """
+    )
+
+    def frame(message: dict[str, object]) -> bytes:
+        body = json.dumps(message).encode()
+        return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", launch],
+        input=b"".join(frame(m) for m in messages),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    loaded = set(json.loads(done.stderr.decode().strip().splitlines()[-1]))
+    for module in ("checkspec.engine.spec.incremental", "checkspec.engine.checks"):
+        assert module in loaded, module
