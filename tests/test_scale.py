@@ -11,7 +11,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,3 +238,42 @@ def test_scenarios_run_together_with_fewer_collections_then_the_thresholds_retur
         assert seen[-1] == (700, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+@pytest.mark.parametrize(
+    ("argv", "frozen"),
+    [(["validate"], True), (["run"], True), (["run", "--watch"], False)],
+    ids=["validate", "run", "watch"],
+)
+def test_the_cli_freezes_a_big_analysis_except_in_watch_mode(
+    tmp_path: Path, argv: list[str], frozen: bool
+) -> None:
+    # validate and a single run hold their analysis until they exit; a watch session
+    # would keep each round's garbage cycles frozen for good.
+    spec = tmp_path / "big.suite.yaml"
+    spec.write_text(suite(300), encoding="utf-8")
+    script = textwrap.dedent(
+        f"""
+        import gc, sys
+        from checkspec.engine.core import gcpause
+        from checkspec.engine.spec import document
+        analyze = document.analyze
+        seen = []
+        def spy(*args, **kwargs):  # the freeze count once the file's analysis is made
+            result = analyze(*args, **kwargs)
+            seen.append(gc.get_freeze_count())
+            raise KeyboardInterrupt  # nothing to run: the analysis is what is looked at
+        document.analyze = spy
+        from checkspec.engine.cli.main import main
+        main({[*argv, str(spec)]!r})
+        print("FROZEN", seen[0] if seen else "none")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    line = [x for x in done.stdout.splitlines() if x.startswith("FROZEN")]
+    assert line, done.stdout + done.stderr
+    count = line[-1].split()[1]
+    assert count != "none", done.stderr
+    assert (int(count) > 50_000) is frozen  # the tree: ~80,000 objects
