@@ -61,7 +61,7 @@ def main() -> None:
 
     server = create_server()
     if first.result is not None:
-        server.protocol.answered[first.request_id] = first.result  # type: ignore[attr-defined]
+        server.protocol.answered[first.request_id] = first.result
     server.start_io(first.reader(protocol_in), protocol_out)  # type: ignore[arg-type]
 
 

@@ -112,7 +112,7 @@ class Runs:
                 pool.cancel()
 
         request = ls.protocol.msg_id
-        hooks = ls.protocol.cancel_hooks  # type: ignore[attr-defined]
+        hooks = ls.protocol.cancel_hooks
         if request is not None:
             hooks[request] = cancel
         progress.on_cancel(cancel)
@@ -169,7 +169,7 @@ class Progress:
 
     @classmethod
     async def start(cls, ls: CheckspecServer, total: int) -> Progress:
-        token = ls.protocol.work_done_tokens.get(ls.protocol.msg_id)  # type: ignore[attr-defined]
+        token = ls.protocol.work_done_tokens.get(ls.protocol.msg_id)
         if token is None and _supports_progress(ls):
             token = f"checkspec-run-{next(_tokens)}"
             try:

@@ -53,6 +53,8 @@ def _version() -> str:
 
 
 class CheckspecServer(LanguageServer):
+    protocol: CheckspecProtocol  # what `protocol_cls` below makes it
+
     def __init__(self) -> None:
         super().__init__(
             NAME,
@@ -146,7 +148,7 @@ def _register_lifecycle(server: CheckspecServer) -> None:
         doc = ls.store.update(uri, params.content_changes, version, ls.encoding)
         if doc is None:
             return
-        ls.protocol.share_text(uri, doc.text, version)  # type: ignore[attr-defined]
+        ls.protocol.share_text(uri, doc.text, version)
         diagnostics.publish_soon(ls, uri)
         if doc.is_config:
             _config_changed(ls, Path(doc.path))
