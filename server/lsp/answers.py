@@ -50,7 +50,7 @@ def computed_answer(capabilities: dict[str, Any]) -> dict[str, Any]:
             handler(*args)
     except StopIteration as done:
         result = done.value
-    answer: dict[str, Any] = json.loads(json.dumps(result, default=protocol._serialize_message))  # noqa: SLF001
+    answer: dict[str, Any] = protocol.as_json(result)
     return answer
 
 

@@ -98,6 +98,10 @@ class CheckspecProtocol(LanguageServerProtocol):
         if not self.drop_answered(msg_id, result, error):
             super()._send_response(msg_id, result, error)
 
+    def as_json(self, message: Any) -> Any:
+        """A message as it goes over the wire (pygls's converter), as plain JSON data."""
+        return json.loads(json.dumps(message, default=self._serialize_message))
+
     def drop_answered(self, msg_id: Any, result: Any, error: Any) -> bool:
         """Whether this answer already went out; logged when it differs from that one."""
         if msg_id not in self.answered:
@@ -106,7 +110,7 @@ class CheckspecProtocol(LanguageServerProtocol):
         if error is not None:
             log.error("request %r failed after it was answered early: %s", msg_id, error)
             return True
-        computed = json.loads(json.dumps(result, default=self._serialize_message))
+        computed = self.as_json(result)
         if computed != sent:  # the table is stale: `make schema` regenerates it
             log.error(
                 "request %r was answered early with %s, but the server computes %s",
