@@ -267,8 +267,7 @@ class KindModel(BaseModel):
                         )
                     cached = _direct_validators.get(target)
                     if cached is None or cached[0] is not target.__pydantic_validator__:
-                        _direct_validator(target)
-                        cached = _direct_validators[target]
+                        cached = _direct_validator(target)
                     direct = cached[1]  # the usual case: found without a call
                     if direct is not None:
                         # What the target's own _dispatch_kind would do for its own kind,
@@ -375,12 +374,13 @@ _NO_KIND = object()
 
 # Per class: (its validator, the same validator without the _dispatch_kind wrap or None,
 # whether it has a `target_key` field that deprecated spellings are renamed to).
-_direct_validators: dict[type, tuple[Any, SchemaValidator | None, bool]] = {}
+_Direct = tuple[Any, SchemaValidator | None, bool]
+_direct_validators: dict[type, _Direct] = {}
 
 
-def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
-    """`target`'s validator minus its outer `_dispatch_kind` wrap, or None to use
-    `target.model_validate`.
+def _direct_validator(target: type[KindModel]) -> _Direct:
+    """`target`'s cache entry (above): its validator minus its outer `_dispatch_kind`
+    wrap, or None to use `target.model_validate`.
 
     Dispatching from a family root re-enters the target's own `_dispatch_kind`, which
     then only renames deprecated selectors (the caller does that instead). The
@@ -393,7 +393,7 @@ def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
     validator = target.__pydantic_validator__
     cached = _direct_validators.get(target)
     if cached is not None and cached[0] is validator:
-        return cached[1]
+        return cached
     direct = None
     overridden = target.model_validate.__func__ is not BaseModel.model_validate.__func__  # type: ignore[attr-defined]
     if type(validator) is SchemaValidator and not overridden:
@@ -405,8 +405,9 @@ def _direct_validator(target: type[KindModel]) -> SchemaValidator | None:
                 direct = SchemaValidator(schema, *args[1:])
             except Exception:  # a shape this code does not know: keep the plain path
                 direct = None
-    _direct_validators[target] = (validator, direct, "target_key" in target.__pydantic_fields__)
-    return direct
+    entry = (validator, direct, "target_key" in target.__pydantic_fields__)
+    _direct_validators[target] = entry
+    return entry
 
 
 def _without_dispatch(schema: Any) -> Any:
