@@ -83,3 +83,49 @@ def test_a_scenario_in_another_context_is_analysed_again() -> None:
     analyze("name: s\nscenarios:\n" + SCENARIO, "s.suite.yaml")
     analyze("name: s\ntarget: python:a:b\nscenarios:\n" + SCENARIO, "s.suite.yaml")
     assert len(document._CACHE) == 2  # a suite target changes what the scenario runs  # noqa: SLF001 (a private helper's own test)
+
+
+ANCHORED = """\
+name: s
+scenarios:
+  - name: defines
+    steps:
+      - interacts: [{inputs: a, outputs: b}]
+        checks: &shared
+          - kind: KIND
+            keyword: b
+  - name: uses
+    steps:
+      - interacts: [{inputs: a, outputs: b}]
+        checks: *shared
+"""
+
+
+def _codes(text: str) -> list[list[str]]:
+    return [[p.code for p in e.problems] for e in analyze(text, "s.suite.yaml").scenarios]
+
+
+def test_a_scenario_holding_an_alias_follows_its_anchor_not_its_cached_text() -> None:
+    # The second scenario's text is the same in both files; its checks are not.
+    assert _codes(ANCHORED.replace("KIND", "string_matching")) == [[], []]
+    assert _codes(ANCHORED.replace("KIND", "strng_matching")) == [
+        ["unknown-kind"],
+        ["unknown-kind"],
+    ]
+    assert _codes(ANCHORED.replace("KIND", "string_matching")) == [[], []]
+
+
+def test_a_merge_key_follows_its_anchor_too() -> None:
+    text = (
+        ANCHORED.replace("checks: &shared\n", "checks:\n")
+        .replace(
+            "          - kind: KIND\n            keyword: b\n",
+            "          - &base {kind: KIND, keyword: b}\n",
+            1,
+        )
+        .replace("checks: *shared", "checks:\n          - <<: *base")
+    )
+    first = _codes(text.replace("KIND", "string_matching"))
+    second = _codes(text.replace("KIND", "strng_matching"))
+    assert first[1] == []
+    assert second[1] == ["unknown-kind"]

@@ -655,7 +655,13 @@ _CACHE_LIMIT = 20_000
 
 
 def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False) -> ScenarioEntry:
-    """One scenario, cached by its text (and the context it depends on)."""
+    """One scenario, cached by its text (and the context it depends on).
+
+    Not when it holds an alias: its values then come from an anchor elsewhere, which may
+    have changed while its own text did not.
+    """
+    if node._cell.aliased:
+        return _analyze_scenario(node, ctx, index, file_level)
     text = ctx.index.slice(node.range).encode("utf-8", "surrogatepass")
     name = node.value.get("name") if node.kind == "mapping" else None
     named = isinstance(name, str) and bool(name)

@@ -117,10 +117,13 @@ class Shift:
     changing one number instead of rebuilding its nodes (see engine/spec/incremental.py).
     """
 
-    __slots__ = ("hints", "lines", "nodes", "problems")
+    __slots__ = ("aliased", "hints", "lines", "nodes", "problems")
 
     def __init__(self, lines: int = 0) -> None:
         self.lines = lines
+        # An alias was read inside the entry: its values then depend on text elsewhere (the
+        # anchor), so analyses cached by the entry's own text must not be reused for it.
+        self.aliased = False
         # Of the entry, as read: how many nodes it holds (aliases by their expanded size),
         # the reader's problems found inside it and the analysis's hints about its values a
         # comment cut short; ranges as read. (Never nodes: they point back at their Shift,
@@ -815,6 +818,8 @@ class _Builder:
                         first_node, first_problem = nodes, len(problems)
                     self.nodes = nodes
                     self.aliased = True
+                    if depth >= entry_depth:  # (never the shared FIXED cell of the root)
+                        node_cell.aliased = True
                     node, size, height = self._alias(ev, stack, node_cell)
                     nodes = self.nodes
                     if parent is None:
