@@ -180,6 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..core.gcpause import freeze_bulk
 
         freeze_bulk(True)
+    if args.command == "validate":  # nothing is run: only problems are wanted
+        from ..spec.document import keep_scenarios
+
+        keep_scenarios(False)
     try:
         handler = {
             "run": _run_or_watch,
@@ -200,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default
+        if args.command == "validate":
+            keep_scenarios(True)
 
 
 # ---------------------------------------------------------------------------------

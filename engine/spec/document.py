@@ -460,6 +460,39 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
     return check, problems, identifier, head
 
 
+# Checks as found, by their text (see `_check_problems`): problems, kind name, head range
+# and the line they were found on.
+_CHECKS: dict[tuple[Any, ...], tuple[tuple[Problem, ...], str, Range, int]] = {}
+_CHECKS_LIMIT = 50_000
+
+
+def _check_problems(node: Node, ctx: _Context) -> tuple[None, list[Problem], str, Range]:
+    """`_check` without the check itself, reusing what the same text gave before.
+
+    Suites repeat checks (the same `json_valid` on every answer); validating each costs
+    far more than reading it back. The same text at the same column of the same context
+    reads the same, so its problems are the same a few lines further on. Not for a check
+    in an entry holding an alias: its values may come from elsewhere.
+    """
+    line = node.line
+    if node._cell.aliased:
+        key = None
+    else:
+        text = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        key = (text, node._sc, ctx.fingerprint)
+        found = _CHECKS.get(key)
+        if found is not None:
+            problems, kind, head, at = found
+            delta = line - at
+            return None, [moved_problem(p, delta) for p in problems], kind, moved(head, delta)
+    _, problems_list, kind, head = _check(node, ctx)
+    if key is not None:
+        if len(_CHECKS) >= _CHECKS_LIMIT:
+            _CHECKS.clear()
+        _CHECKS[key] = (tuple(problems_list), kind, head, line)
+    return None, problems_list, kind, head
+
+
 def _resolve_identifier(
     identifier: str, given: dict[str, Any], ctx: _Context, head: Range
 ) -> tuple[str, dict[str, Any], Problem | None]:
@@ -662,7 +695,9 @@ def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False
     """
     if node._cell.aliased:
         return _analyze_scenario(node, ctx, index, file_level)
-    text = ctx.index.slice(node.range).encode("utf-8", "surrogatepass")
+    text = ctx.index.cut(node.line, node._sc, node.end_line, node._ec).encode(
+        "utf-8", "surrogatepass"
+    )
     name = node.value.get("name") if node.kind == "mapping" else None
     named = isinstance(name, str) and bool(name)
     # A scenario without a name is named after its place, which is then part of the key.
@@ -754,19 +789,30 @@ def _step(
                     exc, item, head=start_of(item), model=Interact, what="interaction"
                 )
             )
-    checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems)
+    checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems, build)
     if not build:
         return None  # only the problems are wanted: the scenario is rebuilt on demand
     return Step.model_construct(interacts=interacts, checks=checks)
 
 
 def _step_checks(
-    node: Node | None, step_index: int, ctx: _Context, entry: ScenarioEntry, problems: list[Problem]
+    node: Node | None,
+    step_index: int,
+    ctx: _Context,
+    entry: ScenarioEntry,
+    problems: list[Problem],
+    build: bool,
 ) -> list[Check]:
-    """The valid checks of one step; every check, valid or not, is recorded with its place."""
+    """The valid checks of one step; every check, valid or not, is recorded with its place.
+
+    Without `build` only their problems are wanted, and those are reused by check text.
+    """
     checks: list[Check] = []
     for check_index, check_node in enumerate(_list(node, "checks", problems)):
-        check, check_problems, kind, head = _check(check_node, ctx)
+        if build:
+            check, check_problems, kind, head = _check(check_node, ctx)
+        else:
+            check, check_problems, kind, head = _check_problems(check_node, ctx)
         problems.extend(check_problems)
         entry.checks.append(
             CheckEntry(step_index, check_index, kind, check_node, head, check_node._cell.lines)
@@ -1137,7 +1183,9 @@ def _record(
             problems.extend(schemas.input.check(input_node))
         if output_node is not None and schemas.output is not None:
             problems.extend(schemas.output.check(output_node))
-        checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems)
+        checks = _step_checks(
+            item.get("checks"), step_index, ctx, entry, problems, keep or _keep_scenarios
+        )
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
             Step.model_construct(
