@@ -150,17 +150,22 @@ def test_every_spec_file_reads_the_same_with_checks_reused(path: Path) -> None:
 
 def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None:
     # 1,900+ files: every conformance check case, every spelling of every field, edge
-    # cases of each kind; each analysed fresh, then three lines lower with every check
-    # read back from the first analysis.
+    # cases of each kind; each analysed as `run` does (every check validated and walked
+    # for its trace paths), as the server does, then three lines lower with every check
+    # read back from the analysis before.
     from tests.test_schema_agreement import CORPUS, CUSTOM
 
     workspace = Workspace(config=CUSTOM)
     differ = []
     for case in CORPUS:
-        _fresh(case.text, case.name, workspace)
+        document.keep_scenarios(True)  # every check validated and walked, as `run` does
+        built = _fresh(case.text, case.name, workspace)
+        document.keep_scenarios(False)
+        if _fresh(case.text, case.name, workspace) != built:
+            differ.append("problems only: " + case.name + ": " + case.origin)
         shifted = "\n\n\n" + case.text
         if _reused(shifted, case.name, workspace) != _fresh(shifted, case.name, workspace):
-            differ.append(case.name + ": " + case.origin)
+            differ.append("reused: " + case.name + ": " + case.origin)
     assert len(CORPUS) > 1500
     assert differ == []
 

@@ -161,3 +161,26 @@ def test_any_text_gives_ranges_inside_it(
     if not final:
         text = text.rstrip("\r\n")
     assert_inside(text, analyze(text, name))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab \t:-", max_size=12), min_size=1, max_size=700),
+    st.lists(st.sampled_from(LINE_ENDS), min_size=700, max_size=700),
+    st.randoms(use_true_random=False),
+)
+def test_cut_is_slice_for_positions_inside_the_text(
+    pieces: list[str], ends: list[str], r: random.Random
+) -> None:
+    # Several chunks of line starts (a chunk holds 256 lines), read in any order.
+    text = "".join(piece + end for piece, end in zip(pieces, ends, strict=False))
+    index = LineIndex(text)
+    lines = split_lines(text)
+    for _ in range(20):
+        sl = r.randrange(len(lines))
+        el = r.randrange(sl, len(lines))
+        sc = r.randrange(len(lines[sl]) + 1)
+        ec = r.randrange(len(lines[el]) + 1) if el > sl else r.randrange(sc, len(lines[sl]) + 1)
+        assert index.cut(sl, sc, el, ec) == index.slice(Range.of(sl, sc, el, ec))
+    # Past the last line it is `slice`'s answer too.
+    assert index.cut(0, 0, len(lines) + 3, 0) == index.slice(Range.of(0, 0, len(lines) + 3, 0))

@@ -48,7 +48,7 @@ from .locate import (
     warning,
 )
 from .problems import Position, Problem, Range, Severity, TextEdit
-from .replay_paths import replay_path_problems
+from .replay_paths import replay_path_problems, selector_paths
 from .schema_checks import SchemaCheck
 from .source import (
     FIXED,
@@ -462,11 +462,13 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
 
 # Checks as found, by their text (see `_check_problems`): problems, kind name, head range
 # and the line they were found on.
-_CHECKS: dict[tuple[Any, ...], tuple[tuple[Problem, ...], str, Range, int]] = {}
+_CHECKS: dict[tuple[Any, ...], tuple[tuple[Problem, ...], str, Range, int, tuple[str, ...]]] = {}
 _CHECKS_LIMIT = 50_000
 
 
-def _check_problems(node: Node, ctx: _Context) -> tuple[None, list[Problem], str, Range]:
+def _check_problems(
+    node: Node, ctx: _Context
+) -> tuple[None, list[Problem], str, Range, tuple[str, ...]]:
     """`_check` without the check itself, reusing what the same text gave before.
 
     Suites repeat checks (the same `json_valid` on every answer); validating each costs
@@ -482,15 +484,17 @@ def _check_problems(node: Node, ctx: _Context) -> tuple[None, list[Problem], str
         key = (text, node._sc, ctx.fingerprint)
         found = _CHECKS.get(key)
         if found is not None:
-            problems, kind, head, at = found
+            problems, kind, head, at, paths = found
             delta = line - at
-            return None, [moved_problem(p, delta) for p in problems], kind, moved(head, delta)
+            moved_problems = [moved_problem(p, delta) for p in problems]
+            return None, moved_problems, kind, moved(head, delta), paths
     _, problems_list, kind, head = _check(node, ctx)
+    paths = selector_paths(node, ctx.dataset)
     if key is not None:
         if len(_CHECKS) >= _CHECKS_LIMIT:
             _CHECKS.clear()
-        _CHECKS[key] = (tuple(problems_list), kind, head, line)
-    return None, problems_list, kind, head
+        _CHECKS[key] = (tuple(problems_list), kind, head, line, paths)
+    return None, problems_list, kind, head, paths
 
 
 def _resolve_identifier(
@@ -747,11 +751,14 @@ def _analyze_scenario(
         problems.append(
             warning("empty-scenario", "this scenario has no 'steps': it checks nothing", entry.head)
         )
+    # Selector paths of the checks read back by text (`_check_problems`), by node id.
+    known: dict[int, tuple[str, ...]] | None = None if ctx.dataset else {}
     for step_index, step_node in enumerate(_list(steps_node, "steps", problems)):
-        step = _step(step_node, step_index, ctx, entry, problems, keep or _keep_scenarios)
+        build = keep or _keep_scenarios
+        step = _step(step_node, step_index, ctx, entry, problems, build, known)
         if step is not None:
             steps.append(step)
-    problems.extend(replay_path_problems(node, target))
+    problems.extend(replay_path_problems(node, target, known=known.get if known else None))
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
         ctx = ctx.without_lines()  # the rebuild must not keep this text alive
@@ -775,6 +782,7 @@ def _step(
     entry: ScenarioEntry,
     problems: list[Problem],
     build: bool,
+    known: dict[int, tuple[str, ...]] | None,
 ) -> Step | None:
     if not _is_mapping(node, None, "a step", problems):
         return None
@@ -789,7 +797,7 @@ def _step(
                     exc, item, head=start_of(item), model=Interact, what="interaction"
                 )
             )
-    checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems, build)
+    checks = _step_checks(node.get("checks"), step_index, ctx, entry, problems, build, known)
     if not build:
         return None  # only the problems are wanted: the scenario is rebuilt on demand
     return Step.model_construct(interacts=interacts, checks=checks)
@@ -802,17 +810,21 @@ def _step_checks(
     entry: ScenarioEntry,
     problems: list[Problem],
     build: bool,
+    known: dict[int, tuple[str, ...]] | None = None,
 ) -> list[Check]:
     """The valid checks of one step; every check, valid or not, is recorded with its place.
 
-    Without `build` only their problems are wanted, and those are reused by check text.
+    Without `build` only their problems are wanted, and those are reused by check text,
+    with the paths of their selectors (put in `known`, if given).
     """
     checks: list[Check] = []
     for check_index, check_node in enumerate(_list(node, "checks", problems)):
         if build:
             check, check_problems, kind, head = _check(check_node, ctx)
         else:
-            check, check_problems, kind, head = _check_problems(check_node, ctx)
+            check, check_problems, kind, head, paths = _check_problems(check_node, ctx)
+            if known is not None:
+                known[id(check_node)] = paths
         problems.extend(check_problems)
         entry.checks.append(
             CheckEntry(step_index, check_index, kind, check_node, head, check_node._cell.lines)
@@ -1168,6 +1180,7 @@ def _record(
                 interactions.range,
             )
         )
+    known: dict[int, tuple[str, ...]] = {}  # selector paths by check node id (as in scenarios)
     for step_index, item in enumerate(turns):
         if not _is_mapping(item, None, "an interaction", problems):
             continue
@@ -1183,9 +1196,8 @@ def _record(
             problems.extend(schemas.input.check(input_node))
         if output_node is not None and schemas.output is not None:
             problems.extend(schemas.output.check(output_node))
-        checks = _step_checks(
-            item.get("checks"), step_index, ctx, entry, problems, keep or _keep_scenarios
-        )
+        build = keep or _keep_scenarios
+        checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems, build, known)
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
             Step.model_construct(
@@ -1200,7 +1212,15 @@ def _record(
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
     entry.named_by_index = entry.name == fallback
     schema = schemas.output.schema if schemas.output is not None else None
-    problems.extend(replay_path_problems(node, ctx.target, dataset=True, output_schema=schema))
+    problems.extend(
+        replay_path_problems(
+            node,
+            ctx.target,
+            dataset=True,
+            output_schema=schema,
+            known=known.get if ctx.dataset else None,
+        )
+    )
     entry.problems = problems
     if not _has_errors(problems) and not (keep or _keep_scenarios):
         ctx = ctx.without_lines()

@@ -173,11 +173,18 @@ class LineIndex:
     def cut(self, start_line: int, start_character: int, end_line: int, end_character: int) -> str:
         """The text from one position to another, for positions known to be in the text
         (a node's, as read): not clamped to their lines, so cheaper than `slice`."""
-        start = self._start(start_line)
-        end = self._start(end_line)
-        if start is None or end is None:
+        if self._next is not None:
+            self._reach(end_line)
+        firsts, chunks = self._firsts, self._chunks
+        first = bisect_right(firsts, start_line) - 1
+        last = first
+        if end_line - firsts[first] >= len(chunks[first]):  # not the same chunk
+            last = bisect_right(firsts, end_line) - 1
+        start_index, end_index = start_line - firsts[first], end_line - firsts[last]
+        if start_line < 0 or end_index >= len(chunks[last]):  # not lines of the text
             return self.slice(Range.of(start_line, start_character, end_line, end_character))
-        return self.text[start + start_character : end + end_character]
+        start = self._bases[first] + chunks[first][start_index] + start_character
+        return self.text[start : self._bases[last] + chunks[last][end_index] + end_character]
 
     def slice(self, rng: Range) -> str:
         """The text a range covers."""

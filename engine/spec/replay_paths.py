@@ -14,7 +14,7 @@ Pure data: nothing is run or imported. Only simple paths are read (`.name`, `['n
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -53,8 +53,13 @@ def replay_path_problems(
     *,
     dataset: bool = False,
     output_schema: Any = None,
+    known: Callable[[int], tuple[str, ...] | None] | None = None,
 ) -> list[Problem]:
-    """Warnings for the selectors of a scenario (or dataset record) that resolve to nothing."""
+    """Warnings for the selectors of a scenario (or dataset record) that resolve to nothing.
+
+    `known` gives, by `id` of a check's node, its selectors' paths when the caller has
+    them already (`selector_paths`): a check whose paths all resolve is not walked again.
+    """
     if scenario.kind != "mapping":
         return []
     steps = _items(scenario.get("interactions" if dataset else "steps"))
@@ -68,6 +73,9 @@ def replay_path_problems(
         if not replayed and not by_schema:
             continue
         for check in _items(step.get("checks") if step.kind == "mapping" else None):
+            paths = known(id(check)) if known is not None and replayed else None
+            if paths is not None and not any(_missing(p, seen) for p in paths):
+                continue
             found: list[tuple[str, Node]] = []
             _selectors(check, dataset, found)
             for path, node in found:
@@ -134,6 +142,13 @@ def _selectors(check: Node, dataset: bool, found: list[tuple[str, Node]]) -> Non
                 _selectors(inner, False, found)
 
 
+def selector_paths(check: Node, dataset: bool) -> tuple[str, ...]:
+    """The paths of a check's `trace` selectors, its nested checks' included, in order."""
+    found: list[tuple[str, Node]] = []
+    _selectors(check, dataset, found)
+    return tuple(path for path, _ in found)
+
+
 @lru_cache(maxsize=4096)  # the same few selectors recur in every scenario of a file
 def _parse(path: str) -> tuple[_Segment, ...] | None:
     if not path.startswith("trace"):
@@ -173,6 +188,16 @@ def _outputs_part(segments: Sequence[_Segment], turns: int) -> tuple[int | None,
 
 
 def _against_recording(path: str, node: Node, turns: list[_Turn]) -> Problem | None:
+    missing = _missing(path, turns)
+    if missing is None:
+        return None
+    segments, position, keys = missing
+    return _problem(path, node, segments, position, keys, "in the recorded outputs")
+
+
+def _missing(path: str, turns: list[_Turn]) -> tuple[tuple[_Segment, ...], int, list[str]] | None:
+    """Where `path` finds nothing in the recorded outputs: its segments, the first one that
+    is not there, and the keys that are (none when the value there is text)."""
     segments = _parse(path)
     if segments is None:
         return None
@@ -193,11 +218,10 @@ def _against_recording(path: str, node: Node, turns: list[_Turn]) -> Problem | N
             return None  # an index: leave it to the run
         if not isinstance(value, dict):
             if isinstance(value, str):
-                return _problem(path, node, segments, position, [], "in the recorded outputs")
+                return segments, position, []
             return None
         if name not in value:  # a str name: among the str keys exactly when in the dict
-            keys = _keys(value) or []
-            return _problem(path, node, segments, position, keys, "in the recorded outputs")
+            return segments, position, _keys(value) or []
         value = value[name]
     return None
 
