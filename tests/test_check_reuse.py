@@ -182,3 +182,13 @@ def test_validate_reads_problems_only_and_puts_the_default_back(tmp_path: Path) 
     assert analyze(spec.read_text(encoding="utf-8"), str(spec)).scenarios[0].built is None
     good = "name: s\nscenarios:\n" + _scenario("a", "    - {kind: equals, expected_value: 1}\n")
     assert analyze(good, "g.suite.yaml").scenarios[0].built is not None
+
+
+def test_a_long_check_is_remembered_by_a_digest_not_a_copy() -> None:
+    rubric = "x" * 5000
+    check = f"    - {{kind: string_matching, target_key: trace.last.outputs.answer, keyword: {rubric}}}\n"
+    text = "name: s\nscenarios:\n" + _scenario("a", check) + _scenario("b", check)
+    doc = analyze(text, "s.suite.yaml")
+    ((key, _, _),) = CHECKS
+    assert isinstance(key, bytes) and len(key) == 16
+    assert _seen(doc) == _fresh(text, "s.suite.yaml")

@@ -463,7 +463,8 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
 # Checks as found, by their text (see `_check_problems`): problems, kind name, head range
 # and the line they were found on.
 _CHECKS: dict[tuple[Any, ...], tuple[tuple[Problem, ...], str, Range, int, tuple[str, ...]]] = {}
-_CHECKS_LIMIT = 50_000
+_CHECKS_LIMIT = 20_000
+_CHECK_TEXT_KEPT = 256  # longer texts are kept as a digest
 
 
 def _check_problems(
@@ -480,7 +481,9 @@ def _check_problems(
     if node._cell.aliased:
         key = None
     else:
-        text = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        text: str | bytes = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        if len(text) > _CHECK_TEXT_KEPT:  # a long rubric: not a second copy of it
+            text = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         key = (text, node._sc, ctx.fingerprint)
         found = _CHECKS.get(key)
         if found is not None:
