@@ -192,3 +192,21 @@ def test_a_long_check_is_remembered_by_a_digest_not_a_copy() -> None:
     ((key, _, _),) = CHECKS
     assert isinstance(key, bytes) and len(key) == 16
     assert _seen(doc) == _fresh(text, "s.suite.yaml")
+
+
+def test_validate_does_not_make_the_scenarios_runnable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkspec.engine.cli.main import main
+
+    rebuilt: list[object] = []
+
+    def spy(*args: object) -> None:
+        rebuilt.append(args)
+
+    monkeypatch.setattr(document, "_rebuilt_scenario", spy)
+    good = "    - {kind: equals, target_key: trace.last.outputs.answer, expected_value: yes}\n"
+    spec = tmp_path / "s.suite.yaml"
+    spec.write_text("name: s\nscenarios:\n" + _scenario("a", good) + _scenario("b", good))
+    assert main(["validate", str(spec)]) == 0
+    assert rebuilt == []  # only problems were read: no scenario was built again to run

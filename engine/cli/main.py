@@ -211,8 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ---------------------------------------------------------------------------------
 
 
-def _load(paths: Sequence[str]) -> tuple[list[Document], bool]:
-    """Documents for the given paths; prints located problems; True when input is invalid."""
+def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document], bool]:
+    """Documents for the given paths; prints located problems; True when input is invalid.
+
+    Without `runnable` (validate) only their problems are read (`load_file`)."""
     from ..spec.files import collect, load_file
     from ..spec.workspace import find_config, load_workspace
 
@@ -227,7 +229,7 @@ def _load(paths: Sequence[str]) -> tuple[list[Document], bool]:
             file=sys.stderr,
         )
         invalid = True
-    documents = [load_file(path) for path in files]
+    documents = [load_file(path, runnable=runnable) for path in files]
     configs = {p for path in files if (p := find_config(path.resolve())) is not None}
     for config in sorted(configs):
         workspace = load_workspace(config)
@@ -256,7 +258,7 @@ def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None
 
 
 def _validate(args: argparse.Namespace) -> int:
-    documents, invalid = _load(args.paths)
+    documents, invalid = _load(args.paths, runnable=False)
     count = sum(len(d.scenarios) for d in documents)
     if not invalid:
         print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)

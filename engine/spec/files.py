@@ -63,8 +63,12 @@ def file_kind(path: Path) -> FileKind | None:
     return kind_from_schema(root.value.get(SCHEMA_KEY))
 
 
-def load_file(path: Path, display: str | None = None) -> Document:
-    """Read and analyse one file; unreadable or oversized files become a located problem."""
+def load_file(path: Path, display: str | None = None, *, runnable: bool = True) -> Document:
+    """Read and analyse one file; unreadable or oversized files become a located problem.
+
+    With `runnable`, each valid scenario is made runnable from where the file is (its base
+    folders, the workspace's target timeout); without it only the problems are read.
+    """
     shown = display or str(path)
     workspace = load_workspace(path)
     limit = workspace.config.max_file_size
@@ -83,6 +87,8 @@ def load_file(path: Path, display: str | None = None) -> Document:
     except OSError as exc:
         return _refused(shown, "unreadable", f"cannot read file: {exc.strerror or exc}")
     document = analyze(text, shown, workspace)
+    if not runnable:
+        return document
     base_dirs = tuple(str(d) for d in (path.resolve().parent, workspace.root) if d is not None)
     for entry in document.scenarios:
         if entry.scenario is not None:
