@@ -210,3 +210,31 @@ def test_validate_does_not_make_the_scenarios_runnable(
     spec.write_text("name: s\nscenarios:\n" + _scenario("a", good) + _scenario("b", good))
     assert main(["validate", str(spec)]) == 0
     assert rebuilt == []  # only problems were read: no scenario was built again to run
+
+
+def _unique(count: int) -> str:
+    return "name: s\nscenarios:\n" + "".join(
+        _scenario(f"n{i}", f"    - {{kind: equals, expected_value: {i}}}\n") for i in range(count)
+    )
+
+
+def test_an_analysis_stops_looking_when_its_checks_do_not_repeat() -> None:
+    text = _unique(document.REUSE_TRIAL + 300)
+    doc = analyze(text, "s.suite.yaml")
+    assert len(CHECKS) == document.REUSE_TRIAL  # none found: no more looked up or kept
+    assert _seen(doc) == _fresh(text, "s.suite.yaml")
+
+
+def test_an_analysis_keeps_looking_while_its_checks_repeat() -> None:
+    # One check in five is the same text from the start: every lookup is still made.
+    count = document.REUSE_TRIAL + 300
+    repeated = "    - {kind: equals, expected_value: -1}\n"
+    text = "name: s\nscenarios:\n" + "".join(
+        _scenario(
+            f"m{i}", repeated if i % 5 == 0 else f"    - {{kind: equals, expected_value: {i}}}\n"
+        )
+        for i in range(count)
+    )
+    doc = analyze(text, "s.suite.yaml")
+    assert len(CHECKS) == sum(1 for i in range(count) if i % 5) + 1
+    assert _seen(doc) == _fresh(text, "s.suite.yaml")

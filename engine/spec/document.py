@@ -250,6 +250,8 @@ class _Context:
     tags: tuple[str, ...] = ()
     # What a scenario's analysis depends on besides its own text (made once).
     fingerprint: tuple[Any, ...] = field(init=False, compare=False)
+    # Checks looked up by their text, and found (see `_check_problems`).
+    reuse: list[int] = field(default_factory=lambda: [0, 0], compare=False)
 
     def __post_init__(self) -> None:
         custom = tuple(sorted((k, v.model_dump_json()) for k, v in self.custom.items()))
@@ -465,6 +467,8 @@ def _check(node: Node, ctx: _Context) -> tuple[Check | None, list[Problem], str,
 _CHECKS: dict[tuple[Any, ...], tuple[tuple[Problem, ...], str, Range, int, tuple[str, ...]]] = {}
 _CHECKS_LIMIT = 20_000
 _CHECK_TEXT_KEPT = 256  # longer texts are kept as a digest
+# Lookups after which an analysis stops looking checks up if under a tenth were found.
+REUSE_TRIAL = 1000
 
 
 def _check_problems(
@@ -478,15 +482,18 @@ def _check_problems(
     in an entry holding an alias: its values may come from elsewhere.
     """
     line = node.line
-    if node._cell.aliased:
-        key = None
+    counts = ctx.reuse
+    if node._cell.aliased or (counts[0] >= REUSE_TRIAL and counts[1] * 10 < counts[0]):
+        key = None  # an alias; or a file whose checks hardly repeat: looking costs more
     else:
+        counts[0] += 1
         text: str | bytes = ctx.index.cut(line, node._sc, node.end_line, node._ec)
         if len(text) > _CHECK_TEXT_KEPT:  # a long rubric: not a second copy of it
             text = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         key = (text, node._sc, ctx.fingerprint)
         found = _CHECKS.get(key)
         if found is not None:
+            counts[1] += 1
             problems, kind, head, at, paths = found
             delta = line - at
             moved_problems = [moved_problem(p, delta) for p in problems]
