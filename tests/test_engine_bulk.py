@@ -192,3 +192,16 @@ def test_a_rebuilt_check_class_remakes_the_bulk_validator() -> None:
     assert family_changes() > changes
     _same(Scenario.model_validate(copy.deepcopy(data)), _own(copy.deepcopy(data)))
     assert _BULK._copy is not made_before  # noqa: SLF001 (this module's own subject)
+
+
+def test_model_rebuild_of_a_check_still_resolves_names_where_it_is_called() -> None:
+    # KindModel.model_rebuild counts the change, then calls pydantic's one frame deeper.
+    class Later(Check):
+        thing: Thing | None = None  # defined below: resolved by the rebuild
+
+    class Thing(Check):
+        x: int = 1
+
+    assert not Later.__pydantic_complete__
+    assert Later.model_rebuild() is True
+    assert Later(thing=Thing(x=2)).thing == Thing(x=2)
