@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from .core.bulk import BulkValidator
 from .core.check import Check
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
@@ -228,6 +229,43 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         if name is not None:
             data["name"] = name
         super().__init__(**data)
+
+    @classmethod
+    def model_validate(
+        cls,
+        obj: Any,
+        *,
+        strict: bool | None = None,
+        extra: Any = None,
+        from_attributes: bool | None = None,
+        context: Any | None = None,
+        by_alias: bool | None = None,
+        by_name: bool | None = None,
+    ) -> Scenario:
+        """BaseModel.model_validate; a dict without options tries the bulk validator first
+        (core/bulk.py: its checks dispatched in Rust), which falls back to this."""
+        if (
+            cls is Scenario
+            and type(obj) is dict
+            and strict is None
+            and extra is None
+            and from_attributes is None
+            and context is None
+            and by_alias is None
+            and by_name is None
+        ):
+            built = _BULK.validate(obj)
+            if built is not None:
+                return built
+        return super().model_validate(
+            obj,
+            strict=strict,
+            extra=extra,
+            from_attributes=from_attributes,
+            context=context,
+            by_alias=by_alias,
+            by_name=by_name,
+        )
 
     @property
     def base_dirs(self) -> tuple[str, ...]:
@@ -444,6 +482,11 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             },
             unset=_UNSET_RUNS,
         )
+
+
+# Scenario.model_validate's first try: Scenario and Step built by it, checks and
+# interactions dispatched by kind in Rust.
+_BULK = BulkValidator(Scenario, Step)
 
 
 def _private(model: BaseModel, name: str) -> Any:

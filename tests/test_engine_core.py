@@ -233,3 +233,81 @@ async def test_scenario_failures_name_their_step() -> None:
     assert str(info.value) == (
         "Scenario 'two' failed:\n  step 2: kw FAILED: The answer does not contain the keyword 'zz'"
     )
+
+
+def _slot(model: BaseModel) -> Any:
+    """What BaseModel's fields-set slot holds, read without the attribute."""
+    return BaseModel.__dict__["__pydantic_fields_set__"].__get__(model, type(model))
+
+
+def _built_by_a_run() -> list[BaseModel]:
+    """A scenario result and every result, trace and interaction inside it."""
+    scenario = Scenario.model_validate(
+        {
+            "steps": [
+                {
+                    "interacts": [{"inputs": "q", "outputs": {"a": "x"}}],
+                    "checks": [
+                        {
+                            "kind": "equals",
+                            "target_key": "trace.last.outputs.a",
+                            "expected_value": "x",
+                        },
+                        {"kind": "not", "check": {"kind": "equals", "expected_value": 1}},
+                    ],
+                }
+            ]
+        }
+    )
+    result = scenario.run_sync()
+    step = result.steps[0]
+    return [result, step, *step.results, result.final_trace, *result.final_trace.interactions]
+
+
+def test_results_and_traces_get_their_fields_set_when_it_is_first_read() -> None:
+    from checkspec.engine.core.construct import Unread
+
+    built = _built_by_a_run()
+    assert len(built) == 6
+    # Until read, the slot holds a shared immutable stand-in (no set per model)...
+    assert all(type(_slot(model)) is Unread for model in built)
+    first, second = built[2], built[3]
+    assert _slot(first) is _slot(second)
+    # ...and the first read gives the model a set of its own, kept from then on.
+    fields = first.model_fields_set
+    assert type(fields) is set and fields == {"status", "message", "metrics", "details"}
+    assert _slot(first) is fields and first.model_fields_set is fields
+    fields.add("extra-name")
+    assert second.model_fields_set == {"status", "message", "metrics", "details"}
+    assert type(_slot(second)) is set
+
+
+def test_fields_sets_on_demand_read_as_eager_ones_everywhere() -> None:
+    import copy
+    import pickle
+
+    from checkspec.engine.core.result import ScenarioResult
+
+    for model in _built_by_a_run():
+        reference = type(model).model_construct(
+            _fields_set=set(model.__dict__) - {"skip_reason", "multiple_runs", "runs_executed"},
+            **model.__dict__,
+        )
+        expected = set(reference.model_fields_set)
+        assert model.model_dump(exclude_unset=True) == reference.model_dump(exclude_unset=True)
+        assert model.model_fields_set == expected
+        for other in (copy.copy(model), copy.deepcopy(model), pickle.loads(pickle.dumps(model))):
+            assert other == model and other.model_fields_set == expected
+            assert (
+                type(_slot(other)) is set and other.model_fields_set is not model.model_fields_set
+            )
+        last = list(type(model).model_fields)[-1]
+        changed = model.model_copy(update={last: model.__dict__[last]})
+        assert changed.model_fields_set == expected | {last}
+        assert model.model_fields_set == expected
+    # Models that pydantic-core builds keep a set of their own, as before.
+    result = _built_by_a_run()[0]
+    rebuilt = ScenarioResult.model_validate(result.model_dump())
+    assert type(_slot(rebuilt)) is set
+    assert type(_slot(CheckResult(status="pass"))) is set
+    assert CheckResult(status="pass").model_fields_set == {"status"}

@@ -172,6 +172,16 @@ class _BuiltIns(dict):
         return dict(super().items())
 
 
+# Counts the changes of every family: a kind registered or unregistered, a member's
+# validator rebuilt (model_rebuild). core/bulk.py remakes what it derived from them.
+_changes = [0]
+
+
+def family_changes() -> int:
+    """How many times a registry or a validator of a KindModel family has changed."""
+    return _changes[0]
+
+
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
 
@@ -195,6 +205,7 @@ class KindModel(BaseModel):
             sub._kind = kind  # noqa: SLF001 (the registry machinery of this module)
             sub.model_rebuild(force=True)
             dict.__setitem__(registry, kind, cast(Any, sub))
+            _changes[0] += 1
             return sub
 
         return decorate
@@ -208,6 +219,27 @@ class KindModel(BaseModel):
     def unregister(cls, kind: str) -> None:
         """Forget the class registered under `kind` (a test's or a plugin's own)."""
         cls._registry.pop(kind, None)
+        _changes[0] += 1
+
+    @classmethod
+    def model_rebuild(
+        cls,
+        *,
+        force: bool = False,
+        raise_errors: bool = True,
+        _parent_namespace_depth: int = 2,
+        _types_namespace: Any = None,
+    ) -> bool | None:
+        """BaseModel.model_rebuild, counted in `family_changes()`."""
+        try:
+            return super().model_rebuild(
+                force=force,
+                raise_errors=raise_errors,
+                _parent_namespace_depth=_parent_namespace_depth + 1,  # this frame
+                _types_namespace=_types_namespace,
+            )
+        finally:
+            _changes[0] += 1
 
     @classmethod
     def kind_name(cls) -> str | None:

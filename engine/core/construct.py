@@ -20,6 +20,7 @@ _set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_fields_set_slot = BaseModel.__dict__["__pydantic_fields_set__"]
 
 # Number of fields of each class seen, or -1 when model_construct must be used.
 _field_counts: dict[type, int] = {}
@@ -45,23 +46,89 @@ def _field_count(cls: type[BaseModel]) -> int:
     return count
 
 
+class Unread(frozenset[str]):
+    """The fields set of a model built here that nobody has asked for yet (see
+    `fields_set_on_demand`): shared by the models built alike, never handed out."""
+
+    __slots__ = ()
+
+
+def _read_fields_set(model: BaseModel) -> set[str]:
+    value = _fields_set_slot.__get__(model, type(model))
+    if type(value) is Unread:  # first read: this model's own set, from then on
+        value = set(value)
+        _fields_set_slot.__set__(model, value)
+    return value
+
+
+def _write_fields_set(model: BaseModel, value: Any) -> None:
+    _fields_set_slot.__set__(model, value)
+
+
+def _delete_fields_set(model: BaseModel) -> None:
+    _fields_set_slot.__delete__(model)
+
+
+# `__pydantic_fields_set__` (what model_fields_set, copies, pickling, `exclude_unset`
+# and pydantic-core read and write) as a property over BaseModel's slot.
+_ON_DEMAND = property(_read_fields_set, _write_fields_set, _delete_fields_set)
+# Classes that take an Unread in that slot: {the names left unset: the shared Unread}.
+_unread: dict[type, dict[tuple[str, ...], Unread]] = {}
+
+
+def fields_set_on_demand(cls: type[M]) -> type[M]:
+    """Class decorator: models `construct()` builds get their fields set on first read.
+
+    Results and traces are built in bulk and their fields set is seldom read, yet a set
+    is the largest object of such a model (216 bytes and up, against 184 for its
+    `__dict__`) and one more container the garbage collector keeps scanning. Their slot
+    holds a shared, immutable `Unread` until the set is read through the attribute (which
+    everything reading it does, pydantic and pydantic-core included); the first read puts
+    the model's own `set` there. Models built any other way hold their own set as usual.
+    Subclasses inherit the behaviour. Does nothing if BaseModel's slot is not as expected.
+    """
+    if type(_fields_set_slot).__name__ == "member_descriptor":
+        type.__setattr__(cls, "__pydantic_fields_set__", _ON_DEMAND)
+    return cls
+
+
+def unread_fields_set(cls: type[BaseModel], names: Any, unset: tuple[str, ...] = ()) -> Any:
+    """What construct() puts in the fields-set slot of a `cls` built from `names` (the
+    fields given) minus `unset`: a shared Unread when `cls` reads its set on demand,
+    else a set of its own."""
+    if cls.__dict__.get("__pydantic_fields_set__", None) is not _ON_DEMAND and (
+        getattr(cls, "__pydantic_fields_set__", None) is not _ON_DEMAND
+    ):
+        fields_set = set(names)
+        fields_set.difference_update(unset)
+        return fields_set
+    shared = _unread.setdefault(cls, {})
+    found = shared.get(unset)
+    if found is None:
+        found = shared[unset] = Unread(set(names).difference(unset))
+    return found
+
+
 def construct(cls: type[M], values: dict[str, Any], unset: tuple[str, ...] = ()) -> M:
     """`cls.model_construct(**values)` where `values` gives every field in declaration order.
 
     The result is the same object model_construct makes: same `__dict__` (the fields in
     declaration order), same fields set. `values` becomes the instance `__dict__`. Names
     in `unset` carry their default but stay out of the fields set, as model_construct
-    leaves a field that was not passed.
+    leaves a field that was not passed. (For classes under `fields_set_on_demand` the
+    set is made when first read; every call for a class with the same `unset` names the
+    same fields.)
     """
-    fields_set = set(values)
     count = _field_counts.get(cls)
     if count is None:
         count = _field_count(cls)
     # A field added later but not passed here: let model_construct fill its default.
-    if len(fields_set) != count:
+    if len(values) != count:
         return cls.model_construct(**{k: v for k, v in values.items() if k not in unset})
-    if unset:
-        fields_set.difference_update(unset)
+    shared = _unread.get(cls)
+    fields_set = None if shared is None else shared.get(unset)
+    if fields_set is None:
+        fields_set = unread_fields_set(cls, values, unset)
     model = _new(cls)
     _set_dict(model, values)
     _set_fields_set(model, fields_set)

@@ -23,6 +23,8 @@ from .construct import (
     _set_private,
     construct,
     field_count,
+    fields_set_on_demand,
+    unread_fields_set,
 )
 from .trace import Trace, TraceType
 
@@ -86,6 +88,7 @@ class Reportable:
         return report.render(self, console, options)
 
 
+@fields_set_on_demand
 class CheckResult(Reportable, Outcome, BaseModel):
     """Outcome of one check with a message saying why."""
 
@@ -171,6 +174,8 @@ _PLAIN_RESULT = (
     if field_count(CheckResult) >= 0 and tuple(CheckResult.__pydantic_fields__) == _RESULT_FIELDS
     else None
 )
+# The fields set of every result _plain_result builds (made when read: construct.py).
+_RESULT_FIELDS_SET = unread_fields_set(CheckResult, _RESULT_FIELDS)
 
 
 def _plain_result(
@@ -190,7 +195,7 @@ def _plain_result(
             "details": details or {},
         },
     )
-    _set_fields_set(result, {"status", "message", "metrics", "details"})
+    _set_fields_set(result, _RESULT_FIELDS_SET)
     _set_extra(result, None)
     _set_private(result, None)
     return result
@@ -260,6 +265,7 @@ def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestC
     return TestCaseStatus.PASS
 
 
+@fields_set_on_demand
 class TestCaseResult(Reportable, Outcome, BaseModel):
     """Results of the checks of one test case (one scenario step)."""
 
@@ -326,6 +332,7 @@ _PAST_TENSE = {"fail": "failed", "error": "errored", "skip": "skipped", "pass": 
 _VERBS = {"fail": "failed", "error": "errored", "skip": "was skipped", "pass": "passed"}
 
 
+@fields_set_on_demand
 class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
     """Outcome of a scenario run: one TestCaseResult per step and the final trace."""
 

@@ -7,12 +7,13 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from .construct import construct
+from .construct import construct, fields_set_on_demand
 from .exceptions import InteractionGenerationError
 from .jsonpath import register_computed, register_trace_classes
 from .typevars import InputType, OutputType
 
 
+@fields_set_on_demand
 class Interaction(BaseModel, Generic[InputType, OutputType]):
     """One exchange with the system under test."""
 
@@ -41,6 +42,7 @@ class InteractionGenerator(Protocol):
     def generate(self, trace: Any) -> Any: ...
 
 
+@fields_set_on_demand
 class Trace(BaseModel, Generic[InputType, OutputType]):
     """The interactions of a conversation so far, oldest first."""
 
