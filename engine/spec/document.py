@@ -487,10 +487,11 @@ def _check_problems(
         key = None  # an alias; or a file whose checks hardly repeat: looking costs more
     else:
         counts[0] += 1
-        text: str | bytes = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        text = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        kept: str | bytes = text
         if len(text) > _CHECK_TEXT_KEPT:  # a long rubric: not a second copy of it
-            text = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        key = (text, node._sc, ctx.fingerprint)
+            kept = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = (kept, node._sc, ctx.fingerprint)
         found = _CHECKS.get(key)
         if found is not None:
             counts[1] += 1
