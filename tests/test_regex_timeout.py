@@ -83,3 +83,16 @@ def test_off_the_main_thread_the_cpu_timeout_bounds_the_search() -> None:
     thread.start()
     thread.join(20)
     assert outcome == ["timeout"]
+
+
+def test_regex_own_timeout_reads_as_the_deadline_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the alarm (off the main thread, or in use elsewhere) regex's own CPU timeout
+    # bounds the search; its "regex timed out" must not leak out as another message, nor
+    # when it fires at the same moment as the timer.
+    from checkspec.engine.checks import timed_regex
+
+    monkeypatch.setattr(timed_regex, "_alarm_is_free", lambda: False)
+    with pytest.raises(TimeoutError, match=r"^regex search took more than 0\.1 s$"):
+        search(CATASTROPHIC, SLOW_TEXT, 0.1)
+    with pytest.raises(TimeoutError, match=r"^regex search took more than 0\.01 s$"):
+        search(CATASTROPHIC, SLOW_TEXT, 0.01)

@@ -35,13 +35,22 @@ def search(pattern: regex.Pattern[str], text: str, seconds: float, pos: int = 0)
         return pattern.search(text, pos, timeout=min(seconds, _QUICK))
     except TimeoutError:
         if seconds <= _QUICK:
-            raise
+            raise TimeoutError(_too_long(seconds)) from None
     left = seconds - (time.perf_counter() - started)
     if left <= 0:
-        raise TimeoutError(f"regex search took more than {seconds:g} s")
-    if not _alarm_is_free():
-        return pattern.search(text, pos, timeout=left)
-    return _search_with_alarm(pattern, text, pos, left, seconds)
+        raise TimeoutError(_too_long(seconds))
+    try:
+        if not _alarm_is_free():
+            return pattern.search(text, pos, timeout=left)
+        return _search_with_alarm(pattern, text, pos, left, seconds)
+    except TimeoutError:
+        # The timer's, or regex's own CPU timeout when it ends at the same moment (its
+        # "regex timed out"): one message either way.
+        raise TimeoutError(_too_long(seconds)) from None
+
+
+def _too_long(seconds: float) -> str:
+    return f"regex search took more than {seconds:g} s"
 
 
 def _alarm_is_free() -> bool:
@@ -74,6 +83,6 @@ def _search_with_alarm(
             armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Deadline:
-        raise TimeoutError(f"regex search took more than {seconds:g} s") from None
+        raise TimeoutError(_too_long(seconds)) from None
     finally:
         signal.signal(signal.SIGALRM, previous)

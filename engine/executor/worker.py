@@ -169,8 +169,14 @@ class Worker:
         from .jobs import Ending, Outcome, stopped, timeout_message
 
         async with self._slots:
-            await self._announce(job.key)
+            # Running from its announcement on: a job finishing meanwhile must not retire
+            # this worker under it (the parent would see it die, exit code 0).
             self._running += 1
+            try:
+                await self._announce(job.key)
+            except BaseException:
+                self._running -= 1
+                raise
             timeout = self._options.scenario_timeout
             ending = Ending.FINISHED
             with capture.capturing() as captured:
