@@ -180,10 +180,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..core.gcpause import freeze_bulk
 
         freeze_bulk(True)
-    if args.command == "validate":  # nothing is run: only problems are wanted
-        from ..spec.document import keep_scenarios
-
-        keep_scenarios(False)
     try:
         handler = {
             "run": _run_or_watch,
@@ -204,8 +200,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default
-        if args.command == "validate":
-            keep_scenarios(True)
 
 
 # ---------------------------------------------------------------------------------
@@ -258,7 +252,13 @@ def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None
 
 
 def _validate(args: argparse.Namespace) -> int:
-    documents, invalid = _load(args.paths, runnable=False)
+    from ..spec.document import keep_scenarios
+
+    keep_scenarios(False)  # nothing is run: only problems are wanted
+    try:
+        documents, invalid = _load(args.paths, runnable=False)
+    finally:
+        keep_scenarios(True)  # main() called in-process (tests) leaves the default
     count = sum(len(d.scenarios) for d in documents)
     if not invalid:
         print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)

@@ -96,9 +96,7 @@ def unread_fields_set(cls: type[BaseModel], names: Any, unset: tuple[str, ...] =
     """What construct() puts in the fields-set slot of a `cls` built from `names` (the
     fields given) minus `unset`: a shared Unread when `cls` reads its set on demand,
     else a set of its own."""
-    if cls.__dict__.get("__pydantic_fields_set__", None) is not _ON_DEMAND and (
-        getattr(cls, "__pydantic_fields_set__", None) is not _ON_DEMAND
-    ):
+    if getattr(cls, "__pydantic_fields_set__", None) is not _ON_DEMAND:  # inherited too
         fields_set = set(names)
         fields_set.difference_update(unset)
         return fields_set

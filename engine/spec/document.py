@@ -471,9 +471,12 @@ _CHECK_TEXT_KEPT = 256  # longer texts are kept as a digest
 REUSE_TRIAL = 1000
 
 
-def _check_problems(
-    node: Node, ctx: _Context
-) -> tuple[None, list[Problem], str, Range, tuple[str, ...]]:
+def _text_of(node: Node, ctx: _Context) -> str:
+    """The text a node was read from (the key of the analyses reused by text)."""
+    return ctx.index.cut(node.line, node._sc, node.end_line, node._ec)
+
+
+def _check_problems(node: Node, ctx: _Context) -> tuple[list[Problem], str, Range, tuple[str, ...]]:
     """`_check` without the check itself, reusing what the same text gave before.
 
     Suites repeat checks (the same `json_valid` on every answer); validating each costs
@@ -487,7 +490,7 @@ def _check_problems(
         key = None  # an alias; or a file whose checks hardly repeat: looking costs more
     else:
         counts[0] += 1
-        text = ctx.index.cut(line, node._sc, node.end_line, node._ec)
+        text = _text_of(node, ctx)
         kept: str | bytes = text
         if len(text) > _CHECK_TEXT_KEPT:  # a long rubric: not a second copy of it
             kept = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
@@ -498,14 +501,14 @@ def _check_problems(
             problems, kind, head, at, paths = found
             delta = line - at
             moved_problems = [moved_problem(p, delta) for p in problems]
-            return None, moved_problems, kind, moved(head, delta), paths
+            return moved_problems, kind, moved(head, delta), paths
     _, problems_list, kind, head = _check(node, ctx)
     paths = selector_paths(node, ctx.dataset)
     if key is not None:
         if len(_CHECKS) >= _CHECKS_LIMIT:
             _CHECKS.clear()
         _CHECKS[key] = (tuple(problems_list), kind, head, line, paths)
-    return None, problems_list, kind, head, paths
+    return problems_list, kind, head, paths
 
 
 def _resolve_identifier(
@@ -710,9 +713,7 @@ def _scenario(node: Node, ctx: _Context, index: int, *, file_level: bool = False
     """
     if node._cell.aliased:
         return _analyze_scenario(node, ctx, index, file_level)
-    text = ctx.index.cut(node.line, node._sc, node.end_line, node._ec).encode(
-        "utf-8", "surrogatepass"
-    )
+    text = _text_of(node, ctx).encode("utf-8", "surrogatepass")
     name = node.value.get("name") if node.kind == "mapping" else None
     named = isinstance(name, str) and bool(name)
     # A scenario without a name is named after its place, which is then part of the key.
@@ -762,16 +763,16 @@ def _analyze_scenario(
         problems.append(
             warning("empty-scenario", "this scenario has no 'steps': it checks nothing", entry.head)
         )
+    build = keep or _keep_scenarios
     # Selector paths of the checks read back by text (`_check_problems`), by node id.
     known: dict[int, tuple[str, ...]] | None = None if ctx.dataset else {}
     for step_index, step_node in enumerate(_list(steps_node, "steps", problems)):
-        build = keep or _keep_scenarios
         step = _step(step_node, step_index, ctx, entry, problems, build, known)
         if step is not None:
             steps.append(step)
     problems.extend(replay_path_problems(node, target, known=known.get if known else None))
     entry.problems = problems
-    if not _has_errors(problems) and not (keep or _keep_scenarios):
+    if not _has_errors(problems) and not build:
         ctx = ctx.without_lines()  # the rebuild must not keep this text alive
         entry.rebuild = partial(_rebuilt_scenario, node, ctx, index, file_level)
     elif not _has_errors(problems):
@@ -833,7 +834,8 @@ def _step_checks(
         if build:
             check, check_problems, kind, head = _check(check_node, ctx)
         else:
-            check, check_problems, kind, head, paths = _check_problems(check_node, ctx)
+            check = None  # not kept: only the problems are wanted
+            check_problems, kind, head, paths = _check_problems(check_node, ctx)
             if known is not None:
                 known[id(check_node)] = paths
         problems.extend(check_problems)
@@ -1191,6 +1193,7 @@ def _record(
                 interactions.range,
             )
         )
+    build = keep or _keep_scenarios
     known: dict[int, tuple[str, ...]] = {}  # selector paths by check node id (as in scenarios)
     for step_index, item in enumerate(turns):
         if not _is_mapping(item, None, "an interaction", problems):
@@ -1207,7 +1210,6 @@ def _record(
             problems.extend(schemas.input.check(input_node))
         if output_node is not None and schemas.output is not None:
             problems.extend(schemas.output.check(output_node))
-        build = keep or _keep_scenarios
         checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems, build, known)
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
@@ -1229,7 +1231,7 @@ def _record(
             ctx.target,
             dataset=True,
             output_schema=schema,
-            known=known.get if ctx.dataset else None,
+            known=known.get,
         )
     )
     entry.problems = problems
