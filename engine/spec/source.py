@@ -344,6 +344,7 @@ class Source:
     cut_values: list[tuple[Node, Node]] = field(default_factory=list)
     nodes: int = 0  # nodes read (aliases by their expanded size)
     aliased: bool = False  # anchors or aliases were read
+    by_lines: bool = False  # read by the line reader (engine/spec/block_reader.py)
 
     @property
     def lines(self) -> LineIndex:
@@ -582,6 +583,22 @@ class _Builder:
         return self._index_to_position(index + (1 if self.original.startswith(_BOM) else 0))
 
     # -- driver ----------------------------------------------------------------------------
+
+    def read_block(self) -> _Parsed | None:
+        """What `run` reads, read by the line reader; None (and `self` as it was) when the
+        text is not the plain block YAML that reader takes."""
+        from .block_reader import Unsupported, read_block
+
+        try:
+            with gc_paused():
+                root = read_block(self)
+        except Unsupported:
+            # As new: what was read goes (a value that cannot be read must still be
+            # reported at its first place when libyaml reads it).
+            self.problems, self.cut_values, self.plain_cache = [], [], {}
+            self.nodes = 0
+            return None
+        return _Parsed(root, self.problems, self.nodes, self.cut_values, False, by_lines=True)
 
     def run(self) -> Node | None:
         loader = None
@@ -889,19 +906,7 @@ class _Builder:
             raw = raw.translate(self.restore)
         tag = ev.tag
         if tag is None and ev.implicit[0]:  # plain scalar: resolve like SafeLoader does
-            hit = self.plain_cache.get(raw)
-            if hit is None:
-                tag = _STR
-                for candidate, regexp in _RESOLVERS.get(raw[:1], ()):
-                    if regexp.match(raw):
-                        tag = candidate
-                        break
-                if tag in _CONSTRUCTED:
-                    value = self._construct(tag, raw, Range.of(sl, sc, el, ec))
-                else:
-                    value = raw
-                hit = self.plain_cache[raw] = (tag, value, tag == _MERGE)
-            tag, value, _ = hit
+            tag, value, _ = self._plain(raw, sl, sc, el, ec)
             node = _node("scalar", value, sl, sc, el, ec, cell)
             if self.comment_lines and el in self.comment_lines:
                 self._note_comment(node)
@@ -913,6 +918,25 @@ class _Builder:
             return _node("scalar", self._construct(tag, raw, rng), sl, sc, el, ec, cell), False
         self._add("unsafe-tag", _tag_message(tag, "scalar"), rng)
         return _node("scalar", None, sl, sc, el, ec, cell), False
+
+    def _plain(self, raw: str, sl: int, sc: int, el: int, ec: int) -> tuple[str, Any, bool]:
+        """A plain scalar's tag, value and whether it is the merge key `<<`, once per text.
+
+        (A value that cannot be read is reported at its first place only.)
+        """
+        hit = self.plain_cache.get(raw)
+        if hit is None:
+            tag = _STR
+            for candidate, regexp in _RESOLVERS.get(raw[:1], ()):
+                if regexp.match(raw):
+                    tag = candidate
+                    break
+            if tag in _CONSTRUCTED:
+                value = self._construct(tag, raw, Range.of(sl, sc, el, ec))
+            else:
+                value = raw
+            hit = self.plain_cache[raw] = (tag, value, tag == _MERGE)
+        return hit
 
     def _note_comment(self, node: Node) -> None:
         rest = self.lines.line(node._el - self.line_offset)[node._ec :]
@@ -1096,6 +1120,7 @@ class _Parsed(NamedTuple):
     nodes: int = 0  # how many were read
     cut_values: Sequence[tuple[Node, Node]] = ()
     aliased: bool = False  # anchors or aliases were read
+    by_lines: bool = False  # read by the line reader (engine/spec/block_reader.py)
 
 
 def _parse(
@@ -1107,6 +1132,7 @@ def _parse(
     max_nodes: int,
     cell: Shift = FIXED,
     entry_depth: int = 2,
+    line_reader: bool = True,
 ) -> _Parsed:
     if not text.strip():
         return _Parsed(None, [])
@@ -1123,9 +1149,6 @@ def _parse(
             return _Parsed(None, [Problem("syntax", str(e), Range.point(line_offset, 0))])
         except RecursionError:  # the YAML pass below finds where it gets too deep
             json_too_deep = True
-    too_many = _surely_too_many(text, max_nodes, line_offset)
-    if too_many is not None:
-        return _Parsed(None, [too_many])
     builder = _Builder(
         text,
         json=json,
@@ -1135,6 +1158,13 @@ def _parse(
         cell=cell,
         entry_depth=entry_depth,
     )
+    if line_reader and not json:  # plain block YAML, most files: read without libyaml's events
+        read = builder.read_block()
+        if read is not None:
+            return read
+    too_many = _surely_too_many(text, max_nodes, line_offset)
+    if too_many is not None:
+        return _Parsed(None, [too_many])
     root = builder.run()
     problems = builder.problems
     if json_too_deep:  # keep where the YAML pass found it too deep, else the whole text
@@ -1233,12 +1263,23 @@ def parse_source(
     max_bytes: int = 10_000_000,
     max_depth: int = 200,
     max_nodes: int = MAX_NODES,
+    line_reader: bool = True,
 ) -> Source:
-    """Parse YAML (or JSON with ``json=True``) text; never raises on bad input."""
+    """Parse YAML (or JSON with ``json=True``) text; never raises on bad input.
+
+    `line_reader=False` reads with libyaml even plain block YAML (the two agree).
+    """
     refused = too_large(text, max_bytes)
     if refused is not None:
         return Source(None, [refused], text)
-    parsed = _parse(text, json=json, line_offset=0, max_depth=max_depth, max_nodes=max_nodes)
+    parsed = _parse(
+        text,
+        json=json,
+        line_offset=0,
+        max_depth=max_depth,
+        max_nodes=max_nodes,
+        line_reader=line_reader,
+    )
     return Source(
         parsed.root,
         parsed.problems,
@@ -1246,6 +1287,7 @@ def parse_source(
         list(parsed.cut_values),
         nodes=parsed.nodes,
         aliased=parsed.aliased,
+        by_lines=parsed.by_lines,
     )
 
 

@@ -1,0 +1,626 @@
+"""A line reader for the plain block YAML most spec files are written in.
+
+libyaml parses fast, but PyYAML hands every event to Python as objects (an event and
+two marks each): for a big suite that was half of the reading. Most spec files use a
+small part of YAML: block mappings and lists, one-line plain or quoted scalars,
+comments. This reader reads that part line by line, with the shapes of repeated lines
+worked out once, and makes the very nodes, problems and positions the libyaml reader
+makes (tests/test_block_reader.py compares the two over generated and real files).
+
+Anything outside that part (flow collections, block scalars, anchors, tags, multi-line
+scalars, escapes, tabs, directives, a second document, limits reached...) raises
+`Unsupported` before a node is returned, and the caller reads the text with libyaml:
+it alone says what is wrong, and where.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .problems import Severity
+
+if TYPE_CHECKING:
+    from .source import Node, _Builder
+
+__all__ = ["Unsupported", "read_block"]
+
+
+class Unsupported(Exception):
+    """The text uses YAML this reader leaves to libyaml."""
+
+
+# Characters this reader takes: line feed and what libyaml prints as is; not tabs, CR,
+# controls, the BOM, U+FFFE/U+FFFF or the breaks YAML 1.1 adds (U+0085, U+2028/9).
+_FOREIGN = re.compile(
+    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+# Lines that are document markers or directives.
+_MARKERS = re.compile(r"^(?:(?:---|\.\.\.)(?:[ ]|$)|%)", re.MULTILINE)
+# Where a one-line plain scalar ends: a `:` before a blank or the end, or a ` #` comment.
+_PLAIN_END = re.compile(r":(?: |$)| #")
+_SINGLE = re.compile(r"'((?:[^']|'')*)'")
+_DOUBLE = re.compile(r'"((?:[^"\\]|\\.)*)"')
+# YAML's escapes in double quotes (libyaml's list), and those with hex digits.
+_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
+    "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
+    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+_HEX_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))")
+# A single-quoted scalar's text up to its closing quote (a `''` is a quote inside it).
+_SINGLE_CLOSE = re.compile(r"(?:[^']|'')*'(?!')")
+_AT_QUOTE = re.compile('"')
+# Characters that cannot start a plain scalar (`-`, `?` and `:` can, before a non-blank).
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+_WARNING = Severity.WARNING
+_SIMPLE_KEY_MAX = 1000  # libyaml gives up on a simple key longer than 1024 characters
+
+# A scalar on a line: (text, plain?, start column, end column, a ` #` comment follows it?,
+# it may go on below?). A quoted one open at the line's end has its quote as text.
+Scalar = tuple[str, bool, int, int, bool, bool]
+# Line shapes (see _shape): the column of the first character, a code, then its parts.
+_DASH, _DASH_SCALAR, _DASH_KEY, _KEY, _SCALAR = range(5)
+
+
+def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
+    """The scalar starting at `at`, and where the line goes on after it (a key: past `:`).
+
+    For a key the `:` must follow; for a value only blanks or a comment may.
+    """
+    first = line[at]
+    if first == "'" or first == '"':
+        m = (_SINGLE if first == "'" else _DOUBLE).match(line, at)
+        if m is None:
+            if key or (first == '"' and "\\" in line):  # a key on several lines, escapes
+                raise Unsupported
+            return (first, False, at, -1, False, True), len(line)
+        raw = m.group(1)
+        if first == "'":
+            raw = raw.replace("''", "'")
+        elif "\\" in raw:
+            raw = _HEX_ESCAPE.sub(_unescape, raw)
+        end = m.end()
+        rest = line[end:]
+        after = rest.lstrip(" ")
+        if key:
+            if after[:1] != ":" or after[1:2] not in ("", " "):
+                raise Unsupported
+            colon = end + len(rest) - len(after)
+            if colon - at > _SIMPLE_KEY_MAX:
+                raise Unsupported
+            return (raw, False, at, end, False, False), colon + 1
+        if after and (after[0] != "#" or after is rest):  # text after it, or `'a'#`
+            raise Unsupported
+        return (raw, False, at, end, False, False), len(line)
+    if first in _INDICATORS and (first not in "-?:" or at + 1 >= len(line) or line[at + 1] == " "):
+        raise Unsupported  # flow, block scalar, anchor, alias, tag, complex key...
+    m = _PLAIN_END.search(line, at)
+    stop = len(line) if m is None else m.start()
+    raw = line[at:stop].rstrip(" ")
+    end = at + len(raw)
+    if key:
+        if m is None or m.group()[0] != ":" or not raw:
+            raise Unsupported
+        if stop - at > _SIMPLE_KEY_MAX:
+            raise Unsupported
+        return (raw, True, at, end, False, False), stop + 1
+    if m is not None and m.group()[0] == ":":  # `a: b: c`: libyaml's error to report
+        raise Unsupported
+    return (raw, True, at, end, line[end : end + 2] == " #", m is None), len(line)
+
+
+def _unescape(m: re.Match[str]) -> str:
+    hexa = m.group(1) or m.group(2) or m.group(3)
+    if hexa is None:
+        char = _ESCAPES.get(m.group(4))
+        if char is None:
+            raise Unsupported  # not an escape: libyaml's error to report
+        return char
+    code = int(hexa, 16)
+    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        raise Unsupported  # libyaml refuses these
+    return chr(code)
+
+
+def _content(line: str, at: int) -> tuple[Any, ...]:
+    """A key with its value (or none), or a lone scalar, from column `at` on."""
+    first = line[at]
+    if first == "'" or first == '"':
+        m = (_SINGLE if first == "'" else _DOUBLE).match(line, at)
+        is_key = m is not None and line[m.end() :].lstrip(" ")[:1] == ":"
+    else:
+        m = _PLAIN_END.search(line, at)
+        is_key = m is not None and m.group()[0] == ":"
+    if not is_key:
+        value, _ = _scalar(line, at, key=False)
+        return (_SCALAR, value)
+    key, after = _scalar(line, at, key=True)
+    start = after
+    while start < len(line) and line[start] == " ":
+        start += 1
+    if start >= len(line) or line[start] == "#":  # the value is on the lines below
+        return (_KEY, at, key, None, after)
+    value, _ = _scalar(line, start, key=False)
+    return (_KEY, at, key, value, after)
+
+
+def _shape(line: str) -> tuple[Any, ...] | None:
+    """What a line holds, apart from where it is: None for a blank or comment line."""
+    body = line.lstrip(" ")
+    if not body or body[0] == "#":
+        return None
+    col = len(line) - len(body)
+    if body[0] == "-" and body[1:2] in ("", " "):
+        at = col + 1
+        while at < len(line) and line[at] == " ":
+            at += 1
+        if at >= len(line) or line[at] == "#":
+            return (col, _DASH)
+        if line[at] == "-" and line[at + 1 : at + 2] in ("", " "):
+            raise Unsupported  # `- - a`: a list in a list on one line
+        inner = _content(line, at)
+        if inner[0] == _KEY:
+            return (col, _DASH_KEY, *inner[1:])
+        return (col, _DASH_SCALAR, inner[1])
+    return (col, *_content(line, col))
+
+
+def _fold(pieces: list[str], blanks: list[int]) -> str:
+    """Lines of a scalar joined as YAML folds them: a space, or a line feed per blank line."""
+    out = [pieces[0]]
+    for piece, blank in zip(pieces[1:], blanks, strict=True):
+        out.append("\n" * blank if blank else " ")
+        out.append(piece)
+    return "".join(out)
+
+
+def _plain_below(lines: list[str], number: int, first: str, indent: int) -> tuple[Any, ...] | None:
+    """A plain scalar going on below line `number`: (text, last line, end column, a ` #`
+    comment follows?), or None when the next line is not part of it.
+
+    Lines more indented than the collection holding the scalar go on with it (libyaml's
+    rule), up to a comment; blank lines between them fold to line feeds.
+    """
+    pad = " " * (indent + 1)
+    pieces, blanks = [first], []
+    blank = 0
+    last = number
+    end = 0
+    commented = False
+    for j in range(number + 1, len(lines)):
+        text = lines[j]
+        body = text.lstrip(" ")
+        if not body:
+            blank += 1
+            continue
+        if not text.startswith(pad) or body[0] == "#":
+            break
+        col = len(text) - len(body)
+        m = _PLAIN_END.search(text, col)
+        if m is not None and m.group()[0] == ":":
+            raise Unsupported  # `a: b` below a plain scalar: libyaml's error to report
+        stop = len(text) if m is None else m.start()
+        piece = text[col:stop].rstrip(" ")
+        pieces.append(piece)
+        blanks.append(blank)
+        blank = 0
+        last, end = j, col + len(piece)
+        if m is not None:  # a comment ends it
+            commented = text[end : end + 2] == " #"
+            break
+    if last == number:
+        return None
+    return _fold(pieces, blanks), last, end, commented
+
+
+def _quoted_below(lines: list[str], number: int, at: int) -> tuple[str, int, int]:
+    """A quoted scalar opened at (`number`, `at`) and closed below: (text, last line,
+    end column)."""
+    quote = lines[number][at]
+    single = quote == "'"
+    pieces = [lines[number][at + 1 :].rstrip(" ")]
+    blanks: list[int] = []
+    blank = 0
+    for j in range(number + 1, len(lines)):
+        body = lines[j].lstrip(" ")
+        if single:
+            m = _SINGLE_CLOSE.match(body)
+        else:
+            close = body.find('"')
+            if "\\" in (body if close < 0 else body[:close]):
+                raise Unsupported  # escapes: libyaml's to read
+            m = None if close < 0 else _AT_QUOTE.match(body, close)
+        if m is None:  # the scalar goes on
+            if not body:
+                blank += 1
+                continue
+            pieces.append(body.rstrip(" "))
+            blanks.append(blank)
+            blank = 0
+            continue
+        pieces.append(body[: m.end() - 1])
+        blanks.append(blank)
+        after = body[m.end() :]
+        rest = after.lstrip(" ")
+        if rest and (rest[0] != "#" or rest is after):
+            raise Unsupported
+        if single:
+            pieces = [piece.replace("''", "'") for piece in pieces]
+        end = len(lines[j]) - len(body) + m.end()
+        return _fold(pieces, blanks), j, end
+    raise Unsupported  # never closed: libyaml's error to report
+
+
+class _Open:
+    """A block mapping or list being read."""
+
+    __slots__ = ("cell", "col", "flat", "items", "key", "kind", "sc", "sl", "value")
+
+    def __init__(self, kind: str, col: int, sl: int, cell: Any) -> None:
+        self.kind = kind
+        self.col = col  # of its keys or dashes
+        self.sl, self.sc, self.cell = sl, col, cell
+        self.value: Any = {} if kind == "mapping" else []
+        self.flat: list[Node] = []  # a mapping's key, value, key, value...
+        self.items: list[Node] = []  # a list's items
+        self.key: Node | None = None  # a mapping's key waiting for its value
+
+
+def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inlined for speed
+    """The tree `b` would read from its text with libyaml, or `Unsupported`.
+
+    Fills `b.problems`, `b.nodes` and `b.cut_values` as `b.run()` does.
+    """
+    from .source import Node, Shift, _alloc  # (source imports this module lazily)
+
+    text = b.original
+    if b.json or b.fragment or b.restore is not None or b.bom:
+        raise Unsupported
+    if _FOREIGN.search(text) is not None or _MARKERS.search(text) is not None:
+        raise Unsupported
+    lines = text.split("\n")
+    count = len(lines)
+    lines.append("")  # what follows the last line
+    ints = b.line_ints
+    max_nodes, max_depth, entry_depth = b.max_nodes, b.max_depth, b.entry_depth
+    root_cell, problems, cut_values = b.cell, b.problems, b.cut_values
+    plain_cache, resolve = b.plain_cache, b._plain
+    shapes: dict[str, tuple[Any, ...] | None] = {}
+    alloc, node_class, open_class = _alloc, Node, _Open
+    stack: list[_Open] = []
+    nodes = 0
+    first_node = first_problem = 0  # where the current top-level entry began
+    # A collection waiting for a value given on the lines below (`key:` or `-` ending a
+    # line), and where libyaml puts the empty value if none comes.
+    waiting: _Open | None = None
+    empty_line = empty_col = 0
+    skip_to = 0  # lines before this one were read as part of a scalar
+    root: Node | None = None
+
+    def cell_of_new() -> Any:
+        """The Shift of a node made now (a top-level entry gets one of its own)."""
+        nonlocal first_node, first_problem
+        if len(stack) == entry_depth:
+            first_node, first_problem = nodes, len(problems)
+            return Shift()
+        return stack[-1].cell if stack else root_cell
+
+    def scalar(raw: str, plain: bool, line: int, sc: int, last: int, ec: int) -> Node:
+        nonlocal nodes
+        cell = cell_of_new()
+        nodes += 1
+        sl, el = ints[line], ints[last]
+        if plain:
+            _tag, value, merge = resolve(raw, sl, sc, el, ec)
+            if merge:
+                raise Unsupported  # `<<`: merges are read by libyaml
+        else:
+            value = raw
+        node = alloc(node_class)
+        node.kind = "scalar"
+        node.value = value
+        node._flat = ()
+        node.items = ()
+        node._sl = sl
+        node._sc = sc
+        node._el = el
+        node._ec = ec
+        node._cell = cell
+        node._merged = 0
+        node._index = None
+        return node
+
+    def value_of(s: Scalar, line: int) -> tuple[Node, bool]:
+        """A value's node, read on from line `line` when it goes on below; and whether a
+        ` #` comment follows it."""
+        nonlocal skip_to
+        raw, plain, sc, ec, commented, open_end = s
+        if open_end:
+            if plain:
+                indent = stack[-1].col
+                following = lines[line + 1]
+                if len(following) <= indent or following[indent] == " ":
+                    below = _plain_below(lines, line, raw, indent)
+                    if below is not None:
+                        raw, last, ec, commented = below
+                        skip_to = last + 1
+                        return scalar(raw, True, line, sc, last, ec), commented
+            else:
+                raw, last, ec = _quoted_below(lines, line, sc)
+                skip_to = last + 1
+                return scalar(raw, False, line, sc, last, ec), False
+        return scalar(raw, plain, line, sc, line, ec), commented
+
+    def finished(node: Node) -> None:
+        """A top-level entry is complete: note what it holds."""
+        cell = node._cell
+        cell.nodes = nodes - first_node
+        if len(problems) > first_problem:
+            cell.problems = tuple(problems[first_problem:])
+
+    def put(node: Node, commented: bool = False) -> None:
+        """Put a complete value into the open collection, or make it the root."""
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        if len(stack) == entry_depth:
+            finished(node)
+        parent = stack[-1]
+        if parent.kind == "sequence":
+            parent.items.append(node)
+            parent.value.append(node.value)
+            return
+        key = parent.key
+        assert key is not None
+        parent.key = None
+        k = key.value
+        if k in parent.value:
+            message = f"duplicate key {k!r}: the later value wins"
+            b._add("duplicate-key", message, key.range, _WARNING)
+        parent.value[k] = node.value
+        parent.flat.append(key)
+        parent.flat.append(node)
+        if commented:
+            cut_values.append((key, node))
+
+    def open_(kind: str, col: int, line: int) -> None:
+        nonlocal nodes
+        if len(stack) >= max_depth:
+            raise Unsupported
+        cell = cell_of_new()
+        nodes += 1
+        stack.append(_Open(kind, col, ints[line], cell))
+
+    def close(el: int, ec: int) -> None:
+        frame = stack.pop()
+        node = alloc(node_class)
+        node.kind = frame.kind
+        node.value = frame.value
+        if frame.kind == "sequence":
+            node._flat = ()
+            node.items = frame.items
+        else:
+            node._flat = frame.flat
+            node.items = ()
+        node._sl = frame.sl
+        node._sc = frame.sc
+        node._el = el
+        node._ec = ec
+        node._cell = frame.cell
+        node._merged = 0
+        node._index = None
+        put(node)
+
+    def empty_value() -> None:
+        put(scalar("", True, empty_line, empty_col, empty_line, empty_col))
+
+    for number in range(count):
+        if number < skip_to:
+            continue
+        text_line = lines[number]
+        try:
+            shape = shapes[text_line]
+        except KeyError:
+            shape = shapes[text_line] = _shape(text_line)
+        if shape is None:
+            continue
+        col, code = shape[0], shape[1]
+        is_dash = code <= _DASH_KEY
+        if not stack:  # the root: a mapping or a list
+            if root is not None or code == _SCALAR:
+                raise Unsupported
+            open_("sequence" if is_dash else "mapping", col, number)
+        else:
+            if waiting is not None:
+                if col > waiting.col or (
+                    col == waiting.col and is_dash and waiting.kind == "mapping"
+                ):  # this line gives the value (a list at a key's column is one)
+                    waiting = None
+                    if code == _SCALAR:
+                        put(*value_of(shape[2], number))
+                        continue
+                    open_("sequence" if is_dash else "mapping", col, number)
+                else:
+                    waiting = None
+                    empty_value()
+            # Close what this line is left of, and an indentless list it does not go on.
+            top = stack[-1]
+            while top.col > col or (
+                top.col == col
+                and not is_dash
+                and top.kind == "sequence"
+                and len(stack) > 1
+                and stack[-2].col == col
+            ):  # (close() and put(), made here: a line closes one or two on average)
+                stack.pop()
+                if not stack:
+                    raise Unsupported  # left of the root
+                node = alloc(node_class)
+                kind = node.kind = top.kind
+                node.value = top.value
+                if kind == "sequence":
+                    node._flat = ()
+                    node.items = top.items
+                else:
+                    node._flat = top.flat
+                    node.items = ()
+                node._sl = top.sl
+                node._sc = top.sc
+                node._el = ints[number]
+                node._ec = col
+                node._cell = top.cell
+                node._merged = 0
+                node._index = None
+                if len(stack) == entry_depth:
+                    finished(node)
+                top = stack[-1]
+                if top.kind == "sequence":
+                    top.items.append(node)
+                    top.value.append(node.value)
+                    continue
+                key = top.key
+                assert key is not None
+                top.key = None
+                k = key.value
+                mapping = top.value
+                if k in mapping:
+                    message = f"duplicate key {k!r}: the later value wins"
+                    b._add("duplicate-key", message, key.range, _WARNING)
+                mapping[k] = node.value
+                top.flat.append(key)
+                top.flat.append(node)
+            if top.col != col or (top.kind == "sequence") != is_dash:
+                raise Unsupported  # libyaml's to read, or to report
+        if code < _DASH_KEY:
+            if code == _DASH_SCALAR:
+                put(value_of(shape[2], number)[0])
+            else:
+                waiting, empty_line, empty_col = stack[-1], number, col + 1
+            continue
+        if code == _SCALAR:
+            raise Unsupported  # a lone scalar where a key or a dash must be
+        depth = len(stack)
+        if code == _DASH_KEY:  # (open_(), made here)
+            if depth >= max_depth:
+                raise Unsupported
+            if depth == entry_depth:
+                first_node, first_problem = nodes, len(problems)
+                cell = Shift()
+            else:
+                cell = stack[-1].cell
+            nodes += 1
+            frame = alloc(open_class)
+            frame.kind = "mapping"
+            frame.col = frame.sc = shape[2]
+            frame.sl = ints[number]
+            frame.cell = cell
+            frame.value = {}
+            frame.flat = []
+            frame.key = None
+            stack.append(frame)
+            depth += 1
+        else:
+            frame = stack[-1]
+        if nodes > max_nodes:
+            raise Unsupported
+        # A key and its value, if on this line: the most common line, made here.
+        raw, plain, sc, ec, _, _ = shape[3]
+        ln = ints[number]
+        if depth == entry_depth:
+            first_node, first_problem = nodes, len(problems)
+            cell = Shift()
+        else:
+            cell = frame.cell
+        nodes += 1
+        if plain:
+            hit = plain_cache.get(raw)
+            if hit is None:
+                hit = resolve(raw, ln, sc, ln, ec)
+            if hit[2]:
+                raise Unsupported  # `<<`: merges are read by libyaml
+            k = hit[1]
+        else:
+            k = raw
+        key = alloc(node_class)
+        key.kind = "scalar"
+        key.value = k
+        key._flat = ()
+        key.items = ()
+        key._sl = ln
+        key._sc = sc
+        key._el = ln
+        key._ec = ec
+        key._cell = cell
+        key._merged = 0
+        key._index = None
+        if depth == entry_depth:
+            finished(key)
+        value = shape[4]
+        if value is None:
+            frame.key = key
+            waiting, empty_line, empty_col = frame, number, shape[5]
+            continue
+        raw, plain, sc, ec, commented, open_end = value
+        if open_end:  # it may go on below: when the next line is right of the key's
+            following = lines[number + 1]
+            indent = frame.col
+            if not plain or len(following) <= indent or following[indent] == " ":
+                frame.key = key
+                put(*value_of(value, number))
+                continue
+        if depth == entry_depth:
+            first_node, first_problem = nodes, len(problems)
+            cell = Shift()
+        nodes += 1
+        if plain:
+            hit = plain_cache.get(raw)
+            if hit is None:
+                hit = resolve(raw, ln, sc, ln, ec)
+            v = hit[1]
+        else:
+            v = raw
+        node = alloc(node_class)
+        node.kind = "scalar"
+        node.value = v
+        node._flat = ()
+        node.items = ()
+        node._sl = ln
+        node._sc = sc
+        node._el = ln
+        node._ec = ec
+        node._cell = cell
+        node._merged = 0
+        node._index = None
+        if depth == entry_depth:
+            finished(node)
+        mapping = frame.value
+        if k in mapping:
+            message = f"duplicate key {k!r}: the later value wins"
+            b._add("duplicate-key", message, key.range, _WARNING)
+        mapping[k] = v
+        flat = frame.flat
+        flat.append(key)
+        flat.append(node)
+        if commented:
+            cut_values.append((key, node))
+
+    if not stack:  # blank lines and comments only
+        return None
+    # The end of the text closes all: libyaml's mark is the start of the line after the
+    # last one, which the libyaml reader clamps to the text's end.
+    end_line = text.count("\n") + (0 if text.endswith("\n") else 1) + b.line_offset
+    if end_line > b.last_line:
+        end = b._end()
+        el, ec = end.line, end.character
+    else:
+        el, ec = ints[end_line - b.line_offset], 0
+    if waiting is not None:
+        empty_value()
+    while stack:
+        close(el, ec)
+    if nodes > max_nodes:
+        raise Unsupported
+    b.nodes = nodes
+    return root
