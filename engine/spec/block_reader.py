@@ -54,7 +54,10 @@ _AT_QUOTE = re.compile('"')
 # Characters that cannot start a plain scalar (`-`, `?` and `:` can, before a non-blank).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _WARNING = Severity.WARNING
-_SIMPLE_KEY_MAX = 1000  # libyaml gives up on a simple key longer than 1024 characters
+_SIMPLE_KEY_MAX = 1000
+# Line shapes kept before the reader asks that lines repeat (three in four lines read seen
+# before): a file of distinct lines would otherwise hold a second copy of itself.
+_SHAPES_KEPT = 10_000  # libyaml gives up on a simple key longer than 1024 characters
 
 # A scalar on a line: (text, plain?, start column, end column, a ` #` comment follows it?,
 # it may go on below?). A quoted one open at the line's end has its quote as text.
@@ -214,12 +217,12 @@ def _plain_below(lines: list[str], number: int, first: str, indent: int) -> tupl
     return _fold(pieces, blanks), last, end, commented
 
 
-def _quoted_below(lines: list[str], number: int, at: int) -> tuple[str, int, int]:
+def _quoted_below(first: str, lines: list[str], number: int, at: int) -> tuple[str, int, int]:
     """A quoted scalar opened at (`number`, `at`) and closed below: (text, last line,
     end column)."""
-    quote = lines[number][at]
+    quote = first[at]
     single = quote == "'"
-    pieces = [lines[number][at + 1 :].rstrip(" ")]
+    pieces = [first[at + 1 :].rstrip(" ")]
     blanks: list[int] = []
     blank = 0
     for j in range(number + 1, len(lines)):
@@ -287,6 +290,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
     root_cell, problems, cut_values = b.cell, b.problems, b.cut_values
     plain_cache, resolve = b.plain_cache, b._plain
     shapes: dict[str, tuple[Any, ...] | None] = {}
+    keep = True  # whether new shapes are kept
     alloc, node_class, open_class = _alloc, Node, _Open
     stack: list[_Open] = []
     nodes = 0
@@ -331,7 +335,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         node._index = None
         return node
 
-    def value_of(s: Scalar, line: int) -> tuple[Node, bool]:
+    def value_of(s: Scalar, line: int, text_line: str) -> tuple[Node, bool]:
         """A value's node, read on from line `line` when it goes on below; and whether a
         ` #` comment follows it."""
         nonlocal skip_to
@@ -347,7 +351,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                         skip_to = last + 1
                         return scalar(raw, True, line, sc, last, ec), commented
             else:
-                raw, last, ec = _quoted_below(lines, line, sc)
+                raw, last, ec = _quoted_below(text_line, lines, line, sc)
                 skip_to = last + 1
                 return scalar(raw, False, line, sc, last, ec), False
         return scalar(raw, plain, line, sc, line, ec), commented
@@ -420,10 +424,15 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         if number < skip_to:
             continue
         text_line = lines[number]
+        lines[number] = ""  # (freed as the nodes are made: a big file's peak is its nodes)
         try:
             shape = shapes[text_line]
         except KeyError:
-            shape = shapes[text_line] = _shape(text_line)
+            shape = _shape(text_line)
+            if keep:
+                shapes[text_line] = shape
+                if len(shapes) >= _SHAPES_KEPT and len(shapes) * 4 > number:
+                    keep = False  # lines do not repeat much: keep no more
         if shape is None:
             continue
         col, code = shape[0], shape[1]
@@ -439,7 +448,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                 ):  # this line gives the value (a list at a key's column is one)
                     waiting = None
                     if code == _SCALAR:
-                        put(*value_of(shape[2], number))
+                        put(*value_of(shape[2], number, text_line))
                         continue
                     open_("sequence" if is_dash else "mapping", col, number)
                 else:
@@ -495,7 +504,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                 raise Unsupported  # libyaml's to read, or to report
         if code < _DASH_KEY:
             if code == _DASH_SCALAR:
-                put(value_of(shape[2], number)[0])
+                put(value_of(shape[2], number, text_line)[0])
             else:
                 waiting, empty_line, empty_col = stack[-1], number, col + 1
             continue
@@ -568,7 +577,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
             indent = frame.col
             if not plain or len(following) <= indent or following[indent] == " ":
                 frame.key = key
-                put(*value_of(value, number))
+                put(*value_of(value, number, text_line))
                 continue
         if depth == entry_depth:
             first_node, first_problem = nodes, len(problems)
