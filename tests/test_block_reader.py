@@ -179,11 +179,60 @@ def test_reads_the_same_and_takes(text: str) -> None:
     assert _agree(text), "the line reader declined"
 
 
+BLOCK_SCALARS = [
+    "a: |\n  one\n  two\nb: 1\n",
+    "a: >\n  one\n  two\n\n  three\n   more\n  back\nb: 1\n",
+    "a: |-\n  x\n\n\nb: 1\n",
+    "a: |+\n  x\n\n\nb: 1\n",
+    "a: >+\n  x\n  \n     \nb: 1\n",
+    "a: >-\n  x\n  y",
+    "a: |\n  x",
+    "a: |\n\n  \n  x\n",
+    "a: | # note\n  # not a comment\n    indented\n",
+    "a: |#c\n  x\n",
+    "- |\n  item\n- >\n  folded\n  item\n-\n  |\n    alone\n",
+    "k:\n  - x: |\n      deep\n    y: 2\n",
+    "a: |\nb: 1\n",
+    "a: |\n",
+    "a: |\n   \n",
+    "a: |\n  x\n   \n  ",
+]
+
+
+@pytest.mark.parametrize("text", BLOCK_SCALARS)
+def test_block_scalars_read_the_same_and_are_taken(text: str) -> None:
+    assert _agree(text), "the line reader declined"
+
+
+@st.composite
+def _block_texts(draw: st.DrawFn) -> str:
+    header = draw(st.sampled_from(["|", ">", "|-", "|+", ">-", ">+", "| # c", ">#c"]))
+    lines = draw(
+        st.lists(
+            st.tuples(st.integers(0, 6), st.sampled_from(["", "x", "a b", "#", " y", "é"])),
+            max_size=6,
+        )
+    )
+    body = "".join(" " * spaces + word + "\n" for spaces, word in lines)
+    where = draw(st.sampled_from(["k: {}\n", "- {}\n", "k:\n- {}\n", "k:\n  m: {}\n"]))
+    after = draw(st.sampled_from(["", "z: 1\n", "  z: 1\n", "- z\n", "# end\n"]))
+    tail = draw(st.sampled_from(["", "\n", "  ", "x"]))
+    return where.format(header) + body + after + tail
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_block_texts())
+def test_generated_block_scalars_read_the_same(text: str) -> None:
+    _agree(text)
+
+
 LEFT_TO_LIBYAML = [
     "a: [1, 2]\n",
     "a: {b: 1}\n",
-    "a: |\n  text\n",
-    "a: >\n  text\n",
+    "a: |2\n  text\n",
+    "a: >-1\n  text\n",
+    "a: | text\n",
+    "a: |\n\n     \n  x\n",  # a blank line wider than the text: libyaml's error
     "a: &x 1\nb: *x\n",
     "a: !!str 1\n",
     "<<: {a: 1}\n",

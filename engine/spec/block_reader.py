@@ -62,6 +62,7 @@ _SHAPES_KEPT = 10_000  # libyaml gives up on a simple key longer than 1024 chara
 # A scalar on a line: (text, plain?, start column, end column, a ` #` comment follows it?,
 # it may go on below?). A quoted one open at the line's end has its quote as text.
 Scalar = tuple[str, bool, int, int, bool, bool]
+_BLOCK = -2  # the end column of a block scalar's header (`|`, `>`): it is read below
 # Line shapes (see _shape): the column of the first character, a code, then its parts.
 _DASH, _DASH_SCALAR, _DASH_KEY, _KEY, _SCALAR = range(5)
 
@@ -96,8 +97,10 @@ def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
         if after and (after[0] != "#" or after is rest):  # text after it, or `'a'#`
             raise Unsupported
         return (raw, False, at, end, False, False), len(line)
+    if (first == "|" or first == ">") and not key:  # a block scalar: read on below
+        return (first, False, at, _BLOCK, False, True), len(line)
     if first in _INDICATORS and (first not in "-?:" or at + 1 >= len(line) or line[at + 1] == " "):
-        raise Unsupported  # flow, block scalar, anchor, alias, tag, complex key...
+        raise Unsupported  # flow, anchor, alias, tag, complex key...
     m = _PLAIN_END.search(line, at)
     stop = len(line) if m is None else m.start()
     raw = line[at:stop].rstrip(" ")
@@ -215,6 +218,78 @@ def _plain_below(lines: list[str], number: int, first: str, indent: int) -> tupl
     if last == number:
         return None
     return _fold(pieces, blanks), last, end, commented
+
+
+def _block_below(
+    header: str, lines: list[str], number: int, at: int, parent: int
+) -> tuple[str, int, int, int]:
+    """A block scalar whose header (`|`, `>`, with a chomping indicator) is at (`number`,
+    `at`) in a collection at column `parent`: (text, end line, end column, first line
+    after it). libyaml's rules, line by line: its indentation is the first non-blank
+    line's (blank lines before it count), the scalar ends at a line less indented, and
+    its end is the start of the line after its last line break."""
+    folded = header[at] == ">"
+    keep: bool | None = None  # chomping: None clips, False strips, True keeps
+    rest = header[at + 1 :]
+    if rest[:1] in ("+", "-"):
+        keep = rest[0] == "+"
+        rest = rest[1:]
+    body = rest.lstrip(" ")
+    if body and body[0] != "#":  # an indentation indicator, or text: libyaml's to read
+        raise Unsupported
+    last_line = len(lines) - 2  # (the reader added an empty line after the text's last)
+    if number >= last_line:
+        raise Unsupported  # the text ends on the header
+    # Indentation: the most spaces on the blank lines before the first content line.
+    j = number + 1
+    end = (j, 0)
+    breaks = 0
+    widest = 0
+    while True:
+        line = lines[j]
+        spaces = len(line) - len(line.lstrip(" "))
+        widest = max(widest, spaces)
+        if spaces < len(line) or j == last_line:
+            break
+        breaks += 1
+        j += 1
+        end = (j, 0)
+    indent = max(parent + 1, 1, widest)
+    chunks: list[str] = []
+    line_break = ""
+    line = lines[j]
+    while len(line) > indent and len(line) - len(line.lstrip(" ")) >= indent:
+        chunks.append("\n" * breaks)
+        leading_blank = line[indent] == " "
+        chunks.append(line[indent:])
+        if j == last_line:  # the text ends without a line break
+            line_break, breaks, end = "", 0, (j, len(line))
+            j += 1
+            break
+        line_break = "\n"
+        # The blank lines after it: as many line breaks (up to `indent` spaces each).
+        j += 1
+        end = (j, 0)
+        breaks = 0
+        line = lines[j]
+        while len(line) <= indent and not line.strip(" ") and j < last_line:
+            breaks += 1
+            j += 1
+            end = (j, 0)
+            line = lines[j]
+        if len(line) > indent and len(line) - len(line.lstrip(" ")) >= indent:
+            if folded and not leading_blank and line[indent] != " ":
+                if not breaks:
+                    chunks.append(" ")
+            else:
+                chunks.append(line_break)
+        else:
+            break
+    if keep is not False:
+        chunks.append(line_break)
+    if keep:
+        chunks.append("\n" * breaks)
+    return "".join(chunks), end[0], end[1], j
 
 
 def _quoted_below(first: str, lines: list[str], number: int, at: int) -> tuple[str, int, int]:
@@ -350,6 +425,9 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                         raw, last, ec, commented = below
                         skip_to = last + 1
                         return scalar(raw, True, line, sc, last, ec), commented
+            elif ec == _BLOCK:
+                raw, last, ec, skip_to = _block_below(text_line, lines, line, sc, stack[-1].col)
+                return scalar(raw, False, line, sc, last, ec), False
             else:
                 raw, last, ec = _quoted_below(text_line, lines, line, sc)
                 skip_to = last + 1
