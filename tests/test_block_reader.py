@@ -204,6 +204,28 @@ def test_block_scalars_read_the_same_and_are_taken(text: str) -> None:
     assert _agree(text), "the line reader declined"
 
 
+FLOW = [
+    "tags: [a, b]\n",
+    "- {a: 1, b: [x, 'y z', \"q\"]}\n- []\n- [[]]\n- {}\n",
+    "k: [a, b]  # c\nm: 1\n",
+    "k: {a: 1, a: 2}\n",
+    "k: [0b_]\nm: 0b_\n",
+    "k: [!!str 1, !!python/object x]\n",
+    "k:\n  [a]\nm:\n- {x: y}\n",
+    "scenarios:\n- name: s\n  tags: [a]\n  steps:\n  - interacts: [{inputs: hi}]\n",
+]
+
+
+@pytest.mark.parametrize("text", FLOW)
+def test_flow_collections_read_the_same_and_are_taken(text: str) -> None:
+    assert _agree(text), "the line reader declined"
+
+
+def test_a_flow_collection_value_read_wrong_is_reported_once() -> None:
+    text = "k: [0b_]\nm: 0b_\n"
+    assert [p.range.start.line for p in source.parse_source(text).problems] == [0]
+
+
 @st.composite
 def _block_texts(draw: st.DrawFn) -> str:
     header = draw(st.sampled_from(["|", ">", "|-", "|+", ">-", ">+", "| # c", ">#c"]))
@@ -227,8 +249,6 @@ def test_generated_block_scalars_read_the_same(text: str) -> None:
 
 
 LEFT_TO_LIBYAML = [
-    "a: [1, 2]\n",
-    "a: {b: 1}\n",
     "a: |2\n  text\n",
     "a: >-1\n  text\n",
     "a: | text\n",
@@ -248,6 +268,11 @@ LEFT_TO_LIBYAML = [
     "? a\n: b\n",
     "- - a\n",
     "a: b: c\n",
+    "k: [a,\n  b]\n",
+    "k: [a] x\n",
+    "k: [&a 1, *a]\n",
+    "k: {a: [1, 2}\n",
+    "[a]: 1\n",
     "a: 1\n  b: 2\n",
     "plain\n",
     "a: 'never closed\n",
@@ -320,7 +345,7 @@ def _texts(draw: st.DrawFn) -> str:
     data = draw(st.dictionaries(_KEYS, _DATA, min_size=1, max_size=4))
     text = yaml.safe_dump(
         data,
-        default_flow_style=False,
+        default_flow_style=draw(st.sampled_from([False, False, None])),
         allow_unicode=draw(st.booleans()),
         width=draw(st.sampled_from([20, 40, 80, 1000])),
         indent=draw(st.sampled_from([2, 3, 4])),

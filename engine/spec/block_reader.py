@@ -63,6 +63,7 @@ _SHAPES_KEPT = 10_000  # libyaml gives up on a simple key longer than 1024 chara
 # it may go on below?). A quoted one open at the line's end has its quote as text.
 Scalar = tuple[str, bool, int, int, bool, bool]
 _BLOCK = -2  # the end column of a block scalar's header (`|`, `>`): it is read below
+_FLOW = -3  # the end column of a flow collection's start (`[`, `{`)
 # Line shapes (see _shape): the column of the first character, a code, then its parts.
 _DASH, _DASH_SCALAR, _DASH_KEY, _KEY, _SCALAR = range(5)
 
@@ -99,6 +100,8 @@ def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
         return (raw, False, at, end, False, False), len(line)
     if (first == "|" or first == ">") and not key:  # a block scalar: read on below
         return (first, False, at, _BLOCK, False, True), len(line)
+    if (first == "[" or first == "{") and not key:  # a flow collection: libyaml reads it
+        return (first, False, at, _FLOW, False, True), len(line)
     if first in _INDICATORS and (first not in "-?:" or at + 1 >= len(line) or line[at + 1] == " "):
         raise Unsupported  # flow, anchor, alias, tag, complex key...
     m = _PLAIN_END.search(line, at)
@@ -135,6 +138,8 @@ def _content(line: str, at: int) -> tuple[Any, ...]:
     if first == "'" or first == '"':
         m = (_SINGLE if first == "'" else _DOUBLE).match(line, at)
         is_key = m is not None and line[m.end() :].lstrip(" ")[:1] == ":"
+    elif first == "[" or first == "{":
+        is_key = False  # (a flow collection as a key is libyaml's to read: see _flow)
     else:
         m = _PLAIN_END.search(line, at)
         is_key = m is not None and m.group()[0] == ":"
@@ -350,7 +355,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
 
     Fills `b.problems`, `b.nodes` and `b.cut_values` as `b.run()` does.
     """
-    from .source import Node, Shift, _alloc  # (source imports this module lazily)
+    from .source import Node, Shift, _alloc, _Builder  # (source imports this lazily)
 
     text = b.original
     if b.json or b.fragment or b.restore is not None or b.bom:
@@ -366,7 +371,7 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
     plain_cache, resolve = b.plain_cache, b._plain
     shapes: dict[str, tuple[Any, ...] | None] = {}
     keep = True  # whether new shapes are kept
-    alloc, node_class, open_class = _alloc, Node, _Open
+    alloc, node_class, open_class, builder_class = _alloc, Node, _Open, _Builder
     stack: list[_Open] = []
     nodes = 0
     first_node = first_problem = 0  # where the current top-level entry began
@@ -425,6 +430,8 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                         raw, last, ec, commented = below
                         skip_to = last + 1
                         return scalar(raw, True, line, sc, last, ec), commented
+            elif ec == _FLOW:
+                return flow(text_line, line, sc), False
             elif ec == _BLOCK:
                 raw, last, ec, skip_to = _block_below(text_line, lines, line, sc, stack[-1].col)
                 return scalar(raw, False, line, sc, last, ec), False
@@ -433,6 +440,31 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
                 skip_to = last + 1
                 return scalar(raw, False, line, sc, last, ec), False
         return scalar(raw, plain, line, sc, line, ec), commented
+
+    def flow(text_line: str, line: int, at: int) -> Node:
+        """A flow collection ending on its line, read by libyaml alone with the same
+        columns; anything else (on several lines, anchors, aliases) is left to libyaml."""
+        nonlocal nodes
+        cell = cell_of_new()
+        # Nodes at the entries' depth start Shifts of their own, as in the whole file's read.
+        below = entry_depth - len(stack)
+        sub = builder_class(
+            " " * at + text_line[at:],
+            json=False,
+            line_offset=ints[line],
+            max_depth=max_depth - len(stack),
+            max_nodes=max_nodes - nodes,
+            cell=cell,
+            entry_depth=below if below > 0 else -1,
+        )
+        sub.plain_cache = plain_cache  # a value read wrong is reported at its first place
+        node = sub.run()
+        if node is None or sub.syntax_failed or sub.anchors or sub.aliased:
+            raise Unsupported
+        nodes += sub.nodes
+        problems.extend(sub.problems)
+        cut_values.extend(sub.cut_values)
+        return node
 
     def finished(node: Node) -> None:
         """A top-level entry is complete: note what it holds."""
