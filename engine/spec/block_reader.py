@@ -1,16 +1,17 @@
 """A line reader for the plain block YAML most spec files are written in.
 
 libyaml parses fast, but PyYAML hands every event to Python as objects (an event and
-two marks each): for a big suite that was half of the reading. Most spec files use a
-small part of YAML: block mappings and lists, one-line plain or quoted scalars,
-comments. This reader reads that part line by line, with the shapes of repeated lines
-worked out once, and makes the very nodes, problems and positions the libyaml reader
-makes (tests/test_block_reader.py compares the two over generated and real files).
+two marks each): for a big suite that was a third of opening it. Most spec files use a
+part of YAML: block mappings and lists; plain, quoted and block scalars; one-line flow
+collections; comments. This reader reads that part line by line, the shape of each
+distinct line worked out once (a one-line flow collection is handed to libyaml alone,
+in place), and makes the very nodes, problems and positions the libyaml reader makes
+(tests/test_block_reader.py compares the two over generated and real files).
 
-Anything outside that part (flow collections, block scalars, anchors, tags, multi-line
-scalars, escapes, tabs, directives, a second document, limits reached...) raises
-`Unsupported` before a node is returned, and the caller reads the text with libyaml:
-it alone says what is wrong, and where.
+Anything else (anchors, aliases, tags outside flow collections, merge keys, `- - a`,
+multi-line flow collections or keys, indentation indicators, tabs, CR line ends,
+directives, document markers, limits reached, any error) raises `Unsupported`, and the
+caller reads the text with libyaml: it alone says what is wrong, and where.
 """
 
 from __future__ import annotations
@@ -50,14 +51,14 @@ _ESCAPES = {
 _HEX_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))")
 # A single-quoted scalar's text up to its closing quote (a `''` is a quote inside it).
 _SINGLE_CLOSE = re.compile(r"(?:[^']|'')*'(?!')")
-_AT_QUOTE = re.compile('"')
+_DOUBLE_CLOSE = re.compile(r'[^"]*"')  # (escapes, which libyaml reads, are checked first)
 # Characters that cannot start a plain scalar (`-`, `?` and `:` can, before a non-blank).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _WARNING = Severity.WARNING
-_SIMPLE_KEY_MAX = 1000
+_SIMPLE_KEY_MAX = 1000  # libyaml gives up on a simple key longer than 1024 characters
 # Line shapes kept before the reader asks that lines repeat (three in four lines read seen
 # before): a file of distinct lines would otherwise hold a second copy of itself.
-_SHAPES_KEPT = 10_000  # libyaml gives up on a simple key longer than 1024 characters
+_SHAPES_KEPT = 10_000
 
 # A scalar on a line: (text, plain?, start column, end column, a ` #` comment follows it?,
 # it may go on below?). A quoted one open at the line's end has its quote as text.
@@ -313,7 +314,7 @@ def _quoted_below(first: str, lines: list[str], number: int, at: int) -> tuple[s
             close = body.find('"')
             if "\\" in (body if close < 0 else body[:close]):
                 raise Unsupported  # escapes: libyaml's to read
-            m = None if close < 0 else _AT_QUOTE.match(body, close)
+            m = None if close < 0 else _DOUBLE_CLOSE.match(body)
         if m is None:  # the scalar goes on
             if not body:
                 blank += 1
