@@ -291,14 +291,27 @@ def test_leaves_the_rest_to_libyaml(text: str) -> None:
     assert _describe(source.parse_source(text)) == _describe(_libyaml(text))
 
 
-def test_limits_are_left_to_libyaml_which_reports_them() -> None:
+def test_limits_are_kept_as_libyaml_keeps_them() -> None:
     deep = "".join(" " * i + f"k{i}:\n" for i in range(12)) + " " * 12 + "v: 1\n"
-    assert _lines(deep, max_depth=5) is None
+    assert _lines(deep, max_depth=5) is None  # libyaml reads it, and says where
     assert [p.code for p in source.parse_source(deep, max_depth=5).problems] == ["too-deep"]
     many = "".join(f"k{i}: {i}\n" for i in range(100))
-    assert _lines(many, max_nodes=50) is None
-    assert [p.code for p in source.parse_source(many, max_nodes=50).problems] == ["too-many-nodes"]
     assert _agree(many, max_nodes=1000)
+    # Over the node limit, the line reader stops where libyaml's read would, and says so.
+    # (Texts of 60-70 nodes: with twice the limit, libyaml's count refuses them at 0:0.)
+    texts = (
+        "".join(f"k{i}: {i}\n" for i in range(35)),
+        "k:\n" + "- [1, 2]\n" * 20,
+        "- a\n" * 60,
+        "-\n" * 60,
+        "- x: y\n" * 20,
+    )
+    for text in texts:
+        for limit in (49, 50, 51):
+            assert _agree(text, max_nodes=limit)
+            problems = source.parse_source(text, max_nodes=limit).problems
+            assert [p.code for p in problems] == ["too-many-nodes"]
+            assert f"more than {limit:,} YAML nodes" in problems[0].message
 
 
 def test_a_declined_text_is_read_afresh_by_libyaml() -> None:
@@ -397,3 +410,26 @@ def test_the_line_reader_reads_whole_files_only() -> None:
     assert fragment.root.items[0].range.start.line == 4
     assert not source.parse_source('{"a": 1}', json=True).by_lines
     assert source.parse_source(text).by_lines
+
+
+# -- hostile texts -----------------------------------------------------------------------
+
+HOSTILE = {
+    "one long line": "k: " + "word " * 200_000 + "\n",
+    "one long quoted line": "k: '" + "it''s " * 100_000 + "'\n",
+    "a long key": "k" * 1_020 + ": 1\n",
+    "deep indentation": "".join(" " * i + f"k{i}:\n" for i in range(300)) + " " * 300 + "v\n",
+    "far to the right": " " * 100_000 + "k: v\n",
+    "many headers": "k:\n" + "- |\n" * 20_000,
+    "many flows": "k:\n" + "- [a, {b: [c]}]\n" * 20_000,
+    "a flow over the node limit": "k: [" + "a, " * 800_000 + "]\n",
+    "a quote never closed": "k: '" + "x\n" * 50_000,
+    "blank lines in a plain scalar": "k: a\n" + "\n" * 50_000 + "  b\n",
+    "odd unicode": "k: \u00a0\u200b\ufffd\U0001f600\u2027\n\u00e9: '\u202a'\n",
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_texts_read_as_libyaml_reads_them(name: str) -> None:
+    text = HOSTILE[name]
+    assert _describe(source.parse_source(text)) == _describe(_libyaml(text))

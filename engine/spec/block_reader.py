@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .problems import Severity
+from .problems import Range, Severity
 
 if TYPE_CHECKING:
     from .source import Node, _Builder
@@ -351,12 +351,24 @@ class _Open:
         self.key: Node | None = None  # a mapping's key waiting for its value
 
 
-def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inlined for speed
+class _Full(Exception):
+    """The text holds more nodes than allowed: the reader stopped where libyaml's would."""
+
+
+def read_block(b: _Builder) -> Node | None:
     """The tree `b` would read from its text with libyaml, or `Unsupported`.
 
-    Fills `b.problems`, `b.nodes` and `b.cut_values` as `b.run()` does.
+    Fills `b.problems`, `b.nodes` and `b.cut_values` as `b.run()` does; like it, gives no
+    tree for a text over the node limit (the problem says where the limit was crossed).
     """
-    from .source import Node, Shift, _alloc, _Builder  # (source imports this lazily)
+    try:
+        return _read(b)
+    except _Full:
+        return None
+
+
+def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for speed
+    from .source import Node, Shift, _alloc, _Builder, too_many_message  # (lazy: a cycle)
 
     text = b.original
     if b.json or b.fragment or b.restore is not None or b.bom:
@@ -396,6 +408,8 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         cell = cell_of_new()
         nodes += 1
         sl, el = ints[line], ints[last]
+        if nodes > max_nodes:
+            too_many(sl, sc)
         if plain:
             _tag, value, merge = resolve(raw, sl, sc, el, ec)
             if merge:
@@ -460,6 +474,12 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         )
         sub.plain_cache = plain_cache  # a value read wrong is reported at its first place
         node = sub.run()
+        if node is None and sub.problems and sub.problems[-1].code == "too-many-nodes":
+            nodes += sub.nodes  # where the whole file's count crosses the limit too
+            crossed = sub.problems.pop().range
+            problems.extend(sub.problems)
+            cut_values.extend(sub.cut_values)
+            too_many(crossed.start.line, crossed.start.character)
         if node is None or sub.syntax_failed or sub.anchors or sub.aliased:
             raise Unsupported
         nodes += sub.nodes
@@ -502,11 +522,19 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
 
     def open_(kind: str, col: int, line: int) -> None:
         nonlocal nodes
-        if len(stack) >= max_depth:
-            raise Unsupported
         cell = cell_of_new()
         nodes += 1
+        if nodes > max_nodes:
+            too_many(ints[line], col)
+        if len(stack) >= max_depth:
+            raise Unsupported
         stack.append(_Open(kind, col, ints[line], cell))
+
+    def too_many(line: int, col: int) -> None:
+        """Stop where libyaml's read would: at the node past the limit, said there."""
+        b._add("too-many-nodes", too_many_message(max_nodes), Range.point(line, col))
+        b.nodes = nodes
+        raise _Full
 
     def close(el: int, ec: int) -> None:
         frame = stack.pop()
@@ -623,14 +651,16 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
             raise Unsupported  # a lone scalar where a key or a dash must be
         depth = len(stack)
         if code == _DASH_KEY:  # (open_(), made here)
-            if depth >= max_depth:
-                raise Unsupported
             if depth == entry_depth:
                 first_node, first_problem = nodes, len(problems)
                 cell = Shift()
             else:
                 cell = stack[-1].cell
             nodes += 1
+            if nodes > max_nodes:
+                too_many(ints[number], shape[2])
+            if depth >= max_depth:
+                raise Unsupported
             frame = alloc(open_class)
             frame.kind = "mapping"
             frame.col = frame.sc = shape[2]
@@ -643,8 +673,6 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
             depth += 1
         else:
             frame = stack[-1]
-        if nodes > max_nodes:
-            raise Unsupported
         # A key and its value, if on this line: the most common line, made here.
         raw, plain, sc, ec, _, _ = shape[3]
         ln = ints[number]
@@ -654,6 +682,8 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         else:
             cell = frame.cell
         nodes += 1
+        if nodes > max_nodes:
+            too_many(ln, sc)
         if plain:
             hit = plain_cache.get(raw)
             if hit is None:
@@ -694,6 +724,8 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
             first_node, first_problem = nodes, len(problems)
             cell = Shift()
         nodes += 1
+        if nodes > max_nodes:
+            too_many(ln, sc)
         if plain:
             hit = plain_cache.get(raw)
             if hit is None:
@@ -740,7 +772,5 @@ def read_block(b: _Builder) -> Node | None:  # one loop, its common lines inline
         empty_value()
     while stack:
         close(el, ec)
-    if nodes > max_nodes:
-        raise Unsupported
     b.nodes = nodes
     return root
