@@ -385,6 +385,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
     shapes: dict[str, tuple[Any, ...] | None] = {}
     keep = True  # whether new shapes are kept
     alloc, node_class, open_class, builder_class = _alloc, Node, _Open, _Builder
+    dash_scalar, dash_key, lone = _DASH_SCALAR, _DASH_KEY, _SCALAR  # (locals: the loop's)
     stack: list[_Open] = []
     nodes = 0
     first_node = first_problem = 0  # where the current top-level entry began
@@ -575,9 +576,9 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
         if shape is None:
             continue
         col, code = shape[0], shape[1]
-        is_dash = code <= _DASH_KEY
+        is_dash = code <= dash_key
         if not stack:  # the root: a mapping or a list
-            if root is not None or code == _SCALAR:
+            if root is not None or code == lone:
                 raise Unsupported
             open_("sequence" if is_dash else "mapping", col, number)
         else:
@@ -586,7 +587,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
                     col == waiting.col and is_dash and waiting.kind == "mapping"
                 ):  # this line gives the value (a list at a key's column is one)
                     waiting = None
-                    if code == _SCALAR:
+                    if code == lone:
                         put(*value_of(shape[2], number, text_line))
                         continue
                     open_("sequence" if is_dash else "mapping", col, number)
@@ -641,16 +642,16 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
                 top.flat.append(node)
             if top.col != col or (top.kind == "sequence") != is_dash:
                 raise Unsupported  # libyaml's to read, or to report
-        if code < _DASH_KEY:
-            if code == _DASH_SCALAR:
+        if code < dash_key:
+            if code == dash_scalar:
                 put(value_of(shape[2], number, text_line)[0])
             else:
                 waiting, empty_line, empty_col = stack[-1], number, col + 1
             continue
-        if code == _SCALAR:
+        if code == lone:
             raise Unsupported  # a lone scalar where a key or a dash must be
         depth = len(stack)
-        if code == _DASH_KEY:  # (open_(), made here)
+        if code == dash_key:  # (open_(), made here)
             if depth == entry_depth:
                 first_node, first_problem = nodes, len(problems)
                 cell = Shift()
