@@ -184,3 +184,35 @@ def test_cut_is_slice_for_positions_inside_the_text(
         assert index.cut(sl, sc, el, ec) == index.slice(Range.of(sl, sc, el, ec))
     # Past the last line it is `slice`'s answer too.
     assert index.cut(0, 0, len(lines) + 3, 0) == index.slice(Range.of(0, 0, len(lines) + 3, 0))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="ab é", max_size=90),
+            st.sampled_from(["\n", "\n", "\n", "\r\n", "\r"]) | st.just("\n"),
+        ),
+        max_size=900,
+    ),
+    st.sampled_from([1, 7, 64, 16_384]),
+)
+def test_line_starts_are_found_in_windows_of_line_feeds_or_by_the_pattern(
+    lines: list[tuple[str, str]], window: int
+) -> None:
+    # Chunks of line feeds only are split from a window of the text (doubled until it
+    # holds a chunk's lines); a chunk with a CR among them is matched break by break.
+    import re
+
+    from checkspec.engine.spec import lines as module
+
+    text = "".join(piece + end for piece, end in lines)
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    old = vars(module)["_WINDOW"]
+    vars(module)["_WINDOW"] = window  # (small windows: many doublings and chunk edges)
+    try:
+        index = LineIndex(text)
+        assert [index.offset(Position(n, 0)) for n in range(len(starts))] == starts
+        assert index.position(len(text)) == Position(len(starts) - 1, len(text) - starts[-1])
+    finally:
+        vars(module)["_WINDOW"] = old

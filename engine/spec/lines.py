@@ -12,7 +12,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import islice
+from itertools import accumulate, islice
 from weakref import WeakValueDictionary
 
 from .problems import Position, Range
@@ -58,10 +58,13 @@ class LineIndex:
         base = self._next
         assert base is not None
         # The ends of the next _CHUNK breaks: the chunk's line starts, then the next base.
-        ends = [m.end() for m in islice(_BREAK.finditer(self.text, base), _CHUNK)]
-        self._next = ends.pop() if len(ends) == _CHUNK else None
+        relative = _line_feed_ends(self.text, base)
+        if relative is None:
+            ends = [m.end() for m in islice(_BREAK.finditer(self.text, base), _CHUNK)]
+            relative = list(map(base.__rsub__, ends))
+        self._next = base + relative.pop() if len(relative) == _CHUNK else None
         starts = array("q", [0])
-        starts.extend(map(base.__rsub__, ends))
+        starts.extend(relative)
         self._firsts.append(self._firsts[-1] + len(self._chunks[-1]) if self._chunks else 0)
         self._bases.append(base)
         self._chunks.append(starts)
@@ -238,6 +241,26 @@ class LineIndex:
 # Line starts per chunk of a LineIndex: small enough that an edit rescans little, large
 # enough that the per-chunk lists stay short (a 250,000-line file has 1,000 chunks).
 _CHUNK = 256
+_WINDOW = 16_384  # characters first split for a chunk's lines (doubled until enough)
+
+
+def _line_feed_ends(text: str, base: int) -> list[int] | None:
+    """The ends of the next `_CHUNK` breaks after `base`, relative to it, when they are all
+    line feeds; None when a CR is among them (the caller's pattern handles those).
+
+    Splitting a window of the text finds them ~3x faster than a match object per line.
+    """
+    width = _WINDOW
+    while True:
+        window = text[base : base + width]
+        if "\r" in window:
+            return None
+        parts = window.split("\n", _CHUNK)
+        if len(parts) > _CHUNK or base + width >= len(text):
+            break
+        width *= 2
+    del parts[-1]  # what follows the last break (or the window's end)
+    return list(accumulate(map(len, parts), lambda end, length: end + length + 1, initial=0))[1:]
 
 
 class LinesView(Sequence[str]):
