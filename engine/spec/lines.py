@@ -13,6 +13,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
+from operator import add
 from weakref import WeakValueDictionary
 
 from .problems import Position, Range
@@ -260,7 +261,8 @@ def _line_feed_ends(text: str, base: int) -> list[int] | None:
             break
         width *= 2
     del parts[-1]  # what follows the last break (or the window's end)
-    return list(accumulate(map(len, parts), lambda end, length: end + length + 1, initial=0))[1:]
+    # Line k ends after the lengths of lines 0..k and their k + 1 line feeds (all in C).
+    return list(map(add, accumulate(map(len, parts)), range(1, len(parts) + 1)))
 
 
 class LinesView(Sequence[str]):
