@@ -423,6 +423,7 @@ HOSTILE = {
     "many headers": "k:\n" + "- |\n" * 20_000,
     "many flows": "k:\n" + "- [a, {b: [c]}]\n" * 20_000,
     "a flow over the node limit": "k: [" + "a, " * 800_000 + "]\n",
+    "a flow twice over the limit": "k: [" + "a," * 1_600_000 + "]\n",  # refused at once
     "a quote never closed": "k: '" + "x\n" * 50_000,
     "blank lines in a plain scalar": "k: a\n" + "\n" * 50_000 + "  b\n",
     "odd unicode": "k: \u00a0\u200b\ufffd\U0001f600\u2027\n\u00e9: '\u202a'\n",

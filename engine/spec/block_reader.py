@@ -368,7 +368,14 @@ def read_block(b: _Builder) -> Node | None:
 
 
 def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for speed
-    from .source import Node, Shift, _alloc, _Builder, too_many_message  # (lazy: a cycle)
+    from .source import (  # (imported here: source imports this module)
+        Node,
+        Shift,
+        _alloc,
+        _Builder,
+        _surely_too_many,
+        too_many_message,
+    )
 
     text = b.original
     if b.json or b.fragment or b.restore is not None or b.bom:
@@ -385,6 +392,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
     shapes: dict[str, tuple[Any, ...] | None] = {}
     keep = True  # whether new shapes are kept
     alloc, node_class, open_class, builder_class = _alloc, Node, _Open, _Builder
+    surely_too_many = _surely_too_many
     dash_scalar, dash_key, lone = _DASH_SCALAR, _DASH_KEY, _SCALAR  # (locals: the loop's)
     stack: list[_Open] = []
     nodes = 0
@@ -464,8 +472,11 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
         cell = cell_of_new()
         # Nodes at the entries' depth start Shifts of their own, as in the whole file's read.
         below = entry_depth - len(stack)
+        flow_text = " " * at + text_line[at:]
+        if len(flow_text) > max_nodes - nodes and surely_too_many(flow_text, max_nodes, 0):
+            raise Unsupported  # libyaml's count refuses the whole text at once
         sub = builder_class(
-            " " * at + text_line[at:],
+            flow_text,
             json=False,
             line_offset=ints[line],
             max_depth=max_depth - len(stack),
