@@ -269,6 +269,10 @@ LEFT_TO_LIBYAML = [
     "- - a\n",
     "a: b: c\n",
     "k: [a,\n  b]\n",
+    "k: 'a\n\tb'\n",  # a tab on a line read as part of a scalar
+    "k: |\n  a\n  \tb\n",
+    "k: a\n  b\x07\n",
+    "k: |\n  a\n---\n",
     "k: [a] x\n",
     "k: [&a 1, *a]\n",
     "k: {a: [1, 2}\n",

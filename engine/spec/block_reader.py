@@ -38,6 +38,8 @@ _FOREIGN = re.compile(
 )
 # Lines that are document markers or directives.
 _MARKERS = re.compile(r"^(?:(?:---|\.\.\.)(?:[ ]|$)|%)", re.MULTILINE)
+# Either, in one line (each distinct line is searched once, not the whole text).
+_UNREAD = re.compile(f"{_FOREIGN.pattern}|{_MARKERS.pattern}")
 # Where a one-line plain scalar ends: a `:` before a blank or the end, or a ` #` comment.
 _PLAIN_END = re.compile(r":(?: |$)| #")
 _SINGLE = re.compile(r"'((?:[^']|'')*)'")
@@ -159,6 +161,8 @@ def _content(line: str, at: int) -> tuple[Any, ...]:
 
 def _shape(line: str) -> tuple[Any, ...] | None:
     """What a line holds, apart from where it is: None for a blank or comment line."""
+    if _UNREAD.search(line) is not None:
+        raise Unsupported
     body = line.lstrip(" ")
     if not body or body[0] == "#":
         return None
@@ -176,6 +180,13 @@ def _shape(line: str) -> tuple[Any, ...] | None:
             return (col, _DASH_KEY, *inner[1:])
         return (col, _DASH_SCALAR, inner[1])
     return (col, *_content(line, col))
+
+
+def _check_lines(lines: list[str], start: int, stop: int) -> None:
+    """Lines read as part of a scalar (not through `_shape`) hold nothing libyaml's."""
+    for number in range(start, stop):
+        if _UNREAD.search(lines[number]) is not None:
+            raise Unsupported
 
 
 def _fold(pieces: list[str], blanks: list[int]) -> str:
@@ -364,6 +375,9 @@ def read_block(b: _Builder) -> Node | None:
     try:
         return _read(b)
     except _Full:
+        # Lines past the limit were not read: whether libyaml would take them is unknown.
+        if _FOREIGN.search(b.original) is not None or _MARKERS.search(b.original) is not None:
+            raise Unsupported from None
         return None
 
 
@@ -379,8 +393,6 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
 
     text = b.original
     if b.json or b.fragment or b.restore is not None or b.bom:
-        raise Unsupported
-    if _FOREIGN.search(text) is not None or _MARKERS.search(text) is not None:
         raise Unsupported
     lines = text.split("\n")
     count = len(lines)
@@ -453,15 +465,18 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
                     if below is not None:
                         raw, last, ec, commented = below
                         skip_to = last + 1
+                        _check_lines(lines, line + 1, skip_to)
                         return scalar(raw, True, line, sc, last, ec), commented
             elif ec == _FLOW:
                 return flow(text_line, line, sc), False
             elif ec == _BLOCK:
                 raw, last, ec, skip_to = _block_below(text_line, lines, line, sc, stack[-1].col)
+                _check_lines(lines, line + 1, skip_to)
                 return scalar(raw, False, line, sc, last, ec), False
             else:
                 raw, last, ec = _quoted_below(text_line, lines, line, sc)
                 skip_to = last + 1
+                _check_lines(lines, line + 1, skip_to)
                 return scalar(raw, False, line, sc, last, ec), False
         return scalar(raw, plain, line, sc, line, ec), commented
 
