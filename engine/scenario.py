@@ -26,7 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from .core.bulk import BulkValidator
 from .core.check import Check
-from .core.construct import construct
+from .core.construct import construct, fields_set_on_demand
 from .core.exceptions import InteractionGenerationError
 from .core.gcpause import running_scenarios
 from .core.result import (
@@ -58,6 +58,7 @@ _UNSET_SKIP_REASON = ("skip_reason",)
 _UNSET_RUNS = ("multiple_runs", "runs_executed")
 
 
+@fields_set_on_demand
 class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     """Interactions to add, then the checks that judge the trace at that point."""
 
@@ -178,6 +179,7 @@ def _ms(started: float) -> int:
     return int((time.perf_counter() - started) * 1000)
 
 
+@fields_set_on_demand
 class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     """A named conversation with checks; build it fluently or from its serialized form."""
 

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from pydantic_core import SchemaValidator
 
 from .check import _DISPATCH, _without_dispatch, family_changes
-from .construct import _new, _set_dict, _set_extra, _set_fields_set, _set_private
+from .construct import _new, _set_dict, _set_extra, _set_private, fields_set_writer
 
 _own_validator = operator.itemgetter("__pydantic_validator__")
 
@@ -55,13 +55,15 @@ def _family_root(node: dict[str, Any]) -> type | None:
 def _builder(cls: type[BaseModel], post_init: str | None) -> Callable[[Any], Any]:
     """Make a `cls` from what its model-fields schema returns, as pydantic-core does."""
 
+    set_fields_set = fields_set_writer(cls)
+
     def build(validated: Any) -> Any:
         values, extra, fields_set = validated
         model = _new(cls)
         _set_dict(model, values)
         _set_extra(model, extra)
         _set_private(model, None)
-        _set_fields_set(model, fields_set)
+        set_fields_set(model, fields_set)
         if post_init is not None:
             getattr(model, post_init)(None)
         return model
