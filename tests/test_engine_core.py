@@ -393,3 +393,47 @@ def test_fields_sets_are_shared_for_a_bounded_number_of_shapes_per_class() -> No
     again = Shapes()
     again.__pydantic_fields_set__ = {"x0"}
     assert _slot(again) is slots[0]
+
+
+def test_normalized_texts_are_remembered_per_form_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import unicodedata
+
+    from checkspec.engine.core import normalization
+
+    calls: list[tuple[str, str]] = []
+    original = unicodedata.normalize
+
+    def counted(form: str, text: str) -> str:
+        calls.append((form, text))
+        return original(form, text)
+
+    monkeypatch.setattr(normalization.unicodedata, "normalize", counted)
+    monkeypatch.setattr(normalization, "CACHED_TEXTS", 3)
+    for cache in normalization._normalized.values():  # noqa: SLF001 (the module's cache)
+        cache.clear()
+    text = " ﬁnal  answer, 12 km² "
+    assert normalization.normalize_string(text, "NFKC") == "final answer, 12 km2"
+    assert normalization.normalize_string(text, "NFKC") == "final answer, 12 km2"
+    assert calls == [("NFKC", text)]  # the second time, read back
+    # Each form its own; no form too.
+    assert normalization.normalize_string(text, "NFC") == "ﬁnal answer, 12 km²"
+    assert normalization.normalize_string(text, None) == "ﬁnal answer, 12 km²"
+    assert normalization.normalize_string(text, None) == "ﬁnal answer, 12 km²"
+    assert calls == [("NFKC", text), ("NFC", text)]
+    # Long texts are not kept, and a full cache starts again.
+    long_text = "x" * (normalization.CACHED_LENGTH + 1)
+    for _ in range(2):
+        assert normalization.normalize_string(long_text, "NFKC") == long_text
+    assert calls[-2:] == [("NFKC", long_text)] * 2
+    for word in ("a", "b", "c"):
+        normalization.normalize_string(word, "NFKC")
+    assert list(normalization._normalized["NFKC"]) == ["c"]  # noqa: SLF001 (the module's cache)
+
+    # A str subclass is normalized, never looked up or kept.
+    class Text(str):
+        pass
+
+    assert normalization.normalize_string(Text("c"), "NFKC") == "c"
+    assert calls[-1] == ("NFKC", "c")
