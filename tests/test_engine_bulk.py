@@ -205,3 +205,51 @@ def test_model_rebuild_of_a_check_still_resolves_names_where_it_is_called() -> N
     assert not Later.__pydantic_complete__
     assert Later.model_rebuild() is True
     assert Later(thing=Thing(x=2)).thing == Thing(x=2)
+
+
+def test_private_attributes_are_copied_from_their_defaults_only_when_that_is_all_post_init_does() -> (
+    None
+):
+    from pydantic import PrivateAttr
+
+    from checkspec.engine.core.bulk import BulkValidator, _private_defaults
+
+    class Atoms(BaseModel):
+        name: str = ""
+        _dirs: tuple[str, ...] = PrivateAttr(default=("a", ("b",)))
+        _timeout: float | None = PrivateAttr(default=None)
+        _unset: int = PrivateAttr()
+
+    class Mutable(BaseModel):
+        _seen: list[str] = PrivateAttr(default_factory=list)
+
+    class Hooked(BaseModel):
+        _dirs: tuple[str, ...] = PrivateAttr(default=())
+
+        def model_post_init(self, context: Any, /) -> None:
+            self._dirs = ("hooked",)
+
+    post_init = Atoms.__pydantic_post_init__
+    assert _private_defaults(Atoms, post_init) == {"_dirs": ("a", ("b",)), "_timeout": None}
+    assert _private_defaults(Scenario, Scenario.__pydantic_post_init__) == {
+        "_base_dirs": (),
+        "_target_timeout": None,
+    }
+    assert _private_defaults(Mutable, Mutable.__pydantic_post_init__) is None
+    assert _private_defaults(Hooked, Hooked.__pydantic_post_init__) is None
+    # Built through the bulk path, each instance has its own dict with what pydantic gives.
+    for model in (Atoms, Mutable, Hooked):
+        bulk = BulkValidator(model)
+        first, second = bulk.validate({}), bulk.validate({})
+        reference = model.model_validate({})
+        assert first.__pydantic_private__ == reference.__pydantic_private__
+        assert first.__pydantic_private__ is not second.__pydantic_private__
+    first, second = BulkValidator(Atoms).validate({}), BulkValidator(Atoms).validate({})
+    first.__pydantic_private__["_timeout"] = 1.5
+    assert second.__pydantic_private__ == {"_dirs": ("a", ("b",)), "_timeout": None}
+    assert BulkValidator(Hooked).validate({}).__pydantic_private__ == {"_dirs": ("hooked",)}
+    # The scenario's own, as the validator without the bulk path makes them.
+    assert (
+        _BULK.validate({"name": "x"}).__pydantic_private__
+        == _own({"name": "x"}).__pydantic_private__
+    )

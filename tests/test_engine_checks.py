@@ -1076,3 +1076,66 @@ def test_target_key_and_alias_together_is_an_error() -> None:
     with pytest.raises(ValidationError) as info:
         StringMatching(keyword="x", key="trace.last.outputs", text_key="trace.last.inputs")
     assert "key, text_key" in str(info.value)
+
+
+_JSON_TEXTS = [
+    '{"a": 1, "b": [1, 2, {"c": null}]}',
+    '"text"',
+    "0",
+    "-1.5e3",
+    "true",
+    "NaN",
+    "-Infinity",
+    '"\\ud800"',
+    ' {"a": 1}',
+    '{"a": 1} ',
+    "\t[1]\n",
+    '{"a": 1} x',
+    '{"a": 1}{',
+    "\ufeff{}",
+    "",
+    "   ",
+    "[1, 2",
+    '{"a"}',
+    "01",
+    "[" * 5000 + "]" * 5000,
+]
+
+
+@pytest.mark.parametrize("text", _JSON_TEXTS)
+def test_json_valid_reads_text_exactly_as_json_loads(text: str) -> None:
+    import json
+
+    from checkspec.engine.checks.json_valid import loads
+
+    def outcome(parse: Any) -> tuple[str, str]:
+        try:
+            return "value", repr(parse(text))
+        except (ValueError, RecursionError) as exc:
+            return type(exc).__name__, str(exc)
+
+    assert outcome(loads) == outcome(json.loads)
+
+
+def test_json_valid_reads_a_text_holding_exactly_one_value_without_json_loads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    from checkspec.engine.checks import json_valid
+
+    calls: list[str] = []
+    original = json.loads
+
+    def counted(text: str) -> Any:
+        calls.append(text)
+        return original(text)
+
+    monkeypatch.setattr(json, "loads", counted)
+    assert json_valid.loads('{"a": [1, 2]}') == {"a": [1, 2]}
+    assert calls == []
+    # Anything else is json.loads's to read or reject.
+    assert json_valid.loads(' {"a": 1} ') == {"a": 1}
+    with pytest.raises(json.JSONDecodeError, match="Extra data"):
+        json_valid.loads("1 2")
+    assert calls == [' {"a": 1} ', "1 2"]

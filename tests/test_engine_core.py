@@ -305,9 +305,135 @@ def test_fields_sets_on_demand_read_as_eager_ones_everywhere() -> None:
         changed = model.model_copy(update={last: model.__dict__[last]})
         assert changed.model_fields_set == expected | {last}
         assert model.model_fields_set == expected
-    # Models that pydantic-core builds keep a set of their own, as before.
+    # Models that pydantic-core builds get the shared stand-in of the names it gives.
+    from checkspec.engine.core.construct import Unread
+
     result = _built_by_a_run()[0]
     rebuilt = ScenarioResult.model_validate(result.model_dump())
-    assert type(_slot(rebuilt)) is set
-    assert type(_slot(CheckResult(status="pass"))) is set
+    assert type(_slot(rebuilt)) is Unread
+    assert rebuilt.model_fields_set == set(ScenarioResult.model_fields)
+    assert type(_slot(CheckResult(status="pass"))) is Unread
     assert CheckResult(status="pass").model_fields_set == {"status"}
+
+
+def _built_scenario() -> Scenario:
+    return Scenario.model_validate(
+        {
+            "name": "s",
+            "steps": [
+                {
+                    "interacts": [{"kind": "interact", "inputs": "q", "outputs": "a"}],
+                    "checks": [
+                        {"kind": "equals", "expected_value": "a"},
+                        {"kind": "not", "check": {"kind": "equals", "expected_value": 1}},
+                    ],
+                }
+            ],
+        }
+    )
+
+
+def test_built_scenarios_share_their_fields_sets_until_read() -> None:
+    from checkspec.engine.core.construct import Unread
+
+    def models(scenario: Scenario) -> list[BaseModel]:
+        step = scenario.steps[0]
+        return [scenario, step, step.interacts[0], *step.checks, step.checks[1].check]
+
+    first, second = models(_built_scenario()), models(_built_scenario())
+    # Scenario, step, interaction spec and checks, as the bulk validator builds them:
+    # one shared stand-in per class and names given, not a set per model...
+    assert all(type(_slot(model)) is Unread for model in first + second)
+    assert all(_slot(a) is _slot(b) for a, b in zip(first, second, strict=True))
+    assert _slot(first[3]) is _slot(first[5])  # the two `equals`, same names given
+    # ...and each reads as the set pydantic would have given it, its own from then on.
+    expected = [
+        {"name", "steps"},
+        {"interacts", "checks"},
+        {"kind", "inputs", "outputs"},
+        {"kind", "expected_value"},
+        {"kind", "check"},
+        {"kind", "expected_value"},
+    ]
+    assert [model.model_fields_set for model in first] == expected
+    assert all(type(_slot(model)) is set for model in first)
+    first[0].model_fields_set.add("tags")
+    assert second[0].model_fields_set == {"name", "steps"}
+    # The same through the dispatch in Python (Check.model_validate) and the validator.
+    from checkspec.engine.core.check import Check
+
+    for check in (
+        Check.model_validate({"kind": "equals", "expected_value": "a"}),
+        Scenario.__pydantic_validator__.validate_python({"name": "x"}),
+    ):
+        assert type(_slot(check)) is Unread
+    assert Scenario.model_validate({"name": "x"}).model_fields_set == {"name"}
+
+
+def test_fields_sets_are_shared_for_a_bounded_number_of_shapes_per_class() -> None:
+    from checkspec.engine.core import construct as construct_module
+
+    class Shapes(BaseModel):
+        a: int = 0
+        b: int = 0
+
+    construct_module.fields_set_on_demand(Shapes)
+    limit = construct_module.SHARED_PER_CLASS
+    # Shapes() itself is the first shape (no names given), then limit - 1 more fit.
+    names = [{f"x{i}"} for i in range(limit)]
+    slots = []
+    for given in names:
+        model = Shapes()
+        model.__pydantic_fields_set__ = set(given)
+        slots.append(_slot(model))
+    # Up to the limit each shape has its stand-in; past it a model keeps the set given.
+    assert type(_slot(Shapes())) is construct_module.Unread
+    assert all(type(slot) is construct_module.Unread for slot in slots[: limit - 1])
+    assert type(slots[-1]) is set and slots[-1] == names[-1]
+    again = Shapes()
+    again.__pydantic_fields_set__ = {"x0"}
+    assert _slot(again) is slots[0]
+
+
+def test_normalized_texts_are_remembered_per_form_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import unicodedata
+
+    from checkspec.engine.core import normalization
+
+    calls: list[tuple[str, str]] = []
+    original = unicodedata.normalize
+
+    def counted(form: str, text: str) -> str:
+        calls.append((form, text))
+        return original(form, text)
+
+    monkeypatch.setattr(normalization.unicodedata, "normalize", counted)
+    monkeypatch.setattr(normalization, "CACHED_TEXTS", 3)
+    for cache in normalization._normalized.values():  # noqa: SLF001 (the module's cache)
+        cache.clear()
+    text = " ﬁnal  answer, 12 km² "
+    assert normalization.normalize_string(text, "NFKC") == "final answer, 12 km2"
+    assert normalization.normalize_string(text, "NFKC") == "final answer, 12 km2"
+    assert calls == [("NFKC", text)]  # the second time, read back
+    # Each form its own; no form too.
+    assert normalization.normalize_string(text, "NFC") == "ﬁnal answer, 12 km²"
+    assert normalization.normalize_string(text, None) == "ﬁnal answer, 12 km²"
+    assert normalization.normalize_string(text, None) == "ﬁnal answer, 12 km²"
+    assert calls == [("NFKC", text), ("NFC", text)]
+    # Long texts are not kept, and a full cache starts again.
+    long_text = "x" * (normalization.CACHED_LENGTH + 1)
+    for _ in range(2):
+        assert normalization.normalize_string(long_text, "NFKC") == long_text
+    assert calls[-2:] == [("NFKC", long_text)] * 2
+    for word in ("a", "b", "c"):
+        normalization.normalize_string(word, "NFKC")
+    assert list(normalization._normalized["NFKC"]) == ["c"]  # noqa: SLF001 (the module's cache)
+
+    # A str subclass is normalized, never looked up or kept.
+    class Text(str):
+        pass
+
+    assert normalization.normalize_string(Text("c"), "NFKC") == "c"
+    assert calls[-1] == ("NFKC", "c")

@@ -20,6 +20,22 @@ __all__ = ["JsonValid", "schema_problem"]
 # Longest a run may spend validating one value against `schema` (a catastrophic `pattern`).
 SCHEMA_SECONDS = 2.0
 
+# json.loads's own scanner (json.loads(text) = this scanner from 0, then whitespace skips).
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in __init__
+
+
+def loads(text: str) -> Any:
+    """`json.loads(text)`, without its Python wrappers when the text is exactly one value.
+
+    A text that does not start with a value (whitespace, a BOM) or does not end with it,
+    or that the scanner rejects, goes to json.loads, which then parses or raises as usual.
+    """
+    try:
+        value, end = _scan_once(text, 0)
+    except Exception:  # StopIteration (no value at 0) or a decode error: json.loads says
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
 
 @Check.register("json_valid")
 class JsonValid(Check):
@@ -69,7 +85,7 @@ class JsonValid(Check):
             return CheckResult.error(f"No value found for key '{self.target_key}'.", details)
         if self.parse and isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = loads(value)
             except json.JSONDecodeError as exc:
                 details["error"] = str(exc)
                 return CheckResult.failure(

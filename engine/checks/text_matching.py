@@ -92,7 +92,10 @@ class StringMatching(TextCheck):
 
     @model_validator(mode="after")
     def validate_keyword_or_keyword_key(self) -> StringMatching:
-        exactly_one(self, *self.exactly_one_of[0])
+        # Both or neither given (exactly_one says which): tested here first, as this
+        # runs for every check built.
+        if (self.keyword is MISSING) is (self.keyword_key is MISSING):
+            exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def _format(self, value: str) -> str:
@@ -137,7 +140,10 @@ class RegexMatching(TextCheck):
 
     @model_validator(mode="after")
     def validate_pattern_or_pattern_key(self) -> RegexMatching:
-        exactly_one(self, *self.exactly_one_of[0])
+        # Both or neither given (exactly_one says which): tested here first, as this
+        # runs for every check built.
+        if (self.pattern is MISSING) is (self.pattern_key is MISSING):
+            exactly_one(self, *self.exactly_one_of[0])
         return self
 
     def lint(self) -> list[FieldIssue]:

@@ -20,6 +20,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
 from ..catalog import DEPRECATED_SPELLINGS
+from .construct import fields_set_on_demand
 from .result import CheckResult
 from .trace import Trace, TraceType
 from .typevars import InputType, OutputType
@@ -182,6 +183,7 @@ def family_changes() -> int:
     return _changes[0]
 
 
+@fields_set_on_demand
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
 

@@ -62,7 +62,37 @@ def _read_fields_set(model: BaseModel) -> set[str]:
 
 
 def _write_fields_set(model: BaseModel, value: Any) -> None:
-    _fields_set_slot.__set__(model, value)
+    if type(value) is set:  # pydantic-core's (validation), a copy's, a pickle's
+        # shared_fields_set's usual case inlined: this runs for every model validated.
+        last = _last_shared.get(type(model))
+        value = (
+            last if last is not None and value == last else shared_fields_set(type(model), value)
+        )
+    _set_fields_set(model, value)
+
+
+# Per class: the Unread given to the last set written, and every Unread given so far by
+# the names it holds (at most SHARED_PER_CLASS of them).
+_last_shared: dict[type, Unread] = {}
+_shared_by_names: dict[type, dict[frozenset[str], Unread]] = {}
+SHARED_PER_CLASS = 64
+
+
+def shared_fields_set(cls: type[BaseModel], value: set[str]) -> Any:
+    """The shared Unread holding the names of `value` (a fields set about to be stored in
+    a `cls` that reads its set on demand), or `value` itself past the per-class limit."""
+    last = _last_shared.get(cls)
+    if last is not None and value == last:  # the usual case: built like the one before
+        return last
+    shared = _shared_by_names.setdefault(cls, {})
+    names = frozenset(value)
+    found = shared.get(names)
+    if found is None:
+        if len(shared) >= SHARED_PER_CLASS:
+            return value
+        found = shared[names] = Unread(names)
+    _last_shared[cls] = found
+    return found
 
 
 def _delete_fields_set(model: BaseModel) -> None:
@@ -84,12 +114,24 @@ def fields_set_on_demand(cls: type[M]) -> type[M]:
     `__dict__`) and one more container the garbage collector keeps scanning. Their slot
     holds a shared, immutable `Unread` until the set is read through the attribute (which
     everything reading it does, pydantic and pydantic-core included); the first read puts
-    the model's own `set` there. Models built any other way hold their own set as usual.
-    Subclasses inherit the behaviour. Does nothing if BaseModel's slot is not as expected.
+    the model's own `set` there. A set written through the attribute (pydantic-core's when
+    it validates, a copy's, a pickle's) is swapped for the shared `Unread` of the same
+    names (`shared_fields_set`): the models a scenario is built of (Scenario, Step, the
+    checks and interaction specs) no longer keep a set each, eleven containers fewer per
+    workload scenario for the collector to count and scan. Subclasses inherit the
+    behaviour. Does nothing if BaseModel's slot is not as expected.
     """
     if type(_fields_set_slot).__name__ == "member_descriptor":
         type.__setattr__(cls, "__pydantic_fields_set__", _ON_DEMAND)
     return cls
+
+
+def fields_set_writer(cls: type[BaseModel]) -> Any:
+    """What stores a fields set in a `cls` without going through the attribute: shared
+    when `cls` reads it on demand (see above), as it is otherwise."""
+    if getattr(cls, "__pydantic_fields_set__", None) is _ON_DEMAND:
+        return _write_fields_set
+    return _set_fields_set
 
 
 def unread_fields_set(cls: type[BaseModel], names: Any, unset: tuple[str, ...] = ()) -> Any:

@@ -10,17 +10,40 @@ NormalizationForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 _WHITESPACE = re.compile(r"\s+")
 _SCALARS = frozenset({int, float, bool, complex, type(None)})
+_FORM_TYPES = (str, type(None))
+
+
+# What normalize_string gave for short texts, per form. Checks normalize the same texts
+# over and over: a scenario's answer once per text check reading it, a check's keyword or
+# expected value on every run. A str is immutable, so the kept result is what normalizing
+# again would give. At most CACHED_TEXTS texts of CACHED_LENGTH characters or fewer per
+# form (emptied when full).
+CACHED_TEXTS = 1024
+CACHED_LENGTH = 1000
+_normalized: dict[str | None, dict[str, str]] = {
+    form: {} for form in ("NFC", "NFD", "NFKC", "NFKD", None)
+}
 
 
 def normalize_string(value: str, form: NormalizationForm | None = None) -> str:
     """Apply the Unicode form, collapse runs of whitespace and trim."""
-    if form is not None:
-        value = unicodedata.normalize(form, value)
+    cache = _normalized.get(form) if type(value) is str and type(form) in _FORM_TYPES else None
+    if cache is not None:
+        found = cache.get(value)
+        if found is not None:
+            return found
+    normalized = value if form is None else unicodedata.normalize(form, value)
     # Every whitespace character but " " is non-printable, so a printable text without
     # "  " has nothing to collapse: skip the regex substitution (the common case).
-    if value.isprintable() and "  " not in value:
-        return value.strip()
-    return _WHITESPACE.sub(" ", value).strip()
+    if normalized.isprintable() and "  " not in normalized:
+        normalized = normalized.strip()
+    else:
+        normalized = _WHITESPACE.sub(" ", normalized).strip()
+    if cache is not None and len(value) <= CACHED_LENGTH:
+        if len(cache) >= CACHED_TEXTS:
+            cache.clear()
+        cache[value] = normalized
+    return normalized
 
 
 def normalize_data(data: Any, form: NormalizationForm | None = None) -> Any:
