@@ -121,7 +121,7 @@ def test_the_schema_agreement_corpus_reads_the_same() -> None:
     from tests.test_schema_agreement import CORPUS
 
     taken = sum(_agree(case.text) for case in CORPUS if not case.name.endswith(".json"))
-    assert taken > 600
+    assert taken > 650  # of 681: most are plain block YAML
 
 
 def test_the_benchmark_suite_is_read_by_the_line_reader() -> None:
