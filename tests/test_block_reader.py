@@ -274,6 +274,10 @@ LEFT_TO_LIBYAML = [
     "k: a\n  b\x07\n",
     "k: |\n  a\n---\n",
     "k: [a] x\n",
+    "k: {a: 1}:\n",  # a flow collection as a key on a value's line: libyaml's error
+    "k: [a]: b\n",
+    "- {a: 1}: {b: 2}\n",
+    "k:\n  [a]: b\n",
     "k: [&a 1, *a]\n",
     "k: {a: [1, 2}\n",
     "[a]: 1\n",
@@ -371,7 +375,9 @@ def _texts(draw: st.DrawFn) -> str:
     # What people do to such files: comments, blank lines, moved lines, duplicates.
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(lines)))
-        edit = draw(st.sampled_from(["comment", "blank", "indent", "dedent", "copy", "cut"]))
+        edit = draw(
+            st.sampled_from(["comment", "blank", "indent", "dedent", "copy", "cut", "colon"])
+        )
         if at == len(lines) or edit == "comment":
             lines.insert(at, " " * draw(st.integers(0, 6)) + "# note")
         elif edit == "blank":
@@ -382,6 +388,8 @@ def _texts(draw: st.DrawFn) -> str:
             lines[at] = lines[at][1:]
         elif edit == "copy":
             lines.insert(at, lines[at])
+        elif edit == "colon":  # a value's line made a key's (`k: [a]:`)
+            lines[at] += ":"
         elif lines[at]:
             lines[at] = lines[at][: draw(st.integers(0, len(lines[at])))]
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\n\n", "  "]))

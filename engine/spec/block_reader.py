@@ -509,6 +509,11 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
             too_many(crossed.start.line, crossed.start.character)
         if node is None or sub.syntax_failed or sub.anchors or sub.aliased:
             raise Unsupported
+        start = (ints[line], at)
+        if any(problem.range.start == start for problem in sub.problems):
+            # `[a]: b`, `{a: 1}:`: read alone, the collection is the key of a block mapping
+            # (reported at its start), which the whole file's read refuses as an error.
+            raise Unsupported
         nodes += sub.nodes
         problems.extend(sub.problems)
         cut_values.extend(sub.cut_values)
