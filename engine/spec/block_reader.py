@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .problems import Range, Severity
+from .problems import Range
 
 if TYPE_CHECKING:
     from .source import Node, _Builder
@@ -56,7 +56,6 @@ _SINGLE_CLOSE = re.compile(r"(?:[^']|'')*'(?!')")
 _DOUBLE_CLOSE = re.compile(r'[^"]*"')  # (escapes, which libyaml reads, are checked first)
 # Characters that cannot start a plain scalar (`-`, `?` and `:` can, before a non-blank).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-_WARNING = Severity.WARNING
 _SIMPLE_KEY_MAX = 1000  # libyaml gives up on a simple key longer than 1024 characters
 # Line shapes kept before the reader asks that lines repeat (three in four lines read seen
 # before): a file of distinct lines would otherwise hold a second copy of itself.
@@ -65,6 +64,7 @@ _SHAPES_KEPT = 10_000
 # A scalar on a line: (text, plain?, start column, end column, a ` #` comment follows it?,
 # it may go on below?). A quoted one open at the line's end has its quote as text.
 Scalar = tuple[str, bool, int, int, bool, bool]
+_QUOTED = -1  # the end column of a quoted scalar that goes on below
 _BLOCK = -2  # the end column of a block scalar's header (`|`, `>`): it is read below
 _FLOW = -3  # the end column of a flow collection's start (`[`, `{`)
 # Line shapes (see _shape): the column of the first character, a code, then its parts.
@@ -82,7 +82,7 @@ def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
         if m is None:
             if key or (first == '"' and "\\" in line):  # a key on several lines, escapes
                 raise Unsupported
-            return (first, False, at, -1, False, True), len(line)
+            return (first, False, at, _QUOTED, False, True), len(line)
         raw = m.group(1)
         if first == "'":
             raw = raw.replace("''", "'")
@@ -106,7 +106,7 @@ def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
     if (first == "[" or first == "{") and not key:  # a flow collection: libyaml reads it
         return (first, False, at, _FLOW, False, True), len(line)
     if first in _INDICATORS and (first not in "-?:" or at + 1 >= len(line) or line[at + 1] == " "):
-        raise Unsupported  # flow, anchor, alias, tag, complex key...
+        raise Unsupported  # anchor, alias, tag, complex key, directive...
     m = _PLAIN_END.search(line, at)
     stop = len(line) if m is None else m.start()
     raw = line[at:stop].rstrip(" ")
@@ -142,7 +142,7 @@ def _content(line: str, at: int) -> tuple[Any, ...]:
         m = (_SINGLE if first == "'" else _DOUBLE).match(line, at)
         is_key = m is not None and line[m.end() :].lstrip(" ")[:1] == ":"
     elif first == "[" or first == "{":
-        is_key = False  # (a flow collection as a key is libyaml's to read: see _flow)
+        is_key = False  # (a flow collection as a key is libyaml's to read: see `flow`)
     else:
         m = _PLAIN_END.search(line, at)
         is_key = m is not None and m.group()[0] == ":"
@@ -403,7 +403,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
     plain_cache, resolve = b.plain_cache, b._plain
     shapes: dict[str, tuple[Any, ...] | None] = {}
     keep = True  # whether new shapes are kept
-    alloc, node_class, open_class, builder_class = _alloc, Node, _Open, _Builder
+    alloc, node_class, builder_class = _alloc, Node, _Builder
     surely_too_many = _surely_too_many
     dash_scalar, dash_key, lone = _DASH_SCALAR, _DASH_KEY, _SCALAR  # (locals: the loop's)
     stack: list[_Open] = []
@@ -473,7 +473,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
                 raw, last, ec, skip_to = _block_below(text_line, lines, line, sc, stack[-1].col)
                 _check_lines(lines, line + 1, skip_to)
                 return scalar(raw, False, line, sc, last, ec), False
-            else:
+            else:  # _QUOTED
                 raw, last, ec = _quoted_below(text_line, lines, line, sc)
                 skip_to = last + 1
                 _check_lines(lines, line + 1, skip_to)
@@ -501,22 +501,26 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
         )
         sub.plain_cache = plain_cache  # a value read wrong is reported at its first place
         node = sub.run()
-        if node is None and sub.problems and sub.problems[-1].code == "too-many-nodes":
-            nodes += sub.nodes  # where the whole file's count crosses the limit too
-            crossed = sub.problems.pop().range
-            problems.extend(sub.problems)
-            cut_values.extend(sub.cut_values)
-            too_many(crossed.start.line, crossed.start.character)
-        if node is None or sub.syntax_failed or sub.anchors or sub.aliased:
-            raise Unsupported
+        # Over the limit, the whole file's count crosses it at the same node.
+        full = node is None and sub.problems and sub.problems[-1].code == "too-many-nodes"
+        crossed = sub.problems.pop().range.start if full else None
         start = (ints[line], at)
-        if any(problem.range.start == start for problem in sub.problems):
+        if crossed is None and (
+            node is None
+            or sub.syntax_failed
+            or sub.anchors
+            or sub.aliased
             # `[a]: b`, `{a: 1}:`: read alone, the collection is the key of a block mapping
             # (reported at its start), which the whole file's read refuses as an error.
+            or any(problem.range.start == start for problem in sub.problems)
+        ):
             raise Unsupported
         nodes += sub.nodes
         problems.extend(sub.problems)
         cut_values.extend(sub.cut_values)
+        if crossed is not None:
+            too_many(crossed.line, crossed.character)
+        assert node is not None
         return node
 
     def finished(node: Node) -> None:
@@ -544,8 +548,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
         parent.key = None
         k = key.value
         if k in parent.value:
-            message = f"duplicate key {k!r}: the later value wins"
-            b._add("duplicate-key", message, key.range, _WARNING)
+            b._duplicate_key(key)
         parent.value[k] = node.value
         parent.flat.append(key)
         parent.flat.append(node)
@@ -633,44 +636,11 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
                 and top.kind == "sequence"
                 and len(stack) > 1
                 and stack[-2].col == col
-            ):  # (close() and put(), made here: a line closes one or two on average)
-                stack.pop()
+            ):
+                close(ints[number], col)
                 if not stack:
                     raise Unsupported  # left of the root
-                node = alloc(node_class)
-                kind = node.kind = top.kind
-                node.value = top.value
-                if kind == "sequence":
-                    node._flat = ()
-                    node.items = top.items
-                else:
-                    node._flat = top.flat
-                    node.items = ()
-                node._sl = top.sl
-                node._sc = top.sc
-                node._el = ints[number]
-                node._ec = col
-                node._cell = top.cell
-                node._merged = 0
-                node._index = None
-                if len(stack) == entry_depth:
-                    finished(node)
                 top = stack[-1]
-                if top.kind == "sequence":
-                    top.items.append(node)
-                    top.value.append(node.value)
-                    continue
-                key = top.key
-                assert key is not None
-                top.key = None
-                k = key.value
-                mapping = top.value
-                if k in mapping:
-                    message = f"duplicate key {k!r}: the later value wins"
-                    b._add("duplicate-key", message, key.range, _WARNING)
-                mapping[k] = node.value
-                top.flat.append(key)
-                top.flat.append(node)
             if top.col != col or (top.kind == "sequence") != is_dash:
                 raise Unsupported  # libyaml's to read, or to report
         if code < dash_key:
@@ -682,29 +652,10 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
         if code == lone:
             raise Unsupported  # a lone scalar where a key or a dash must be
         depth = len(stack)
-        if code == dash_key:  # (open_(), made here)
-            if depth == entry_depth:
-                first_node, first_problem = nodes, len(problems)
-                cell = Shift()
-            else:
-                cell = stack[-1].cell
-            nodes += 1
-            if nodes > max_nodes:
-                too_many(ints[number], shape[2])
-            if depth >= max_depth:
-                raise Unsupported
-            frame = alloc(open_class)
-            frame.kind = "mapping"
-            frame.col = frame.sc = shape[2]
-            frame.sl = ints[number]
-            frame.cell = cell
-            frame.value = {}
-            frame.flat = []
-            frame.key = None
-            stack.append(frame)
+        if code == dash_key:
+            open_("mapping", shape[2], number)
             depth += 1
-        else:
-            frame = stack[-1]
+        frame = stack[-1]
         # A key and its value, if on this line: the most common line, made here.
         raw, plain, sc, ec, _, _ = shape[3]
         ln = ints[number]
@@ -781,8 +732,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
             finished(node)
         mapping = frame.value
         if k in mapping:
-            message = f"duplicate key {k!r}: the later value wins"
-            b._add("duplicate-key", message, key.range, _WARNING)
+            b._duplicate_key(key)
         mapping[k] = v
         flat = frame.flat
         flat.append(key)

@@ -1022,16 +1022,15 @@ class _Builder:
             return
         k = key.value
         if k in frame.value:
-            self._add(
-                "duplicate-key",
-                f"duplicate key {k!r}: the later value wins",
-                key.range,
-                Severity.WARNING,
-            )
+            self._duplicate_key(key)
         frame.value[k] = node.value
         frame.flat += (key, node)
         if node is self.commented:
             self.cut_values.append((key, node))
+
+    def _duplicate_key(self, key: Node) -> None:
+        message = f"duplicate key {key.value!r}: the later value wins"
+        self._add("duplicate-key", message, key.range, Severity.WARNING)
 
     def _alias(self, ev: AliasEvent, stack: list[_Frame], cell: Shift) -> tuple[Node, int, int]:
         rng = self._range(ev)
