@@ -9,24 +9,23 @@ settings), always through `resolve_settings`.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
-from .judges import config as judges_config
-from .judges import limits as provider_limits
-from .judges import prompt_limits, verdict_cache
+from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
+from .llm import endpoints, prompt_limits, verdict_cache
+from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
-from .judges.config import (  # noqa: F401
+from .llm.endpoints import (  # noqa: F401
     get_default_embedding_model,
     get_default_generator,
-    get_default_judge,
     set_default_embedding_model,
     set_default_generator,
-    set_default_judge,
 )
 from .spec.workspace import Workspace
 
@@ -93,8 +92,6 @@ def run_settings(workspace: Workspace, **overrides: Any) -> Settings:
 def for_workspace(settings: Settings, root: Path | None) -> Settings:
     """The settings with their paths made absolute: the workers' interpreter and the
     verdict cache's folder are relative to the workspace root (else the current folder)."""
-    from .executor.pool import worker_python
-
     base = root or Path.cwd()
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else base / ".checkspec" / "cache"
     return replace(
@@ -102,6 +99,16 @@ def for_workspace(settings: Settings, root: Path | None) -> Settings:
         python=worker_python(settings.python, root),
         cache_dir=str(cache_dir if cache_dir.is_absolute() else base / cache_dir),
     )
+
+
+def worker_python(python: str | None, root: Path | None = None) -> str:
+    """The interpreter to start workers with; a relative path is from the workspace root."""
+    if not python:
+        return sys.executable
+    path = Path(python).expanduser()
+    if not path.is_absolute() and root is not None and ("/" in python or "\\" in python):
+        path = root / path
+    return str(path)
 
 
 def _from_environment() -> dict[str, Any]:
@@ -131,12 +138,12 @@ def apply_llm_settings(settings: Settings) -> None:
     parallel = judge.max_parallel_requests if judge is not None else None
     extra = {"max_concurrency": parallel} if parallel else {}
     if settings.model or settings.api_base or extra:
-        judges_config.set_default_generator(
-            judges_config.Generator(model=settings.model, api_base=settings.api_base, **extra)
+        endpoints.set_default_generator(
+            endpoints.Generator(model=settings.model, api_base=settings.api_base, **extra)
         )
     if settings.embedding_model or settings.embedding_api_base or extra:
-        judges_config.set_default_embedding_model(
-            judges_config.EmbeddingModel(
+        endpoints.set_default_embedding_model(
+            endpoints.EmbeddingModel(
                 model=settings.embedding_model, api_base=settings.embedding_api_base, **extra
             )
         )

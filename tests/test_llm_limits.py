@@ -18,9 +18,9 @@ from checkspec.engine.judges import (
     set_default_embedding_model,
     set_default_generator,
 )
-from checkspec.engine.judges.llm import mask_secret
-from checkspec.engine.judges.prompt_limits import set_max_prompt_size
-from checkspec.engine.judges.templates import PromptError
+from checkspec.engine.llm.client import mask_secret
+from checkspec.engine.llm.prompt_limits import set_max_prompt_size
+from checkspec.engine.llm.prompts import PromptError
 from checkspec.engine.settings import apply_llm_settings, editor_overrides, resolve_settings
 from checkspec.engine.spec.workspace import workspace_from_text
 

@@ -14,9 +14,10 @@ import asyncio
 
 import pytest
 
-from checkspec.engine.judges import llm, verdict
-from checkspec.engine.judges.config import Generator
-from checkspec.engine.judges.templates import PromptError, render_prompt
+from checkspec.engine.llm import answers as verdict
+from checkspec.engine.llm import client as llm
+from checkspec.engine.llm.endpoints import Generator
+from checkspec.engine.llm.prompts import PromptError, render_prompt
 from checkspec.engine.spec import document
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Position, Range

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.judges import verdict_cache
+from checkspec.engine.llm import verdict_cache
 
 from .openai_stub import OpenAIStub, running_stub
 
@@ -110,7 +110,7 @@ def test_the_cache_folder_can_be_chosen(project: Path, stub: OpenAIStub, tmp_pat
 
 WRITER = """
 import sys
-from checkspec.engine.judges import verdict_cache
+from checkspec.engine.llm import verdict_cache
 verdict_cache.configure(sys.argv[1])
 for i in range(300):
     verdict_cache.put(verdict_cache.key_of(sys.argv[2], i), {"passed": True, "reason": str(i)})

@@ -23,7 +23,7 @@ class InProcessExecutor(Executor):
     async def stream(
         self, jobs: Sequence[Job], options: RunOptions
     ) -> AsyncGenerator[Outcome, None]:
-        from ..judges import limits
+        from ..llm import limits
         from ..settings import apply_llm_settings
 
         apply_llm_settings(options.settings)

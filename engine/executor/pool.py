@@ -29,10 +29,9 @@ import time
 from collections import deque
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ..judges.limits import RateLimiter
+from ..llm.limits import RateLimiter
 from . import wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
@@ -53,16 +52,6 @@ class WorkerStartError(RuntimeError):
 
 def default_size(jobs: int) -> int:
     return jobs if jobs > 0 else os.cpu_count() or 1
-
-
-def worker_python(python: str | None, root: Path | None = None) -> str:
-    """The interpreter to start workers with; a relative path is from the workspace root."""
-    if not python:
-        return sys.executable
-    path = Path(python).expanduser()
-    if not path.is_absolute() and root is not None and ("/" in python or "\\" in python):
-        path = root / path
-    return str(path)
 
 
 @dataclass

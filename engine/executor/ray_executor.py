@@ -46,7 +46,7 @@ def run_batch(
 ) -> Iterator[tuple[str, Any]]:
     """In a Ray worker: run the batch, `slots` scenarios at a time, yielding
     ("started", key) before a scenario's code runs and ("done", outcome) after."""
-    from ..judges import limits
+    from ..llm import limits
     from ..settings import apply_llm_settings
     from . import capture
 
@@ -129,7 +129,7 @@ class LimiterActor:
     """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
 
     def __init__(self, limits: Any) -> None:
-        from ..judges.limits import RateLimiter
+        from ..llm.limits import RateLimiter
 
         self._limiter = RateLimiter(limits)
 

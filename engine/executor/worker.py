@@ -157,7 +157,7 @@ class Worker:
                         task.add_done_callback(self._tasks.discard)
 
     def _configure(self, options: Any, slots: int) -> None:
-        from ..judges import limits
+        from ..llm import limits
         from ..settings import apply_llm_settings
 
         self._options = options

@@ -2,9 +2,9 @@
 
 `BaseLLMGenerator` asks the model, turn after turn, for `{goal_reached, message,
 schema_issue}`; it stops when the goal is reached, there is nothing to say, or
-`max_steps` turns were played. Prompts render in the judges' sandbox; the model is
+`max_steps` turns were played. Prompts render in the prompt sandbox (llm/prompts.py); the model is
 called through our litellm layer (retries, cache) or, for another library's generator
-object, through its own `complete` (judges/external.py).
+object, through its own `complete` (llm/external.py).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from ..core.exceptions import InputGenerationException
 from ..core.input_generator import InputGenerator
 from ..core.trace import TraceType
-from ..judges.config import Generator, resolve_generator
-from ..judges.external import complete_text
-from ..judges.llm import complete_json
-from ..judges.mixins import WithGeneratorMixin
-from ..judges.templates import PromptError, as_text, render_prompt
-from ..judges.verdict import VerdictError, extract_json_object
+from ..llm.answers import VerdictError, extract_json_object
+from ..llm.client import complete_json
+from ..llm.endpoints import Generator, resolve_generator
+from ..llm.external import complete_text
+from ..llm.model_fields import WithGeneratorMixin
+from ..llm.prompts import PromptError, as_text, render_prompt
 
 NO_MODEL_MESSAGE = (
     "No LLM model configured for the input generator: set CHECKSPEC_MODEL (e.g. "

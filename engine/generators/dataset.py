@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..core.input_generator import InputGenerator
 from ..core.trace import TraceType
-from ..judges.config import resolve_generator
-from ..judges.mixins import WithGeneratorMixin
-from ..judges.templates import render_prompt
+from ..llm.endpoints import resolve_generator
+from ..llm.model_fields import WithGeneratorMixin
+from ..llm.prompts import render_prompt
 from .base import ask_model
 from .prompts import generator_prompt
 

@@ -3,28 +3,27 @@
 Importing it does not import litellm: that happens on the first model call.
 """
 
-from .answer_relevance import AnswerRelevance
-from .backends import BaseJudge, LLMChatJudge, SOMJudge
-from .base import BaseLLMCheck, CheckInputError, render_prompt, template_syntax_error
-from .config import (
+from ..llm.client import clear_cache
+from ..llm.endpoints import (
     EmbeddingModel,
     Generator,
     get_default_embedding_model,
     get_default_generator,
-    get_default_judge,
     set_default_embedding_model,
     set_default_generator,
-    set_default_judge,
 )
+from ..llm.errors import ProviderError
+from ..llm.prompts import PromptError
+from .answer_relevance import AnswerRelevance
+from .backends import BaseJudge, LLMChatJudge, SOMJudge, get_default_judge, set_default_judge
+from .base import BaseLLMCheck, CheckInputError, render_prompt, template_syntax_error
 from .conformity import Conformity
 from .contradiction import Contradiction
 from .groundedness import Groundedness
 from .hub import HubCheck, HubConformity, HubCorrectness, HubGroundedness
 from .judge import LLMJudge
-from .llm import ProviderError, clear_cache
 from .mixins import WithEmbeddingMixin, WithGeneratorMixin, WithJudgeMixin
 from .semantic_similarity import SemanticSimilarity
-from .templates import PromptError
 from .toxicity import TOXICITY_CATEGORIES, Toxicity
 from .verdict import LLMCheckResult, VerdictError
 

@@ -12,7 +12,7 @@ from ..core.sentinel import MISSING
 from ..core.trace import Interaction, Trace, TraceType
 from ..core.typevars import InputType, OutputType
 from .base import BaseLLMCheck, trace_with_current_turn
-from .templates import bundled_prompt
+from .prompt_files import bundled_prompt
 
 
 @Check.register("answer_relevance")

@@ -16,11 +16,13 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, BeforeValidator, Field, SerializeAsAny
 
 from ..core.check import KindModel
-from .config import Generator, GeneratorInput, resolve_generator
-from .external import complete_text, describe, is_external_generator
-from .llm import ProviderError, complete_json
-from .templates import render_prompt
-from .verdict import LLMCheckResult, extract_json_object, output_instruction, parse_output
+from ..llm.answers import extract_json_object
+from ..llm.client import complete_json
+from ..llm.endpoints import Generator, GeneratorInput, is_external_generator, resolve_generator
+from ..llm.errors import ProviderError
+from ..llm.external import complete_text, describe
+from ..llm.prompts import render_prompt
+from .verdict import LLMCheckResult, output_instruction, parse_output
 
 NO_MODEL_MESSAGE = (
     "No LLM model configured: set CHECKSPEC_MODEL (e.g. openai/gpt-4o-mini), "
@@ -233,6 +235,27 @@ class SOMJudge(BaseJudge):
         )
 
 
+# The process-wide default judge (None: an LLM judge on the default generator).
+_default_judge: Any = None
+
+
+def set_default_judge(judge: Any) -> None:
+    """Use `judge` (a judge, generator, model name, JSON text or dict) for LLM checks
+    without their own; None: judges follow the default generator again."""
+    global _default_judge
+    if judge is None:
+        _default_judge = None
+        return
+    _default_judge = BaseJudge.parse(judge)
+
+
+def get_default_judge() -> Any:
+    """The judge set with set_default_judge, else an LLM judge on the default generator."""
+    if _default_judge is not None:
+        return _default_judge
+    return LLMChatJudge()
+
+
 __all__ = [
     "NO_MODEL_MESSAGE",
     "BaseJudge",
@@ -240,5 +263,7 @@ __all__ = [
     "LLMChatJudge",
     "NoModelError",
     "SOMJudge",
+    "get_default_judge",
     "prompt_text",
+    "set_default_judge",
 ]

@@ -12,11 +12,12 @@ from ..core.result import CheckResult
 from ..core.sentinel import MISSING
 from ..core.trace import Interaction, Trace, TraceType
 from ..core.typevars import InputType, OutputType
+from ..llm.client import complete_json
+from ..llm.endpoints import Generator
+from ..llm.errors import ProviderError
+from ..llm.prompts import PromptError, as_text, render_prompt, template_syntax_error
 from .backends import NO_MODEL_MESSAGE, BaseJudge, SOMJudge
-from .config import Generator
-from .llm import ProviderError, complete_json
 from .mixins import WithJudgeMixin
-from .templates import PromptError, as_text, render_prompt, template_syntax_error
 from .verdict import VERDICT_INSTRUCTION, LLMCheckResult, VerdictError, parse_verdict
 
 
@@ -111,8 +112,8 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
 
 
 def _model_detail(judge: BaseJudge) -> dict[str, Any]:
+    from ..llm.external import describe
     from .backends import LLMChatJudge
-    from .external import describe
 
     if isinstance(judge, LLMChatJudge):
         generator = judge.resolved_generator()

@@ -10,7 +10,7 @@ from ..core.check import Check
 from ..core.trace import TraceType
 from ..core.typevars import InputType, OutputType
 from .base import BaseLLMCheck
-from .templates import bundled_prompt
+from .prompt_files import bundled_prompt
 
 
 @Check.register("conformity")

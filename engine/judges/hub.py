@@ -12,7 +12,7 @@ from ..core.jsonpath import JSONPathStr
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
 from .base import BaseLLMCheck, CheckInputError, documents
-from .templates import bundled_prompt
+from .prompt_files import bundled_prompt
 
 HUB_TARGET_KEY = "trace.last.outputs.response.content"
 

@@ -9,8 +9,8 @@ from pydantic import Field, model_validator
 from ..core.check import Check, FieldIssue
 from ..core.trace import TraceType
 from ..core.typevars import InputType, OutputType
+from ..llm.prompts import PromptError, template_syntax_location
 from .base import BaseLLMCheck
-from .templates import PromptError, template_syntax_location
 
 
 @Check.register("llm_judge")

@@ -11,33 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
-from .backends import BaseJudge, JudgeInput, LLMChatJudge
-from .config import (
-    EmbeddingInput,
-    EmbeddingModel,
-    GeneratorInput,
-    get_default_embedding_model,
-    get_default_generator,
-    get_default_judge,
-)
-
-
-class WithGeneratorMixin(BaseModel):
-    """A `generator` field; None means the default generator."""
-
-    generator: GeneratorInput = Field(
-        default=None,
-        description=(
-            "LLM used (a model name or settings); when left out, the default model "
-            "(CHECKSPEC_MODEL, `model:` in checkspec.yaml, --model)."
-        ),
-    )
-
-    @property
-    def _generator(self) -> Any:
-        return self.generator if self.generator is not None else get_default_generator()
+from ..llm.endpoints import GeneratorInput
+from ..llm.model_fields import WithEmbeddingMixin, WithGeneratorMixin
+from .backends import BaseJudge, JudgeInput, LLMChatJudge, get_default_judge
 
 
 class WithJudgeMixin(WithGeneratorMixin):
@@ -111,29 +89,6 @@ class WithJudgeMixin(WithGeneratorMixin):
     def _judge(self) -> BaseJudge:
         """The configured judge, or the default one."""
         return self.judge if self.judge is not None else get_default_judge()
-
-
-class WithEmbeddingMixin(BaseModel):
-    """An `embedding_model` field; None means the default embedding model."""
-
-    embedding_model: EmbeddingInput = Field(
-        default=None,
-        description=(
-            "Embedding model (a litellm name such as openai/text-embedding-3-small, or "
-            "settings); default: CHECKSPEC_EMBEDDING_MODEL or `embedding_model:` in "
-            "checkspec.yaml."
-        ),
-    )
-
-    @property
-    def _embedding_model(self) -> Any:
-        default = get_default_embedding_model()
-        model = self.embedding_model
-        if model is None:
-            return default
-        if isinstance(model, EmbeddingModel) and isinstance(default, EmbeddingModel):
-            return model.merged_over(default)
-        return model
 
 
 __all__ = ["WithEmbeddingMixin", "WithGeneratorMixin", "WithJudgeMixin"]

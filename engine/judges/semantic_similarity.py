@@ -14,9 +14,10 @@ from ..core.result import CheckResult, Metric
 from ..core.sentinel import MISSING
 from ..core.trace import TraceType
 from ..core.typevars import InputType, OutputType
-from .config import EmbeddingModel
-from .external import embed_texts, is_external_embedding_model
-from .llm import ProviderError, embed
+from ..llm.client import embed
+from ..llm.endpoints import EmbeddingModel, is_external_embedding_model
+from ..llm.errors import ProviderError
+from ..llm.external import embed_texts
 from .mixins import WithEmbeddingMixin
 
 NO_EMBEDDING_MODEL_MESSAGE = (

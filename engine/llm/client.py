@@ -20,8 +20,9 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from . import limits, verdict_cache
-from .config import EmbeddingModel, Generator, _Endpoint
-from .verdict import extract_json_object
+from .answers import extract_json_object
+from .endpoints import EmbeddingModel, Generator, _Endpoint
+from .errors import ProviderError
 
 T = TypeVar("T")
 
@@ -49,10 +50,6 @@ class _NoRetries(int):
 
 
 NO_SDK_RETRIES = _NoRetries(0)
-
-
-class ProviderError(RuntimeError):
-    """The provider call failed (after the retries it was worth)."""
 
 
 @dataclass

@@ -20,25 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .llm import ProviderError
-
-
-def is_external_generator(value: Any) -> bool:
-    """An object with the generator interface that is not one of our settings models."""
-    from .config import Generator
-
-    return not isinstance(value, Generator | str | dict) and callable(
-        getattr(value, "complete", None)
-    )
-
-
-def is_external_embedding_model(value: Any) -> bool:
-    from .config import EmbeddingModel
-
-    return not isinstance(value, EmbeddingModel | str | dict) and callable(
-        getattr(value, "embed", None)
-    )
-
+from .errors import ProviderError
 
 # Where dumps of another library's objects (a `kind` among their fields) are rebuilt.
 EXTERNAL_LIBRARY = "giskard.agents"

@@ -1,4 +1,4 @@
-"""Judge prompts: sandboxed Jinja2 rendering and the bundled prompt files.
+"""Prompts: sandboxed Jinja2 rendering of the templates judges and generators send.
 
 Templates may come from spec files, so they render in an immutable sandbox (no
 `__class__`/`__subclasses__` escapes, no mutating the trace) with StrictUndefined (a
@@ -9,8 +9,7 @@ and on `**`, and a bound on nesting (checked on the tokens, before Jinja2 recurs
 from __future__ import annotations
 
 import json
-from functools import cache, lru_cache
-from importlib import resources
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, UndefinedError
@@ -193,9 +192,3 @@ def _complexity(text: str) -> tuple[str, int] | None:
 
 def _syntax(exc: TemplateSyntaxError) -> str:
     return f"line {exc.lineno}: {exc.message}"
-
-
-@cache
-def bundled_prompt(name: str) -> str:
-    """The text of prompts/<name>.j2 shipped with the package."""
-    return resources.files(__package__).joinpath("prompts", f"{name}.j2").read_text("utf-8")

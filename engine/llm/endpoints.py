@@ -1,4 +1,4 @@
-"""Which LLM and embedding model the judges call, and the process-wide defaults.
+"""Which LLM and embedding model a call goes to, and the process-wide defaults.
 
 The defaults come from `set_default_*` when a caller (workspace config, CLI flag)
 set one, else from the environment, read on every call so a variable exported after
@@ -21,6 +21,7 @@ from pydantic import (
 )
 
 from ..catalog import SETTINGS_BY_NAME
+from .external import rebuild_external
 
 # The variables of the model settings are the catalog's (engine/catalog.py); the keys are
 # secrets, never settings shown or written anywhere.
@@ -94,7 +95,6 @@ class EmbeddingModel(_Endpoint):
 # interface from another library (see external.py), used as they are.
 _default_generator: Any = None
 _default_embedding_model: Any = None
-_default_judge: Any = None
 
 
 def _env(name: str) -> str | None:
@@ -136,27 +136,6 @@ def resolve_generator(own: Any) -> Any:
     return own
 
 
-def set_default_judge(judge: Any) -> None:
-    """Use `judge` (a judge, generator, model name, JSON text or dict) for LLM checks
-    without their own; None: judges follow the default generator again."""
-    global _default_judge
-    if judge is None:
-        _default_judge = None
-        return
-    from .backends import BaseJudge
-
-    _default_judge = BaseJudge.parse(judge)
-
-
-def get_default_judge() -> Any:
-    """The judge set with set_default_judge, else an LLM judge on the default generator."""
-    if _default_judge is not None:
-        return _default_judge
-    from .backends import LLMChatJudge
-
-    return LLMChatJudge()
-
-
 def set_default_embedding_model(model: Any) -> None:
     """Use `model` (settings, a model name, or an embedding model object) for embedding
     checks; None: back to the environment."""
@@ -187,9 +166,20 @@ def get_default_embedding_model() -> Any:
 # -- fields that take a generator / embedding model -------------------------------------
 
 
-def _generator_value(value: Any, handler: Any) -> Any:
-    from .external import is_external_generator, rebuild_external
+def is_external_generator(value: Any) -> bool:
+    """An object with the generator interface that is not one of our settings models."""
+    return not isinstance(value, Generator | str | dict) and callable(
+        getattr(value, "complete", None)
+    )
 
+
+def is_external_embedding_model(value: Any) -> bool:
+    return not isinstance(value, EmbeddingModel | str | dict) and callable(
+        getattr(value, "embed", None)
+    )
+
+
+def _generator_value(value: Any, handler: Any) -> Any:
     if value is None or is_external_generator(value):
         return value  # another library's generator object: used as it is
     if isinstance(value, dict) and "kind" in value:  # a dump of one (ours have no kind)
@@ -207,8 +197,6 @@ def _dump_settings(value: Any, info: SerializationInfo) -> Any:
 
 
 def _embedding_value(value: Any, handler: Any) -> Any:
-    from .external import is_external_embedding_model, rebuild_external
-
     if value is None or is_external_embedding_model(value):
         return value
     if isinstance(value, dict) and "kind" in value:
