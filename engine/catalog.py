@@ -363,10 +363,6 @@ def cli_help(name: str, text: str | None = None) -> str:
 
 # Fields of the models ---------------------------------------------------------------
 
-# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md): the one
-# list of deprecated spellings. The validator renames them (core/check.py).
-DEPRECATED_SPELLINGS: Mapping[str, tuple[str, ...]] = {"target_key": ("key", "text_key")}
-
 
 @dataclass(frozen=True)
 class FieldSpec:
@@ -400,7 +396,7 @@ def _fields_of(model: type[BaseModel]) -> dict[str, FieldSpec]:
     from pydantic import AliasChoices
     from pydantic.json_schema import SkipJsonSchema
 
-    from .core.check import Check
+    from .core.check import DEPRECATED_SPELLINGS, Check
 
     found: dict[str, FieldSpec] = {}
     for attribute, info in model.model_fields.items():

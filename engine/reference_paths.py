@@ -33,6 +33,8 @@ ALIASES = {
     "core.mixin": "judges.mixins",
     "core.scenario": "scenario",
     "core.testcase": "testcase",
+    "export.hub": "core.hub_payload",
+    "export.junit": "core.junit_xml",
     "testing": "testcase",
     "testing.runner": "testcase",
     "testing.spy": "interactions",

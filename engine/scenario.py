@@ -373,7 +373,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         """The trace a run starts from: trace_type, else the target's trace type."""
         trace_type = self.trace_type
         if trace_type is None and callable(target):
-            from .core.inference import infer_trace_type
+            from .core.trace import infer_trace_type
 
             trace_type = infer_trace_type(target)
         if trace_type is None or trace_type is Trace:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast
@@ -19,7 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, SchemaValidator
 
-from ..catalog import DEPRECATED_SPELLINGS
 from .construct import fields_set_on_demand
 from .result import CheckResult
 from .trace import Trace, TraceType
@@ -30,8 +29,10 @@ C = TypeVar("C", bound="type[KindModel]")
 # Placeholder for "any registered kind of this family" in generated JSON Schemas.
 ANY_KIND_MARKER = "x-checkspec-any-kind"
 
-# Older selector names (checks-reference) accepted for `target_key` (DESIGN.md), as the
-# catalog lists them.
+# Older selector names (checks-reference) accepted for `target_key` (docs/decisions.md,
+# "Deprecated spellings"): the one list of deprecated spellings, which the validator
+# renames and the catalog describes (engine/catalog.py, fields_of).
+DEPRECATED_SPELLINGS: Mapping[str, tuple[str, ...]] = {"target_key": ("key", "text_key")}
 DEPRECATED_TARGET_ALIASES = DEPRECATED_SPELLINGS["target_key"]
 
 # Set by the located document (engine/spec) while it builds checks: checks that reject
@@ -120,7 +121,6 @@ class _BuiltIns(dict):
         if self._state == "unloaded":
             self._state = "loading"  # reads while the built-ins import must not recurse
             try:
-                importlib.import_module("checkspec.engine._api")
                 for package in dict.fromkeys(self._where.values()):
                     importlib.import_module(package)
                 order = {kind: i for i, kind in enumerate(self._where)}

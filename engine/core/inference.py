@@ -1,17 +1,16 @@
-"""What a target's type hints say: the input type it takes, the trace type it wants.
+"""What a target's type hints say: its parameters, and the input type it takes.
 
-`outputs=lambda inputs: ...` needs nothing; `def agent(q: Question, t: MyTrace)` makes
-the scenario build `MyTrace`s and lets input generators produce `Question`s.
+`outputs=lambda inputs: ...` needs nothing; `def agent(q: Question, t: MyTrace)` lets
+input generators produce `Question`s (and, core/trace.py, the scenario build `MyTrace`s).
 """
 
 from __future__ import annotations
 
 import inspect
-from itertools import islice
-from typing import Any, get_origin, get_type_hints
+from typing import Any, get_type_hints
 
 
-def _param_hints(target: object) -> dict[str, Any]:
+def parameter_hints(target: object) -> dict[str, Any]:
     """Parameter annotations in order (no 'return'); {} when they cannot be read."""
     if not callable(target):
         return {}
@@ -36,7 +35,7 @@ def _param_hints(target: object) -> dict[str, Any]:
 
 def infer_input_type(outputs: object) -> type | None:
     """The annotation of the target's first parameter when pydantic can validate it."""
-    hints = _param_hints(outputs)
+    hints = parameter_hints(outputs)
     if not hints:
         return None
     first = next(iter(hints.values()))
@@ -47,20 +46,3 @@ def infer_input_type(outputs: object) -> type | None:
     except (PydanticUserError, TypeError):
         return None
     return first
-
-
-def infer_trace_type(target: object) -> Any:
-    """The annotation of the target's second parameter if it is a Trace type, else None."""
-    from .trace import Trace
-
-    hints = _param_hints(target)
-    if len(hints) < 2:
-        return None
-    second = next(islice(hints.values(), 1, None))
-    origin = get_origin(second) or second
-    try:
-        if isinstance(origin, type) and issubclass(origin, Trace):
-            return second
-    except TypeError:
-        pass
-    return None

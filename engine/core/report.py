@@ -7,7 +7,7 @@ not otherwise need.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markdown import Markdown
 from rich.markup import escape
@@ -15,13 +15,14 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 
-from .result import (
-    CheckResult,
-    GroupedSuiteResult,
-    ScenarioResult,
-    SuiteResult,
-    TestCaseResult,
-)
+if TYPE_CHECKING:
+    from .result import (
+        CheckResult,
+        GroupedSuiteResult,
+        ScenarioResult,
+        SuiteResult,
+        TestCaseResult,
+    )
 
 # status -> (color, title, one-character symbol of the dots line)
 STYLE = {
@@ -33,20 +34,28 @@ STYLE = {
 _ORDER = (("error", "errored"), ("fail", "failed"), ("skip", "skipped"), ("pass", "passed"))
 
 
-def render(result: Any, console: Any, options: Any) -> Iterator[Any]:
-    if isinstance(result, CheckResult):
-        yield from _check(result)
-    elif isinstance(result, TestCaseResult):
-        yield from _test_case(result)
-    elif isinstance(result, ScenarioResult):
-        yield from _scenario(result, console, options)
-    elif isinstance(result, GroupedSuiteResult):
-        yield from _suite(result.suite_result, console, options)
-        yield _group_table(result)
-        yield from _recommendation(result.suite_result.recommendation)
-    elif isinstance(result, SuiteResult):
-        yield from _suite(result, console, options)
-        yield from _recommendation(result.recommendation)
+# One renderer per result class, named by its `_renderer` (core/result.py).
+def render_check(result: CheckResult, console: Any, options: Any) -> Iterator[Any]:
+    yield from _check(result)
+
+
+def render_test_case(result: TestCaseResult, console: Any, options: Any) -> Iterator[Any]:
+    yield from _test_case(result)
+
+
+def render_scenario(result: ScenarioResult[Any], console: Any, options: Any) -> Iterator[Any]:
+    yield from _scenario(result, console, options)
+
+
+def render_grouped(result: GroupedSuiteResult, console: Any, options: Any) -> Iterator[Any]:
+    yield from _suite(result.suite_result, console, options)
+    yield _group_table(result)
+    yield from _recommendation(result.suite_result.recommendation)
+
+
+def render_suite(result: SuiteResult, console: Any, options: Any) -> Iterator[Any]:
+    yield from _suite(result, console, options)
+    yield from _recommendation(result.recommendation)
 
 
 def _counts(counts: dict[str, int]) -> str:

@@ -11,7 +11,7 @@ import traceback as tb
 from collections import defaultdict
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -76,6 +76,8 @@ class Reportable:
     """`print_report()`: the result rendered with rich (see report.py)."""
 
     __slots__ = ()
+    # The function of report.py that renders this class (report.py needs no result class).
+    _renderer: ClassVar[str]
 
     def print_report(self, console: Any = None) -> None:
         from rich.console import Console
@@ -85,12 +87,15 @@ class Reportable:
     def __rich_console__(self, console: Any, options: Any) -> Any:
         from . import report
 
-        return report.render(self, console, options)
+        render: Any = getattr(report, self._renderer)
+        return render(self, console, options)
 
 
 @fields_set_on_demand
 class CheckResult(Reportable, Outcome, BaseModel):
     """Outcome of one check with a message saying why."""
+
+    _renderer: ClassVar[str] = "render_check"
 
     model_config = ConfigDict(frozen=True)
 
@@ -269,6 +274,8 @@ def _status_of(results: list[CheckResult], error: TestCaseError | None) -> TestC
 class TestCaseResult(Reportable, Outcome, BaseModel):
     """Results of the checks of one test case (one scenario step)."""
 
+    _renderer: ClassVar[str] = "render_test_case"
+
     __test__ = False
     model_config = ConfigDict(frozen=True)
 
@@ -336,6 +343,8 @@ _VERBS = {"fail": "failed", "error": "errored", "skip": "was skipped", "pass": "
 class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
     """Outcome of a scenario run: one TestCaseResult per step and the final trace."""
 
+    _renderer: ClassVar[str] = "render_scenario"
+
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     scenario_name: str
@@ -388,6 +397,8 @@ class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
 class SuiteResult(Reportable, BaseModel):
     """Results of the scenarios of a suite, with counts, pass rate and exports."""
 
+    _renderer: ClassVar[str] = "render_suite"
+
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     # Unparametrized: parametrized generics would make validation copy every instance.
@@ -433,13 +444,13 @@ class SuiteResult(Reportable, BaseModel):
 
     def to_junit_xml(self, path: str | Path | None = None) -> str:
         """JUnit XML text (one testcase per scenario); also written to `path` if given."""
-        from ..export.junit import to_junit_xml
+        from .junit_xml import to_junit_xml
 
         return to_junit_xml(self, path=path)
 
     def to_hub_format(self) -> dict[str, Any]:
         """The result as JSON-ready data (the Giskard Hub upload payload shape)."""
-        from ..export.hub import to_hub_format
+        from .hub_payload import to_hub_format
 
         return to_hub_format(self)
 
@@ -508,6 +519,8 @@ class GroupStats(BaseModel):
 
 class GroupedSuiteResult(Reportable, BaseModel):
     """A suite result grouped by a tag key: per-group stats and a report table."""
+
+    _renderer: ClassVar[str] = "render_grouped"
 
     model_config = ConfigDict(frozen=True)
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Generic, Protocol, TypeVar
+from itertools import islice
+from typing import Any, Generic, Protocol, TypeVar, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from .construct import construct, fields_set_on_demand
 from .exceptions import InteractionGenerationError
+from .inference import parameter_hints
 from .jsonpath import register_computed, register_trace_classes
 from .typevars import InputType, OutputType
 
@@ -113,8 +115,6 @@ class Trace(BaseModel, Generic[InputType, OutputType]):
     @classmethod
     def for_target(cls, target: Any) -> Trace[Any, Any]:
         """An empty trace of the type the target's second parameter is annotated with."""
-        from .inference import infer_trace_type
-
         trace_type = infer_trace_type(target)
         return cls() if trace_type is None else trace_type()
 
@@ -155,3 +155,18 @@ TraceType = TypeVar("TraceType", bound=Trace)
 
 register_computed(Trace, "last")
 register_trace_classes(Trace, Interaction)
+
+
+def infer_trace_type(target: object) -> Any:
+    """The annotation of the target's second parameter if it is a Trace type, else None."""
+    hints = parameter_hints(target)
+    if len(hints) < 2:
+        return None
+    second = next(islice(hints.values(), 1, None))
+    origin = get_origin(second) or second
+    try:
+        if isinstance(origin, type) and issubclass(origin, Trace):
+            return second
+    except TypeError:
+        pass
+    return None

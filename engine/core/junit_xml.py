@@ -12,10 +12,11 @@ import re
 from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
-from ..core.result import CheckResult, ScenarioResult, SuiteResult
+if TYPE_CHECKING:
+    from .result import CheckResult, ScenarioResult, SuiteResult
 
 # Characters XML 1.0 forbids even escaped (e.g. ANSI escapes in model output): shown as
 # "#xNN" so one stray byte cannot make the whole report unreadable.

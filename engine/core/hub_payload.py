@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.result import SuiteResult
+if TYPE_CHECKING:
+    from .result import SuiteResult
 
 
 def to_hub_format(result: SuiteResult) -> dict[str, Any]:
