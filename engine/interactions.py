@@ -20,6 +20,7 @@ from pydantic import Field, SerializeAsAny, field_validator
 from .core.check import ANY_KIND_MARKER, KindModel
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
+from .core.inference import infer_input_type
 from .core.injection import call_injected
 from .core.input_generator import InputGenerator
 from .core.sentinel import MISSING
@@ -156,8 +157,6 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
     async def _generate(
         self, trace: Any, target: Target | None
     ) -> AsyncGenerator[Interaction[Any, Any], Any]:
-        from .core.inference import infer_input_type
-
         answer = self.outputs if callable(self.outputs) else target
         input_type = infer_input_type(answer) if answer is not None else None
         inputs = await _inputs_of(self.inputs, trace, input_type)

@@ -24,6 +24,8 @@ from .spec.document import ScenarioEntry
 from .spec.kinds import FileKind
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
+# The executor, settings and CLI reports are imported in the functions that use them: the
+# plugin loads in every pytest session, most of which collect no spec file.
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -35,7 +35,7 @@ ALIASES = {
     "core.testcase": "testcase",
     "export.hub": "core.hub_payload",
     "export.junit": "core.junit_xml",
-    "testing": "testcase",
+    "testing": "interactions",
     "testing.runner": "testcase",
     "testing.spy": "interactions",
     "utils": "core",
@@ -65,16 +65,23 @@ def _register_children(name: str) -> None:
 
 
 class _AliasLoader:
-    """Loads an alias as the module it names (the same object, not a copy)."""
+    """Loads an alias as the module it names (the same object, not a copy).
+
+    The import system sets `__spec__` of whatever `create_module` returns to the alias's
+    spec; `exec_module`, which runs next, gives the module back its own, so its relative
+    imports still resolve from where it lives (Python 3.15 reads only `__spec__`).
+    """
 
     def __init__(self, name: str, module: ModuleType) -> None:
         self.name = name
         self.module = module
+        self.own_spec = module.__spec__
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
         return self.module
 
     def exec_module(self, module: ModuleType) -> None:
+        module.__spec__ = self.own_spec
         _register_children(self.name)
 
 

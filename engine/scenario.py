@@ -37,8 +37,9 @@ from .core.result import (
     TestCaseResult,
     TestCaseStatus,
 )
+from .core.run_sync import run_sync as run_blocking
 from .core.sentinel import MISSING
-from .core.trace import Trace, TraceType
+from .core.trace import Trace, TraceType, infer_trace_type
 from .core.typevars import InputType, OutputType
 from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
@@ -373,8 +374,6 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         """The trace a run starts from: trace_type, else the target's trace type."""
         trace_type = self.trace_type
         if trace_type is None and callable(target):
-            from .core.trace import infer_trace_type
-
             trace_type = infer_trace_type(target)
         if trace_type is None or trace_type is Trace:
             return construct(Trace, {"interactions": [], "annotations": dict(self.annotations)})
@@ -410,9 +409,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
 
     def run_sync(self, *args: Any, **kwargs: Any) -> ScenarioResult:
         """`run(...)` from synchronous code (not inside a running event loop)."""
-        from .core.run_sync import run_sync
-
-        return run_sync(self.run, *args, **kwargs)
+        return run_blocking(self.run, *args, **kwargs)
 
     async def _run_in_paths(
         self, target: Target | str | None, return_exception: bool
@@ -466,7 +463,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     def _resolve(self, target: Target | str | None) -> Target | None:
         if target is None or callable(target):
             return target
-        from .targets import resolve_target
+        from .targets import resolve_target  # deferred: urllib and http.client, for runs only
 
         return resolve_target(target, self._base_dirs, self._target_timeout)
 

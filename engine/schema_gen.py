@@ -20,6 +20,9 @@ from pydantic.json_schema import models_json_schema
 
 from .catalog import FILE_KINDS, FieldSpec, FileKind, editor_catalog, exactly_one_of, fields_of
 from .core.check import ANY_KIND_MARKER, Check, KindModel
+from .core.input_generator import InputGenerator
+from .interactions import InteractionSpec
+from .judges.backends import BaseJudge
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_URL = "https://checkspec.dev/schemas"
@@ -27,10 +30,6 @@ CUSTOM_PATTERN = "^custom_[A-Za-z0-9_]+$"
 
 
 def _families() -> dict[str, type[KindModel]]:
-    from .core.input_generator import InputGenerator
-    from .interactions import InteractionSpec
-    from .judges.backends import BaseJudge
-
     return {
         "Check": Check,
         "InteractionSpec": InteractionSpec,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from checkspec.engine.llm import limits
-from checkspec.engine.llm.limits import ModelLimits, RateLimiter
 from checkspec.engine.llm.client import retry_after
+from checkspec.engine.llm.limits import ModelLimits, RateLimiter
 
 from .openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Sequence
 
+from ..llm import limits
+from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
@@ -23,8 +25,6 @@ class InProcessExecutor(Executor):
     async def stream(
         self, jobs: Sequence[Job], options: RunOptions
     ) -> AsyncGenerator[Outcome, None]:
-        from ..llm import limits
-        from ..settings import apply_llm_settings
 
         apply_llm_settings(options.settings)
         gate = limits.RateLimiter(options.settings.limits) if options.settings.limits else None

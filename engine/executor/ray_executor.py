@@ -30,6 +30,10 @@ from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..llm import limits
+from ..llm.limits import RateLimiter
+from ..settings import apply_llm_settings
+from . import capture
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
 
@@ -46,9 +50,6 @@ def run_batch(
 ) -> Iterator[tuple[str, Any]]:
     """In a Ray worker: run the batch, `slots` scenarios at a time, yielding
     ("started", key) before a scenario's code runs and ("done", outcome) after."""
-    from ..llm import limits
-    from ..settings import apply_llm_settings
-    from . import capture
 
     apply_llm_settings(options.settings)
     limits.set_gate(_ActorGate(limiter) if limiter is not None else None)
@@ -84,8 +85,6 @@ async def _run_all(
     running: dict[int, float],
     events: queue.Queue[tuple[str, Any] | None],
 ) -> None:
-    from . import capture
-
     root = os.getcwd()  # Ray's working_dir: the workspace root
     semaphore = asyncio.Semaphore(max(1, slots))
 
@@ -129,8 +128,6 @@ class LimiterActor:
     """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
 
     def __init__(self, limits: Any) -> None:
-        from ..llm.limits import RateLimiter
-
         self._limiter = RateLimiter(limits)
 
     async def acquire(self, model: str, tokens: int) -> object:

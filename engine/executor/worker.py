@@ -126,6 +126,7 @@ class Worker:
     # Running ----------------------------------------------------------------------------
 
     async def serve(self, protocol_in: int) -> None:
+        # The engine is imported once the worker is up (not at its start), here and below.
         from ..targets import abandoned_calls
 
         self._abandoned_at_start = abandoned_calls()
@@ -248,8 +249,6 @@ def main() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     capture.install()
     sys.stdin = open(os.devnull)  # noqa: SIM115 - user code reading input gets EOF
-    import checkspec.engine  # noqa: F401 - warm: the checks are imported before any job
-
     asyncio.run(Worker(protocol_out).serve(protocol_in))
 
 

@@ -15,8 +15,9 @@ from ..core.typevars import InputType, OutputType
 from ..llm.client import complete_json
 from ..llm.endpoints import Generator
 from ..llm.errors import ProviderError
+from ..llm.external import describe
 from ..llm.prompts import PromptError, as_text, render_prompt, template_syntax_error
-from .backends import NO_MODEL_MESSAGE, BaseJudge, SOMJudge
+from .backends import NO_MODEL_MESSAGE, BaseJudge, LLMChatJudge, SOMJudge
 from .mixins import WithJudgeMixin
 from .verdict import VERDICT_INSTRUCTION, LLMCheckResult, VerdictError, parse_verdict
 
@@ -112,9 +113,6 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
 
 
 def _model_detail(judge: BaseJudge) -> dict[str, Any]:
-    from ..llm.external import describe
-    from .backends import LLMChatJudge
-
     if isinstance(judge, LLMChatJudge):
         generator = judge.resolved_generator()
         return {
