@@ -31,7 +31,7 @@ SNAPSHOT = json.loads(
 
 # What we do differently on purpose (docs/compatibility.md says why).
 DIFFERENCES = {
-    # DESIGN.md, "Where the documents disagree": the seed's 1.0 s default.
+    # docs/decisions.md, "Where the reference documents disagree": the seed's 1.0 s default.
     "RegexMatching.match_timeout_seconds: default 1.0, original 2.0",
 }
 

@@ -24,7 +24,7 @@ def details_differ(case: dict[str, Any]) -> bool:
     """Cases whose details are known to differ from the library's (the status and message
     still agree): rego_policy names the rule's outcome `result` and leaves out the defaults;
     readability words its score guides more briefly; json_valid adds `parsed_value`, and
-    accepts parsed values (DESIGN.md), which the library refuses; a NoMatch's repr quotes
+    accepts parsed values (docs/decisions.md), which the library refuses; a NoMatch's repr quotes
     its key."""
     return (
         case["check"]["kind"] in ("rego_policy", "readability")

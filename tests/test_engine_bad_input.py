@@ -1,4 +1,4 @@
-"""Bad input gets a clear message at the right place (DESIGN.md "Behaviour people
+"""Bad input gets a clear message at the right place (docs/decisions.md "Behaviour people
 count on"): validation errors name the field, run-time problems are ERROR results."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Built-in checks, as the seed documents describe them (checks-reference,
-new-check-conventions, DESIGN.md "Where the documents disagree").
+new-check-conventions, docs/decisions.md "Where the reference documents disagree").
 
 Every test asserts the status and the meaningful part of the message or details.
 """
@@ -149,7 +149,7 @@ async def test_string_matching_non_string_text_is_an_error() -> None:
 
 async def test_regex_matching_seed_example() -> None:
     check = RegexMatching(pattern=r"\d{3}-\d{3}-\d{4}", text_key="trace.last.outputs.phone")
-    assert check.match_timeout_seconds == 1.0  # DESIGN.md: default is 1.0
+    assert check.match_timeout_seconds == 1.0  # docs/decisions.md: default is 1.0
 
     result = await check.run(trace_of({"phone": "555-123-4567"}))
     assert result.status is PASS

@@ -1,5 +1,5 @@
 """Scenarios, test cases, runners, stateful checks and WithSpy, as the seed documents
-describe them (testing-utilities, stateful-checks, checks-reference, DESIGN.md)."""
+describe them (testing-utilities, stateful-checks, checks-reference, docs/decisions.md)."""
 
 from __future__ import annotations
 

@@ -218,7 +218,7 @@ class LessThanEquals(ComparisonCheck):
     _symbol = "<="
 
 
-# The older class names of checks-reference (DESIGN.md: both spellings are exported).
+# The older class names of checks-reference (docs/decisions.md, "Class names": both spellings are exported).
 GreaterEquals = GreaterThanEquals
 LesserThan = LessThan
 LesserThanEquals = LessThanEquals
