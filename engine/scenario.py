@@ -43,6 +43,7 @@ from .core.trace import Trace, TraceType, infer_trace_type
 from .core.typevars import InputType, OutputType
 from .imports import SEARCH_PATHS
 from .interactions import Interact, InteractionSpec, Target
+from .llm.usage import metering
 
 _clock_ns = time.perf_counter_ns
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
@@ -423,6 +424,12 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             SEARCH_PATHS.reset(token)
 
     async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
+        with metering() as meter:
+            result = await self._steps(target, return_exception)
+        spent = meter.usage
+        return result if not spent else result.model_copy(update={"usage": spent})
+
+    async def _steps(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
         started = time.perf_counter()
         chosen = target if target is not None else self._own_target()
         trace = self._empty_trace(chosen)
@@ -481,6 +488,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
                 "runs_executed": 1,
                 "tags": list(self.tags),
                 "replayed": target is None,
+                "usage": None,
             },
             unset=_UNSET_RUNS,
         )

@@ -17,7 +17,7 @@ from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
-from .llm import endpoints, prompt_limits, verdict_cache
+from .llm import endpoints, prompt_limits, usage, verdict_cache
 from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
@@ -54,6 +54,7 @@ class Settings:
     max_file_size: int = _default("max_file_size")
     max_prompt_size: int = _default("max_prompt_size")
     limits: provider_limits.Limits = ()  # provider limits by model, "" for the judge's
+    prices: tuple[tuple[str, tuple[float, float]], ...] = ()  # $ per token (in, out) by model
     cache: bool = _default("cache")  # keep judge and embedding answers between runs
     cache_dir: str | None = _default("cache_dir")  # None: .checkspec/cache at the root
     cache_max_mb: float = _default("cache_max_mb")
@@ -77,7 +78,12 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
             for name, m in config.models.items()
         }
         found = provider_limits.limits_from_config(judge, per_model)
-        settings = replace(settings, limits=found)
+        prices = tuple(
+            (name, (m.input_cost_per_token or 0.0, m.output_cost_per_token or 0.0))
+            for name, m in sorted(config.models.items())
+            if m.input_cost_per_token is not None or m.output_cost_per_token is not None
+        )
+        settings = replace(settings, limits=found, prices=prices)
     settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
@@ -148,6 +154,7 @@ def apply_llm_settings(settings: Settings) -> None:
             )
         )
     prompt_limits.set_max_prompt_size(settings.max_prompt_size)
+    usage.set_prices(dict(settings.prices))
     verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)
 
 

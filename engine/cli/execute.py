@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.result import ScenarioResult, TestCaseStatus
+from ..core.usage import Usage
 from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
 from ..settings import Settings
 from ..spec.document import Document, ScenarioEntry
@@ -102,6 +103,11 @@ class RunReport:
 
     def count(self, status: TestCaseStatus) -> int:
         return sum(1 for r in self.runs if r.result.status is status)
+
+    @property
+    def usage(self) -> Usage:
+        """What the run's model calls cost, all scenarios together."""
+        return Usage.total(r.result.usage for r in self.runs)
 
     @property
     def status(self) -> TestCaseStatus:

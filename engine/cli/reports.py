@@ -8,6 +8,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..core.result import CheckResult, TestCaseStatus
+from ..core.usage import Usage
 from .execute import RunReport, ScenarioRun
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
@@ -42,7 +43,9 @@ def summary_line(report: RunReport) -> str:
     ]
     replayed = sum(1 for r in report.runs if r.result.replayed)
     note = f"; {replayed} replayed recorded outputs (no target)" if replayed else ""
-    return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}"
+    spent = report.usage
+    cost = f"; {spent.describe()}" if spent else ""
+    return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
 
 
 def scenario_lines(run: ScenarioRun) -> list[str]:
@@ -70,6 +73,8 @@ def to_json(report: RunReport) -> str:
     scenarios = []
     for run in report.runs:
         data = run.result.model_dump(mode="json", fallback=repr)
+        if data.get("usage") is None:
+            data.pop("usage", None)
         data.update(
             id=run.identity,
             file=run.path,
@@ -91,6 +96,8 @@ def to_json(report: RunReport) -> str:
         "interrupted": report.interrupted,
         "duration_s": round(report.duration_s, 3),
     }
+    if spent := report.usage:
+        document["usage"] = spent.model_dump()
     if report.shard is not None:
         index, count = report.shard
         document["shard"] = {"index": index, "count": count, "selected": report.selected}
@@ -133,10 +140,18 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, tag, message=message or status.value).text = details
             elif status is TestCaseStatus.SKIP:
                 ET.SubElement(case, "skipped")
+            if run.result.usage:
+                _usage_properties(case, run.result.usage)
             if run.output:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _usage_properties(case: ET.Element, usage: Usage) -> None:
+    properties = ET.SubElement(case, "properties")
+    for name, value in usage.model_dump().items():
+        ET.SubElement(properties, "property", name=f"usage.{name}", value=str(value))
 
 
 def _xml_safe(text: str) -> str:
@@ -193,6 +208,9 @@ def to_sarif(report: RunReport, tool_version: str) -> str:
                     }
                 },
                 "results": results,
+                **(
+                    {"properties": {"usage": spent.model_dump()}} if (spent := report.usage) else {}
+                ),
             }
         ],
     }

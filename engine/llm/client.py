@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import limits, verdict_cache
+from . import limits, usage, verdict_cache
 from .answers import extract_json_object
 from .endpoints import EmbeddingModel, Generator, _Endpoint
 from .errors import ProviderError
@@ -144,12 +144,17 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
     json_mode = _json_mode(litellm, generator.model)
     if json_mode is not None:
         try:
-            return _content(await litellm.acompletion(**kwargs, response_format=json_mode))
+            response = await litellm.acompletion(**kwargs, response_format=json_mode)
         except Exception as exc:
             if not _rejects_json_mode(litellm, exc):
                 raise
             _no_json_mode.add(str(generator.model))
-    return _content(await litellm.acompletion(**kwargs))
+        else:
+            usage.record_request(generator.model, response, litellm.model_cost)
+            return _content(response)
+    response = await litellm.acompletion(**kwargs)
+    usage.record_request(generator.model, response, litellm.model_cost)
+    return _content(response)
 
 
 def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
@@ -188,6 +193,7 @@ async def _embed_once(model: EmbeddingModel, texts: list[str]) -> list[list[floa
         num_retries=0,
         max_retries=NO_SDK_RETRIES,
     )
+    usage.record_request(model.model, response, litellm.model_cost)
     vectors = [_vector(item) for item in response.data]
     if len(vectors) != len(texts):
         raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
@@ -308,6 +314,7 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
         stored = verdict_cache.get(stored_key)
         if stored is not None:
+            usage.record_cached()
             return stored
         future = asyncio.ensure_future(_and_store(compute, stored_key))
         cache[key] = future
@@ -315,6 +322,7 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         _evict(cache)
     else:
         cache.move_to_end(key)
+        usage.record_cached()  # answered by (or waiting on) the same call of this run
     # shield: a caller cancelled mid-wait must not cancel the call others are waiting on.
     return await asyncio.shield(future)
 

@@ -51,7 +51,7 @@ class CustomCheck(BaseModel):
 
 
 class ProviderLimits(BaseModel):
-    """Limits a model's provider sets, enforced across all workers of a run."""
+    """A model's provider limits (enforced across all workers of a run) and its price."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -61,6 +61,16 @@ class ProviderLimits(BaseModel):
     rpm: int | None = Field(default=None, ge=1, description="Most requests per minute.")
     tpm: int | None = Field(
         default=None, ge=1, description="Most tokens per minute (estimated from the prompts)."
+    )
+    input_cost_per_token: float | None = Field(
+        default=None,
+        ge=0,
+        description="Dollars per prompt token (default: litellm's price map, if it knows the model).",
+    )
+    output_cost_per_token: float | None = Field(
+        default=None,
+        ge=0,
+        description="Dollars per answer token (default: litellm's price map, if it knows the model).",
     )
 
 
@@ -97,7 +107,10 @@ class WorkspaceConfig(BaseModel):
     )
     models: dict[str, ProviderLimits] = Field(
         default_factory=dict,
-        description="Limits per model (litellm name), for models other than the judge's.",
+        description=(
+            "Per model (litellm name): provider limits (for models other than the judge's) "
+            "and prices."
+        ),
     )
     cache: bool = setting_field("cache")
     cache_dir: str | None = setting_field("cache_dir")
