@@ -180,3 +180,58 @@ def test_no_open_count_records_nothing_and_prices_resolve_in_order() -> None:
             "gpt-x", {"usage": {"prompt_tokens": 3, "completion_tokens": -1}}, price_map
         )
     assert inner.usage == outer.usage == Usage(requests=1, prompt_tokens=3, cost_usd=3.0)
+
+
+# -- checkspec run --dry-run ---------------------------------------------------------------
+
+TARGETED = """\
+name: targeted
+target: python:marker_agent:answer
+scenarios:
+  - name: simulated
+    steps:
+      - interacts:
+          - inputs: {kind: user_simulator, persona: an impatient customer, max_steps: 4}
+        checks: [{kind: conformity, rule: stays polite}]
+"""
+
+
+def test_a_dry_run_sends_nothing_and_runs_no_user_code(tmp_path: Path) -> None:
+    project = _project(tmp_path, "openai/gpt-4o-mini")
+    (project / "t.suite.yaml").write_text(TARGETED)
+    (project / "marker_agent.py").write_text(
+        "import pathlib\npathlib.Path('imported').write_text('yes')\n"
+        "def answer(inputs):\n    return 'ok'\n"
+    )
+    with running_stub() as stub:
+        done = _run(project, stub, "--dry-run", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert stub.chat_requests == [] and not (project / "imported").exists()
+    plan = json.loads(done.stdout)
+    (row,) = plan["models"]
+    # 3 judged scenarios + the simulated one: 4 user turns and its judge.
+    assert (row["model"], row["calls"], row["cached"]) == ("openai/gpt-4o-mini", 3 + 4 + 1, 0)
+    assert row["prompt_tokens"] > 0 and row["cost_usd"] > 0
+    assert plan["total"]["calls"] == 8
+
+
+def test_a_dry_run_counts_what_the_cache_holds_as_cached(tmp_path: Path) -> None:
+    project = _project(tmp_path, "openai/private")
+    with running_stub() as stub:
+        stub.chat = lambda body: VERDICT
+        assert _run(project, stub).returncode == 0  # fills the verdict cache
+        done = _run(project, stub, "--dry-run")
+    assert len(stub.chat_requests) == 3, "the dry run sent a request"
+    assert done.returncode == 0, done.stderr
+    total = next(line for line in done.stdout.splitlines() if line.startswith("total"))
+    assert total.split()[1:3] == ["0", "3"]  # no call, three cached answers
+    assert "$0.0000" in total
+
+
+def test_a_dry_run_without_prices_says_so(tmp_path: Path) -> None:
+    project = _project(tmp_path, "openai/nobody-knows-me")
+    with running_stub() as stub:
+        done = _run(project, stub, "--dry-run", "-o", "plan.txt")
+    assert done.returncode == 0, done.stderr
+    text = (project / "plan.txt").read_text()
+    assert "openai/nobody-knows-me" in text and "unknown (no price)" in text

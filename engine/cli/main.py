@@ -68,6 +68,11 @@ def _parser() -> argparse.ArgumentParser:
         help="neither use nor fill the verdict cache: every judge call goes to the provider",
     )
     run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="send nothing: print the model calls the run would make, their tokens and cost",
+    )
+    run.add_argument(
         "--shard",
         type=_parse_shard,
         metavar="K/N",
@@ -282,9 +287,9 @@ def _run(args: argparse.Namespace) -> int:
     from ..settings import run_settings
     from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
-    from .execute import run_documents, runnable, scenario_identity
+    from .execute import run_documents
     from .progress import Progress
-    from .selection import shard_of, write_last_failed
+    from .selection import write_last_failed
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -304,6 +309,14 @@ def _run(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
     )
+    if args.dry_run:
+        from .dry_run import print_plan
+
+        documents, invalid = _load(args.paths)
+        chosen = _select(args, documents, workspace.root)
+        if isinstance(chosen, int):
+            return chosen
+        return print_plan(chosen[0], settings, args.format, args.output)
     with asyncio.Runner() as runner:
         executor = executor_for(
             settings, args.executor, ray_address=args.ray_address, root=workspace.root
@@ -315,20 +328,10 @@ def _run(args: argparse.Namespace) -> int:
             elif isinstance(executor, RayExecutor):
                 executor.connect()
             documents, invalid = _load(args.paths)
-            todo = runnable(documents, args.tag)
-            if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
-                print(unmatched, file=sys.stderr)
-                return EXIT_INVALID
-            selected = len(todo)
-            if args.last_failed:
-                todo = _last_failed(todo, workspace.root)
-            if args.shard:
-                index, count = args.shard
-                todo = [
-                    (d, e)
-                    for d, e in todo
-                    if shard_of(scenario_identity(d.path, e), count) == index
-                ]
+            chosen = _select(args, documents, workspace.root)
+            if isinstance(chosen, int):
+                return chosen
+            todo, selected = chosen
             text_mode = args.format == "text" and not args.output
             with Progress(len(todo), enabled=text_mode and sys.stdout.isatty()) as progress:
                 report = run_documents(
@@ -355,6 +358,27 @@ def _run(args: argparse.Namespace) -> int:
         ),
     )
     return _write(report, args.format, args.output, invalid)
+
+
+def _select(
+    args: argparse.Namespace, documents: list[Document], root: Path
+) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
+    """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
+    selected before sharding; or the exit code of a selection that cannot be."""
+    from .execute import runnable, scenario_identity
+    from .selection import shard_of
+
+    todo = runnable(documents, args.tag)
+    if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
+        print(unmatched, file=sys.stderr)
+        return EXIT_INVALID
+    selected = len(todo)
+    if args.last_failed:
+        todo = _last_failed(todo, root)
+    if args.shard:
+        index, count = args.shard
+        todo = [(d, e) for d, e in todo if shard_of(scenario_identity(d.path, e), count) == index]
+    return todo, selected
 
 
 def _merge(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import limits, usage, verdict_cache
+from . import dry_run, limits, usage, verdict_cache
 from .answers import extract_json_object
 from .endpoints import EmbeddingModel, Generator, _Endpoint
 from .errors import ProviderError
@@ -90,6 +90,11 @@ def _litellm() -> ModuleType:
     return _litellm_module
 
 
+def price_map() -> dict[str, Any]:
+    """litellm's local price map (model -> input_cost_per_token, output_cost_per_token...)."""
+    return dict(_litellm().model_cost)
+
+
 # -- public calls ------------------------------------------------------------------------
 
 
@@ -104,6 +109,8 @@ async def complete_json(
     so only usable answers are reused. Raises ProviderError or VerdictError.
     """
     key = ("chat", generator.model, generator.api_base, generator.temperature, prompt)
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, generator.model, [prompt])
 
     async def compute() -> dict[str, Any]:
         tokens = limits.estimate_tokens(prompt)
@@ -119,10 +126,33 @@ async def complete_json(
 async def embed(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
     """One embedding vector per text. Raises ProviderError."""
     key = ("embed", model.model, model.api_base, tuple(texts))
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, model.model, texts)  # type: ignore[no-any-return]
     tokens = sum(limits.estimate_tokens(text) for text in texts)
     return await _cached(
         key, lambda: _with_retries(model, lambda: _embed_once(model, texts), tokens)
     )
+
+
+def _planned(plan: dry_run.Plan, key: Hashable, model: str | None, texts: list[str]) -> Any:
+    """A dry run's call: a stored answer is counted cached and given; else counted, not sent."""
+    counted = plan.of(model)
+    stored = verdict_cache.get(verdict_cache.key_of(*key))  # type: ignore[misc]
+    if stored is not None:
+        counted.cached += 1
+        return stored
+    counted.calls += 1
+    counted.prompt_tokens += _token_count(model, texts)
+    raise dry_run.NotSent(f"not sent: dry run ({model})")
+
+
+def _token_count(model: str | None, texts: list[str]) -> int:
+    """litellm's count of the prompt's tokens (its tokenizer for the model, offline)."""
+    messages = [{"role": "user", "content": text} for text in texts]
+    try:
+        return int(_litellm().token_counter(model=model or "", messages=messages))
+    except Exception:  # a model litellm cannot count for: about four characters a token
+        return sum(len(text) // 4 for text in texts)
 
 
 # -- one attempt -----------------------------------------------------------------------
