@@ -361,7 +361,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _select(
-    args: argparse.Namespace, documents: list[Document], root: Path
+    args: argparse.Namespace, documents: list[Document], root: Path | None
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""

@@ -127,7 +127,7 @@ async def embed(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
     """One embedding vector per text. Raises ProviderError."""
     key = ("embed", model.model, model.api_base, tuple(texts))
     if (plan := dry_run.active()) is not None:
-        return _planned(plan, key, model.model, texts)  # type: ignore[no-any-return]
+        return _planned(plan, key, model.model, texts)
     tokens = sum(limits.estimate_tokens(text) for text in texts)
     return await _cached(
         key, lambda: _with_retries(model, lambda: _embed_once(model, texts), tokens)
