@@ -289,6 +289,17 @@ SETTINGS: tuple[Setting, ...] = (
         machine=True,
     ),
     Setting(
+        "max_cost",
+        float,
+        None,
+        "Dollars a run may spend on model calls: once what was spent plus what is in flight "
+        "would pass it, no new call starts and the scenarios that needed one are ERROR "
+        "'budget reached'. Unset: no budget.",
+        env="CHECKSPEC_MAX_COST",
+        flag="--max-cost",
+        exclusive_minimum=0,
+    ),
+    Setting(
         "cache_max_mb",
         float,
         500.0,

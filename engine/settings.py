@@ -58,6 +58,7 @@ class Settings:
     cache: bool = _default("cache")  # keep judge and embedding answers between runs
     cache_dir: str | None = _default("cache_dir")  # None: .checkspec/cache at the root
     cache_max_mb: float = _default("cache_max_mb")
+    max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -120,14 +121,21 @@ def worker_python(python: str | None, root: Path | None = None) -> str:
 def _from_environment() -> dict[str, Any]:
     """The CHECKSPEC_* variables that are set; numbers that do not read as one are ignored."""
     found: dict[str, Any] = {}
-    defaults = {f.name: f.default for f in fields(Settings)}
     for name, var in _ENV.items():
         raw = os.environ.get(var, "").strip()
         if not raw:
             continue
-        if isinstance(defaults[name], int):
+        kind = SETTINGS_BY_NAME[name].type
+        if kind is int:
             if raw.isdigit() and int(raw) > 0:
                 found[name] = int(raw)
+        elif kind is float:
+            try:
+                number = float(raw)
+            except ValueError:
+                continue
+            if number > 0 and number != float("inf"):
+                found[name] = number
         else:
             found[name] = raw
     return found

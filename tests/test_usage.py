@@ -21,7 +21,7 @@ from checkspec.engine.judges import Conformity, Generator, clear_cache, set_defa
 from checkspec.engine.llm import usage
 from checkspec.engine.llm.client import _litellm
 
-from .openai_stub import OpenAIStub, judged_suite, running_stub
+from .openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 VERDICT = OpenAIStub.verdict(True, "It apologises.")
@@ -235,3 +235,75 @@ def test_a_dry_run_without_prices_says_so(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     text = (project / "plan.txt").read_text()
     assert "openai/nobody-knows-me" in text and "unknown (no price)" in text
+
+
+# -- the run's budget: max_cost ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("executor", ["process", "inprocess"])
+def test_the_budget_holds_across_workers(tmp_path: Path, executor: str) -> None:
+    prices = "models:\n  openai/private:\n    input_cost_per_token: 0.001\n    output_cost_per_token: 0.001\n"
+    (tmp_path / "checkspec.yaml").write_text(
+        f"model: openai/private\njobs: 2\nconcurrency: 8\n{prices}"
+    )
+    (tmp_path / "j.suite.yaml").write_text(judged_suite(12))
+    slow = SlowVerdicts(0.2)
+    with running_stub() as stub:
+        stub.chat = slow
+        done = _run(
+            tmp_path,
+            stub,
+            "--no-cache",
+            "--max-cost",
+            "1.0",
+            "--format",
+            "json",
+            "--executor",
+            executor,
+        )
+    report = json.loads(done.stdout)
+    assert done.returncode == 1, done.stderr
+    assert len(report["scenarios"]) == 12  # none lost
+    spent = report["usage"]
+    assert spent["requests"] == len(stub.chat_requests) > 0
+    assert spent["cost_usd"] <= 1.0  # spent plus in flight never passed the budget
+    refused = [
+        s
+        for s in report["scenarios"]
+        if "budget reached" in (s["steps"][0]["results"][0]["message"] or "")
+    ]
+    assert refused and len(refused) + spent["requests"] == 12
+    assert all(s["status"] == "error" for s in refused)
+
+
+def test_max_cost_comes_from_checkspec_yaml_and_the_environment(tmp_path: Path) -> None:
+    from checkspec.engine.settings import resolve_settings
+    from checkspec.engine.spec.workspace import load_workspace
+
+    (tmp_path / "checkspec.yaml").write_text("max_cost: 2.5\n")
+    workspace = load_workspace(tmp_path)
+    assert resolve_settings(workspace).max_cost == 2.5
+    os.environ["CHECKSPEC_MAX_COST"] = "0.75"
+    try:
+        assert resolve_settings(workspace).max_cost == 0.75
+        os.environ["CHECKSPEC_MAX_COST"] = "lots"  # not a number: ignored
+        assert resolve_settings(workspace).max_cost == 2.5
+    finally:
+        del os.environ["CHECKSPEC_MAX_COST"]
+    assert resolve_settings(workspace, max_cost=0.1).max_cost == 0.1
+
+
+async def test_the_limiter_refuses_past_the_budget_and_for_good() -> None:
+    from checkspec.engine.llm.limits import BudgetReached, RateLimiter
+
+    limiter = RateLimiter((), max_cost=1.0)
+    first = await limiter.acquire("m", 10, 0.6)
+    with pytest.raises(BudgetReached, match=r"budget reached: \$0.0000 spent and \$0.6000"):
+        await limiter.acquire("m", 10, 0.6)  # 0.6 held + 0.6 > 1.0
+    await limiter.release(first, 0.2)
+    assert (limiter.spent, limiter.held) == (0.2, 0.0)
+    with pytest.raises(BudgetReached):
+        await limiter.acquire("m", 10, 0.1)  # once reached, no new call starts
+    unlimited = RateLimiter(())
+    ticket = await unlimited.acquire("m", 10, 99.0)
+    await unlimited.release(ticket, 99.0)

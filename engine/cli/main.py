@@ -308,6 +308,7 @@ def _run(args: argparse.Namespace) -> int:
         python=args.python,
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
+        max_cost=args.max_cost,
     )
     if args.dry_run:
         from .dry_run import print_plan

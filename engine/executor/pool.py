@@ -31,7 +31,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.limits import RateLimiter
+from ..llm.limits import BudgetReached, RateLimiter, run_limiter
 from . import wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
@@ -206,8 +206,7 @@ class WorkerPool(Executor):
             self._spares = None
         queue: deque[_Queued] = deque(_Queued(job) for job in jobs)
         remaining = {job.key for job in jobs}
-        limits = options.settings.limits
-        self.limiter = RateLimiter(limits) if limits else None
+        self.limiter = run_limiter(options.settings.limits, options.settings.max_cost)
         try:
             self._retire_used()
             await self.warm(len(jobs))
@@ -337,11 +336,11 @@ class WorkerPool(Executor):
             elif message[0] == "retire":
                 worker.retiring = True
             elif message[0] == "acquire":
-                _, number, model, tokens = message
-                task = asyncio.ensure_future(self._grant(worker, number, model, tokens))
+                _, number, model, tokens, cost = message
+                task = asyncio.ensure_future(self._grant(worker, number, model, tokens, cost))
                 worker.asking[number] = task
             elif message[0] == "release":
-                self._give_back(worker, message[1])
+                self._give_back(worker, message[1], message[2])
             elif message[0] == "abandon":
                 asking = worker.asking.pop(message[1], None)
                 if asking is not None:
@@ -351,12 +350,19 @@ class WorkerPool(Executor):
             worker.solo = False
         return done
 
-    async def _grant(self, worker: _Worker, number: int, model: str, tokens: int) -> None:
+    async def _grant(
+        self, worker: _Worker, number: int, model: str, tokens: int, cost: float
+    ) -> None:
         limiter = self.limiter
         if limiter is None:  # no limits (or the run is over): go ahead
             worker.send([("grant", number)])
             return
-        ticket = await limiter.acquire(model, tokens)
+        try:
+            ticket = await limiter.acquire(model, tokens, cost)
+        except BudgetReached as exc:
+            worker.asking.pop(number, None)
+            worker.send([("refuse", number, str(exc))])
+            return
         worker.asking.pop(number, None)
         if worker.proc.returncode is not None:
             await limiter.release(ticket)
@@ -364,10 +370,10 @@ class WorkerPool(Executor):
         worker.holding[number] = ticket
         worker.send([("grant", number)])
 
-    def _give_back(self, worker: _Worker, number: int) -> None:
+    def _give_back(self, worker: _Worker, number: int, spent: float = 0.0) -> None:
         ticket = worker.holding.pop(number, None)
         if ticket is not None and self.limiter is not None:
-            self._background(self.limiter.release(ticket))
+            self._background(self.limiter.release(ticket, spent))
 
     def _background(self, work: Any) -> None:
         task = asyncio.ensure_future(work)

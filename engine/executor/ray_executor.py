@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..llm import limits
-from ..llm.limits import RateLimiter
+from ..llm.limits import BudgetReached, RateLimiter
 from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
@@ -117,24 +117,31 @@ class _ActorGate:
     def __init__(self, actor: Any) -> None:
         self._actor = actor
 
-    async def acquire(self, model: str, tokens: int) -> object:
-        return await self._actor.acquire.remote(model, tokens)
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> object:
+        ticket, refused = await self._actor.acquire.remote(model, tokens, cost)
+        if refused is not None:
+            raise limits.BudgetReached(refused)
+        return ticket
 
-    async def release(self, ticket: object) -> None:
-        await self._actor.release.remote(ticket)
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        await self._actor.release.remote(ticket, spent)
 
 
 class LimiterActor:
     """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
 
-    def __init__(self, limits: Any) -> None:
-        self._limiter = RateLimiter(limits)
+    def __init__(self, limits: Any, max_cost: float | None = None) -> None:
+        self._limiter = RateLimiter(limits, max_cost)
 
-    async def acquire(self, model: str, tokens: int) -> object:
-        return await self._limiter.acquire(model, tokens)
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> tuple[Any, str | None]:
+        """(ticket, None), or (None, why) past the budget (an exception would be Ray's)."""
+        try:
+            return await self._limiter.acquire(model, tokens, cost), None
+        except BudgetReached as exc:
+            return None, str(exc)
 
-    async def release(self, ticket: object) -> None:
-        await self._limiter.release(ticket)
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        await self._limiter.release(ticket, spent)
 
     def peak_in_flight(self) -> int:
         return self._limiter.peak_in_flight
@@ -225,7 +232,10 @@ class RayExecutor(Executor):
         self.connect()
         self._cancelled = False
         limits = options.settings.limits
-        self.limiter = self._ray.remote(num_cpus=0)(LimiterActor).remote(limits) if limits else None
+        max_cost = options.settings.max_cost
+        gated = limits or max_cost is not None
+        actor = self._ray.remote(num_cpus=0)(LimiterActor)
+        self.limiter = actor.remote(limits, max_cost) if gated else None
         results: asyncio.Queue[Outcome | None] = asyncio.Queue()
         # Big enough that a task's slots stay busy, small enough that results stream back
         # and every CPU gets a share.

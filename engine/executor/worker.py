@@ -43,11 +43,11 @@ class _PipeGate:
         self._numbers = itertools.count()
         self._waiting: dict[int, asyncio.Future[None]] = {}
 
-    async def acquire(self, model: str, tokens: int) -> object:
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> object:
         number = next(self._numbers)
         granted = asyncio.get_running_loop().create_future()
         self._waiting[number] = granted
-        self._worker.send_now([("acquire", number, model, tokens)])
+        self._worker.send_now([("acquire", number, model, tokens, cost)])
         try:
             await granted
         except BaseException:  # cancelled while waiting (a deadline): give the turn back
@@ -56,13 +56,21 @@ class _PipeGate:
             raise
         return number
 
-    async def release(self, ticket: object) -> None:
-        self._worker.send_now([("release", ticket)])
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        self._worker.send_now([("release", ticket, spent)])
 
     def granted(self, number: int) -> None:
         waiting = self._waiting.pop(number, None)
         if waiting is not None and not waiting.done():
             waiting.set_result(None)
+
+    def refused(self, number: int, why: str) -> None:
+        """The run's budget is reached: the call is not sent."""
+        from ..llm.limits import BudgetReached  # the engine loads once the worker is up
+
+        waiting = self._waiting.pop(number, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_exception(BudgetReached(why))
 
 
 class Worker:
@@ -151,6 +159,8 @@ class Worker:
                     self._configure(message[1], message[2])
                 elif message[0] == "grant":
                     self._gate.granted(message[1])
+                elif message[0] == "refuse":
+                    self._gate.refused(message[1], message[2])
                 elif message[0] == "jobs":
                     for job in message[1]:
                         task = asyncio.create_task(self._run(job))
@@ -164,7 +174,8 @@ class Worker:
         self._options = options
         self._slots = asyncio.Semaphore(max(1, slots))
         apply_llm_settings(options.settings)
-        limits.set_gate(self._gate if options.settings.limits else None)
+        gated = options.settings.limits or options.settings.max_cost is not None
+        limits.set_gate(self._gate if gated else None)
 
     async def _run(self, job: Any) -> None:
         from .jobs import Ending, Outcome, stopped, timeout_message

@@ -180,10 +180,10 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
                 raise
             _no_json_mode.add(str(generator.model))
         else:
-            usage.record_request(generator.model, response, litellm.model_cost)
+            limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
             return _content(response)
     response = await litellm.acompletion(**kwargs)
-    usage.record_request(generator.model, response, litellm.model_cost)
+    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
     return _content(response)
 
 
@@ -223,7 +223,7 @@ async def _embed_once(model: EmbeddingModel, texts: list[str]) -> list[list[floa
         num_retries=0,
         max_retries=NO_SDK_RETRIES,
     )
-    usage.record_request(model.model, response, litellm.model_cost)
+    limits.settle(usage.record_request(model.model, response, litellm.model_cost))
     vectors = [_vector(item) for item in response.data]
     if len(vectors) != len(texts):
         raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
@@ -243,12 +243,14 @@ async def _with_retries(
 ) -> T:
     attempts = endpoint.max_retries + 1
     semaphore = _semaphore(endpoint.max_concurrency)
+    # Held against the run's budget while the call is in flight (at most its estimate).
+    cost = _estimated_cost(endpoint.model, tokens) if limits.gated() else 0.0
     for number in range(1, attempts + 1):
         pause = endpoint.retry_backoff * 2 ** (number - 1)
         try:
             # The slots (this process's, the run's limits) are held for the request only,
             # not while backing off; the timeout starts once the request may go.
-            async with semaphore, limits.turn(endpoint.model, tokens):
+            async with semaphore, limits.turn(endpoint.model, tokens, cost):
                 async with asyncio.timeout(endpoint.timeout + _TIMEOUT_GRACE):
                     return await attempt()
         except ProviderError:
@@ -259,6 +261,15 @@ async def _with_retries(
             pause = max(pause, retry_after(exc) or 0.0)
         await asyncio.sleep(pause)
     raise AssertionError("unreachable")
+
+
+def _estimated_cost(model: str | None, tokens: int) -> float:
+    """Dollars a call of `tokens` (prompt estimate plus the answer's bound) may cost."""
+    price = usage.price_of(model, _litellm().model_cost)
+    if price is None:
+        return 0.0  # no known price: the budget cannot count it
+    prompt = max(0, tokens - limits.ANSWER_TOKENS)
+    return prompt * price[0] + limits.ANSWER_TOKENS * price[1]
 
 
 _MAX_RETRY_AFTER = 120.0

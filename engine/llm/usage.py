@@ -110,18 +110,16 @@ def cost_of(
 
 def record_request(
     model: str | None, response: Any, price_map: Mapping[str, Any] | None = None
-) -> None:
-    """A request answered: its tokens (the provider's `usage`) and cost, in every open count."""
-    counts = _OPEN.get()
-    if not counts:
-        return
+) -> float | None:
+    """A request answered: its tokens (the provider's `usage`) and cost, in every open
+    count. Returns its cost (None: the model has no known price)."""
     reported = getattr(response, "usage", None)
     if isinstance(response, Mapping):
         reported = response.get("usage")
     prompt = _tokens(reported, "prompt_tokens")
     completion = _tokens(reported, "completion_tokens")
     cost = cost_of(model, prompt, completion, price_map)
-    for count in counts:
+    for count in _OPEN.get():
         count.requests += 1
         count.prompt_tokens += prompt
         count.completion_tokens += completion
@@ -129,6 +127,7 @@ def record_request(
             count.unpriced += 1
         else:
             count.cost_usd += cost
+    return cost
 
 
 def record_cached() -> None:

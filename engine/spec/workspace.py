@@ -115,6 +115,7 @@ class WorkspaceConfig(BaseModel):
     cache: bool = setting_field("cache")
     cache_dir: str | None = setting_field("cache_dir")
     cache_max_mb: float = setting_field("cache_max_mb")
+    max_cost: float | None = setting_field("max_cost")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
     )
