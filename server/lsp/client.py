@@ -1,9 +1,9 @@
 """What the server may ask of the editor on the other end of the connection.
 
-pygls's `LanguageServer` provides all of it (CheckspecServer is one); the modules that
-talk to the editor (guard.py's error log, runs' progress, last runs' refresh, diagnostics)
-are typed against this protocol, never against the server class, so they never import
-server.py.
+pygls's `LanguageServer` provides all of it (CheckspecServer is one). The modules below
+the features that talk to the editor (guard.py's error log, runs.py's progress,
+last_runs.py's refresh) are typed against this protocol alone; `Host` (host.py), what
+the features get, extends it.
 """
 
 from __future__ import annotations
