@@ -35,7 +35,7 @@ def _steady_malloc() -> None:
     copies from its heap, which does not shrink: the process grew by a text per edit.
     """
     try:
-        import ctypes
+        import ctypes  # deferred: main() answers `initialize` first (start-up time)
 
         libc = ctypes.CDLL("libc.so.6")
         libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD: fixed at 1 MB, no longer adjusted
@@ -51,13 +51,14 @@ def main() -> None:
         format="%(asctime)s %(name)s %(levelname)s: %(message)s",
     )
     if os.environ.get("CHECKSPEC_GC_LOG"):
+        # Deferred: a debugging aid; without it no engine module loads before `initialize`.
         from checkspec.engine.core.gcpause import log_pauses
 
         log_pauses(os.environ["CHECKSPEC_GC_LOG"])
     protocol_in, protocol_out = _protocol_streams()
     # The editor waits for this answer; pygls takes half a second to import.
     first = answer_first(protocol_in, protocol_out)
-    from .lsp.server import create_server
+    from .lsp.server import create_server  # deferred: pygls (start-up time, above)
 
     server = create_server()
     if first.result is not None:

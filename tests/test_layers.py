@@ -1,7 +1,9 @@
 """The layers hold: import-linter checks the contracts of pyproject.toml.
 
 `checkspec.engine` never imports `checkspec.server` (the CLI finds `checkspec lsp` by its
-entry point), and `checkspec.server.analysis` imports neither pygls nor lsprotocol.
+entry point), and `checkspec.server.analysis` imports neither pygls nor lsprotocol. The
+server's modules import one another without a cycle (the features are typed against
+`lsp/host.py`, never `lsp/server.py`, which imports them).
 """
 
 from __future__ import annotations
@@ -28,6 +30,20 @@ def _lint(config: Path) -> int:
 
 def test_the_import_contracts_hold() -> None:
     assert _lint(ROOT / "pyproject.toml") == 0
+
+
+def test_the_server_has_no_import_cycle() -> None:
+    # grimp (import-linter's graph) counts every import: in functions, under TYPE_CHECKING.
+    import grimp
+
+    graph = grimp.build_graph("checkspec.server", cache_dir=None)
+    cycles = []
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back is not None:
+                cycles.append((module, *back))
+    assert cycles == []
 
 
 def test_a_broken_contract_is_reported(tmp_path: Path) -> None:

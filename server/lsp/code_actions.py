@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
 from .convert import to_code_action
-from .guard import guarded
-
-if TYPE_CHECKING:
-    from .server import CheckspecServer
+from .feature import DocumentRequest, document_request
 
 
-def register(server: CheckspecServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
-    )
-    @guarded(list)
-    def code_action(ls: CheckspecServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        from ..analysis.actions import quick_fixes
+@document_request(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    empty=list,
+)
+def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.CodeAction]:
+    # Deferred: the analysis loads with the first document (start-up time).
+    from ..analysis.actions import quick_fixes
 
-        doc = ls.store.get(params.text_document.uri)
-        only = params.context.only
-        if doc is None or doc.too_large or (only and types.CodeActionKind.QuickFix not in only):
-            return []
-        codec = ls.codec(doc)
-        fixes = quick_fixes(ls.store.analysis(doc), codec.from_range(params.range), doc.workspace)
-        return [to_code_action(fix, doc.uri, codec) for fix in fixes]
+    only = request.params.context.only
+    if only and types.CodeActionKind.QuickFix not in only:
+        return []
+    doc, codec = request.doc, request.codec
+    fixes = quick_fixes(request.analysis, request.range, doc.workspace)
+    return [to_code_action(fix, doc.uri, codec) for fix in fixes]
