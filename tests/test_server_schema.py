@@ -256,6 +256,7 @@ def test_the_root_of_each_file_kind() -> None:
             "cache",
             "cache_dir",
             "cache_max_mb",
+            "max_cost",
             "custom_checks",
         ],
     }
