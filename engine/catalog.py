@@ -84,7 +84,7 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.SUITE,
         "suite",
         _named("suite", "yaml", "yml", "json"),
-        "checkspec.engine.spec.suite:SuiteFile",
+        "checkspec.engine.spec.suite_file:SuiteFile",
         True,
         "A named list of scenarios sharing a target and tags.",
     ),

@@ -61,7 +61,7 @@ from .source import (
     parse_source,
     too_many_message,
 )
-from .suite import SuiteFile
+from .suite_file import SuiteFile
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints, hints_for
 
