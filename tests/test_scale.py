@@ -25,7 +25,8 @@ from checkspec.engine.spec import document as document_module
 from checkspec.engine.spec.document import analyze, keep_scenarios
 from checkspec.engine.spec.lines import LineIndex, LinesView, index_of, remember, split_lines
 from checkspec.engine.spec.problems import Position
-from checkspec.engine.spec.source import Node, _hit, parse_source
+from checkspec.engine.spec.source import parse_source
+from checkspec.engine.spec.tree import Node, _hit
 from checkspec.server.lsp.diagnostics import MIN_DELAY, delay
 from tests.test_incremental import suite
 

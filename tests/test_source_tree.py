@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from checkspec.engine.spec.source import Node, parse_source
+from checkspec.engine.spec.source import parse_source
+from checkspec.engine.spec.tree import Node
 
 
 def span(node: Node) -> str:

@@ -37,6 +37,7 @@ from .datasets import (
     DatasetScenario,
     record_name,
 )
+from .event_reader import too_many_message
 from .kinds import CONFIG_NAME, FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .lines import LineIndex, LinesView, index_of
 from .locate import (
@@ -50,18 +51,9 @@ from .locate import (
 from .problems import Position, Problem, Range, Severity, TextEdit
 from .replay_paths import replay_path_problems, selector_paths
 from .schema_checks import SchemaCheck
-from .source import (
-    FIXED,
-    MAX_NODES,
-    Node,
-    Row,
-    Shift,
-    Source,
-    parse_jsonl_row,
-    parse_source,
-    too_many_message,
-)
+from .source import MAX_NODES, Row, parse_jsonl_row, parse_source
 from .suite_file import SuiteFile
+from .tree import FIXED, Node, Shift, Source
 from .workspace import CUSTOM_PREFIX, CustomCheck, Workspace, WorkspaceConfig
 from .yaml_traps import comma_hint, comment_hints, hints_for
 

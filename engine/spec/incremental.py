@@ -42,7 +42,8 @@ from .document import (
 from .kinds import FileKind, kind_from_name
 from .lines import LineIndex, index_of, remember
 from .problems import Position, Problem, Range
-from .source import MAX_NODES, Fragment, Node, Row, Source, parse_fragment, parse_jsonl_row
+from .source import MAX_NODES, Fragment, Row, parse_fragment, parse_jsonl_row
+from .tree import Node, Source
 from .workspace import Workspace
 from .yaml_traps import hints_for
 

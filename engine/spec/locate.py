@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from ..catalog import DEPRECATED_SPELLINGS
 from ..core.check import Check, FieldIssue, KindModel, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
-from .source import Node
+from .tree import Node
 from .yaml_traps import comma_hint
 
 

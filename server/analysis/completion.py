@@ -19,7 +19,7 @@ from checkspec.engine.core.check import Check
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind, is_json
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key
+from checkspec.engine.spec.tree import Key
 from checkspec.engine.spec.workspace import CustomCheck, Workspace
 
 from .context import CursorContext, Role, cursor_context

@@ -11,7 +11,7 @@ from typing import TypeVar
 from checkspec.engine.spec.document import CheckEntry, Document, ScenarioEntry
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range
-from checkspec.engine.spec.source import Node
+from checkspec.engine.spec.tree import Node
 
 from .places import head_of, step_nodes, within
 from .trace_paths import preview
