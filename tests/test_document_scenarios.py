@@ -1,5 +1,5 @@
 """What the located document builds to run: every field a file gives reaches the runnable
-scenario (engine/spec/document.py)."""
+scenario (engine/spec/scenario_analysis.py)."""
 
 from __future__ import annotations
 

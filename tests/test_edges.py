@@ -483,7 +483,7 @@ def test_a_dataset_record_keeps_its_description_and_suites_refuse_nested_schemas
 
 
 def test_a_reused_scenario_takes_its_new_index() -> None:
-    from checkspec.engine.spec import document as module
+    from checkspec.engine.spec import scenario_analysis as module
 
     one = "  - name: b\n    steps: []\n"
     before = analyze("name: s\nscenarios:\n" + one, "s.suite.yaml")

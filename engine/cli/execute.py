@@ -21,7 +21,8 @@ from pathlib import Path
 from ..core.result import ScenarioResult, TestCaseStatus
 from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
 from ..settings import Settings
-from ..spec.document import Document, ScenarioEntry
+from ..spec.document import Document
+from ..spec.scenario_analysis import ScenarioEntry
 
 
 @dataclass

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from checkspec.engine.spec.document import Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 from checkspec.engine.spec.tree import Key, Node
 
 
