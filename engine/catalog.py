@@ -100,7 +100,7 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.CONFIG,
         "workspace config",
         ("checkspec.yaml", "checkspec.yml"),
-        "checkspec.engine.spec.workspace:WorkspaceConfig",
+        "checkspec.engine.spec.workspace_config:WorkspaceConfig",
         False,
         "The workspace's settings and custom checks, at its root.",
     ),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.workspace import Workspace, WorkspaceConfig
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
 from .test_server_analysis import dedent
 

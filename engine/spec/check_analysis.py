@@ -25,7 +25,7 @@ from .locate import head_range, issue_problem, misnamed, problems_from_validatio
 from .problems import Problem, Range, TextEdit, moved, moved_problem
 from .replay_paths import selector_paths
 from .tree import Node
-from .workspace import CUSTOM_PREFIX, CustomCheck
+from .workspace_config import CUSTOM_PREFIX, CustomCheck
 
 _DATASET_CHECK_KEYS = keys_of(DatasetCheck)
 _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}

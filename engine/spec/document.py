@@ -12,29 +12,26 @@ own fields, JSON Lines rows); scenario_analysis.py and check_analysis.py do the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
-
-from pydantic import ValidationError
 
 from ..catalog import SCHEMA_KEY
-from ..core.check import Check, lint_later
 from ..core.gcpause import gc_paused
-from ..targets import describe_target_problem
-from .check_analysis import Context, lint_check
+from .check_analysis import Context
+from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .event_reader import too_many_message
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
-from .kinds import CONFIG_NAME, FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
+from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
-from .lines import LineIndex, LinesView, index_of
-from .locate import misnamed, problems_from_validation, start_of
-from .problems import Problem, Range, Severity, internal_error, shown_problems
+from .lines import LinesView, index_of
+from .locate import start_of
+from .problems import Problem, Severity, internal_error, shown_problems
 from .scenario_analysis import EntryReader, ScenarioEntry, Schemas, scenario_entry
 from .schema_checks import SchemaCheck
 from .source import MAX_NODES, Row, parse_jsonl_row, parse_source
 from .suite_file import SuiteFile
 from .tree import Node, Source
-from .workspace import Workspace, WorkspaceConfig
+from .workspace import Workspace
+from .workspace_config import WorkspaceConfig
 from .yaml_traps import comment_hints
 
 _SUITE_KEYS = keys_of(SuiteFile) | {SCHEMA_KEY}
@@ -133,19 +130,13 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
         return doc
     doc.problems.extend(comment_hints(source))
     if doc.kind is FileKind.CONFIG:
-        doc.config, problems = _config(root)
+        doc.config, problems = config_of(root)
         doc.problems.extend(problems)
     elif not is_mapping(root, f"a {doc.kind.value} file", doc.problems):
         pass
     else:
         doc.scenarios.append(scenario_entry(root, ctx, 0, file_level=True))
     return doc
-
-
-def analyze_config(text: str) -> tuple[WorkspaceConfig, list[Problem]]:
-    """checkspec.yaml text -> its config (defaults where invalid) and located problems."""
-    document = analyze(text, CONFIG_NAME, kind=FileKind.CONFIG)
-    return document.config or WorkspaceConfig(), document.all_problems
 
 
 def _list_file(
@@ -255,62 +246,3 @@ def _analyze_jsonl(
             size=size,
         )
     return doc
-
-
-# ---------------------------------------------------------------------------------
-# checkspec.yaml
-
-
-def _config(root: Node) -> tuple[WorkspaceConfig, list[Problem]]:
-    problems: list[Problem] = []
-    if not is_mapping(root, "checkspec.yaml", problems):
-        return WorkspaceConfig(), problems
-    data = dict(root.value)
-    try:
-        config = WorkspaceConfig.model_validate(data)
-    except ValidationError as exc:
-        problems.extend(
-            problems_from_validation(
-                exc, root, head=start_of(root), model=WorkspaceConfig, what="checkspec.yaml"
-            )
-        )
-        config = WorkspaceConfig()
-    if config.target and (why := describe_target_problem(config.target)):
-        target_node = root.get("target")
-        problems.append(
-            Problem("bad-target", why, target_node.range if target_node else start_of(root))
-        )
-    customs = root.get("custom_checks")
-    ctx = Context(index=LineIndex(""), custom={}, dataset=False, target=None)
-    for item in customs.items if customs is not None and customs.kind == "sequence" else []:
-        params = item.get("params") if item.kind == "mapping" else None
-        if params is None or params.kind != "mapping":
-            continue
-        as_check = {
-            "kind": params.value.get("type"),
-            **{k: v for k, v in params.value.items() if k != "type"},
-        }
-        type_node = params.get("type")
-        head = type_node.range if type_node is not None else start_of(params)
-        problems.extend(_custom_params(as_check, params, head, ctx))
-    return config, problems
-
-
-def _custom_params(
-    as_check: dict[str, Any], params: Node, head: Range, ctx: Context
-) -> list[Problem]:
-    kind = as_check.get("kind")
-    if not isinstance(kind, str):
-        return []
-    if Check.kind_class(kind) is None:
-        return [
-            misnamed("unknown-kind", f"unknown check type '{kind}'", kind, Check.registry(), head)
-        ]
-    try:
-        with lint_later():
-            check: Check = Check.model_validate(as_check)
-    except ValidationError as exc:
-        return problems_from_validation(
-            exc, params, head=head, model=Check.registry()[kind], what=kind
-        )
-    return lint_check(check, params, head, ctx)

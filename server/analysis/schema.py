@@ -31,7 +31,7 @@ from checkspec.engine.scenario import Scenario
 from checkspec.engine.spec.datasets import DatasetCheck
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.tree import Key
-from checkspec.engine.spec.workspace import CUSTOM_PREFIX, CustomCheck
+from checkspec.engine.spec.workspace_config import CUSTOM_PREFIX, CustomCheck
 
 NOT_SET = "not set"  # the default of an optional key that has no value unless written
 
