@@ -2,6 +2,8 @@
 
 Positions are 0-based like LSP's; ``Problem.format`` turns them 1-based for humans.
 Characters are counted in code points (what PyYAML and ``json`` report), not UTF-16 units.
+Also what the analyses share about them: moving them with their lines, the problems a file
+shows (at most MAX_PROBLEMS), and the one that says an analysis failed.
 """
 
 from __future__ import annotations
