@@ -2,7 +2,7 @@
 
 Everything that shows users what a file may hold or what can be configured renders this
 one description: the JSON Schemas (schema_gen.py), the spec-file analysis
-(spec/document.py), the language server's completion and hover (server/analysis/schema.py),
+(engine/spec/), the language server's completion and hover (server/analysis/schema.py),
 the CLI's options and help, and the VS Code extension's settings and file patterns
 (`checkspec catalog` writes the JSON its build reads). Adding a file kind or a setting is
 one edit here (plus the model field it describes) and a regeneration.
@@ -84,7 +84,7 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.SUITE,
         "suite",
         _named("suite", "yaml", "yml", "json"),
-        "checkspec.engine.spec.suite:SuiteFile",
+        "checkspec.engine.spec.suite_file:SuiteFile",
         True,
         "A named list of scenarios sharing a target and tags.",
     ),
@@ -100,7 +100,7 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.CONFIG,
         "workspace config",
         ("checkspec.yaml", "checkspec.yml"),
-        "checkspec.engine.spec.workspace:WorkspaceConfig",
+        "checkspec.engine.spec.workspace_config:WorkspaceConfig",
         False,
         "The workspace's settings and custom checks, at its root.",
     ),

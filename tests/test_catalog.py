@@ -22,7 +22,8 @@ from checkspec.engine.catalog import (
 from checkspec.engine.judges.groundedness import Groundedness
 from checkspec.engine.schema_gen import CATALOG_FILE
 from checkspec.engine.settings import Settings, editor_overrides, resolve_settings
-from checkspec.engine.spec.workspace import WorkspaceConfig, find_config, load_workspace
+from checkspec.engine.spec.workspace import find_config, load_workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 

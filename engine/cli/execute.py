@@ -22,7 +22,8 @@ from ..core.result import ScenarioResult, TestCaseStatus
 from ..core.usage import Usage
 from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
 from ..settings import Settings
-from ..spec.document import Document, ScenarioEntry
+from ..spec.document import Document
+from ..spec.scenario_analysis import ScenarioEntry
 
 
 @dataclass

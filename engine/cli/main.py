@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from ..spec.document import Document, ScenarioEntry
+    from ..spec.document import Document
+    from ..spec.scenario_analysis import ScenarioEntry
     from .execute import RunReport
 
 # The engine is imported by the commands that use it, not here: `checkspec --version` and
@@ -257,7 +258,7 @@ def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from ..spec.document import keep_scenarios
+    from ..spec.scenario_analysis import keep_scenarios
 
     keep_scenarios(False)  # nothing is run: only problems are wanted
     try:

@@ -19,8 +19,9 @@ from pydantic import BaseModel
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind, is_json
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key
-from checkspec.engine.spec.workspace import CustomCheck, Workspace
+from checkspec.engine.spec.tree import Key
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import CustomCheck
 
 from .context import CursorContext, Role, cursor_context
 from .docs import check_markdown, field_markdown

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from checkspec.engine.spec.workspace import CustomCheck
+from checkspec.engine.spec.workspace_config import CustomCheck
 
 from .schema import NOT_SET, FieldDoc, check_fields, field_docs, needed_parameters, placeholder
 

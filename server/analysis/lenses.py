@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from checkspec.engine.spec.document import Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range, Severity
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 from .command_names import RUN_FILE as RUN_FILE
 from .command_names import RUN_SCENARIO as RUN_SCENARIO

@@ -40,8 +40,8 @@ from checkspec.engine.interactions import Interact, InteractionSpec
 from checkspec.engine.judges.backends import BaseJudge
 from checkspec.engine.spec.datasets import DatasetCheck
 from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.source import Key
-from checkspec.engine.spec.workspace import CUSTOM_PREFIX, CustomCheck
+from checkspec.engine.spec.tree import Key
+from checkspec.engine.spec.workspace_config import CUSTOM_PREFIX, CustomCheck
 
 NOT_SET = "not set"  # the default of an optional key that has no value unless written
 # The scenario model, as the catalog names it (a scenario file's top level).

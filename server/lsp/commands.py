@@ -24,7 +24,7 @@ from .runs import SCENARIO_FINISHED, findings_of, summary_of
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
     from checkspec.engine.executor import Outcome
-    from checkspec.engine.spec.document import ScenarioEntry
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 _STATUS_ORDER = ("error", "fail", "invalid", "cancelled", "skip", "pass")
 _PUBLISH_EVERY_SECONDS = 0.2

@@ -128,7 +128,7 @@ class DocumentStore:
     def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
         if not self._engine_ready:
             # Deferred: the engine loads with the first document (start-up time).
-            from checkspec.engine.spec.document import keep_scenarios
+            from checkspec.engine.spec.scenario_analysis import keep_scenarios
 
             keep_scenarios(self.keep_scenarios)
             self._engine_ready = True

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from checkspec.engine.spec.lines import split_lines
 
 if TYPE_CHECKING:
-    from checkspec.engine.spec.document import Document, ScenarioEntry
+    from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
     from ..analysis.last_run import LastRun
     from .client import Client

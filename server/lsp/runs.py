@@ -28,7 +28,7 @@ from lsprotocol import types
 if TYPE_CHECKING:  # the engine's executor loads with the first run
     from checkspec.engine.executor import Job, Outcome, WorkerPool
     from checkspec.engine.settings import Settings
-    from checkspec.engine.spec.document import ScenarioEntry
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
     from .client import Client
     from .documents import OpenDocument
