@@ -76,7 +76,7 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.SCENARIO,
         "scenario",
         _named("scenario", "yaml", "yml", "json"),
-        "checkspec.engine.scenario:Scenario",
+        "checkspec.engine.scenarios.scenario:Scenario",
         True,
         "One conversation with the agent: its steps, each with interactions and checks.",
     ),

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from ..core.result import CheckResult, ScenarioResult, TestCaseError, TestCaseResult
 from ..core.trace import Trace
-from ..scenario import Scenario, Step
+from ..scenarios.scenario import Scenario, Step
 from ..settings import Settings
 
 

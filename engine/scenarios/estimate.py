@@ -23,7 +23,7 @@ from ..interactions import Interact
 from ..judges.base import BaseLLMCheck
 from ..judges.semantic_similarity import SemanticSimilarity
 from ..llm import dry_run
-from ..scenario import Scenario
+from .scenario import Scenario
 
 _MODEL_CHECKS = (BaseLLMCheck, SemanticSimilarity)
 

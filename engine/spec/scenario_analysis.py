@@ -20,7 +20,7 @@ from ..catalog import SCHEMA_KEY
 from ..core.check import Check
 from ..core.sentinel import MISSING
 from ..interactions import Interact, InteractionSpec
-from ..scenario import Scenario, Step
+from ..scenarios.scenario import Scenario, Step
 from .check_analysis import Context, analyze_check, check_problems, text_of
 from .datasets import DatasetInteraction, DatasetScenario, record_name
 from .fields import (

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..catalog import setting_field
-from ..scenario import TargetText
+from ..scenarios.scenario import TargetText
 
 CUSTOM_PREFIX = "custom_"
 
