@@ -99,3 +99,12 @@ def test_checkspec_yml_is_a_workspace_config(tmp_path: Path) -> None:
     assert find_config(spec) == tmp_path / "checkspec.yml"
     settings = resolve_settings(load_workspace(spec))
     assert (settings.model, settings.concurrency) == ("openai/x", 3)
+
+
+def test_every_file_kind_has_a_root_model() -> None:
+    from pydantic import BaseModel
+
+    from checkspec.engine.spec.kinds import root_model
+
+    for kind in FileKind:
+        assert issubclass(root_model(kind), BaseModel), kind

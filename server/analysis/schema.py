@@ -31,7 +31,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from checkspec.engine.catalog import KIND_SPECS, SCHEMA_KEY, field_named, fields_of
+from checkspec.engine.catalog import SCHEMA_KEY, field_named, fields_of
 from checkspec.engine.core.check import Check, KindModel
 from checkspec.engine.core.input_generator import InputGenerator
 from checkspec.engine.core.jsonpath import JSONPathMarker
@@ -39,13 +39,13 @@ from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.interactions import Interact, InteractionSpec
 from checkspec.engine.judges.backends import BaseJudge
 from checkspec.engine.spec.datasets import DatasetCheck
-from checkspec.engine.spec.kinds import FileKind
+from checkspec.engine.spec.kinds import FileKind, root_model
 from checkspec.engine.spec.tree import Key
 from checkspec.engine.spec.workspace_config import CUSTOM_PREFIX, CustomCheck
 
 NOT_SET = "not set"  # the default of an optional key that has no value unless written
 # The scenario model, as the catalog names it (a scenario file's top level).
-_SCENARIO = KIND_SPECS[FileKind.SCENARIO].root()
+_SCENARIO = root_model(FileKind.SCENARIO)
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ def root_shape(kind: FileKind) -> MappingShape | None:
 
 def _root(kind: FileKind) -> _Value:
     """The model of a file kind's top level, as the catalog names it."""
-    return _Model(KIND_SPECS[kind].root())
+    return _Model(root_model(kind))
 
 
 def _mapping(
