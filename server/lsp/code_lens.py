@@ -17,5 +17,12 @@ def code_lens(request: DocumentRequest[types.CodeLensParams]) -> list[types.Code
     from ..analysis.lenses import code_lenses
 
     doc, codec = request.doc, request.codec
-    lenses = code_lenses(request.analysis, doc.text, request.ls.last_runs.of(doc.uri))
+    settings = doc.settings
+    lenses = code_lenses(
+        request.analysis,
+        doc.text,
+        request.ls.last_runs.of(doc.uri),
+        model=settings.model,
+        prices=dict(settings.prices),
+    )
     return [to_code_lens(lens, doc.uri, codec) for lens in lenses]
