@@ -41,6 +41,7 @@ class ScenarioRun:
     step_lines: list[int] = field(default_factory=list)
     output: str = ""  # what its code printed
     ending: Ending = Ending.FINISHED
+    rerun: str | None = None  # why this is its second run (its worker was lost), if so
 
     @classmethod
     def of(
@@ -50,6 +51,7 @@ class ScenarioRun:
         result: ScenarioResult,
         output: str = "",
         ending: Ending = Ending.FINISHED,
+        rerun: str | None = None,
     ) -> ScenarioRun:
         steps = entry.node.get("steps") or entry.node.get("interactions")
         step_lines = (
@@ -67,6 +69,7 @@ class ScenarioRun:
             step_lines=step_lines,
             output=output,
             ending=ending,
+            rerun=rerun,
         )
 
     def check_at(self, step: int, index: int) -> tuple[str, int] | None:
@@ -166,7 +169,7 @@ def run_documents(
             async for outcome in executor.stream(jobs, RunOptions(settings)):
                 doc, entry = todo[outcome.key]
                 runs[outcome.key] = run = ScenarioRun.of(
-                    doc, entry, outcome.result, outcome.output, outcome.ending
+                    doc, entry, outcome.result, outcome.output, outcome.ending, outcome.rerun
                 )
                 if on_done is not None:
                     on_done(run)

@@ -68,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
         help="neither use nor fill the verdict cache: every judge call goes to the provider",
     )
     run.add_argument(
+        "--no-rerun",
+        action="store_true",
+        help="a scenario whose worker process died is an ERROR, never run a second time "
+        "(targets with side effects; the `rerun` setting)",
+    )
+    run.add_argument(
         "--shard",
         type=_parse_shard,
         metavar="K/N",
@@ -303,6 +309,7 @@ def _run(args: argparse.Namespace) -> int:
         python=args.python,
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
+        rerun=False if args.no_rerun else None,
     )
     with asyncio.Runner() as runner:
         executor = executor_for(
