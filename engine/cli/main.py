@@ -393,8 +393,8 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
         print(summary_line(report), file=sys.stderr)
     else:
         sys.stdout.write(rendered)
-    if report.interrupted:
-        return EXIT_INTERRUPTED
+    if report.interrupted:  # 130 (Ctrl-C), 143 (SIGTERM), 129 (SIGHUP)
+        return 128 + report.signal if report.signal else EXIT_INTERRUPTED
     if invalid:
         return EXIT_INVALID
     failed = any(r.result.failed or r.result.errored for r in report.runs)
