@@ -311,6 +311,12 @@ def _run(args: argparse.Namespace) -> int:
         cache=False if args.no_cache else None,
         rerun=False if args.no_rerun else None,
     )
+    if settings.cache and settings.cache_dir:
+        from ..llm.verdict_cache import repair
+
+        # Here, where its warning is seen (a worker's stderr is kept for crash reports).
+        if warning := repair(settings.cache_dir):
+            print(warning, file=sys.stderr)
     with asyncio.Runner() as runner:
         executor = executor_for(
             settings, args.executor, ray_address=args.ray_address, root=workspace.root
@@ -353,14 +359,15 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    write_last_failed(
+    for warning in write_last_failed(
         workspace.root,
         (
             (r.identity, r.result.failed or r.result.errored)
             for r in report.runs
             if r.ending != "cancelled"
         ),
-    )
+    ):
+        print(warning, file=sys.stderr)
     return _write(report, args.format, args.output, invalid)
 
 
@@ -434,8 +441,14 @@ def _last_failed(
     from .execute import scenario_identity
     from .selection import read_last_failed
 
-    failed = read_last_failed(root)
+    warnings: list[str] = []
+    failed = read_last_failed(root, warnings)
     again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
+    if warnings:  # not "none failed": the record says nothing
+        for warning in warnings:
+            print(warning, file=sys.stderr)
+        print("--last-failed: the last run's record is unreadable; running all", file=sys.stderr)
+        return todo
     if not again:
         print("--last-failed: no scenario failed in the last run; running all", file=sys.stderr)
         return todo
