@@ -1,0 +1,149 @@
+"""The language server's transport, fed raw bytes on its stdin (issue 31): a framing error
+(a bad, missing or lying Content-Length, a header without a body, a message over the
+size limit) is logged with what was seen and ends the process with code 1, so the client
+restarts it; never a server that is alive and deaf, never a MemoryError."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+SERVER = [sys.executable, "-m", "checkspec.server"]
+
+
+def frame(message: dict[str, object], lie: int = 0) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body) + lie, body)
+
+
+INITIALIZE = frame(
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+)
+INITIALIZED = frame({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+SHUTDOWN = {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}
+EXIT = frame({"jsonrpc": "2.0", "method": "exit"})
+
+
+def serve(
+    data: bytes, *, close: bool = True, timeout: float = 30, **env: str
+) -> tuple[int, bytes, str, float]:
+    """Feed the server `data` (then end its input, or keep it open); its exit code,
+    stdout, stderr and how long it took to exit."""
+    process = subprocess.Popen(
+        SERVER,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    assert process.stdin is not None
+    started = time.monotonic()
+    try:
+        process.stdin.write(data)
+        process.stdin.flush()
+        if close:
+            process.stdin.close()
+    except BrokenPipeError:  # it left before reading all of it: what some tests want
+        pass
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail("the server neither answered nor exited")
+    took = time.monotonic() - started
+    out = process.stdout.read()  # type: ignore[union-attr]
+    err = process.stderr.read().decode(errors="replace")  # type: ignore[union-attr]
+    with contextlib.suppress(BrokenPipeError):
+        process.stdin.close()
+    return process.returncode, out, err, took
+
+
+def test_a_well_framed_session_shuts_down_cleanly() -> None:
+    code, out, err, _ = serve(INITIALIZE + INITIALIZED + frame(SHUTDOWN) + EXIT)
+    assert code == 0, err
+    assert b'"id": 2' in out or b'"id":2' in out  # shutdown was answered
+    assert "framing error" not in err
+
+
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        (frame(SHUTDOWN, lie=-10), "are not a JSON-RPC message"),
+        (frame(SHUTDOWN, lie=10) + EXIT, "are not a JSON-RPC message"),
+        (
+            b"Content-Length: abc\r\n\r\n{}",
+            "a Content-Length that is not a number: b'Content-Length: abc",
+        ),
+        (b"Content-Type: application/json\r\n\r\n{}", "a message without a Content-Length header"),
+        (b'{"jsonrpc": "2.0", "id": 2, "method": "shutdown"}\r\n', "not an LSP header line"),
+        (
+            b"Content-Length: 99999999999\r\n\r\n{}",
+            "a message of 99999999999 bytes, over the limit",
+        ),
+    ],
+    ids=["10-too-small", "10-too-large", "not-a-number", "missing", "no-header", "huge"],
+)
+def test_a_framing_error_is_logged_and_the_server_exits_non_zero(bad: bytes, said: str) -> None:
+    # Input stays open: the server must leave on its own, not wait for more.
+    code, out, err, _ = serve(INITIALIZE + INITIALIZED + bad + frame(SHUTDOWN) + EXIT, close=False)
+    assert code == 1
+    assert "LSP framing error" in err and said in err
+    assert "MemoryError" not in err and "Traceback" not in err
+    assert out.startswith(b"Content-Length: ")  # initialize was answered before
+
+
+def test_a_header_without_a_body_is_an_error_after_the_body_timeout() -> None:
+    header = b'Content-Length: 500\r\n\r\n{"jsonrpc"'
+    code, _, err, took = serve(INITIALIZE + header, close=False, CHECKSPEC_LSP_BODY_TIMEOUT="1")
+    assert code == 1
+    assert "announced" not in err  # the input did not end: it stopped arriving
+    assert "a message stopped arriving: nothing for 1 s" in err
+    assert took < 15
+
+
+def test_input_that_ends_inside_a_message_is_an_error() -> None:
+    code, _, err, _ = serve(INITIALIZE + b'Content-Length: 500\r\n\r\n{"js')
+    assert code == 1
+    assert "the header announced 500 bytes, but only 4 came before the input ended" in err
+
+
+def test_a_message_over_the_limit_is_refused_before_its_body_is_read() -> None:
+    # Only the header is sent: refusing it does not wait for (or read) the 2 MiB body.
+    header = b"Content-Length: %d\r\n\r\n" % (2 << 20)
+    code, _, err, took = serve(
+        INITIALIZE + header, close=False, CHECKSPEC_LSP_MAX_MESSAGE_MB="1",
+        CHECKSPEC_LSP_BODY_TIMEOUT="60",
+    )  # fmt: skip
+    assert code == 1
+    assert f"a message of {2 << 20} bytes, over the limit of {1 << 20}" in err
+    assert took < 30
+
+
+def test_a_message_under_a_raised_limit_is_read() -> None:
+    text = "x" * (3 << 20)
+    did_open = frame(
+        {
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {
+                    "uri": "file:///tmp/big.scenario.yaml",
+                    "languageId": "yaml",
+                    "version": 1,
+                    "text": text,
+                }
+            },
+        }
+    )
+    data = INITIALIZE + INITIALIZED + did_open + frame(SHUTDOWN) + EXIT
+    code, _, err, _ = serve(data, CHECKSPEC_LSP_MAX_MESSAGE_MB="1")
+    assert code == 1 and "over the limit" in err
+    code, _, err, _ = serve(data, CHECKSPEC_LSP_MAX_MESSAGE_MB="8")
+    assert code == 0, err
