@@ -10,7 +10,9 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -147,3 +149,54 @@ def test_a_message_under_a_raised_limit_is_read() -> None:
     assert code == 1 and "over the limit" in err
     code, _, err, _ = serve(data, CHECKSPEC_LSP_MAX_MESSAGE_MB="8")
     assert code == 0, err
+
+
+# The server's workers die with it ---------------------------------------------------------
+
+
+def test_the_servers_workers_die_with_it_even_inside_c_code(tmp_path: Path) -> None:
+    from .test_faults_executor import CHECKS, wait_gone
+
+    (tmp_path / "agent.py").write_text("def ok(question):\n    return 'ok'\n")
+    (tmp_path / "checks_here.py").write_text(textwrap.dedent(CHECKS))
+    spec = tmp_path / "re.scenario.yaml"
+    text = textwrap.dedent(
+        """\
+        name: re
+        target: python:agent:ok
+        steps:
+          - interacts: [{inputs: hello}]
+            checks: [{kind: fn, fn: "checks_here:backtracks"}]
+        """
+    )
+    spec.write_text(text)
+    uri = spec.as_uri()
+    process = subprocess.Popen(
+        [*SERVER], cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert process.stdin is not None
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()},
+    }  # fmt: skip
+    opened = {
+        "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+    }  # fmt: skip
+    run = {
+        "jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
+        "params": {"command": "checkspec.runFile", "arguments": [uri]},
+    }  # fmt: skip
+    process.stdin.write(frame(initialize) + INITIALIZED + frame(opened) + frame(run))
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not (markers := list(tmp_path.glob("regex-*"))):
+        assert time.monotonic() < deadline, "the run never started"
+        assert process.poll() is None
+        time.sleep(0.05)
+    worker = int(markers[0].name.split("-")[1])
+    time.sleep(0.3)  # inside the regex
+    process.kill()
+    process.wait(timeout=20)
+    wait_gone({worker}, seconds=5)
