@@ -116,3 +116,11 @@ def test_a_second_sigterm_stops_at_once(project: Path) -> None:
     assert process.returncode == 143
     wait_gone(workers(project))
     assert not any(alive(pid) for pid in workers(project))
+
+
+def test_sigterm_stops_a_watching_run_too(project: Path) -> None:
+    process = start(project, "--watch")
+    process.send_signal(signal.SIGTERM)
+    _out, err = process.communicate(timeout=30)  # it does not go on watching
+    assert process.returncode == 143, err
+    wait_gone(workers(project))
