@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from checkspec.server.framing import FramedInput, FramingError, max_message_bytes
 
 SERVER = [sys.executable, "-m", "checkspec.server"]
 
@@ -200,3 +203,54 @@ def test_the_servers_workers_die_with_it_even_inside_c_code(tmp_path: Path) -> N
     process.kill()
     process.wait(timeout=20)
     wait_gone({worker}, seconds=5)
+
+
+# The framing rules one by one, in-process (no exit: the error itself) --------------------
+
+
+def framed(data: bytes, **options: float) -> FramedInput:
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return FramedInput(read, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (b"X-A: 1\r\n" * 40 + b"\r\n{}", "more than 32 header lines"),
+        (b"Content-Length: " + b"1" * 9000, "a header line longer than 8192 bytes"),
+        (b"Content-Length: 2\r\n", "the input ended inside a message's header"),
+        (b"Content-Length: 2\r\n\r\nxy", "are not a JSON-RPC message"),
+        (b"Content-Length: 5\r\n\r\n" + b"a" * 3, "but only 3 came"),
+        (b"Content-Length: 300\r\n\r\n" + b"{" + b"a" * 299, "are not a JSON-RPC message"),
+    ],
+)
+def test_framing_errors_say_what_was_seen(data: bytes, said: str) -> None:
+    reader = framed(data, max_bytes=1 << 20, body_timeout=5)
+    with pytest.raises(FramingError, match=re.escape(said)):
+        reader._message()  # noqa: SLF001
+    reader.close()
+
+
+def test_good_messages_are_handed_on_whole_and_end_of_input_is_clean() -> None:
+    body = b'{"jsonrpc": "2.0", "method": "exit"}'
+    data = b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n"
+    data += b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+    data += b"content-length: 2\n\n[]"  # lenient: any case, bare newlines
+    reader = framed(data)
+    assert reader.readline() == b"Content-Length: %d\r\n" % len(body)
+    assert reader.readline(1) == b"\r"
+    assert reader.readline() == b"\n"
+    assert reader.read(5) + reader.read() == body
+    assert reader.read() == b"Content-Length: 2\r\n\r\n[]"
+    assert reader.readline() == b"" and reader.read() == b""
+    reader.close()
+
+
+def test_the_limit_and_timeout_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHECKSPEC_LSP_MAX_MESSAGE_MB", "2")
+    assert max_message_bytes() == 2 << 20
+    for bad in ("lots", "-1", "0"):
+        monkeypatch.setenv("CHECKSPEC_LSP_MAX_MESSAGE_MB", bad)
+        assert max_message_bytes() == 64 << 20
