@@ -164,6 +164,21 @@ def test_a_stuck_check_fails_alone_and_its_neighbour_is_rerun_and_marked(project
     assert "2 re-run (their worker process was stopped or died)" in text
 
 
+def test_a_target_module_that_sleeps_at_import_fails_alone(project: Path) -> None:
+    write(
+        project, "sleepy.py", "import time\ntime.sleep(15)\n\ndef ok(question):\n    return 'ok'\n"
+    )
+    sleepy = scenario("sleepy", "ok").replace("python:agent:ok", "python:sleepy:ok")
+    write(project, "import.suite.yaml", suite(scenario("good", "slow_ok"), sleepy))
+    done = run(
+        project, "run", "import.suite.yaml", "--jobs", "1", "--scenario-timeout", "1",
+        "--format", "json",
+    )  # fmt: skip
+    good, late = json.loads(done.stdout)["scenarios"]
+    assert good["status"] == "pass" and good["rerun"] == "re-run: its worker was stopped for sleepy"
+    assert late["status"] == "error" and late["ending"] == "timeout"
+
+
 # 2. A worker that dies mid-run: re-run once, marked, or ERROR; never silent -----------------
 
 
