@@ -225,6 +225,14 @@ SETTINGS: tuple[Setting, ...] = (
         exclusive_minimum=0,
     ),
     Setting(
+        "rerun",
+        bool,
+        True,
+        "Run again, once and alone, each scenario a worker process was running when it "
+        "died alongside others (marked re-run in the report); false: they are ERROR "
+        "instead (targets with side effects).",
+    ),
+    Setting(
         "jobs",
         int,
         0,

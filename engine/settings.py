@@ -49,6 +49,7 @@ class Settings:
     concurrency: int = _default("concurrency")
     target_timeout: float = _default("target_timeout")
     scenario_timeout: float = _default("scenario_timeout")
+    rerun: bool = _default("rerun")  # re-run once what a dead worker ran with others
     jobs: int = _default("jobs")  # worker processes of a run; 0: one per CPU
     python: str | None = _default("python")  # the workers' interpreter; None: this one
     max_file_size: int = _default("max_file_size")

@@ -245,6 +245,7 @@ def test_the_root_of_each_file_kind() -> None:
             "concurrency",
             "target_timeout",
             "scenario_timeout",
+            "rerun",
             "jobs",
             "python",
             "max_file_size",

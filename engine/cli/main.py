@@ -74,6 +74,12 @@ def _parser() -> argparse.ArgumentParser:
         help="send nothing: print the model calls the run would make, their tokens and cost",
     )
     run.add_argument(
+        "--no-rerun",
+        action="store_true",
+        help="a scenario whose worker process died is an ERROR, never run a second time "
+        "(targets with side effects; the `rerun` setting)",
+    )
+    run.add_argument(
         "--shard",
         type=_parse_shard,
         metavar="K/N",
@@ -310,6 +316,7 @@ def _run(args: argparse.Namespace) -> int:
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
         max_cost=args.max_cost,
+        rerun=False if args.no_rerun else None,
     )
     if args.dry_run:
         from .dry_run import print_plan
@@ -319,6 +326,12 @@ def _run(args: argparse.Namespace) -> int:
         if isinstance(chosen, int):
             return chosen
         return print_plan(chosen[0], settings, args.format, args.output)
+    if settings.cache and settings.cache_dir:
+        from ..llm.verdict_cache import repair
+
+        # Here, where its warning is seen (a worker's stderr is kept for crash reports).
+        if warning := repair(settings.cache_dir):
+            print(warning, file=sys.stderr)
     with asyncio.Runner() as runner:
         executor = executor_for(
             settings, args.executor, ray_address=args.ray_address, root=workspace.root
@@ -351,14 +364,15 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    write_last_failed(
+    for warning in write_last_failed(
         workspace.root,
         (
             (r.identity, r.result.failed or r.result.errored)
             for r in report.runs
             if r.ending != "cancelled"
         ),
-    )
+    ):
+        print(warning, file=sys.stderr)
     return _write(report, args.format, args.output, invalid)
 
 
@@ -412,8 +426,8 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
         print(summary_line(report), file=sys.stderr)
     else:
         sys.stdout.write(rendered)
-    if report.interrupted:
-        return EXIT_INTERRUPTED
+    if report.interrupted:  # 130 (Ctrl-C), 143 (SIGTERM), 129 (SIGHUP)
+        return 128 + report.signal if report.signal else EXIT_INTERRUPTED
     if invalid:
         return EXIT_INVALID
     failed = any(r.result.failed or r.result.errored for r in report.runs)
@@ -453,8 +467,14 @@ def _last_failed(
     from .execute import scenario_identity
     from .selection import read_last_failed
 
-    failed = read_last_failed(root)
+    warnings: list[str] = []
+    failed = read_last_failed(root, warnings)
     again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
+    if warnings:  # not "none failed": the record says nothing
+        for warning in warnings:
+            print(warning, file=sys.stderr)
+        print("--last-failed: the last run's record is unreadable; running all", file=sys.stderr)
+        return todo
     if not again:
         print("--last-failed: no scenario failed in the last run; running all", file=sys.stderr)
         return todo

@@ -43,6 +43,9 @@ def summary_line(report: RunReport) -> str:
     ]
     replayed = sum(1 for r in report.runs if r.result.replayed)
     note = f"; {replayed} replayed recorded outputs (no target)" if replayed else ""
+    reran = sum(1 for r in report.runs if r.rerun)
+    if reran:  # never silent: their first run was lost with its worker
+        note += f"; {reran} re-run (their worker process was stopped or died)"
     spent = report.usage
     cost = f"; {spent.describe()}" if spent else ""
     return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
@@ -57,6 +60,8 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         f"{label:<5} {result.scenario_name}  {result.duration_ms} ms{replayed}  "
         f"{run.path}:{run.line}"
     ]
+    if run.rerun:
+        lines.append(f"      {run.rerun}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
@@ -83,6 +88,7 @@ def to_json(report: RunReport) -> str:
             tags=run.tags,
             output=run.output,
             ending=run.ending.value,
+            rerun=run.rerun,
         )
         for s, step in enumerate(data["steps"]):
             for i, result in enumerate(step["results"]):
@@ -131,6 +137,9 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
+            if run.rerun:
+                properties = ET.SubElement(case, "properties")
+                ET.SubElement(properties, "property", name="rerun", value=run.rerun)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])

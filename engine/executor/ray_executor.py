@@ -23,6 +23,7 @@ import logging
 import math
 import os
 import queue
+import subprocess
 import sys
 import threading
 import time
@@ -176,6 +177,7 @@ class RayExecutor(Executor):
         self._cancelled = False
         self._running: dict[Any, list[Job]] = {}
         self._stdout: Any = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
         self.slots = 1
         self.limiter: Any = None  # the run's LimiterActor when it has provider limits
 
@@ -215,6 +217,8 @@ class RayExecutor(Executor):
         except Exception as exc:  # ConnectionError, a timeout, a refused address
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
             raise RayUnavailable(f"cannot reach {where}: {type(exc).__name__}: {exc}") from None
+        if self.address is None:  # a local cluster of this run's own: it ends with the run
+            self._watchdog = _watch_session(ray)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         # One task per CPU at a time; scenarios mostly wait (targets, models), so each task
         # runs its share of `concurrency` at once, as a local worker process does.
@@ -343,8 +347,51 @@ class RayExecutor(Executor):
         if self._ray is not None:
             self._ray.shutdown()
             self._ray = None
+        if self._watchdog is not None:  # its end of input: what shutdown left goes too
+            with contextlib.suppress(OSError):
+                self._watchdog.communicate(timeout=10)
+            self._watchdog = None
         if self._stdout is not None:
             sys.stdout, self._stdout = self._stdout, None
+
+
+# Run by a process of its own next to the driver: when its input ends (the driver is
+# gone, whichever way, or shut Ray down), every process still writing into the local
+# cluster's session folder is killed. Ray's own processes die with the driver, but its
+# agents (dashboard, runtime env), children of the raylet, linger for a minute; their
+# names are rewritten, their log files are not. Linux only (/proc); elsewhere: nothing.
+_WATCHDOG = """
+import os, signal, sys
+session = sys.argv[1].rstrip("/") + "/"
+spared = {os.getpid(), os.getppid()}  # this one, and the driver (alive after a shutdown)
+sys.stdin.buffer.read()
+if os.path.isdir("/proc"):
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) in spared:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}").startswith(session) for fd in fds):
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+"""
+
+
+def _watch_session(ray: Any) -> subprocess.Popen[bytes] | None:
+    """Start the watchdog of this run's local cluster (None when its folder is unknown)."""
+    try:
+        session = ray._private.worker.global_worker.node.get_session_dir_path()  # noqa: SLF001
+    except Exception:  # another Ray's internals: the cluster lingers as it used to
+        return None
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", _WATCHDOG, session],
+            stdin=subprocess.PIPE,
+            start_new_session=True,  # not in the way of Ctrl-C, not killed with the group
+        )
+    except OSError:
+        return None
 
 
 def _unreachable(address: str, timeout: float = 5.0) -> str | None:

@@ -7,7 +7,9 @@ prints is captured per scenario (capture.py).
 
 The parent owns deadlines and cancellation: it kills this process (its whole session)
 when a scenario is past its deadline or the run is cancelled. When the parent goes
-away, stdin ends and the process exits at once, even if user code is stuck.
+away, this process goes too, whatever user code is doing: on Linux the kernel kills it
+(a parent-death signal, set first thing); everywhere, stdin ends and a thread watching
+it exits the process (that thread needs the GIL, which a C loop in user code can hold).
 """
 
 from __future__ import annotations
@@ -254,7 +256,30 @@ def _portable(message: wire.Message) -> wire.Message:
         return ("done", outcome)
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Be killed by the kernel when the process that started this one ends (Linux).
+
+    The signal comes even while user code holds the GIL (a regex backtracking, a C
+    loop), which the stdin-watching thread cannot do. A parent that ended before the
+    signal was set is seen by the parent's pid having changed."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the pipe watch
+            pass
+    expected = os.environ.get(wire.PARENT_VARIABLE, "")
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(0)  # the parent is gone already
+
+
 def main() -> None:
+    die_with_parent()
     protocol_in, protocol_out = _private_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

@@ -89,6 +89,7 @@ class WorkspaceConfig(BaseModel):
     concurrency: int = setting_field("concurrency")
     target_timeout: float = setting_field("target_timeout")
     scenario_timeout: float = setting_field("scenario_timeout")
+    rerun: bool = setting_field("rerun")
     jobs: int = setting_field("jobs")
     python: str | None = setting_field("python")
     max_file_size: int = setting_field("max_file_size")
