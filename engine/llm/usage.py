@@ -8,9 +8,8 @@ were created, so the calls of a scenario's checks and simulated users land in it
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,33 +42,46 @@ _prices: dict[str, tuple[float, float]] = {}
 
 
 class Meter:
-    """An open count; `usage` is what was counted so far."""
+    """An open count (a context manager); `usage` is what was counted so far.
 
-    def __init__(self, count: _Count) -> None:
-        self._count = count
+    A class rather than a generator: every scenario run opens one (the engine's hot path).
+    """
+
+    __slots__ = ("_count", "_token")
+
+    def __init__(self) -> None:
+        self._count = _Count()
+        self._token: Token[tuple[_Count, ...]] | None = None
+
+    def __enter__(self) -> Meter:
+        self._token = _OPEN.set((*_OPEN.get(), self._count))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._token is not None:
+            _OPEN.reset(self._token)
+            self._token = None
+
+    @property
+    def counted(self) -> bool:
+        """Any call counted (a request or a cached answer)."""
+        return bool(self._count.requests or self._count.cached)
 
     @property
     def usage(self) -> Usage:
         return self._count.usage()
 
 
-@contextmanager
-def metering() -> Iterator[Meter]:
-    count = _Count()
-    token = _OPEN.set((*_OPEN.get(), count))
-    try:
-        yield Meter(count)
-    finally:
-        _OPEN.reset(token)
+def metering() -> Meter:
+    return Meter()
 
 
 async def metered(call: Any) -> Any:
     """Await `call` (a check's result); what its model calls cost goes in its details."""
-    with metering() as meter:
+    with Meter() as meter:
         result = await call
-    spent = meter.usage
-    if spent:
-        result.details["usage"] = spent.model_dump()
+    if meter.counted:
+        result.details["usage"] = meter.usage.model_dump()
     return result
 
 

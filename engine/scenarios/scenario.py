@@ -43,7 +43,7 @@ from ..core.trace import Trace, TraceType, infer_trace_type
 from ..core.typevars import InputType, OutputType
 from ..imports import SEARCH_PATHS
 from ..interactions import Interact, InteractionSpec, Target
-from ..llm.usage import metering
+from ..llm.usage import Meter
 
 _clock_ns = time.perf_counter_ns
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
@@ -424,10 +424,11 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             SEARCH_PATHS.reset(token)
 
     async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
-        with metering() as meter:
+        with Meter() as meter:
             result = await self._steps(target, return_exception)
-        spent = meter.usage
-        return result if not spent else result.model_copy(update={"usage": spent})
+        if not meter.counted:
+            return result
+        return result.model_copy(update={"usage": meter.usage})
 
     async def _steps(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
         started = time.perf_counter()
