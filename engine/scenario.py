@@ -11,7 +11,7 @@ import asyncio
 import time
 import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
-from typing import Annotated, Any, Generic
+from typing import Annotated, Any, Generic, Literal
 
 from pydantic import (
     BaseModel,
@@ -202,6 +202,10 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         ),
     )
     tags: list[str] = Field(default_factory=list, description="Labels for filtering runs.")
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
+    )
     annotations: dict[str, Any] = Field(
         default_factory=dict, description="Values injected into the trace as trace.annotations."
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -83,6 +83,10 @@ class DatasetScenario(BaseModel):
     name: str | None = Field(default=None, description="Name; defaults to the first message.")
     description: str | None = Field(default=None, description="What the scenario tests.")
     tags: list[str] = Field(default_factory=list, description="Labels for filtering runs.")
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
+    )
     interactions: list[DatasetInteraction] = Field(
         min_length=1, description="The turns of the conversation, in order."
     )
