@@ -233,6 +233,21 @@ def judged_suite(count: int, prefix: str = "s") -> str:
     return "\n".join(parts) + "\n"
 
 
+_ORDINALS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
 _SUBJECTS = [
     "order",
     "invoice",
@@ -281,6 +296,7 @@ class GenerationAnswers:
         self.latency = latency
         self.unanswerable = unanswerable
         self.garbage = False
+        self.variants = True  # False: the same question again for each variant of a chunk
         self.kinds: list[str] = []
         self._lock = threading.Lock()
 
@@ -310,10 +326,9 @@ class GenerationAnswers:
             passage = passage.split("\n\nDistracting passage:", 1)[0]
             sentence = passage.strip().split(". ")[0].strip().rstrip(".")
             variant = ""
-            if "This is variant " in prompt:
-                variant = (
-                    " (variant " + prompt.split("This is variant ", 1)[1].split(" ", 1)[0] + ")"
-                )
+            if "This is variant " in prompt and self.variants:
+                number = int(prompt.split("This is variant ", 1)[1].split(" ", 1)[0])
+                variant = " (take " + _ORDINALS[number % len(_ORDINALS)] + ")"
             turns = self._turns_wanted(prompt)
             question = f"Is it true that {sentence[:200]}{variant}?"
             context = [f"Some context for my question, part {i + 1}." for i in range(turns - 1)]

@@ -158,6 +158,8 @@ def test_near_duplicates_are_found_above_the_threshold() -> None:
         "What is the refund window for unused items ?",
         "Do you ship to Norway?",
     ]
-    vectors = topics.TfIdf(texts, pairs=False).vectors
+    vectors = topics.TfIdf(texts, pairs=False, drop_common=False).vectors
     assert topics.near_duplicates(vectors, 0.85) == {1}
+    same = topics.TfIdf(["Where is my parcel?"] * 5, pairs=False, drop_common=False)
+    assert topics.near_duplicates(same.vectors, 0.85) == {1, 2, 3, 4}
     assert topics.near_duplicates(vectors, 1.01) == set()

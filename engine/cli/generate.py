@@ -109,7 +109,13 @@ def add_parser(commands: Any) -> None:
     )
     gen.add_argument("--model", help="the LLM to generate with (litellm name)")
     gen.add_argument("--embedding-model", help="embeddings for topics and de-duplication")
-    gen.add_argument("--concurrency", type=int, metavar="N", help="requests in flight at once")
+    gen.add_argument(
+        "--concurrency",
+        type=int,
+        default=16,
+        metavar="N",
+        help="requests in flight at once (default 16; provider limits of checkspec.yaml hold)",
+    )
     gen.add_argument("--no-cache", action="store_true", help="neither read nor fill the cache")
     gen.add_argument(
         "--progress",
@@ -173,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"{output} is a folder")
     if args.list_topics and not args.docs:
         return _error("--list-topics needs --from-docs PATH...")
+    if not listing or args.list_topics:
+        from ..llm.client import warm_up
+
+        warm_up()  # litellm loads while the knowledge base is read
     try:
         prepared = service.prepare(request, config.presets)
     except service.RequestError as exc:

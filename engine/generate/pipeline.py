@@ -28,6 +28,7 @@ from .knowledge import Chunk, KnowledgeBase
 from .presets import PresetSpec
 
 ROUNDS = 3
+OVERSHOOT = 0.1  # document-based rounds plan this much more than they need
 PERSONA_BATCH = 5
 GENERATOR_NAME = "checkspec generate"
 
@@ -326,6 +327,8 @@ async def from_documents(
         need = options.count - len(outcome.scenarios)
         if need <= 0:
             break
+        # A tenth more than needed: some are dropped, and another round costs a round trip.
+        need += math.ceil(need * OVERSHOOT)
         results = await asyncio.gather(*(one(p) for p in _plans(chunks, options, need, rng, used)))
         fresh: list[Generated] = []
         for result in results:
@@ -352,7 +355,7 @@ async def _add_distinct(
     if embedding_model is not None and getattr(embedding_model, "model", None):
         vectors = [topics.dense_to_sparse(v) for v in await _embed_all(embedding_model, texts)]
     else:
-        vectors = topics.TfIdf(texts, pairs=False).vectors
+        vectors = topics.TfIdf(texts, pairs=False, drop_common=False).vectors
     dropped = topics.near_duplicates(vectors, options.similarity_threshold)
     start = len(outcome.scenarios)
     for offset, generated in enumerate(fresh):

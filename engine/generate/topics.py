@@ -177,7 +177,9 @@ def words(text: str) -> list[str]:
 class TfIdf:
     """TF-IDF vectors of a set of texts, words and word pairs, the commonest terms kept."""
 
-    def __init__(self, texts: Sequence[str], *, pairs: bool = True) -> None:
+    def __init__(
+        self, texts: Sequence[str], *, pairs: bool = True, drop_common: bool = True
+    ) -> None:
         self.pairs = pairs
         counts = [self._terms(text) for text in texts]
         df: Counter[str] = Counter()
@@ -185,7 +187,9 @@ class TfIdf:
             df.update(terms.keys())
         n = max(len(texts), 1)
         # Terms in more than half the texts say nothing about one of them.
-        common = [t for t, c in df.most_common() if c <= max(1, n // 2) or n < 4]
+        # (Not for de-duplication, where shared words are the point.)
+        limit = max(1, n // 2) if drop_common and n >= 4 else n
+        common = [t for t, c in df.most_common() if c <= limit]
         kept = common[:MAX_VOCABULARY]
         self.terms = kept
         self.index = {term: i for i, term in enumerate(kept)}

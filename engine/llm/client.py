@@ -91,6 +91,14 @@ def _litellm() -> ModuleType:
     return _litellm_module
 
 
+def warm_up() -> None:
+    """Import litellm now, in a background thread, so a first call does not wait for it
+    (a batch job such as `checkspec generate` reads its input meanwhile)."""
+    import threading
+
+    threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
+
+
 # -- public calls ------------------------------------------------------------------------
 
 
