@@ -26,6 +26,7 @@ from . import (
     completion,
     definition,
     diagnostics,
+    generate,
     hover,
     inlay_hints,
     links,
@@ -97,7 +98,7 @@ def create_server() -> CheckspecServer:
     server.store.keep_scenarios = False  # runnable forms are rebuilt for the rare run
     _register_lifecycle(server)
     features = (diagnostics, completion, hover, code_actions, symbols, code_lens, commands)
-    for feature in (*features, definition, links, references, rename, inlay_hints):
+    for feature in (*features, definition, links, references, rename, inlay_hints, generate):
         feature.register(server)
     return server
 
