@@ -369,7 +369,7 @@ def test_bad_sources_are_refused_with_a_message(tmp_path: Path, model: Model, ca
         assert generate(tmp_path, *args, "-o", str(out)) == 2, args
         assert message in capsys.readouterr().err
     assert generate(tmp_path, "--preset", "vip", "-o", str(tmp_path / "x.txt")) == 2
-    assert "must be a .dataset.yaml" in capsys.readouterr().err
+    assert "must be a *.dataset.yaml" in capsys.readouterr().err
     assert not out.exists()
 
 
@@ -477,3 +477,63 @@ def test_run_skips_drafts_unless_included(tmp_path: Path, capsys) -> None:
     assert [s["scenario_name"] for s in json.loads(captured.out)["scenarios"]] == ["reviewed"]
     assert "1 draft scenario(s) not run (--include-drafts runs them)" in captured.err
     assert main(["run", str(path), "--executor", "inprocess", "--include-drafts"]) == 1
+
+
+def test_an_embedding_model_serves_topics_and_de_duplication(
+    tmp_path: Path, model: Model, monkeypatch, capsys
+) -> None:
+    stub, _ = model
+    monkeypatch.setenv("CHECKSPEC_EMBEDDING_MODEL", "openai/stub-embedder")
+
+    def vector(text: str) -> list[float]:  # pets and cars apart, whatever the words
+        return [1.0, 0.1] if "Dogs" in text or "Pets" in text else [0.1, 1.0]
+
+    stub.embeddings = vector
+    docs = tmp_path / "flat"
+    docs.mkdir()
+    for i in range(8):
+        (docs / f"pets{i}.md").write_text(f"# Pets {i}\n\nDogs need a walk {i} times.\n")
+        (docs / f"cars{i}.md").write_text(f"# Cars {i}\n\nEngines need oil {i} times.\n")
+    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics") == 0
+    counts = sorted(int(line.split()[0]) for line in capsys.readouterr().out.splitlines())
+    assert counts == [8, 8]
+    assert stub.embedding_requests, "the chunks were embedded"
+    out = tmp_path / "e.dataset.yaml"
+    # Every question of the pets topic embeds alike: one of each topic is kept.
+    assert generate(tmp_path, "--from-docs", str(docs), "-n", "4", "-o", str(out)) == 0
+    assert len(dataset(out)["scenarios"]) == 2
+    assert "near-duplicate" in capsys.readouterr().err
+
+
+def test_topics_are_listed_without_a_model_by_their_words(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.delenv("CHECKSPEC_MODEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    docs = tmp_path / "flat"
+    docs.mkdir()
+    for i in range(8):
+        (docs / f"pets{i}.md").write_text(f"# Pets\n\nDogs and cats need food and water {i}.\n")
+        (docs / f"cars{i}.md").write_text(f"# Cars\n\nEngines, tyres and brakes need care {i}.\n")
+    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics") == 0
+    names = [line.split(None, 1)[1] for line in capsys.readouterr().out.splitlines()]
+    assert len(names) == 2 and any("dogs" in n or "cats" in n for n in names)
+
+
+def test_append_to_a_file_with_problems_of_its_own_refuses_only_new_ones(
+    tmp_path: Path, model: Model
+) -> None:
+    out = tmp_path / "old.dataset.yaml"
+    original = (
+        "name: old\nscenarios:\n"
+        "  - interactions:\n"
+        "      - input: {messages: [{role: user, content: hi}]}\n"
+        "        checks: [{identifier: string_matching, params: {keyword: hi, text_key: trace.last.outputs.response.content}}]\n"
+    )
+    out.write_text(original)
+    assert any("deprecated" in p for p in problems(out))  # a warning of its own
+    assert (
+        generate(tmp_path, "--preset", "off_topic_user", "-n", "1", "-o", str(out), "--append") == 0
+    )
+    assert out.read_text().startswith(original)
+    assert len(dataset(out)["scenarios"]) == 2

@@ -17,7 +17,9 @@ from typing import Any
 
 import yaml
 
+from ..catalog import FileKind
 from ..spec.document import analyze
+from ..spec.problems import Problem
 from ..spec.source import parse_source
 from ..spec.workspace import load_workspace
 
@@ -33,12 +35,16 @@ class OutputError(ValueError):
 
 
 def output_format(path: Path) -> str:
+    """ "yaml" for a *.dataset.yaml (or .yml), "jsonl" for a .jsonl (checked as a dataset
+    whatever its name, e.g. for the Hub's upload); OutputError for anything else."""
     name = path.name.lower()
     if name.endswith(".jsonl"):
         return "jsonl"
-    if name.endswith((".yaml", ".yml")):
+    if name.endswith((".dataset.yaml", ".dataset.yml")):
         return "yaml"
-    raise OutputError(f"{path}: the output must be a .dataset.yaml (or .yml) or a .jsonl file")
+    raise OutputError(
+        f"{path}: the output must be a *.dataset.yaml (or .dataset.yml) or a .jsonl file"
+    )
 
 
 def _dump(value: Any, indent: int = 0) -> str:
@@ -100,10 +106,10 @@ def appended_text(existing: str, records: Sequence[dict[str, Any]], fmt: str, pa
     return head + added + "".join(lines[insert_at:])
 
 
-def problems_of(text: str, path: Path) -> list[str]:
-    """Every problem the project's analysis finds in `text` as if it were at `path`."""
-    document = analyze(text, str(path), load_workspace(path))
-    return [problem.format(str(path)) for problem in document.every_problem()]
+def problems_of(text: str, path: Path) -> list[Problem]:
+    """Every problem the project's analysis finds in `text` as a dataset at `path`."""
+    document = analyze(text, str(path), load_workspace(path), kind=FileKind.DATASET)
+    return document.every_problem()
 
 
 def write_atomically(path: Path, text: str) -> None:

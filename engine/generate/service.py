@@ -7,6 +7,7 @@ and checks it with the project's analysis.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,7 +129,18 @@ def render(
     records = [g.record() for g in outcome.scenarios]
     fmt = output_format(path)
     if append and path.exists():
-        text = appended_text(path.read_text(encoding="utf-8"), records, fmt, path)
+        existing = path.read_text(encoding="utf-8")
+        text = appended_text(existing, records, fmt, path)
+        # The file's own problems are not ours to refuse: only those the records add.
+        before = Counter((p.code, p.message) for p in problems_of(existing, path))
+        added = []
+        for problem in problems_of(text, path):
+            key = (problem.code, problem.message)
+            if before[key] > 0:
+                before[key] -= 1
+            else:
+                added.append(problem.format(str(path)))
+        return text, added
     else:
         stem = path.name.split(".")[0] or "generated"
         text = new_dataset_text(
@@ -138,4 +150,4 @@ def render(
             what=prepared.what,
             fmt=fmt,
         )
-    return text, problems_of(text, path)
+    return text, [p.format(str(path)) for p in problems_of(text, path)]

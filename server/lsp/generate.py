@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import signal
 import sys
 from typing import TYPE_CHECKING, Any, cast
@@ -44,6 +45,9 @@ def register(server: CheckspecServer) -> None:
             return {"status": "error", "error": made}
         argv, output = made
         server = cast("CheckspecServer", ls)
+        root = _root(server)
+        if root is not None and not os.path.isabs(output):
+            output = os.path.join(root, output)  # as the child, started in the root, reads it
         result = await _child(server, [*argv, "--progress", "json"], progress=True)
         code, lines = result
         answer: dict[str, Any] = {"output": output_uri(output), "exitCode": code}
