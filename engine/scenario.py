@@ -202,10 +202,6 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         ),
     )
     tags: list[str] = Field(default_factory=list, description="Labels for filtering runs.")
-    status: Literal["active", "draft"] | None = Field(
-        default=None,
-        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
-    )
     annotations: dict[str, Any] = Field(
         default_factory=dict, description="Values injected into the trace as trace.annotations."
     )
@@ -228,6 +224,10 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             "Run the whole scenario up to this many times (a fresh trace each time) while "
             "every run passes; the result is the last run's. Not a retry-until-pass."
         ),
+    )
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
     )
 
     # Folders a relative python: target is resolved against (set by the file loader).

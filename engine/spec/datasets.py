@@ -83,15 +83,15 @@ class DatasetScenario(BaseModel):
     name: str | None = Field(default=None, description="Name; defaults to the first message.")
     description: str | None = Field(default=None, description="What the scenario tests.")
     tags: list[str] = Field(default_factory=list, description="Labels for filtering runs.")
-    status: Literal["active", "draft"] | None = Field(
-        default=None,
-        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
-    )
     interactions: list[DatasetInteraction] = Field(
         min_length=1, description="The turns of the conversation, in order."
     )
     annotations: dict[str, Any] = Field(
         default_factory=dict, description="Values injected as trace.annotations."
+    )
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
     )
 
 
