@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -90,18 +91,47 @@ def test_an_unreadable_file_is_skipped(tmp_path: Path) -> None:
     assert any("secret.txt: skipped, cannot be read" in w for w in kb.warnings)
 
 
-def test_a_pdf_without_a_reader_is_refused_with_a_message(tmp_path: Path) -> None:
-    # pypdf is not a dependency: without it, a PDF is skipped with a message.
-    (tmp_path / "manual.pdf").write_bytes(b"%PDF-1.4\n%\xe2\xe3\n")
+def minimal_pdf(lines: list[str]) -> bytes:
+    """A one-page PDF showing `lines` (Helvetica), written by hand."""
+    content = "BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) '" for line in lines) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        "/Resources << /Font << /F1 5 0 R >> >> >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = "%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n"
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    return out.encode("latin-1")
+
+
+def test_pdf_pages_are_read_with_pypdf_and_a_damaged_one_is_skipped(tmp_path: Path) -> None:
+    pytest.importorskip("pypdf")
+    (tmp_path / "manual.pdf").write_bytes(minimal_pdf(["Warranty claims are filed online."]))
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n%\xe2\xe3 not really\n")
+    kb = load_knowledge_base([tmp_path])
+    assert [c.text for c in kb.chunks] == ["Warranty claims are filed online."]
+    assert any("broken.pdf: skipped, not a readable PDF" in w for w in kb.warnings)
+
+
+def test_a_pdf_without_a_reader_is_refused_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # as if it were not installed
+    (tmp_path / "manual.pdf").write_bytes(minimal_pdf(["Some text."]))
     (tmp_path / "notes.txt").write_text("Some notes.")
     kb = load_knowledge_base([tmp_path])
+    assert [c.text for c in kb.chunks] == ["Some notes."]
     warning = next(w for w in kb.warnings if "manual.pdf" in w)
-    try:
-        import pypdf  # noqa: F401
-    except ImportError:
-        assert "PDF needs pypdf, which is not installed (pip install pypdf)" in warning
-    else:  # pragma: no cover - with pypdf, this damaged file is refused as unreadable
-        assert "not a readable PDF" in warning
+    assert "PDF needs pypdf, which is not installed (pip install pypdf)" in warning
 
 
 def test_a_missing_or_empty_knowledge_base_is_an_error(tmp_path: Path) -> None:
@@ -163,3 +193,13 @@ def test_near_duplicates_are_found_above_the_threshold() -> None:
     same = topics.TfIdf(["Where is my parcel?"] * 5, pairs=False, drop_common=False)
     assert topics.near_duplicates(same.vectors, 0.85) == {1, 2, 3, 4}
     assert topics.near_duplicates(vectors, 1.01) == set()
+
+
+def test_a_file_that_cannot_be_opened_is_skipped_even_as_root(tmp_path: Path) -> None:
+    (tmp_path / "ok.txt").write_text("Readable.")
+    (tmp_path / "gone.md").symlink_to(tmp_path / "nowhere.md")  # a dangling link
+    kb = load_knowledge_base([tmp_path])
+    assert [c.text for c in kb.chunks] == ["Readable."]
+    assert any(
+        "gone.md: skipped, cannot be read (No such file or directory)" in w for w in kb.warnings
+    )
