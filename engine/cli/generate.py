@@ -179,7 +179,15 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"{output} is a folder")
     if args.list_topics and not args.docs:
         return _error("--list-topics needs --from-docs PATH...")
-    if not listing or args.list_topics:
+    settings = run_settings(
+        workspace,
+        model=args.model,
+        embedding_model=args.embedding_model,
+        cache=False if args.no_cache else None,
+    )
+    apply_llm_settings(settings)
+    generator = get_default_generator()
+    if getattr(generator, "model", None):
         from ..llm.client import warm_up
 
         warm_up()  # litellm loads while the knowledge base is read
@@ -190,14 +198,6 @@ def run(args: argparse.Namespace) -> int:
     for warning in prepared.warnings:
         print(f"warning: {warning}", file=sys.stderr)
 
-    settings = run_settings(
-        workspace,
-        model=args.model,
-        embedding_model=args.embedding_model,
-        cache=False if args.no_cache else None,
-    )
-    apply_llm_settings(settings)
-    generator = get_default_generator()
     if args.concurrency:
         generator = generator.model_copy(update={"max_concurrency": args.concurrency})
     embedding = get_default_embedding_model()
