@@ -100,7 +100,7 @@ def add_parser(commands: Any) -> None:
         type=float,
         default=DEFAULT_SIMILARITY,
         metavar="X",
-        help=f"near-duplicates above this similarity are dropped (default {DEFAULT_SIMILARITY})",
+        help=f"near-duplicates at or above this similarity are dropped (default {DEFAULT_SIMILARITY})",
     )
     gen.add_argument(
         "--no-self-check",

@@ -8,7 +8,9 @@ scenarios = generate_from_documents(["docs/"], count=20, types=["simple", "situa
 
 Each returned `Scenario` is a draft (`status="draft"`) carrying its checks, tags and
 provenance (`annotations["generated"]`); `records` gives the dataset records instead.
-The model is the workspace's (checkspec.yaml, CHECKSPEC_MODEL, or `model=`).
+The model is the engine's default generator (`set_default_generator`, else the
+CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables), or `model=`; the
+verdict cache is used when configured (`apply_llm_settings`), as for judges.
 """
 
 from __future__ import annotations
