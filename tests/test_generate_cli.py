@@ -537,3 +537,45 @@ def test_append_to_a_file_with_problems_of_its_own_refuses_only_new_ones(
     )
     assert out.read_text().startswith(original)
     assert len(dataset(out)["scenarios"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "name: x\nscenarios: [{interactions: [{input: {messages: [{role: user, content: a}]}}]}]\n",
+            "`scenarios:` is not a block list",
+        ),
+        ("name: x\nscenarios: []\n", "cannot append to an empty `scenarios:` list"),
+        ("name: x\n", "the file has no `scenarios:` list"),
+        ("name: [unclosed\n", "cannot be read as a dataset"),
+    ],
+)
+def test_append_refuses_what_it_cannot_extend_and_leaves_the_file(
+    tmp_path: Path, model: Model, capsys, text: str, message: str
+) -> None:
+    out = tmp_path / "odd.dataset.yaml"
+    out.write_text(text)
+    assert (
+        generate(tmp_path, "--preset", "off_topic_user", "-n", "1", "-o", str(out), "--append") == 2
+    )
+    assert message in capsys.readouterr().err
+    assert out.read_text() == text
+
+
+def test_force_overwrites_and_force_with_append_is_refused(
+    tmp_path: Path, model: Model, capsys
+) -> None:
+    out = tmp_path / "o.dataset.yaml"
+    out.write_text("name: old\nscenarios: []\n")
+    assert (
+        generate(
+            tmp_path, "--preset", "off_topic_user", "-n", "1", "-o", str(out), "--force", "--append"
+        )
+        == 2
+    )
+    assert "--force and --append exclude each other" in capsys.readouterr().err
+    assert (
+        generate(tmp_path, "--preset", "off_topic_user", "-n", "1", "-o", str(out), "--force") == 0
+    )
+    assert dataset(out)["name"] == "o" and len(dataset(out)["scenarios"]) == 1
