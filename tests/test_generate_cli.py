@@ -579,3 +579,32 @@ def test_force_overwrites_and_force_with_append_is_refused(
         generate(tmp_path, "--preset", "off_topic_user", "-n", "1", "-o", str(out), "--force") == 0
     )
     assert dataset(out)["name"] == "o" and len(dataset(out)["scenarios"]) == 1
+
+
+def test_like_takes_jsonl_examples_and_refuses_a_dataset_without_any(
+    tmp_path: Path, model: Model, capsys
+) -> None:
+    stub, _ = model
+    rows = tmp_path / "rows.dataset.jsonl"
+    rows.write_text(
+        '{"interactions": [{"input": {"messages": [{"role": "user", "content": "Can I pay by cheque?"}]}}]}\n'
+        "not json\n"
+    )
+    out = tmp_path / "more.dataset.jsonl"
+    assert generate(tmp_path, "--like", str(rows), "-n", "2", "-o", str(out)) == 0
+    assert any("Can I pay by cheque?" in p for p in stub.prompts)
+    empty = tmp_path / "empty.dataset.yaml"
+    empty.write_text("name: e\nscenarios:\n  - interactions: []\n")
+    assert generate(tmp_path, "--like", str(empty), "-o", str(tmp_path / "x.dataset.yaml")) == 2
+    assert "holds no scenario with a user message to take as an example" in capsys.readouterr().err
+    assert (
+        generate(
+            tmp_path,
+            "--like",
+            str(tmp_path / "missing.dataset.yaml"),
+            "-o",
+            str(tmp_path / "x.dataset.yaml"),
+        )
+        == 2
+    )
+    assert "cannot be read as a dataset" in capsys.readouterr().err
