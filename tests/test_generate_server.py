@@ -39,10 +39,9 @@ def stub() -> Iterator[tuple[OpenAIStub, GenerationAnswers]]:
 def workspace(tmp_path_factory: pytest.TempPathFactory, stub: Any) -> Path:
     root = tmp_path_factory.mktemp("generate-ws")
     server, _ = stub
-    # Read by each generation the server starts (the server itself is already running).
-    (root / "checkspec.yaml").write_text(
-        f"model: openai/stub-model\napi_base: {server.base_url}\ncache_dir: .cache\n"
-    )
+    # Read by each generation the server starts (the server itself is already running);
+    # the model is the editor's setting (initialization options), passed on to them.
+    (root / "checkspec.yaml").write_text(f"api_base: {server.base_url}\ncache_dir: .cache\n")
     knowledge_base(root)
     return root
 
@@ -64,7 +63,9 @@ async def client(lsp_client: LanguageClient, workspace: Path):
 
     await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri()
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=workspace.as_uri(),
+            initialization_options={"checkspec": {"model": "openai/stub-model"}},
         )
     )
     yield

@@ -134,6 +134,7 @@ async def _child(
         *_CLI,
         *argv,
         cwd=_root(ls),
+        env=_child_environment(ls),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -206,6 +207,19 @@ async def _child(
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=end))
             ls.work_done_progress.tokens.pop(token, None)
     return (130 if cancelled and code != 0 else code), lines
+
+
+def _child_environment(ls: CheckspecServer) -> dict[str, str]:
+    """The server's environment, with the editor's model settings (which win over the
+    environment and checkspec.yaml, as for runs) as the variables the CLI reads."""
+    from checkspec.engine.catalog import SETTINGS_BY_NAME
+
+    env = dict(os.environ)
+    for name, value in ls.store.editor.overrides().items():
+        setting = SETTINGS_BY_NAME.get(name)
+        if setting is not None and setting.env and isinstance(value, str | int | float):
+            env[setting.env] = str(value)
+    return env
 
 
 def _supports_progress(ls: CheckspecServer) -> bool:
