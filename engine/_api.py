@@ -71,8 +71,8 @@ from .judges import (
     set_default_generator,
     set_default_judge,
 )
-from .scenario import Scenario, Step, run_scenarios
 from .scenarios import ScenarioRunner, Suite
+from .scenarios.scenario import Scenario, Step, run_scenarios
 from .testcase import TestCase, TestCaseRunner, get_runner
 
 __all__ = [

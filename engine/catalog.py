@@ -2,15 +2,16 @@
 
 Everything that shows users what a file may hold or what can be configured renders this
 one description: the JSON Schemas (schema_gen.py), the spec-file analysis
-(spec/document.py), the language server's completion and hover (server/analysis/schema.py),
+(engine/spec/), the language server's completion and hover (server/analysis/schema.py),
 the CLI's options and help, and the VS Code extension's settings and file patterns
 (`checkspec catalog` writes the JSON its build reads). Adding a file kind or a setting is
 one edit here (plus the model field it describes) and a regeneration.
 
 Two halves, so importing this module costs nothing (the CLI's `--help` reads it):
 
-- plain data: `FILE_KINDS` (names, root model, schema) and `SETTINGS` (type, default,
-  description, where each can be given: checkspec.yaml, environment, CLI, editor);
+- plain data: `FILE_KINDS` (names, schema; the model each kind's top level follows is
+  spec/kinds.py's `root_model`, which the catalog does not import) and `SETTINGS` (type,
+  default, description, where each can be given: checkspec.yaml, environment, CLI, editor);
 - derived on demand from the models and the check registry: `fields_of(model)`, each
   field's accepted spellings (canonical, aliases, deprecated), whether it is a JSONPath,
   its default and description.
@@ -48,7 +49,6 @@ class FileKindSpec:
     kind: FileKind
     title: str
     patterns: tuple[str, ...]  # file-name globs (fnmatch), without folders
-    root_model: str  # module:Class of the model its top level follows
     runnable: bool  # holds scenarios (a folder run collects it)
     description: str
 
@@ -58,13 +58,6 @@ class FileKindSpec:
 
     def matches(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.patterns)
-
-    def root(self) -> type[BaseModel]:
-        from importlib import import_module
-
-        module, _, attr = self.root_model.partition(":")
-        model: type[BaseModel] = getattr(import_module(module), attr)
-        return model
 
 
 def _named(stem: str, *extensions: str) -> tuple[str, ...]:
@@ -76,7 +69,6 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.SCENARIO,
         "scenario",
         _named("scenario", "yaml", "yml", "json"),
-        "checkspec.engine.scenario:Scenario",
         True,
         "One conversation with the agent: its steps, each with interactions and checks.",
     ),
@@ -84,7 +76,6 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.SUITE,
         "suite",
         _named("suite", "yaml", "yml", "json"),
-        "checkspec.engine.spec.suite:SuiteFile",
         True,
         "A named list of scenarios sharing a target and tags.",
     ),
@@ -92,7 +83,6 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.DATASET,
         "dataset",
         _named("dataset", "yaml", "yml", "json", "jsonl"),
-        "checkspec.engine.spec.datasets:DatasetFile",
         True,
         "Scenarios in the hub dataset format (in .jsonl, one scenario record a line).",
     ),
@@ -100,7 +90,6 @@ FILE_KINDS: tuple[FileKindSpec, ...] = (
         FileKind.CONFIG,
         "workspace config",
         ("checkspec.yaml", "checkspec.yml"),
-        "checkspec.engine.spec.workspace:WorkspaceConfig",
         False,
         "The workspace's settings and custom checks, at its root.",
     ),
@@ -236,6 +225,14 @@ SETTINGS: tuple[Setting, ...] = (
         exclusive_minimum=0,
     ),
     Setting(
+        "rerun",
+        bool,
+        True,
+        "Run again, once and alone, each scenario a worker process was running when it "
+        "died alongside others (marked re-run in the report); false: they are ERROR "
+        "instead (targets with side effects).",
+    ),
+    Setting(
         "jobs",
         int,
         0,
@@ -287,6 +284,17 @@ SETTINGS: tuple[Setting, ...] = (
         flag="--cache-dir",
         editor=True,
         machine=True,
+    ),
+    Setting(
+        "max_cost",
+        float,
+        None,
+        "Dollars a run may spend on model calls: once what was spent plus what is in flight "
+        "would pass it, no new call starts and the scenarios that needed one are ERROR "
+        "'budget reached'. Unset: no budget.",
+        env="CHECKSPEC_MAX_COST",
+        flag="--max-cost",
+        exclusive_minimum=0,
     ),
     Setting(
         "cache_max_mb",

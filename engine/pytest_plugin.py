@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from .executor import Outcome
     from .settings import Settings
 
-from .spec.document import ScenarioEntry
 from .spec.kinds import FileKind
+from .spec.scenario_analysis import ScenarioEntry
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
 # The executor, settings and CLI reports are imported in the functions that use them: the

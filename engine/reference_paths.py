@@ -31,7 +31,7 @@ ALIASES = {
     "core.interaction.trace": "core.trace",
     "core.judge": "judges.backends",
     "core.mixin": "judges.mixins",
-    "core.scenario": "scenario",
+    "core.scenario": "scenarios.scenario",
     "core.testcase": "testcase",
     "export.hub": "core.hub_payload",
     "export.junit": "core.junit_xml",

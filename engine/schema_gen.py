@@ -23,6 +23,7 @@ from .core.check import ANY_KIND_MARKER, Check, KindModel
 from .core.input_generator import InputGenerator
 from .interactions import InteractionSpec
 from .judges.backends import BaseJudge
+from .spec.kinds import root_model
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE_URL = "https://checkspec.dev/schemas"
@@ -173,7 +174,7 @@ def _document(kind: str, root: dict[str, Any], defs: dict[str, Any]) -> dict[str
 def file_schema(kind: FileKind) -> dict[str, Any]:
     """The schema of one file kind: its root model (from the catalog) and every model under it."""
     spec = next(s for s in FILE_KINDS if s.kind is kind)
-    model = spec.root()
+    model = root_model(spec.kind)
     defs = _definitions(model)
     if "Scenario" in defs:  # a scenario in a file needs a name (the analysis says so too)
         defs["Scenario"]["required"] = sorted({*defs["Scenario"].get("required", []), "name"})

@@ -17,7 +17,7 @@ from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
-from .llm import endpoints, prompt_limits, verdict_cache
+from .llm import endpoints, prompt_limits, usage, verdict_cache
 from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
@@ -49,14 +49,17 @@ class Settings:
     concurrency: int = _default("concurrency")
     target_timeout: float = _default("target_timeout")
     scenario_timeout: float = _default("scenario_timeout")
+    rerun: bool = _default("rerun")  # re-run once what a dead worker ran with others
     jobs: int = _default("jobs")  # worker processes of a run; 0: one per CPU
     python: str | None = _default("python")  # the workers' interpreter; None: this one
     max_file_size: int = _default("max_file_size")
     max_prompt_size: int = _default("max_prompt_size")
     limits: provider_limits.Limits = ()  # provider limits by model, "" for the judge's
+    prices: tuple[tuple[str, tuple[float, float]], ...] = ()  # $ per token (in, out) by model
     cache: bool = _default("cache")  # keep judge and embedding answers between runs
     cache_dir: str | None = _default("cache_dir")  # None: .checkspec/cache at the root
     cache_max_mb: float = _default("cache_max_mb")
+    max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -77,7 +80,12 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
             for name, m in config.models.items()
         }
         found = provider_limits.limits_from_config(judge, per_model)
-        settings = replace(settings, limits=found)
+        prices = tuple(
+            (name, (m.input_cost_per_token or 0.0, m.output_cost_per_token or 0.0))
+            for name, m in sorted(config.models.items())
+            if m.input_cost_per_token is not None or m.output_cost_per_token is not None
+        )
+        settings = replace(settings, limits=found, prices=prices)
     settings = replace(settings, **_from_environment())
     given = {k: v for k, v in overrides.items() if v is not None}
     return replace(settings, **given)
@@ -114,14 +122,21 @@ def worker_python(python: str | None, root: Path | None = None) -> str:
 def _from_environment() -> dict[str, Any]:
     """The CHECKSPEC_* variables that are set; numbers that do not read as one are ignored."""
     found: dict[str, Any] = {}
-    defaults = {f.name: f.default for f in fields(Settings)}
     for name, var in _ENV.items():
         raw = os.environ.get(var, "").strip()
         if not raw:
             continue
-        if isinstance(defaults[name], int):
+        kind = SETTINGS_BY_NAME[name].type
+        if kind is int:
             if raw.isdigit() and int(raw) > 0:
                 found[name] = int(raw)
+        elif kind is float:
+            try:
+                number = float(raw)
+            except ValueError:
+                continue
+            if number > 0 and number != float("inf"):
+                found[name] = number
         else:
             found[name] = raw
     return found
@@ -148,6 +163,7 @@ def apply_llm_settings(settings: Settings) -> None:
             )
         )
     prompt_limits.set_max_prompt_size(settings.max_prompt_size)
+    usage.set_prices(dict(settings.prices))
     verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)
 
 

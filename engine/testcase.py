@@ -13,7 +13,7 @@ from .core.result import TestCaseResult
 from .core.run_sync import run_sync
 from .core.trace import TraceType
 from .core.typevars import InputType, OutputType
-from .scenario import run_checks
+from .scenarios.scenario import run_checks
 
 
 class TestCase(BaseModel, Generic[InputType, OutputType, TraceType]):

@@ -8,16 +8,17 @@ import sys
 from typing import BinaryIO
 
 from .early_initialize import answer_first
+from .framing import FramedInput
 
 
-def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:
+def _protocol_streams() -> tuple[int, BinaryIO]:
     """Keep stdin/stdout for the protocol alone.
 
     A run imports user code; a stray `print()` or `input()` in a target would corrupt the
     JSON-RPC stream. The protocol gets private copies of the descriptors, and what user
     code sees as stdout goes to stderr (the editor's log), its stdin reads nothing.
     """
-    protocol_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    protocol_in = os.dup(sys.stdin.fileno())  # read whole messages only (framing.py)
     protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -35,7 +36,7 @@ def _steady_malloc() -> None:
     copies from its heap, which does not shrink: the process grew by a text per edit.
     """
     try:
-        import ctypes
+        import ctypes  # deferred: main() answers `initialize` first (start-up time)
 
         libc = ctypes.CDLL("libc.so.6")
         libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD: fixed at 1 MB, no longer adjusted
@@ -51,13 +52,18 @@ def main() -> None:
         format="%(asctime)s %(name)s %(levelname)s: %(message)s",
     )
     if os.environ.get("CHECKSPEC_GC_LOG"):
+        # Deferred: a debugging aid; without it no engine module loads before `initialize`.
         from checkspec.engine.core.gcpause import log_pauses
 
         log_pauses(os.environ["CHECKSPEC_GC_LOG"])
-    protocol_in, protocol_out = _protocol_streams()
+    protocol_fd, protocol_out = _protocol_streams()
+    # Each message is checked whole before anything reads it: a framing error (a wrong
+    # or missing Content-Length, one over the limit) is logged and exits the process,
+    # so the client restarts it rather than talk to a server that hears nothing.
+    protocol_in = FramedInput(protocol_fd)
     # The editor waits for this answer; pygls takes half a second to import.
-    first = answer_first(protocol_in, protocol_out)
-    from .lsp.server import create_server
+    first = answer_first(protocol_in, protocol_out)  # type: ignore[arg-type]
+    from .lsp.server import create_server  # deferred: pygls (start-up time, above)
 
     server = create_server()
     if first.result is not None:

@@ -114,7 +114,14 @@ def running_stub() -> Iterator[OpenAIStub]:
         stub.stop()
 
 
-def _chat_completion(model: str, content: str) -> dict[str, Any]:
+def _words(body: dict[str, Any]) -> int:
+    """The stub's token count of a request: the words of its messages."""
+    return sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+
+
+def _chat_completion(model: str, content: str, prompt_tokens: int = 1) -> dict[str, Any]:
+    # Tokens as the stub counts them (words), so tests can know the usage exactly.
+    completion_tokens = len(content.split())
     return {
         "id": "chatcmpl-stub",
         "object": "chat.completion",
@@ -127,7 +134,11 @@ def _chat_completion(model: str, content: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }
 
 
@@ -163,7 +174,7 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
                 if isinstance(reply, int):
                     self._error(reply)
                 else:
-                    self._json(200, _chat_completion(model, reply))
+                    self._json(200, _chat_completion(model, reply, _words(body)))
             elif path.endswith("/embeddings"):
                 vectors = stub._embedding_reply(body, headers)  # noqa: SLF001
                 if isinstance(vectors, int):

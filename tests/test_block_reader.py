@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checkspec.engine.spec import source
-from checkspec.engine.spec.source import Node, Shift, Source
+from checkspec.engine.spec.tree import Node, Shift, Source
 
 ROOT = Path(__file__).resolve().parent.parent
 

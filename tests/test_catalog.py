@@ -22,7 +22,8 @@ from checkspec.engine.catalog import (
 from checkspec.engine.judges.groundedness import Groundedness
 from checkspec.engine.schema_gen import CATALOG_FILE
 from checkspec.engine.settings import Settings, editor_overrides, resolve_settings
-from checkspec.engine.spec.workspace import WorkspaceConfig, find_config, load_workspace
+from checkspec.engine.spec.workspace import find_config, load_workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,3 +99,12 @@ def test_checkspec_yml_is_a_workspace_config(tmp_path: Path) -> None:
     assert find_config(spec) == tmp_path / "checkspec.yml"
     settings = resolve_settings(load_workspace(spec))
     assert (settings.model, settings.concurrency) == ("openai/x", 3)
+
+
+def test_every_file_kind_has_a_root_model() -> None:
+    from pydantic import BaseModel
+
+    from checkspec.engine.spec.kinds import root_model
+
+    for kind in FileKind:
+        assert issubclass(root_model(kind), BaseModel), kind

@@ -1,4 +1,4 @@
-"""Checks are validated once per text (engine/spec/document.py, `_check_problems`).
+"""Checks are validated once per text (engine/spec/check_analysis.py, `check_problems`).
 
 When only problems are wanted (the language server, `checkspec validate`), a check whose
 text was seen before, at the same column and in the same context, gets the problems found
@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from checkspec.engine.spec import document
-from checkspec.engine.spec.document import analyze
+from checkspec.engine.spec import check_analysis, scenario_analysis
+from checkspec.engine.spec.document import Document, analyze
 from checkspec.engine.spec.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,13 +30,13 @@ CHECKS: dict[Any, Any] = {}
 def problems_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     SCENARIOS.clear()
     CHECKS.clear()
-    monkeypatch.setattr(document, "_CACHE", SCENARIOS)
-    monkeypatch.setattr(document, "_CHECKS", CHECKS)
-    document.keep_scenarios(False)
+    monkeypatch.setattr(scenario_analysis, "_CACHE", SCENARIOS)
+    monkeypatch.setattr(check_analysis, "_CHECKS", CHECKS)
+    scenario_analysis.keep_scenarios(False)
     try:
         yield
     finally:
-        document.keep_scenarios(True)
+        scenario_analysis.keep_scenarios(True)
 
 
 def _scenario(name: str, check: str, indent: str = "") -> str:
@@ -57,7 +57,7 @@ BAD = """\
 """
 
 
-def _seen(doc: document.Document) -> list[Any]:
+def _seen(doc: Document) -> list[Any]:
     """Everything a front end shows of the problems and checks, positions included."""
     problems = sorted(
         (p.range, p.code, p.message, p.severity, p.fix, p.fix_title) for p in doc.every_problem()
@@ -158,9 +158,9 @@ def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None
     workspace = Workspace(config=CUSTOM)
     differ = []
     for case in CORPUS:
-        document.keep_scenarios(True)  # every check validated and walked, as `run` does
+        scenario_analysis.keep_scenarios(True)  # every check validated and walked, as `run` does
         built = _fresh(case.text, case.name, workspace)
-        document.keep_scenarios(False)
+        scenario_analysis.keep_scenarios(False)
         if _fresh(case.text, case.name, workspace) != built:
             differ.append("problems only: " + case.name + ": " + case.origin)
         shifted = "\n\n\n" + case.text
@@ -173,7 +173,7 @@ def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None
 def test_validate_reads_problems_only_and_puts_the_default_back(tmp_path: Path) -> None:
     from checkspec.engine.cli.main import main
 
-    document.keep_scenarios(True)  # as any process starts
+    scenario_analysis.keep_scenarios(True)  # as any process starts
     spec = tmp_path / "s.suite.yaml"
     spec.write_text("name: s\nscenarios:\n" + _scenario("a", BAD), encoding="utf-8")
     assert main(["validate", str(spec)]) != 0
@@ -204,7 +204,7 @@ def test_validate_does_not_make_the_scenarios_runnable(
     def spy(*args: object) -> None:
         rebuilt.append(args)
 
-    monkeypatch.setattr(document, "_rebuilt_scenario", spy)
+    monkeypatch.setattr(scenario_analysis, "_rebuilt_scenario", spy)
     good = "    - {kind: equals, target_key: trace.last.outputs.answer, expected_value: yes}\n"
     spec = tmp_path / "s.suite.yaml"
     spec.write_text("name: s\nscenarios:\n" + _scenario("a", good) + _scenario("b", good))
@@ -219,15 +219,15 @@ def _unique(count: int) -> str:
 
 
 def test_an_analysis_stops_looking_when_its_checks_do_not_repeat() -> None:
-    text = _unique(document.REUSE_TRIAL + 300)
+    text = _unique(check_analysis.REUSE_TRIAL + 300)
     doc = analyze(text, "s.suite.yaml")
-    assert len(CHECKS) == document.REUSE_TRIAL  # none found: no more looked up or kept
+    assert len(CHECKS) == check_analysis.REUSE_TRIAL  # none found: no more looked up or kept
     assert _seen(doc) == _fresh(text, "s.suite.yaml")
 
 
 def test_an_analysis_keeps_looking_while_its_checks_repeat() -> None:
     # One check in five is the same text from the start: every lookup is still made.
-    count = document.REUSE_TRIAL + 300
+    count = check_analysis.REUSE_TRIAL + 300
     repeated = "    - {kind: equals, expected_value: -1}\n"
     text = "name: s\nscenarios:\n" + "".join(
         _scenario(

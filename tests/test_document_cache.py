@@ -1,11 +1,11 @@
 """Analyses are reused by scenario text: a reused scenario must still point at the lines
-where its text now is (engine/spec/document.py, `_scenario` and `_shifted`)."""
+where its text now is (engine/spec/scenario_analysis.py, `scenario_entry` and `_shifted`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from checkspec.engine.spec import document
+from checkspec.engine.spec import scenario_analysis
 from checkspec.engine.spec.document import analyze
 
 SCENARIO = """\
@@ -23,7 +23,7 @@ SCENARIO = """\
 
 @pytest.fixture(autouse=True)
 def empty_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(document, "_CACHE", {})
+    monkeypatch.setattr(scenario_analysis, "_CACHE", {})
 
 
 def placed(text: str) -> list[list[tuple[int, int, str, list[int]]]]:
@@ -63,9 +63,9 @@ def test_an_edit_above_moves_the_reused_scenario() -> None:
     before = "name: s\nscenarios:\n" + SCENARIO
     after = "name: s\ndescription: two\nextra lines: 1\nscenarios:\n" + SCENARIO
     assert placed(before) == [[(6, 18, "unknown-kind", [6]), (9, 12, "deprecated-alias", [9])]]
-    assert len(document._CACHE) == 1  # noqa: SLF001 (a private helper's own test)
+    assert len(scenario_analysis._CACHE) == 1  # noqa: SLF001 (a private helper's own test)
     reused = analyze(after, "s.suite.yaml")
-    assert len(document._CACHE) == 1  # the scenario's text did not change: reused  # noqa: SLF001 (a private helper's own test)
+    assert len(scenario_analysis._CACHE) == 1  # the scenario's text did not change: reused  # noqa: SLF001 (a private helper's own test)
     (entry,) = reused.scenarios
     assert [(p.range.start.line, p.code) for p in entry.problems] == [
         (8, "unknown-kind"),
@@ -82,7 +82,7 @@ def test_an_edit_above_moves_the_reused_scenario() -> None:
 def test_a_scenario_in_another_context_is_analysed_again() -> None:
     analyze("name: s\nscenarios:\n" + SCENARIO, "s.suite.yaml")
     analyze("name: s\ntarget: python:a:b\nscenarios:\n" + SCENARIO, "s.suite.yaml")
-    assert len(document._CACHE) == 2  # a suite target changes what the scenario runs  # noqa: SLF001 (a private helper's own test)
+    assert len(scenario_analysis._CACHE) == 2  # a suite target changes what the scenario runs  # noqa: SLF001 (a private helper's own test)
 
 
 ANCHORED = """\

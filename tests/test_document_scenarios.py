@@ -1,11 +1,12 @@
 """What the located document builds to run: every field a file gives reaches the runnable
-scenario (engine/spec/document.py)."""
+scenario (engine/spec/scenario_analysis.py)."""
 
 from __future__ import annotations
 
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.workspace import Workspace, WorkspaceConfig
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
 from .test_server_analysis import dedent
 

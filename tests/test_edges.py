@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from checkspec.engine import Check
 from checkspec.engine.core.jsonpath import NoMatch
-from checkspec.engine.spec.document import analyze, analyze_config
+from checkspec.engine.spec.config_analysis import analyze_config
+from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.source import _size, parse_source
-from checkspec.engine.spec.workspace import WorkspaceConfig
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 from checkspec.server.analysis.context import cursor_context
 from checkspec.server.analysis.schema import named_class, root_shape
 from checkspec.server.analysis.symbols import document_symbols
@@ -294,7 +295,8 @@ def test_missing_parameters_of_custom_checks_point_at_the_item() -> None:
 
 
 def test_custom_kinds_are_offered_in_name_order_after_the_built_in_ones() -> None:
-    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+    from checkspec.engine.spec.workspace import Workspace
+    from checkspec.engine.spec.workspace_config import CustomCheck
 
     workspace = Workspace(
         config=WorkspaceConfig(
@@ -342,7 +344,8 @@ def test_flow_values_spanning_lines_are_typed_up_to_the_cursor() -> None:
 
 
 def test_a_list_item_inside_a_custom_check_is_explained() -> None:
-    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+    from checkspec.engine.spec.workspace import Workspace
+    from checkspec.engine.spec.workspace_config import CustomCheck
     from checkspec.server.analysis.hover import hover
 
     workspace = Workspace(
@@ -440,7 +443,8 @@ async def test_a_missing_text_is_an_error_that_keeps_its_details() -> None:
 
 
 def test_a_custom_check_broken_in_checkspec_yaml_is_reported_where_it_is_used() -> None:
-    from checkspec.engine.spec.workspace import CustomCheck, Workspace
+    from checkspec.engine.spec.workspace import Workspace
+    from checkspec.engine.spec.workspace_config import CustomCheck
 
     workspace = Workspace(
         config=WorkspaceConfig(
@@ -483,7 +487,7 @@ def test_a_dataset_record_keeps_its_description_and_suites_refuse_nested_schemas
 
 
 def test_a_reused_scenario_takes_its_new_index() -> None:
-    from checkspec.engine.spec import document as module
+    from checkspec.engine.spec import scenario_analysis as module
 
     one = "  - name: b\n    steps: []\n"
     before = analyze("name: s\nscenarios:\n" + one, "s.suite.yaml")

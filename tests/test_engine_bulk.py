@@ -13,7 +13,7 @@ from bench.workload import make_workload
 from checkspec.engine import Check, Scenario
 from checkspec.engine.checks import Equals
 from checkspec.engine.core.check import KindModel
-from checkspec.engine.scenario import _BULK
+from checkspec.engine.scenarios.scenario import _BULK
 
 from .conftest import conformance_cases
 

@@ -16,7 +16,7 @@ from checkspec.engine import CheckResult, Interaction, Trace
 from checkspec.engine.core.construct import construct, field_count
 from checkspec.engine.core.jsonpath import NoMatch, compile_path, resolve
 from checkspec.engine.core.result import TestCaseError, TestCaseResult
-from checkspec.engine.scenario import Scenario
+from checkspec.engine.scenarios.scenario import Scenario
 
 
 class Tool(BaseModel):

@@ -23,7 +23,7 @@ from checkspec.engine.spec import incremental
 from checkspec.engine.spec.document import Document, analyze
 from checkspec.engine.spec.incremental import Editing, Window
 from checkspec.engine.spec.lines import LineIndex, split_lines
-from checkspec.engine.spec.source import Node
+from checkspec.engine.spec.tree import Node
 from checkspec.engine.spec.workspace import workspace_from_text
 from checkspec.server.analysis.symbols import document_symbols
 

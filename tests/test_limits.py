@@ -13,8 +13,15 @@ import pytest
 from checkspec.engine import Interaction, RegexMatching, Trace
 from checkspec.engine.core.jsonpath import JSONPathError, compile_path, resolve
 from checkspec.engine.llm.prompts import PromptError, render_prompt, template_syntax_location
-from checkspec.engine.spec.document import MAX_PROBLEMS, analyze, shown_problems
-from checkspec.engine.spec.problems import Position, Problem, Range, Severity
+from checkspec.engine.spec.document import analyze
+from checkspec.engine.spec.problems import (
+    MAX_PROBLEMS,
+    Position,
+    Problem,
+    Range,
+    Severity,
+    shown_problems,
+)
 from checkspec.engine.spec.source import MAX_NODES, parse_jsonl_lines, parse_source
 from checkspec.server.analysis.symbols import MAX_SYMBOLS, SymbolRole, document_symbols
 

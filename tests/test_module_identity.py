@@ -1,6 +1,6 @@
 """The reference library's module paths are names for our modules, never their identity.
 
-An alias (`checkspec.engine.core.scenario` for `checkspec.engine.scenario`) hands the
+An alias (`checkspec.engine.core.scenario` for `checkspec.engine.scenarios.scenario`) hands the
 import system our module object; the module must keep its own `__spec__`, or its
 relative imports would resolve under the alias's package (`core/`), which Python 3.15
 does once it stops reading `__package__`.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.spec import document as spec_document
+from checkspec.engine.spec import check_analysis, scenario_analysis
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Severity
 
@@ -19,11 +19,11 @@ from checkspec.engine.spec.problems import Severity
 def analysis_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     """Each test as `checkspec run` analyses (every check built) and as the server and
     `validate` do (problems only: checks read back by text with their selector paths)."""
-    monkeypatch.setattr(spec_document, "_CACHE", {})
-    monkeypatch.setattr(spec_document, "_CHECKS", {})
-    spec_document.keep_scenarios(request.param == "run")
+    monkeypatch.setattr(scenario_analysis, "_CACHE", {})
+    monkeypatch.setattr(check_analysis, "_CHECKS", {})
+    scenario_analysis.keep_scenarios(request.param == "run")
     yield
-    spec_document.keep_scenarios(True)
+    scenario_analysis.keep_scenarios(True)
 
 
 RECORDED = """

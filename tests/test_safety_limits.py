@@ -18,7 +18,7 @@ from checkspec.engine.llm import answers as verdict
 from checkspec.engine.llm import client as llm
 from checkspec.engine.llm.endpoints import Generator
 from checkspec.engine.llm.prompts import PromptError, render_prompt
-from checkspec.engine.spec import document
+from checkspec.engine.spec import scenario_analysis
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.source import parse_source
@@ -100,12 +100,12 @@ def test_an_endless_alias_is_refused() -> None:
 
 
 def test_the_analysis_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(document, "_CACHE", {})
-    monkeypatch.setattr(document, "_CACHE_LIMIT", 3)
+    monkeypatch.setattr(scenario_analysis, "_CACHE", {})
+    monkeypatch.setattr(scenario_analysis, "_CACHE_LIMIT", 3)
     texts = [f"name: s{i}\nsteps: []\n" for i in range(5)]
     for text in texts:
         assert analyze(text, "t.scenario.yaml").scenarios[0].name == text.split()[1]
-        assert len(document._CACHE) <= 3  # noqa: SLF001 (a private helper's own test)
+        assert len(scenario_analysis._CACHE) <= 3  # noqa: SLF001 (a private helper's own test)
     again = analyze(texts[-1], "t.scenario.yaml")
     assert again.scenarios[0].name == "s4"
 

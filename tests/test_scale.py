@@ -21,11 +21,13 @@ from typing import Any
 import pytest
 
 from checkspec.engine.core.gcpause import freeze_bulk, gc_paused
-from checkspec.engine.spec import document as document_module
-from checkspec.engine.spec.document import analyze, keep_scenarios
+from checkspec.engine.spec import scenario_analysis
+from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.lines import LineIndex, LinesView, index_of, remember, split_lines
 from checkspec.engine.spec.problems import Position
-from checkspec.engine.spec.source import Node, _hit, parse_source
+from checkspec.engine.spec.scenario_analysis import keep_scenarios
+from checkspec.engine.spec.source import parse_source
+from checkspec.engine.spec.tree import Node, _hit
 from checkspec.server.lsp.diagnostics import MIN_DELAY, delay
 from tests.test_incremental import suite
 
@@ -68,13 +70,13 @@ def test_without_freeze_bulk_nothing_is_frozen() -> None:
 def test_scenarios_rebuilt_on_demand_equal_the_ones_kept() -> None:
     text = suite(12)
     kept = analyze(text, "kept.suite.yaml")
-    document_module._CACHE.clear()  # noqa: SLF001
+    scenario_analysis._CACHE.clear()  # noqa: SLF001
     keep_scenarios(False)
     try:
         lazy = analyze(text, "lazy.suite.yaml")
     finally:
         keep_scenarios(True)
-        document_module._CACHE.clear()  # noqa: SLF001
+        scenario_analysis._CACHE.clear()  # noqa: SLF001
     assert all(entry.built is None for entry in lazy.scenarios)
     for a, b in zip(kept.scenarios, lazy.scenarios, strict=True):
         got = b.scenario
@@ -172,7 +174,7 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
         assert first.layout is not None and first.layout.cuts  # the case that made cycles
         gc.collect()
         del editing, jsonl, first
-        document_module._CACHE.clear()  # noqa: SLF001
+        scenario_analysis._CACHE.clear()  # noqa: SLF001
         assert gc.collect() == 0
     finally:
         keep_scenarios(True)

@@ -27,7 +27,8 @@ from checkspec.engine.catalog import FILE_KINDS, FileKind, fields_of, kind_from_
 from checkspec.engine.core.check import Check
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Severity
-from checkspec.engine.spec.workspace import Workspace, WorkspaceConfig
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"

@@ -18,9 +18,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from checkspec.engine.spec.document import MAX_PROBLEMS
 from checkspec.engine.spec.lines import LineIndex
-from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.problems import MAX_PROBLEMS, Position, Range
 from tests.spec_texts import edit_sequence, random_spec
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.spec.document import analyze
-from checkspec.engine.spec.workspace import Workspace, WorkspaceConfig
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import WorkspaceConfig
 from checkspec.server.analysis.recorded import RecordedInteraction, RecordedScenario, recorded_at
 from checkspec.server.analysis.trace_paths import (
     format_name,

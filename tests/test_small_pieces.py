@@ -14,7 +14,7 @@ from checkspec.engine.core.jsonpath import (
 )
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.lines import split_lines
-from checkspec.engine.spec.workspace import CustomCheck, WorkspaceConfig
+from checkspec.engine.spec.workspace_config import CustomCheck, WorkspaceConfig
 from checkspec.server.analysis.symbols import SymbolRole, document_symbols
 
 from .test_server_analysis import dedent

@@ -1,12 +1,13 @@
 """The located tree, node by node: kind, value and 0-based range of every key and value,
 and the problems, for each construct of YAML and JSON a spec file may use
-(engine/spec/source.py)."""
+(engine/spec/source.py, tree.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from checkspec.engine.spec.source import Node, parse_source
+from checkspec.engine.spec.source import parse_source
+from checkspec.engine.spec.tree import Node
 
 
 def span(node: Node) -> str:

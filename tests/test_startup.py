@@ -93,7 +93,7 @@ def test_the_package_names_load_on_first_use() -> None:
         assert Scenario and StringMatching and LLMJudge
         """
     )
-    assert "checkspec.engine.scenario" in loaded
+    assert "checkspec.engine.scenarios.scenario" in loaded
 
 
 def test_one_kind_read_imports_its_package_and_a_listing_all_of_them() -> None:

@@ -2,8 +2,9 @@
 
 The main process only parses files, schedules and writes reports: scenarios run in
 worker processes (or in-process when asked), and each result arrives as its scenario
-ends, driving the progress bar. Ctrl-C cancels: what finished is kept, the rest is
-reported as not run; a second Ctrl-C stops at once.
+ends, driving the progress bar. Ctrl-C, SIGTERM (a CI runner cancelling) and SIGHUP
+(a closed terminal) cancel: what finished is kept, the rest is reported as not run, and
+the run exits 128 + the signal's number; a second signal stops at once.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.result import ScenarioResult, TestCaseStatus
+from ..core.usage import Usage
 from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
 from ..settings import Settings
-from ..spec.document import Document, ScenarioEntry
+from ..spec.document import Document
+from ..spec.scenario_analysis import ScenarioEntry
+
+# What stops a run as Ctrl-C does (SIGHUP does not exist on Windows).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
 
 
 @dataclass
@@ -41,6 +47,7 @@ class ScenarioRun:
     step_lines: list[int] = field(default_factory=list)
     output: str = ""  # what its code printed
     ending: Ending = Ending.FINISHED
+    rerun: str | None = None  # why this is its second run (its worker was lost), if so
 
     @classmethod
     def of(
@@ -50,6 +57,7 @@ class ScenarioRun:
         result: ScenarioResult,
         output: str = "",
         ending: Ending = Ending.FINISHED,
+        rerun: str | None = None,
     ) -> ScenarioRun:
         steps = entry.node.get("steps") or entry.node.get("interactions")
         step_lines = (
@@ -67,6 +75,7 @@ class ScenarioRun:
             step_lines=step_lines,
             output=output,
             ending=ending,
+            rerun=rerun,
         )
 
     def check_at(self, step: int, index: int) -> tuple[str, int] | None:
@@ -97,11 +106,17 @@ class RunReport:
     runs: list[ScenarioRun] = field(default_factory=list)
     duration_s: float = 0.0
     interrupted: bool = False
+    signal: int | None = None  # what interrupted it (SIGINT, SIGTERM, SIGHUP)
     shard: tuple[int, int] | None = None  # (K, N) of `--shard K/N`
     selected: int | None = None  # scenarios selected before sharding (all shards together)
 
     def count(self, status: TestCaseStatus) -> int:
         return sum(1 for r in self.runs if r.result.status is status)
+
+    @property
+    def usage(self) -> Usage:
+        """What the run's model calls cost, all scenarios together."""
+        return Usage.total(r.result.usage for r in self.runs)
 
     @property
     def status(self) -> TestCaseStatus:
@@ -141,6 +156,7 @@ def run_documents(
     runs: list[ScenarioRun | None] = [None] * len(todo)
     started = time.perf_counter()
     interrupted = False
+    stopped_by: int | None = None
 
     async def main() -> None:
         # Returns nothing on purpose: on Python 3.11, asyncio.run() may repr() the main
@@ -149,29 +165,37 @@ def run_documents(
         loop = asyncio.get_running_loop()
         presses = 0
 
-        def on_interrupt() -> None:
-            nonlocal presses, interrupted
+        def on_interrupt(signum: int) -> None:
+            # Ctrl-C, and what CI runners and closed terminals send (SIGTERM, SIGHUP):
+            # stop starting scenarios, cancel the running ones, keep what finished.
+            nonlocal presses, interrupted, stopped_by
             presses += 1
             interrupted = True
+            stopped_by = stopped_by or signum
             if presses == 1:
-                print("\nstopping: Ctrl-C again to stop at once", file=sys.stderr)
+                again = "Ctrl-C" if signum == signal.SIGINT else "the signal"
+                name = signal.Signals(signum).name
+                print(f"\nstopping ({name}): {again} again to stop at once", file=sys.stderr)
                 executor.cancel()
             else:
                 if isinstance(executor, WorkerPool):
                     executor.kill_all()
-                os._exit(130)
+                os._exit(128 + signum)
 
-        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+        handled = [s for s in STOP_SIGNALS if s is not None]
+        for signum in handled:
+            loop.add_signal_handler(signum, on_interrupt, signum)
         try:
             async for outcome in executor.stream(jobs, RunOptions(settings)):
                 doc, entry = todo[outcome.key]
                 runs[outcome.key] = run = ScenarioRun.of(
-                    doc, entry, outcome.result, outcome.output, outcome.ending
+                    doc, entry, outcome.result, outcome.output, outcome.ending, outcome.rerun
                 )
                 if on_done is not None:
                     on_done(run)
         finally:
-            loop.remove_signal_handler(signal.SIGINT)
+            for signum in handled:
+                loop.remove_signal_handler(signum)
             await executor.aclose()
 
     # The loaded documents are large and live for the whole run: move them out of the
@@ -185,4 +209,9 @@ def run_documents(
     finally:
         gc.unfreeze()
     done = [run for run in runs if run is not None]
-    return RunReport(runs=done, duration_s=time.perf_counter() - started, interrupted=interrupted)
+    return RunReport(
+        runs=done,
+        duration_s=time.perf_counter() - started,
+        interrupted=interrupted,
+        signal=stopped_by,
+    )

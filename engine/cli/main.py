@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from ..spec.document import Document, ScenarioEntry
+    from ..spec.document import Document
+    from ..spec.scenario_analysis import ScenarioEntry
     from .execute import RunReport
 
 # The engine is imported by the commands that use it, not here: `checkspec --version` and
@@ -71,6 +72,17 @@ def _parser() -> argparse.ArgumentParser:
         "--no-cache",
         action="store_true",
         help="neither use nor fill the verdict cache: every judge call goes to the provider",
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="send nothing: print the model calls the run would make, their tokens and cost",
+    )
+    run.add_argument(
+        "--no-rerun",
+        action="store_true",
+        help="a scenario whose worker process died is an ERROR, never run a second time "
+        "(targets with side effects; the `rerun` setting)",
     )
     run.add_argument(
         "--shard",
@@ -268,7 +280,7 @@ def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from ..spec.document import keep_scenarios
+    from ..spec.scenario_analysis import keep_scenarios
 
     keep_scenarios(False)  # nothing is run: only problems are wanted
     try:
@@ -296,12 +308,11 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
     from ..settings import run_settings
-    from ..spec.status import drafts_left_out
     from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
-    from .execute import run_documents, runnable, scenario_identity
+    from .execute import run_documents
     from .progress import Progress
-    from .selection import shard_of, write_last_failed
+    from .selection import write_last_failed
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -320,7 +331,23 @@ def _run(args: argparse.Namespace) -> int:
         python=args.python,
         cache_dir=args.cache_dir,
         cache=False if args.no_cache else None,
+        max_cost=args.max_cost,
+        rerun=False if args.no_rerun else None,
     )
+    if args.dry_run:
+        from .dry_run import print_plan
+
+        documents, invalid = _load(args.paths)
+        chosen = _select(args, documents, workspace.root)
+        if isinstance(chosen, int):
+            return chosen
+        return print_plan(chosen[0], settings, args.format, args.output)
+    if settings.cache and settings.cache_dir:
+        from ..llm.verdict_cache import repair
+
+        # Here, where its warning is seen (a worker's stderr is kept for crash reports).
+        if warning := repair(settings.cache_dir):
+            print(warning, file=sys.stderr)
     with asyncio.Runner() as runner:
         executor = executor_for(
             settings, args.executor, ray_address=args.ray_address, root=workspace.root
@@ -332,26 +359,10 @@ def _run(args: argparse.Namespace) -> int:
             elif isinstance(executor, RayExecutor):
                 executor.connect()
             documents, invalid = _load(args.paths)
-            todo = runnable(documents, args.tag)
-            if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
-                print(unmatched, file=sys.stderr)
-                return EXIT_INVALID
-            todo, drafts = drafts_left_out(todo, args.include_drafts)
-            if drafts:
-                print(
-                    f"{drafts} draft scenario(s) not run (--include-drafts runs them)",
-                    file=sys.stderr,
-                )
-            selected = len(todo)
-            if args.last_failed:
-                todo = _last_failed(todo, workspace.root)
-            if args.shard:
-                index, count = args.shard
-                todo = [
-                    (d, e)
-                    for d, e in todo
-                    if shard_of(scenario_identity(d.path, e), count) == index
-                ]
+            chosen = _select(args, documents, workspace.root)
+            if isinstance(chosen, int):
+                return chosen
+            todo, selected = chosen
             text_mode = args.format == "text" and not args.output
             with Progress(len(todo), enabled=text_mode and sys.stdout.isatty()) as progress:
                 report = run_documents(
@@ -369,15 +380,41 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    write_last_failed(
+    for warning in write_last_failed(
         workspace.root,
         (
             (r.identity, r.result.failed or r.result.errored)
             for r in report.runs
             if r.ending != "cancelled"
         ),
-    )
+    ):
+        print(warning, file=sys.stderr)
     return _write(report, args.format, args.output, invalid)
+
+
+def _select(
+    args: argparse.Namespace, documents: list[Document], root: Path | None
+) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
+    """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
+    selected before sharding; or the exit code of a selection that cannot be."""
+    from ..spec.status import drafts_left_out
+    from .execute import runnable, scenario_identity
+    from .selection import shard_of
+
+    todo = runnable(documents, args.tag)
+    if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
+        print(unmatched, file=sys.stderr)
+        return EXIT_INVALID
+    todo, drafts = drafts_left_out(todo, args.include_drafts)
+    if drafts:
+        print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
+    selected = len(todo)
+    if args.last_failed:
+        todo = _last_failed(todo, root)
+    if args.shard:
+        index, count = args.shard
+        todo = [(d, e) for d, e in todo if shard_of(scenario_identity(d.path, e), count) == index]
+    return todo, selected
 
 
 def _merge(args: argparse.Namespace) -> int:
@@ -409,8 +446,8 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
         print(summary_line(report), file=sys.stderr)
     else:
         sys.stdout.write(rendered)
-    if report.interrupted:
-        return EXIT_INTERRUPTED
+    if report.interrupted:  # 130 (Ctrl-C), 143 (SIGTERM), 129 (SIGHUP)
+        return 128 + report.signal if report.signal else EXIT_INTERRUPTED
     if invalid:
         return EXIT_INVALID
     failed = any(r.result.failed or r.result.errored for r in report.runs)
@@ -450,8 +487,14 @@ def _last_failed(
     from .execute import scenario_identity
     from .selection import read_last_failed
 
-    failed = read_last_failed(root)
+    warnings: list[str] = []
+    failed = read_last_failed(root, warnings)
     again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
+    if warnings:  # not "none failed": the record says nothing
+        for warning in warnings:
+            print(warning, file=sys.stderr)
+        print("--last-failed: the last run's record is unreadable; running all", file=sys.stderr)
+        return todo
     if not again:
         print("--last-failed: no scenario failed in the last run; running all", file=sys.stderr)
         return todo

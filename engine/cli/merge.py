@@ -111,4 +111,5 @@ def _run_of(path: Path, number: int, data: Any) -> ScenarioRun:
         step_lines=[int(n) for n in data.get("step_lines") or []],
         output=str(data.get("output") or ""),
         ending=Ending(data.get("ending", "finished")),
+        rerun=str(data["rerun"]) if data.get("rerun") else None,
     )

@@ -8,6 +8,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..core.result import CheckResult, TestCaseStatus
+from ..core.usage import Usage
 from .execute import RunReport, ScenarioRun
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
@@ -42,7 +43,12 @@ def summary_line(report: RunReport) -> str:
     ]
     replayed = sum(1 for r in report.runs if r.result.replayed)
     note = f"; {replayed} replayed recorded outputs (no target)" if replayed else ""
-    return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}"
+    reran = sum(1 for r in report.runs if r.rerun)
+    if reran:  # never silent: their first run was lost with its worker
+        note += f"; {reran} re-run (their worker process was stopped or died)"
+    spent = report.usage
+    cost = f"; {spent.describe()}" if spent else ""
+    return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
 
 
 def scenario_lines(run: ScenarioRun) -> list[str]:
@@ -54,6 +60,8 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         f"{label:<5} {result.scenario_name}  {result.duration_ms} ms{replayed}  "
         f"{run.path}:{run.line}"
     ]
+    if run.rerun:
+        lines.append(f"      {run.rerun}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
@@ -70,6 +78,8 @@ def to_json(report: RunReport) -> str:
     scenarios = []
     for run in report.runs:
         data = run.result.model_dump(mode="json", fallback=repr)
+        if data.get("usage") is None:
+            data.pop("usage", None)
         data.update(
             id=run.identity,
             file=run.path,
@@ -78,6 +88,7 @@ def to_json(report: RunReport) -> str:
             tags=run.tags,
             output=run.output,
             ending=run.ending.value,
+            rerun=run.rerun,
         )
         for s, step in enumerate(data["steps"]):
             for i, result in enumerate(step["results"]):
@@ -91,6 +102,8 @@ def to_json(report: RunReport) -> str:
         "interrupted": report.interrupted,
         "duration_s": round(report.duration_s, 3),
     }
+    if spent := report.usage:
+        document["usage"] = spent.model_dump()
     if report.shard is not None:
         index, count = report.shard
         document["shard"] = {"index": index, "count": count, "selected": report.selected}
@@ -124,6 +137,9 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
+            if run.rerun:
+                properties = ET.SubElement(case, "properties")
+                ET.SubElement(properties, "property", name="rerun", value=run.rerun)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])
@@ -133,10 +149,18 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, tag, message=message or status.value).text = details
             elif status is TestCaseStatus.SKIP:
                 ET.SubElement(case, "skipped")
+            if run.result.usage:
+                _usage_properties(case, run.result.usage)
             if run.output:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _usage_properties(case: ET.Element, usage: Usage) -> None:
+    properties = ET.SubElement(case, "properties")
+    for name, value in usage.model_dump().items():
+        ET.SubElement(properties, "property", name=f"usage.{name}", value=str(value))
 
 
 def _xml_safe(text: str) -> str:
@@ -193,6 +217,9 @@ def to_sarif(report: RunReport, tool_version: str) -> str:
                     }
                 },
                 "results": results,
+                **(
+                    {"properties": {"usage": spent.model_dump()}} if (spent := report.usage) else {}
+                ),
             }
         ],
     }

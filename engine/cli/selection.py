@@ -5,21 +5,31 @@ its name): the same on every machine, whatever the order of the paths or the oth
 files, so N CI jobs with K = 1..N run disjoint sets that together are the whole suite.
 
 The last run's failing and erroring scenarios are kept in `.checkspec/lastfailed.json`
-at the workspace root (as pytest keeps its own), updated after every run.
+at the workspace root (as pytest keeps its own), updated after every run under a lock
+(concurrent runs lose no update); a record that cannot be read is moved aside
+(`lastfailed.json.corrupt-<time>`) with a warning, and a new one starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 STATE_FOLDER = ".checkspec"
 LAST_FAILED = "lastfailed.json"
+LOCK = "lastfailed.lock"
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -43,35 +53,89 @@ def state_folder(root: Path | None) -> Path:
     return (root or Path.cwd()) / STATE_FOLDER
 
 
-def read_last_failed(root: Path | None) -> set[str]:
+class _Unreadable(Exception):
+    """The record exists but is not one (truncated, not JSON, not its shape)."""
+
+
+def _parse(path: Path) -> set[str]:
+    """The record's identities; none when it does not exist."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return set()
+    except OSError as exc:
+        raise _Unreadable(exc.strerror or str(exc)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:
+        raise _Unreadable(f"not JSON: {exc}") from None
+    failed = data.get("failed") if isinstance(data, dict) else None
+    if not isinstance(failed, list):
+        raise _Unreadable('not a record: no "failed" list')
+    return {item for item in failed if isinstance(item, str)}
+
+
+def _move_aside(path: Path, why: str) -> str:
+    """Move an unreadable record out of the way (kept for a look); the warning to show."""
+    aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
+    try:
+        os.replace(path, aside)
+    except OSError as exc:
+        return f"warning: {path} cannot be read ({why}) nor moved aside: {exc.strerror or exc}"
+    return f"warning: {path} could not be read ({why}); moved to {aside.name}, starting anew"
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the record's lock: concurrent runs (shards on one machine) each read, update
+    and replace it in turn, so none loses another's update."""
+    if fcntl is None:  # pragma: no cover - Windows: the atomic replace alone
+        yield
+        return
+    with open(folder / LOCK, "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def read_last_failed(root: Path | None, warnings: list[str] | None = None) -> set[str]:
+    """The identities that failed last time. An unreadable record is moved aside (its
+    warning added to `warnings`) and reads as empty."""
     path = state_folder(root) / LAST_FAILED
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return _parse(path)
+    except _Unreadable as exc:
+        warning = _move_aside(path, str(exc))
+        if warnings is not None:
+            warnings.append(warning)
         return set()
-    failed = data.get("failed") if isinstance(data, dict) else None
-    return {item for item in failed if isinstance(item, str)} if isinstance(failed, list) else set()
 
 
-def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> None:
-    """Update the record with this run: (identity, failed) of each scenario that ran."""
-    failed = read_last_failed(root)
-    for identity, bad in ran:
-        if bad:
-            failed.add(identity)
-        else:
-            failed.discard(identity)
+def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> list[str]:
+    """Update the record with this run: (identity, failed) of each scenario that ran.
+    Returns the warnings to show (an unreadable record moved aside)."""
+    warnings: list[str] = []
     folder = state_folder(root)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        # Concurrent runs (shards on one machine) each replace the whole file atomically.
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".lastfailed-")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump({"failed": sorted(failed)}, out, indent=1)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, folder / LAST_FAILED)
+        with _locked(folder):
+            failed = read_last_failed(root, warnings)
+            for identity, bad in ran:
+                if bad:
+                    failed.add(identity)
+                else:
+                    failed.discard(identity)
+            # Replaced atomically: a reader without the lock sees the old or the new one.
+            handle, temporary = tempfile.mkstemp(dir=folder, prefix=".lastfailed-")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump({"failed": sorted(failed)}, out, indent=1)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, folder / LAST_FAILED)
         ignore = folder / ".gitignore"
         if not ignore.exists():  # local state, never committed (as .pytest_cache does)
             ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
     except OSError:  # a read-only checkout: --lf just has nothing to go on
         pass
+    return warnings

@@ -16,6 +16,8 @@ from pathlib import Path
 from ..spec.kinds import FileKind, is_config_name, kind_from_name
 
 EXIT_INTERRUPTED = 130
+# A run stopped by Ctrl-C, SIGTERM or SIGHUP (128 + the signal): watching stops too.
+INTERRUPTED = {EXIT_INTERRUPTED, 128 + 15, 128 + 1}
 _IGNORED_PARTS = frozenset({".git", ".checkspec", "__pycache__", ".venv", "venv", "node_modules"})
 
 
@@ -24,7 +26,7 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
     from watchfiles import watch as changes_of  # only this mode needs it
 
     code = run(args)
-    if code == EXIT_INTERRUPTED:
+    if code in INTERRUPTED:
         return code
     roots = watched_roots(args.paths)
     ignored = {Path(args.output).resolve()} if args.output else set()
@@ -45,7 +47,7 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
                 continue
             print(f"\nchanged: running {', '.join(again)}", file=sys.stderr)
             code = run(argparse.Namespace(**{**vars(args), "paths": again}))
-            if code == EXIT_INTERRUPTED:
+            if code in INTERRUPTED:
                 return code
             announced = False
     except KeyboardInterrupt:

@@ -27,6 +27,7 @@ from .construct import (
     unread_fields_set,
 )
 from .trace import Trace, TraceType
+from .usage import Usage
 
 if TYPE_CHECKING:
     from ..scenarios.suite import Suite
@@ -360,6 +361,10 @@ class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
     tags: list[str] = Field(default_factory=list)
     replayed: bool = Field(
         default=False, description="True when recorded outputs were replayed (no target)."
+    )
+    usage: Usage | None = Field(
+        default=None,
+        description="What its model calls cost (judges, simulated users); None: no call.",
     )
 
     @computed_field  # type: ignore[prop-decorator]

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from ..core.result import CheckResult, ScenarioResult, TestCaseError, TestCaseResult
 from ..core.trace import Trace
-from ..scenario import Scenario, Step
+from ..scenarios.scenario import Scenario, Step
 from ..settings import Settings
 
 
@@ -53,6 +53,9 @@ class Outcome:
     result: ScenarioResult
     output: str = ""
     ending: Ending = Ending.FINISHED
+    # Why this result is of a second run (its first was lost with its worker), if it is:
+    # "re-run: its worker was stopped for <scenario>", "re-run after worker crash (...)".
+    rerun: str | None = None
 
 
 def timeout_message(seconds: float) -> str:

@@ -27,8 +27,7 @@ class InProcessExecutor(Executor):
     ) -> AsyncGenerator[Outcome, None]:
 
         apply_llm_settings(options.settings)
-        gate = limits.RateLimiter(options.settings.limits) if options.settings.limits else None
-        limits.set_gate(gate)
+        limits.set_gate(limits.run_limiter(options.settings.limits, options.settings.max_cost))
         self._cancelled = False
         semaphore = asyncio.Semaphore(self._concurrency)
         timeout = options.scenario_timeout

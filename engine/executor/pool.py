@@ -4,11 +4,20 @@ Each worker (worker.py) runs several scenarios at once (`slots`). The parent kee
 every deadline and decides every ending:
 
 - a scenario past `scenario_timeout` (plus a short grace for the worker's own soft
-  timeout) has its worker killed, with the worker's whole session; it ends as ERROR
-  and the other scenarios that worker was running go back to the queue;
+  timeout) has its worker killed, with the worker's whole session; it ends as ERROR.
+  The other scenarios that worker had started go back to the queue and run again on
+  another worker, with a deadline of their own from their new start; each is marked
+  "re-run: its worker was stopped for <scenario>". When several were past their
+  deadline at once (user code holding the worker's only thread keeps finished results
+  from being sent), which one held it is unknown: each runs again alone, so only the
+  one that is late on its own ends as ERROR;
 - a worker that dies (os._exit, a signal, out of memory) ends the scenario it was
   running as ERROR with the exit code and the tail of its stderr. When several were
-  running, they are retried one at a time, so the blame lands on the right one;
+  running, each is re-run once, alone in a worker, and marked "re-run after worker
+  crash (...)": one that kills its worker again ends as ERROR. With the `rerun`
+  setting off (targets with side effects), they end as ERROR at once;
+- scenarios sent to a worker but not started when it ends go back to the queue, not
+  marked (none of their code ran);
 - cancelling kills the workers with running scenarios and ends every unfinished job
   as cancelled.
 
@@ -31,7 +40,7 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.limits import RateLimiter
+from ..llm.limits import BudgetReached, RateLimiter, run_limiter
 from . import wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
@@ -58,6 +67,9 @@ def default_size(jobs: int) -> int:
 class _Queued:
     job: Job
     solo: bool = False  # runs alone in its worker (retry after an ambiguous crash)
+    rerun: str | None = None  # why this is a second run (Outcome.rerun)
+    crashed: bool = False  # its first run was lost with a worker that died
+    late_with: str | None = None  # the others past their deadline in its first worker
 
 
 @dataclass
@@ -137,7 +149,7 @@ class WorkerPool(Executor):
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # killed as a group; Ctrl-C in a terminal is ours
-                env=self._env,
+                env={**self._env, wire.PARENT_VARIABLE: str(os.getpid())},
                 limit=1 << 26,
             )
         except OSError as exc:  # no such interpreter, not executable
@@ -206,8 +218,7 @@ class WorkerPool(Executor):
             self._spares = None
         queue: deque[_Queued] = deque(_Queued(job) for job in jobs)
         remaining = {job.key for job in jobs}
-        limits = options.settings.limits
-        self.limiter = RateLimiter(limits) if limits else None
+        self.limiter = run_limiter(options.settings.limits, options.settings.max_cost)
         try:
             self._retire_used()
             await self.warm(len(jobs))
@@ -324,7 +335,9 @@ class WorkerPool(Executor):
         for message in messages:
             if message[0] == "done":
                 outcome: Outcome = message[1]
-                if worker.inflight.pop(outcome.key, None) is not None:
+                running = worker.inflight.pop(outcome.key, None)
+                if running is not None:
+                    outcome.rerun = running.queued.rerun
                     done.append(outcome)
             elif message[0] == "started":
                 running = worker.inflight.get(message[1])
@@ -337,11 +350,11 @@ class WorkerPool(Executor):
             elif message[0] == "retire":
                 worker.retiring = True
             elif message[0] == "acquire":
-                _, number, model, tokens = message
-                task = asyncio.ensure_future(self._grant(worker, number, model, tokens))
+                _, number, model, tokens, cost = message
+                task = asyncio.ensure_future(self._grant(worker, number, model, tokens, cost))
                 worker.asking[number] = task
             elif message[0] == "release":
-                self._give_back(worker, message[1])
+                self._give_back(worker, message[1], message[2])
             elif message[0] == "abandon":
                 asking = worker.asking.pop(message[1], None)
                 if asking is not None:
@@ -351,12 +364,19 @@ class WorkerPool(Executor):
             worker.solo = False
         return done
 
-    async def _grant(self, worker: _Worker, number: int, model: str, tokens: int) -> None:
+    async def _grant(
+        self, worker: _Worker, number: int, model: str, tokens: int, cost: float
+    ) -> None:
         limiter = self.limiter
         if limiter is None:  # no limits (or the run is over): go ahead
             worker.send([("grant", number)])
             return
-        ticket = await limiter.acquire(model, tokens)
+        try:
+            ticket = await limiter.acquire(model, tokens, cost)
+        except BudgetReached as exc:
+            worker.asking.pop(number, None)
+            worker.send([("refuse", number, str(exc))])
+            return
         worker.asking.pop(number, None)
         if worker.proc.returncode is not None:
             await limiter.release(ticket)
@@ -364,10 +384,10 @@ class WorkerPool(Executor):
         worker.holding[number] = ticket
         worker.send([("grant", number)])
 
-    def _give_back(self, worker: _Worker, number: int) -> None:
+    def _give_back(self, worker: _Worker, number: int, spent: float = 0.0) -> None:
         ticket = worker.holding.pop(number, None)
         if ticket is not None and self.limiter is not None:
-            self._background(self.limiter.release(ticket))
+            self._background(self.limiter.release(ticket, spent))
 
     def _background(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -388,32 +408,67 @@ class WorkerPool(Executor):
                     f"cannot start checkspec worker processes with {self.python}: "
                     f"{_exit_text(code)}; {worker.stderr_tail() or 'no output'}"
                 )
+        return self._lost(worker, code, queue)
+
+    def _lost(self, worker: _Worker, code: int, queue: deque[_Queued]) -> list[Outcome]:
+        """What becomes of the jobs of a worker that ended: an outcome, or the queue again."""
         done: list[Outcome] = []
-        started = [r for r in worker.inflight.values() if r.started is not None]
+        started = {k: r for k, r in worker.inflight.items() if r.started is not None}
+        late = [k for k in started if k in worker.late]
+        rerun = worker.options is None or worker.options.settings.rerun
+
+        def name(key: int) -> str:
+            return started[key].queued.job.scenario.name
+
         for key, running in worker.inflight.items():
-            job = running.queued.job
+            queued, job = running.queued, running.queued.job
             if worker.kill_reason in ("cancel", "abandoned", "close"):
                 why = "not run: the run was cancelled"
                 done.append(Outcome(key, not_run(job.scenario, why), ending=Ending.CANCELLED))
-            elif key in worker.late:
-                message = timeout_message(self._timeout_of(worker))
-                result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
-                done.append(Outcome(key, result, ending=Ending.TIMEOUT))
-            elif running.started is None or worker.kill_reason == "deadline":
-                queue.appendleft(running.queued)  # not started, or stopped for another's sake
-            elif len(started) == 1 or running.queued.solo:
-                message = f"the worker process running this scenario died ({_exit_text(code)})"
-                tail = worker.stderr_tail()
-                result = stopped(
-                    job.scenario,
-                    message + (f"; its last output:\n{tail}" if tail else ""),
-                    exception_type="WorkerDied",
-                )
-                done.append(Outcome(key, result, ending=Ending.CRASHED))
-            else:  # several were running: retry each alone to find the one that kills it
-                queue.appendleft(_Queued(job, solo=True))
+            elif running.started is None:
+                queue.appendleft(queued)  # none of its code ran: it just goes back
+            elif worker.kill_reason == "deadline":
+                if key in worker.late and (len(late) == 1 or queued.solo):
+                    message = timeout_message(self._timeout_of(worker))
+                    result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
+                    mark = queued.rerun
+                    if queued.late_with:  # late again, alone: it was the one
+                        mark = (
+                            f"re-run alone: its first worker was stopped while it and "
+                            f"{queued.late_with} were past their deadline"
+                        )
+                    done.append(Outcome(key, result, ending=Ending.TIMEOUT, rerun=mark))
+                elif key in worker.late:  # several late at once: each again, alone
+                    others = " and ".join(name(k) for k in late if k != key)
+                    why = f"re-run: its worker was stopped for {others.replace(' and ', ' or ')}"
+                    queue.appendleft(_Queued(job, solo=True, rerun=why, late_with=others))
+                else:  # stopped for another's sake: again, with a deadline of its own
+                    culprit = " or ".join(name(k) for k in late)
+                    why = f"re-run: its worker was stopped for {culprit}"
+                    queue.appendleft(_Queued(job, rerun=queued.rerun or why))
+            elif len(started) == 1 or queued.solo or queued.crashed or not rerun:
+                done.append(self._died(worker, code, queued, len(started), rerun))
+            else:  # several were running: each once more, alone, so the blame lands right
+                why = f"re-run after worker crash ({_crash_text(code)})"
+                queue.appendleft(_Queued(job, solo=True, rerun=why, crashed=True))
         worker.inflight.clear()
         return done
+
+    def _died(
+        self, worker: _Worker, code: int, queued: _Queued, running: int, rerun: bool
+    ) -> Outcome:
+        message = f"the worker process running this scenario died ({_exit_text(code)})"
+        if queued.crashed:
+            message += "; it ran alone after its first worker died too"
+        elif running > 1 and not rerun:
+            message += f" while running {running - 1} other scenario(s); not re-run (rerun: false)"
+        tail = worker.stderr_tail()
+        result = stopped(
+            queued.job.scenario,
+            message + (f"; its last output:\n{tail}" if tail else ""),
+            exception_type="WorkerDied",
+        )
+        return Outcome(queued.job.key, result, ending=Ending.CRASHED, rerun=queued.rerun)
 
     def _timeout_of(self, worker: _Worker) -> float:
         return worker.options.scenario_timeout if worker.options else 0.0
@@ -502,6 +557,13 @@ def _encode_jobs(messages: list[wire.Message], batch: list[_Queued]) -> tuple[by
     if not sendable and not messages:
         return b"", failed
     return wire.encode([*messages, ("jobs", sendable)]), failed
+
+
+def _crash_text(code: int | None) -> str:
+    """`signal 9` or `exit code 3`: how a worker ended, in a re-run's mark."""
+    if code is not None and code < 0:
+        return f"signal {-code}"
+    return _exit_text(code)
 
 
 def _exit_text(code: int | None) -> str:

@@ -23,6 +23,7 @@ import logging
 import math
 import os
 import queue
+import subprocess
 import sys
 import threading
 import time
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..llm import limits
-from ..llm.limits import RateLimiter
+from ..llm.limits import BudgetReached, RateLimiter
 from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
@@ -117,24 +118,31 @@ class _ActorGate:
     def __init__(self, actor: Any) -> None:
         self._actor = actor
 
-    async def acquire(self, model: str, tokens: int) -> object:
-        return await self._actor.acquire.remote(model, tokens)
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> object:
+        ticket, refused = await self._actor.acquire.remote(model, tokens, cost)
+        if refused is not None:
+            raise limits.BudgetReached(refused)
+        return ticket
 
-    async def release(self, ticket: object) -> None:
-        await self._actor.release.remote(ticket)
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        await self._actor.release.remote(ticket, spent)
 
 
 class LimiterActor:
     """The run's RateLimiter as a Ray actor (async: waiting callers do not block it)."""
 
-    def __init__(self, limits: Any) -> None:
-        self._limiter = RateLimiter(limits)
+    def __init__(self, limits: Any, max_cost: float | None = None) -> None:
+        self._limiter = RateLimiter(limits, max_cost)
 
-    async def acquire(self, model: str, tokens: int) -> object:
-        return await self._limiter.acquire(model, tokens)
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> tuple[Any, str | None]:
+        """(ticket, None), or (None, why) past the budget (an exception would be Ray's)."""
+        try:
+            return await self._limiter.acquire(model, tokens, cost), None
+        except BudgetReached as exc:
+            return None, str(exc)
 
-    async def release(self, ticket: object) -> None:
-        await self._limiter.release(ticket)
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        await self._limiter.release(ticket, spent)
 
     def peak_in_flight(self) -> int:
         return self._limiter.peak_in_flight
@@ -169,6 +177,7 @@ class RayExecutor(Executor):
         self._cancelled = False
         self._running: dict[Any, list[Job]] = {}
         self._stdout: Any = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
         self.slots = 1
         self.limiter: Any = None  # the run's LimiterActor when it has provider limits
 
@@ -208,6 +217,8 @@ class RayExecutor(Executor):
         except Exception as exc:  # ConnectionError, a timeout, a refused address
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
             raise RayUnavailable(f"cannot reach {where}: {type(exc).__name__}: {exc}") from None
+        if self.address is None:  # a local cluster of this run's own: it ends with the run
+            self._watchdog = _watch_session(ray)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         # One task per CPU at a time; scenarios mostly wait (targets, models), so each task
         # runs its share of `concurrency` at once, as a local worker process does.
@@ -225,7 +236,10 @@ class RayExecutor(Executor):
         self.connect()
         self._cancelled = False
         limits = options.settings.limits
-        self.limiter = self._ray.remote(num_cpus=0)(LimiterActor).remote(limits) if limits else None
+        max_cost = options.settings.max_cost
+        gated = limits or max_cost is not None
+        actor = self._ray.remote(num_cpus=0)(LimiterActor)
+        self.limiter = actor.remote(limits, max_cost) if gated else None
         results: asyncio.Queue[Outcome | None] = asyncio.Queue()
         # Big enough that a task's slots stay busy, small enough that results stream back
         # and every CPU gets a share.
@@ -333,8 +347,51 @@ class RayExecutor(Executor):
         if self._ray is not None:
             self._ray.shutdown()
             self._ray = None
+        if self._watchdog is not None:  # its end of input: what shutdown left goes too
+            with contextlib.suppress(OSError):
+                self._watchdog.communicate(timeout=10)
+            self._watchdog = None
         if self._stdout is not None:
             sys.stdout, self._stdout = self._stdout, None
+
+
+# Run by a process of its own next to the driver: when its input ends (the driver is
+# gone, whichever way, or shut Ray down), every process still writing into the local
+# cluster's session folder is killed. Ray's own processes die with the driver, but its
+# agents (dashboard, runtime env), children of the raylet, linger for a minute; their
+# names are rewritten, their log files are not. Linux only (/proc); elsewhere: nothing.
+_WATCHDOG = """
+import os, signal, sys
+session = sys.argv[1].rstrip("/") + "/"
+spared = {os.getpid(), os.getppid()}  # this one, and the driver (alive after a shutdown)
+sys.stdin.buffer.read()
+if os.path.isdir("/proc"):
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) in spared:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}").startswith(session) for fd in fds):
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+"""
+
+
+def _watch_session(ray: Any) -> subprocess.Popen[bytes] | None:
+    """Start the watchdog of this run's local cluster (None when its folder is unknown)."""
+    try:
+        session = ray._private.worker.global_worker.node.get_session_dir_path()  # noqa: SLF001
+    except Exception:  # another Ray's internals: the cluster lingers as it used to
+        return None
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", _WATCHDOG, session],
+            stdin=subprocess.PIPE,
+            start_new_session=True,  # not in the way of Ctrl-C, not killed with the group
+        )
+    except OSError:
+        return None
 
 
 def _unreachable(address: str, timeout: float = 5.0) -> str | None:

@@ -16,6 +16,9 @@ HEADER_SIZE = _HEADER.size
 
 Message = tuple[Any, ...]
 
+# The environment variable holding the pid of the process that started a worker.
+PARENT_VARIABLE = "CHECKSPEC_WORKER_PARENT"
+
 
 def encode(messages: list[Message]) -> bytes:
     payload = pickle.dumps(messages, protocol=pickle.HIGHEST_PROTOCOL)

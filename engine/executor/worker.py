@@ -7,7 +7,9 @@ prints is captured per scenario (capture.py).
 
 The parent owns deadlines and cancellation: it kills this process (its whole session)
 when a scenario is past its deadline or the run is cancelled. When the parent goes
-away, stdin ends and the process exits at once, even if user code is stuck.
+away, this process goes too, whatever user code is doing: on Linux the kernel kills it
+(a parent-death signal, set first thing); everywhere, stdin ends and a thread watching
+it exits the process (that thread needs the GIL, which a C loop in user code can hold).
 """
 
 from __future__ import annotations
@@ -43,11 +45,11 @@ class _PipeGate:
         self._numbers = itertools.count()
         self._waiting: dict[int, asyncio.Future[None]] = {}
 
-    async def acquire(self, model: str, tokens: int) -> object:
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> object:
         number = next(self._numbers)
         granted = asyncio.get_running_loop().create_future()
         self._waiting[number] = granted
-        self._worker.send_now([("acquire", number, model, tokens)])
+        self._worker.send_now([("acquire", number, model, tokens, cost)])
         try:
             await granted
         except BaseException:  # cancelled while waiting (a deadline): give the turn back
@@ -56,13 +58,21 @@ class _PipeGate:
             raise
         return number
 
-    async def release(self, ticket: object) -> None:
-        self._worker.send_now([("release", ticket)])
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        self._worker.send_now([("release", ticket, spent)])
 
     def granted(self, number: int) -> None:
         waiting = self._waiting.pop(number, None)
         if waiting is not None and not waiting.done():
             waiting.set_result(None)
+
+    def refused(self, number: int, why: str) -> None:
+        """The run's budget is reached: the call is not sent."""
+        from ..llm.limits import BudgetReached  # the engine loads once the worker is up
+
+        waiting = self._waiting.pop(number, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_exception(BudgetReached(why))
 
 
 class Worker:
@@ -151,6 +161,8 @@ class Worker:
                     self._configure(message[1], message[2])
                 elif message[0] == "grant":
                     self._gate.granted(message[1])
+                elif message[0] == "refuse":
+                    self._gate.refused(message[1], message[2])
                 elif message[0] == "jobs":
                     for job in message[1]:
                         task = asyncio.create_task(self._run(job))
@@ -164,7 +176,8 @@ class Worker:
         self._options = options
         self._slots = asyncio.Semaphore(max(1, slots))
         apply_llm_settings(options.settings)
-        limits.set_gate(self._gate if options.settings.limits else None)
+        gated = options.settings.limits or options.settings.max_cost is not None
+        limits.set_gate(self._gate if gated else None)
 
     async def _run(self, job: Any) -> None:
         from .jobs import Ending, Outcome, stopped, timeout_message
@@ -243,7 +256,30 @@ def _portable(message: wire.Message) -> wire.Message:
         return ("done", outcome)
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Be killed by the kernel when the process that started this one ends (Linux).
+
+    The signal comes even while user code holds the GIL (a regex backtracking, a C
+    loop), which the stdin-watching thread cannot do. A parent that ended before the
+    signal was set is seen by the parent's pid having changed."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the pipe watch
+            pass
+    expected = os.environ.get(wire.PARENT_VARIABLE, "")
+    if expected.isdigit() and os.getppid() != int(expected):
+        os._exit(0)  # the parent is gone already
+
+
 def main() -> None:
+    die_with_parent()
     protocol_in, protocol_out = _private_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

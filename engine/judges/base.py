@@ -17,6 +17,7 @@ from ..llm.endpoints import Generator
 from ..llm.errors import ProviderError
 from ..llm.external import describe
 from ..llm.prompts import PromptError, as_text, render_prompt, template_syntax_error
+from ..llm.usage import metered
 from .backends import NO_MODEL_MESSAGE, BaseJudge, LLMChatJudge, SOMJudge
 from .mixins import WithJudgeMixin
 from .verdict import VERDICT_INSTRUCTION, LLMCheckResult, VerdictError, parse_verdict
@@ -62,7 +63,7 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
             return CheckResult.error(str(exc), _model_detail(judge))
         if isinstance(judge, SOMJudge):
             inputs["trace"] = self.get_som_trace(trace, inputs)
-        return await self._verdict(judge, prompt, inputs, trace)
+        return await metered(self._verdict(judge, prompt, inputs, trace))
 
     async def _verdict(
         self, judge: BaseJudge, prompt: Any, inputs: dict[str, Any], trace: Any

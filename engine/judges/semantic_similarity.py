@@ -18,6 +18,7 @@ from ..llm.client import embed
 from ..llm.endpoints import EmbeddingModel, is_external_embedding_model
 from ..llm.errors import ProviderError
 from ..llm.external import embed_texts
+from ..llm.usage import metered
 from .mixins import WithEmbeddingMixin
 
 NO_EMBEDDING_MODEL_MESSAGE = (
@@ -62,6 +63,9 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         return await embed(model, texts)
 
     async def run(self, trace: Any) -> CheckResult:
+        return await metered(self._similarity(trace))
+
+    async def _similarity(self, trace: Any) -> CheckResult:
         model = self._embedding_model
         if isinstance(model, EmbeddingModel) and not model.model:
             return CheckResult.error(NO_EMBEDDING_MODEL_MESSAGE)

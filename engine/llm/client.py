@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import limits, verdict_cache
+from . import dry_run, limits, usage, verdict_cache
 from .answers import extract_json_object
 from .endpoints import EmbeddingModel, Generator, _Endpoint
 from .errors import ProviderError
@@ -99,6 +99,11 @@ def warm_up() -> None:
     threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
 
 
+def price_map() -> dict[str, Any]:
+    """litellm's local price map (model -> input_cost_per_token, output_cost_per_token...)."""
+    return dict(_litellm().model_cost)
+
+
 # -- public calls ------------------------------------------------------------------------
 
 
@@ -113,6 +118,8 @@ async def complete_json(
     so only usable answers are reused. Raises ProviderError or VerdictError.
     """
     key = ("chat", generator.model, generator.api_base, generator.temperature, prompt)
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, generator.model, [prompt])
 
     async def compute() -> dict[str, Any]:
         tokens = limits.estimate_tokens(prompt)
@@ -128,10 +135,33 @@ async def complete_json(
 async def embed(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
     """One embedding vector per text. Raises ProviderError."""
     key = ("embed", model.model, model.api_base, tuple(texts))
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, model.model, texts)
     tokens = sum(limits.estimate_tokens(text) for text in texts)
     return await _cached(
         key, lambda: _with_retries(model, lambda: _embed_once(model, texts), tokens)
     )
+
+
+def _planned(plan: dry_run.Plan, key: Hashable, model: str | None, texts: list[str]) -> Any:
+    """A dry run's call: a stored answer is counted cached and given; else counted, not sent."""
+    counted = plan.of(model)
+    stored = verdict_cache.get(verdict_cache.key_of(*key))  # type: ignore[misc]
+    if stored is not None:
+        counted.cached += 1
+        return stored
+    counted.calls += 1
+    counted.prompt_tokens += _token_count(model, texts)
+    raise dry_run.NotSent(f"not sent: dry run ({model})")
+
+
+def _token_count(model: str | None, texts: list[str]) -> int:
+    """litellm's count of the prompt's tokens (its tokenizer for the model, offline)."""
+    messages = [{"role": "user", "content": text} for text in texts]
+    try:
+        return int(_litellm().token_counter(model=model or "", messages=messages))
+    except Exception:  # a model litellm cannot count for: about four characters a token
+        return sum(len(text) // 4 for text in texts)
 
 
 # -- one attempt -----------------------------------------------------------------------
@@ -153,12 +183,17 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
     json_mode = _json_mode(litellm, generator.model)
     if json_mode is not None:
         try:
-            return _content(await litellm.acompletion(**kwargs, response_format=json_mode))
+            response = await litellm.acompletion(**kwargs, response_format=json_mode)
         except Exception as exc:
             if not _rejects_json_mode(litellm, exc):
                 raise
             _no_json_mode.add(str(generator.model))
-    return _content(await litellm.acompletion(**kwargs))
+        else:
+            limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
+            return _content(response)
+    response = await litellm.acompletion(**kwargs)
+    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
+    return _content(response)
 
 
 def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
@@ -197,6 +232,7 @@ async def _embed_once(model: EmbeddingModel, texts: list[str]) -> list[list[floa
         num_retries=0,
         max_retries=NO_SDK_RETRIES,
     )
+    limits.settle(usage.record_request(model.model, response, litellm.model_cost))
     vectors = [_vector(item) for item in response.data]
     if len(vectors) != len(texts):
         raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
@@ -216,12 +252,14 @@ async def _with_retries(
 ) -> T:
     attempts = endpoint.max_retries + 1
     semaphore = _semaphore(endpoint.max_concurrency)
+    # Held against the run's budget while the call is in flight (at most its estimate).
+    cost = _estimated_cost(endpoint.model, tokens) if limits.gated() else 0.0
     for number in range(1, attempts + 1):
         pause = endpoint.retry_backoff * 2 ** (number - 1)
         try:
             # The slots (this process's, the run's limits) are held for the request only,
             # not while backing off; the timeout starts once the request may go.
-            async with semaphore, limits.turn(endpoint.model, tokens):
+            async with semaphore, limits.turn(endpoint.model, tokens, cost):
                 async with asyncio.timeout(endpoint.timeout + _TIMEOUT_GRACE):
                     return await attempt()
         except ProviderError:
@@ -232,6 +270,15 @@ async def _with_retries(
             pause = max(pause, retry_after(exc) or 0.0)
         await asyncio.sleep(pause)
     raise AssertionError("unreachable")
+
+
+def _estimated_cost(model: str | None, tokens: int) -> float:
+    """Dollars a call of `tokens` (prompt estimate plus the answer's bound) may cost."""
+    price = usage.price_of(model, _litellm().model_cost)
+    if price is None:
+        return 0.0  # no known price: the budget cannot count it
+    prompt = max(0, tokens - limits.ANSWER_TOKENS)
+    return prompt * price[0] + limits.ANSWER_TOKENS * price[1]
 
 
 _MAX_RETRY_AFTER = 120.0
@@ -317,6 +364,7 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
         stored = verdict_cache.get(stored_key)
         if stored is not None:
+            usage.record_cached()
             return stored
         future = asyncio.ensure_future(_and_store(compute, stored_key))
         cache[key] = future
@@ -324,6 +372,7 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
         _evict(cache)
     else:
         cache.move_to_end(key)
+        usage.record_cached()  # answered by (or waiting on) the same call of this run
     # shield: a caller cancelled mid-wait must not cancel the call others are waiting on.
     return await asyncio.shield(future)
 
@@ -399,6 +448,8 @@ async def complete_structured(
         prompt,
         schema_text,
     )
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, generator.model, [prompt])
     checker = jsonschema.Draft202012Validator(schema)
 
     async def compute() -> dict[str, Any]:
@@ -450,29 +501,37 @@ async def _structured_once(
             "json_schema": {"name": name, "schema": schema, "strict": False},
         }
         try:
-            return _content(
-                await litellm.acompletion(
-                    **kwargs,
-                    messages=[{"role": "user", "content": prompt}],
-                    response_format=response_format,
-                )
+            response = await litellm.acompletion(
+                **kwargs,
+                messages=[{"role": "user", "content": prompt}],
+                response_format=response_format,
             )
         except Exception as exc:
             if not _rejects_json_mode(litellm, exc):
                 raise
             _no_schema_mode.add(model)
+        else:
+            return _recorded(litellm, generator, response)
     messages = [{"role": "user", "content": prompt + SCHEMA_INSTRUCTION + json.dumps(schema)}]
     json_mode = _json_mode(litellm, generator.model)
     if json_mode is not None:
         try:
-            return _content(
-                await litellm.acompletion(**kwargs, messages=messages, response_format=json_mode)
+            response = await litellm.acompletion(
+                **kwargs, messages=messages, response_format=json_mode
             )
         except Exception as exc:
             if not _rejects_json_mode(litellm, exc):
                 raise
             _no_json_mode.add(model)
-    return _content(await litellm.acompletion(**kwargs, messages=messages))
+        else:
+            return _recorded(litellm, generator, response)
+    return _recorded(litellm, generator, await litellm.acompletion(**kwargs, messages=messages))
+
+
+def _recorded(litellm: ModuleType, generator: Generator, response: Any) -> str | None:
+    """The answer's text, its usage recorded as every call's is (usage.py, limits)."""
+    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
+    return _content(response)
 
 
 __all__ = [

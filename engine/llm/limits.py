@@ -1,10 +1,12 @@
-"""Provider limits, enforced across every worker of a run.
+"""Provider limits and the run's budget, enforced across every worker of a run.
 
 `max_parallel_requests`, `rpm` (requests per minute) and `tpm` (tokens per minute, from
 the prompt's length) per model. One `RateLimiter` decides for the whole run: it lives
 in the process that owns the run (the CLI's, the server's), and the workers ask it
 before each call through a `Gate` (in-process: the limiter itself; a pool worker: a
-message to its parent; Ray: a limiter actor). Calls wait for their turn; none fails.
+message to its parent; Ray: a limiter actor). Calls wait for their turn; none fails,
+except past the run's budget (`max_cost`): once what was spent plus what is in flight
+would pass it, the limiter refuses every new call (`BudgetReached`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
+
+from .errors import ProviderError
 
 WINDOW_SECONDS = 60.0
 # What a call's output adds to its prompt's tokens, for `tpm` (answers are short verdicts).
@@ -84,36 +89,73 @@ class _Budget:
             self.token_total -= self.tokens.popleft()[1]
 
 
+class BudgetReached(ProviderError):
+    """The run's budget (max_cost) would be passed: the call was not sent."""
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A call's turn: its model and the cost held for it while it is in flight."""
+
+    model: str
+    cost: float = 0.0
+    limited: bool = False  # it holds a slot of the model's limits
+
+
 class RateLimiter:
     """The run's one decision maker (asyncio; lives on the run owner's event loop)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, max_cost: float | None = None) -> None:
         self._limits = dict(limits)
         self._budgets: dict[str, _Budget] = {}
         self._changed = asyncio.Condition()
         self.peak_in_flight = 0  # for tests and benchmarks
+        self.max_cost = max_cost
+        self.spent = 0.0  # dollars of the calls that ended
+        self.held = 0.0  # dollars held for the calls in flight (their estimates)
+        self.reached = False  # once refused, every later call is refused too
 
     def limits_of(self, model: str) -> ModelLimits:
         return self._limits.get(model) or self._limits.get("") or ModelLimits()
 
-    async def acquire(self, model: str, tokens: int) -> object:
-        """Wait for a turn; the ticket to give back to `release`."""
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> Ticket:
+        """Wait for a turn; the ticket to give back to `release`. Raises BudgetReached."""
+        self._hold(cost)
         limits = self.limits_of(model)
         if not limits.any:
-            return model
+            return Ticket(model, cost)
         budget = self._budgets.setdefault(model, _Budget(limits))
-        async with self._changed:
-            while True:
-                wait = budget.wait_for(tokens, time.monotonic())
-                if wait == 0:
-                    budget.take(tokens, time.monotonic())
-                    self.peak_in_flight = max(self.peak_in_flight, budget.in_flight)
-                    return model
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), wait)
+        try:
+            async with self._changed:
+                while True:
+                    wait = budget.wait_for(tokens, time.monotonic())
+                    if wait == 0:
+                        budget.take(tokens, time.monotonic())
+                        self.peak_in_flight = max(self.peak_in_flight, budget.in_flight)
+                        return Ticket(model, cost, limited=True)
+                    with suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), wait)
+        except BaseException:  # cancelled while waiting: nothing was spent
+            self.held -= cost
+            raise
 
-    async def release(self, ticket: object) -> None:
-        budget = self._budgets.get(str(ticket))
+    def _hold(self, cost: float) -> None:
+        if self.max_cost is None:
+            return
+        if self.reached or self.spent + self.held + cost > self.max_cost:
+            self.reached = True
+            raise BudgetReached(
+                f"budget reached: ${self.spent:.4f} spent and ${self.held:.4f} in flight of "
+                f"the ${self.max_cost:g} allowed (max_cost); this call was not sent"
+            )
+        self.held += cost
+
+    async def release(self, ticket: object, spent: float = 0.0) -> None:
+        if not isinstance(ticket, Ticket):
+            return
+        self.held = max(0.0, self.held - ticket.cost)
+        self.spent += spent
+        budget = self._budgets.get(ticket.model) if ticket.limited else None
         if budget is None:
             return
         async with self._changed:
@@ -122,9 +164,9 @@ class RateLimiter:
 
 
 class Gate(Protocol):
-    async def acquire(self, model: str, tokens: int) -> object: ...
+    async def acquire(self, model: str, tokens: int, cost: float = 0.0) -> object: ...
 
-    async def release(self, ticket: object) -> None: ...
+    async def release(self, ticket: object, spent: float = 0.0) -> None: ...
 
 
 _gate: Gate | None = None
@@ -136,18 +178,47 @@ def set_gate(gate: Gate | None) -> None:
     _gate = gate
 
 
+def gated() -> bool:
+    """A gate decides this process's calls (limits or a budget): estimates are wanted."""
+    return _gate is not None
+
+
+@dataclass
+class _Turn:
+    spent: float = 0.0
+
+
+_TURN: ContextVar[_Turn | None] = ContextVar("checkspec_turn", default=None)
+
+
+def settle(cost: float | None) -> None:
+    """What the call of the current turn cost (told by the client once it is answered)."""
+    current = _TURN.get()
+    if current is not None and cost is not None:
+        current.spent += cost
+
+
 @asynccontextmanager
-async def turn(model: str | None, tokens: int) -> AsyncIterator[None]:
-    """Wait for the run's limits to allow a call to `model`; hold the slot during it."""
+async def turn(model: str | None, tokens: int, cost: float = 0.0) -> AsyncIterator[None]:
+    """Wait for the run's limits (and budget) to allow a call to `model` of about `cost`
+    dollars; hold the slot during it, then account for what it cost."""
     gate = _gate
     if gate is None or model is None:
         yield
         return
-    ticket = await gate.acquire(model, tokens)
+    ticket = await gate.acquire(model, tokens, cost)
+    current = _Turn()
+    token = _TURN.set(current)
     try:
         yield
     finally:
-        await gate.release(ticket)
+        _TURN.reset(token)
+        await gate.release(ticket, current.spent)
+
+
+def run_limiter(limits: Limits, max_cost: float | None) -> RateLimiter | None:
+    """The run's limiter when it has provider limits or a budget; else None (no gate)."""
+    return RateLimiter(limits, max_cost) if limits or max_cost is not None else None
 
 
 def limits_from_config(judge: ModelLimits, models: dict[str, ModelLimits] | None = None) -> Limits:

@@ -8,20 +8,33 @@ a changed prompt template renders a different prompt) and stored in one SQLite f
 worker processes writing at once (WAL, retries on a busy database), bounded in size
 with least-recently-used eviction. Only answers that were accepted are stored, never
 provider errors.
+
+A file that is not a readable database (truncated, overwritten, a disk error) is moved
+aside as `verdicts.sqlite.corrupt-<time>` and a new cache starts: the run's owner checks
+it before the run (`repair`, whose warning it shows); a worker that meets a corruption
+mid-run does the same, under a lock so that concurrent workers move it aside only once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..catalog import SETTINGS_BY_NAME
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 FORMAT_VERSION = 1
 FILE_NAME = "verdicts.sqlite"
@@ -61,6 +74,9 @@ def get(key: str) -> Any | None:
             return None
         db.execute("UPDATE verdicts SET used = ? WHERE key = ?", (time.time(), key))
         return json.loads(row[0])
+    except sqlite3.DatabaseError as exc:
+        _corrupted(db, exc)
+        return None
     except (sqlite3.Error, ValueError):
         return None
 
@@ -76,6 +92,8 @@ def put(key: str, value: Any) -> None:
             (key, text, len(text.encode("utf-8")), time.time()),
         )
         _evict(db)
+    except sqlite3.DatabaseError as exc:
+        _corrupted(db, exc)
     except sqlite3.Error:  # a full disk or a locked database: the run goes on uncached
         pass
 
@@ -107,16 +125,95 @@ def _db() -> sqlite3.Connection | None:
             return db
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(folder / FILE_NAME, timeout=30, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS verdicts ("
-                " key TEXT PRIMARY KEY, value TEXT NOT NULL, size INTEGER NOT NULL,"
-                " used REAL NOT NULL)"
-            )
-            db.execute("CREATE INDEX IF NOT EXISTS verdicts_used ON verdicts (used)")
+            db = _open(folder / FILE_NAME)
+        except sqlite3.DatabaseError:  # not a database: aside, and a new one
+            repair(folder)
+            try:
+                db = _open(folder / FILE_NAME)
+            except (OSError, sqlite3.Error):
+                return None
         except (OSError, sqlite3.Error):
             return None
         _connections[slot] = db
         return db
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS verdicts ("
+            " key TEXT PRIMARY KEY, value TEXT NOT NULL, size INTEGER NOT NULL,"
+            " used REAL NOT NULL)"
+        )
+        db.execute("CREATE INDEX IF NOT EXISTS verdicts_used ON verdicts (used)")
+        db.execute("SELECT key FROM verdicts LIMIT 1").fetchall()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _corrupted(db: sqlite3.Connection, exc: sqlite3.DatabaseError) -> None:
+    """A query met a corrupt database ("database disk image is malformed"): forget the
+    connection, move the file aside; the next call opens a new one."""
+    if "malformed" not in str(exc) and "not a database" not in str(exc):
+        return  # "database is locked" and the like: the run goes on uncached
+    with _lock:
+        for slot, known in list(_connections.items()):
+            if known is db:
+                del _connections[slot]
+    with contextlib.suppress(sqlite3.Error):
+        db.close()
+    if _config.folder is not None:
+        repair(_config.folder, force=True)
+
+
+def repair(folder: Path | str, *, force: bool = False) -> str | None:
+    """Check the cache file in `folder`; one that cannot be read as this cache is moved
+    aside (`verdicts.sqlite.corrupt-<time>`) and the warning naming it returned (None:
+    nothing to say). Concurrent callers move a file aside once: the file is checked again
+    under a lock. `force`: a query found it corrupt already."""
+    folder = Path(folder)
+    path = folder / FILE_NAME
+    if not path.exists():
+        return None
+    try:
+        with _file_lock(folder):
+            if not force and _readable(path):
+                return None
+            aside = path.with_name(f"{FILE_NAME}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
+            os.replace(path, aside)
+            for suffix in ("-wal", "-shm"):  # the journal of the old file, not of the new
+                with contextlib.suppress(OSError):
+                    os.remove(f"{path}{suffix}")
+    except OSError as exc:
+        return f"warning: the verdict cache {path} cannot be read nor moved aside: {exc}"
+    return (
+        f"warning: the verdict cache {path} could not be read; moved to {aside.name}, starting anew"
+    )
+
+
+def _readable(path: Path) -> bool:
+    try:
+        _open(path).close()
+    except sqlite3.DatabaseError as exc:
+        return "malformed" not in str(exc) and "not a database" not in str(exc)
+    except (OSError, sqlite3.Error):
+        return True  # locked, busy: not corrupt
+    return True
+
+
+@contextlib.contextmanager
+def _file_lock(folder: Path) -> Iterator[None]:
+    if fcntl is None:  # pragma: no cover - Windows
+        yield
+        return
+    with open(folder / f"{FILE_NAME}.lock", "a+b") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

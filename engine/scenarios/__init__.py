@@ -1,4 +1,5 @@
-"""Running many scenarios: Suite and ScenarioRunner."""
+"""Scenarios and their runs: Scenario and Step (scenario.py, the run loop), many at once
+(Suite, ScenarioRunner), and what a run would ask of its models (estimate.py)."""
 
 from .runner import ScenarioRunner, get_runner
 from .suite import Suite

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core.result import ScenarioResult
 from ..core.sentinel import MISSING
-from ..scenario import Scenario
+from .scenario import Scenario
 
 
 class ScenarioRunner:

@@ -20,7 +20,7 @@ from ..core.result import ScenarioResult, SuiteResult
 from ..core.run_sync import run_sync
 from ..core.sentinel import MISSING
 from ..core.typevars import InputType, OutputType
-from ..scenario import Scenario
+from .scenario import Scenario
 
 
 class Suite(BaseModel, Generic[InputType, OutputType]):

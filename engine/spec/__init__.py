@@ -10,16 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .problems import Position, Problem, Range, Severity, TextEdit
-    from .source import Key, Node, Source, parse_jsonl_lines, parse_source
+    from .source import parse_jsonl_lines, parse_source
+    from .tree import Key, Node, Source
 
 _WHERE = {
-    "Key": "source",
-    "Node": "source",
+    "Key": "tree",
+    "Node": "tree",
     "Position": "problems",
     "Problem": "problems",
     "Range": "problems",
     "Severity": "problems",
-    "Source": "source",
+    "Source": "tree",
     "TextEdit": "problems",
     "parse_jsonl_lines": "source",
     "parse_source": "source",

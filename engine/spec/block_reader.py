@@ -17,14 +17,15 @@ caller reads the text with libyaml: it alone says what is wrong, and where.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .event_reader import Builder, surely_too_many, too_many_message
 from .problems import Range
-
-if TYPE_CHECKING:
-    from .source import Node, _Builder
+from .tree import Node, Shift
 
 __all__ = ["Unsupported", "read_block"]
+
+_alloc = object.__new__  # nodes are made field by field, as the libyaml reader makes them
 
 
 class Unsupported(Exception):
@@ -366,7 +367,7 @@ class _Full(Exception):
     """The text holds more nodes than allowed: the reader stopped where libyaml's would."""
 
 
-def read_block(b: _Builder) -> Node | None:
+def read_block(b: Builder) -> Node | None:
     """The tree `b` would read from its text with libyaml, or `Unsupported`.
 
     Fills `b.problems`, `b.nodes` and `b.cut_values` as `b.run()` does; like it, gives no
@@ -381,16 +382,7 @@ def read_block(b: _Builder) -> Node | None:
         return None
 
 
-def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for speed
-    from .source import (  # (imported here: source imports this module)
-        Node,
-        Shift,
-        _alloc,
-        _Builder,
-        _surely_too_many,
-        too_many_message,
-    )
-
+def _read(b: Builder) -> Node | None:  # one loop, its common lines inlined for speed
     text = b.original
     if b.json or b.fragment or b.restore is not None or b.bom:
         raise Unsupported
@@ -403,8 +395,7 @@ def _read(b: _Builder) -> Node | None:  # one loop, its common lines inlined for
     plain_cache, resolve = b.plain_cache, b._plain
     shapes: dict[str, tuple[Any, ...] | None] = {}
     keep = True  # whether new shapes are kept
-    alloc, node_class, builder_class = _alloc, Node, _Builder
-    surely_too_many = _surely_too_many
+    alloc, node_class, builder_class = _alloc, Node, Builder
     dash_scalar, dash_key, lone = _DASH_SCALAR, _DASH_KEY, _SCALAR  # (locals: the loop's)
     stack: list[_Open] = []
     nodes = 0

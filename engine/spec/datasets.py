@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..scenario import TargetText
+from ..scenarios.scenario import TargetText
 
 # hub-datasets-and-checks: without input_schema/output_schema a dataset is in the
 # conversational format: {"messages": [...]} in, {"response": {...}, "metadata"} out.

@@ -10,7 +10,8 @@ from ..catalog import SCHEMA_KEY
 from .document import Document, analyze
 from .kinds import FileKind, is_json, kind_from_name, kind_from_schema
 from .problems import Problem, Range
-from .source import Source, parse_source
+from .source import parse_source
+from .tree import Source
 from .workspace import load_workspace
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}

@@ -27,22 +27,14 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 from ..core.gcpause import gc_paused
-from .document import (
-    Document,
-    Layout,
-    RowsLayout,
-    ScenarioEntry,
-    analyze,
-    cut_by_entry,
-    flagged,
-    moved,
-    moved_problem,
-    workspace_key,
-)
+from .document import Document, analyze
 from .kinds import FileKind, kind_from_name
+from .layouts import Layout, RowsLayout, cut_by_entry, flagged, workspace_key
 from .lines import LineIndex, index_of, remember
-from .problems import Position, Problem, Range
-from .source import MAX_NODES, Fragment, Node, Row, Source, parse_fragment, parse_jsonl_row
+from .problems import Position, Problem, Range, moved, moved_problem
+from .scenario_analysis import ScenarioEntry
+from .source import MAX_NODES, Fragment, Row, parse_fragment, parse_jsonl_row
+from .tree import Node, Source
 from .workspace import Workspace
 from .yaml_traps import hints_for
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..core.check import DEPRECATED_SPELLINGS, Check, FieldIssue, KindModel, did_you_mean
 from .problems import Position, Problem, Range, Severity, TextEdit
-from .source import Node
+from .tree import Node
 from .yaml_traps import comma_hint
 
 

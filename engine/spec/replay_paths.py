@@ -23,7 +23,7 @@ from ..catalog import jsonpath_keys
 from ..core.check import did_you_mean
 from .locate import warning
 from .problems import Position, Problem, Range, TextEdit
-from .source import Node
+from .tree import Node
 
 CODE = "unresolved-trace-path"
 _SEGMENT = re.compile(

@@ -17,7 +17,7 @@ from ..checks.json_schema import (
     schema_problem,
 )
 from .problems import Problem, Range
-from .source import Node
+from .tree import Node
 
 # Longest the analysis may spend checking one value against a schema: it runs as you type.
 SECONDS = 0.25

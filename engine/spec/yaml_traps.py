@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from .lines import LineIndex
 from .problems import Position, Problem, Range, Severity, TextEdit
-from .source import Node, Source
+from .tree import Node, Source
 
 # Keys whose values are free text (messages, answers, keywords), where `#` is likely meant.
 TEXT_KEYS = frozenset(

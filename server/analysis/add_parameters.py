@@ -1,8 +1,9 @@
 """A quick fix for a check that lacks required parameters: write them, with placeholders.
 
 The check is found from the problem's place (its `kind:` or dataset `identifier:`), the
-parameters from the check's own validation (required.py); they are added below the last
-line of a block mapping, at its indentation, or before the `}` of a flow one.
+parameters it needs from the schema service (schema.py, which reads the check's own
+validation); they are added below the last line of a block mapping, at its indentation,
+or before the `}` of a flow one.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from checkspec.engine.spec.problems import Position, Problem, Range, TextEdit
 from checkspec.engine.spec.workspace import Workspace
 
 from .places import roots_of, walk_values
-from .required import field_docs, needed_parameters, placeholder
-from .schema import FieldDoc
+from .schema import FieldDoc, field_docs, needed_parameters, placeholder
 
 CODE = "missing-parameter"
 

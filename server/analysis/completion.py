@@ -1,7 +1,8 @@
 """Completion: check kinds, parameter names, accepted values and `trace.` JSONPaths.
 
-Everything offered comes from the engine's registry and models (and the workspace's
-custom checks); below `trace.last.outputs.` it comes from what the scenario recorded.
+Everything offered comes from the schema service (schema.py: the engine's registry and
+models) and the workspace's custom checks; below `trace.last.outputs.` it comes from what
+the scenario recorded.
 """
 
 from __future__ import annotations
@@ -15,18 +16,30 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from checkspec.engine.core.check import Check
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind, is_json
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key
-from checkspec.engine.spec.workspace import CustomCheck, Workspace
+from checkspec.engine.spec.tree import Key
+from checkspec.engine.spec.workspace import Workspace
+from checkspec.engine.spec.workspace_config import CustomCheck
 
 from .context import CursorContext, Role, cursor_context
 from .docs import check_markdown, field_markdown
 from .recorded import recorded_at
-from .required import field_docs, needed_parameters, placeholder
-from .schema import FieldDoc, Frame, MappingShape, shape_at, summary_of
+from .schema import (
+    FieldDoc,
+    Frame,
+    MappingShape,
+    check_class,
+    field_docs,
+    is_check_family,
+    kind_of,
+    needed_parameters,
+    placeholder,
+    registered_kinds,
+    shape_at,
+    summary_of,
+)
 from .trace_paths import ROOT, format_name, next_keys, parse_steps
 
 _NAME_TAIL = re.compile(r"[\w$-]*")
@@ -234,7 +247,7 @@ class _Request:
         family = shape.family
         assert family is not None
         dataset = self.kind is FileKind.DATASET and shape.head != "type"
-        is_check = issubclass(family, Check)
+        is_check = is_check_family(family)
         items = [
             self._with_snippet(
                 self._value(
@@ -244,11 +257,11 @@ class _Request:
                 needed_parameters(kind) if is_check else [],
                 kind,
             )
-            for i, (kind, cls) in enumerate(family.registry().items())
+            for i, (kind, cls) in enumerate(registered_kinds(family).items())
         ]
         if shape.custom_allowed and is_check:
             for i, (identifier, custom) in enumerate(sorted(self.custom.items())):
-                base: type[Check] | None = Check.kind_class(custom.base_kind)
+                base = check_class(custom.base_kind)
                 about = custom.name or custom.description or f"custom {custom.base_kind} check"
                 doc = check_markdown(identifier, base, custom=custom) if base else ""
                 item = self._value(identifier, ItemKind.CHECK, about, doc, 1000 + i)
@@ -336,7 +349,7 @@ def _needed_in(shape: MappingShape) -> list[str]:
     """The parameters the check a mapping names cannot do without (ranked first)."""
     if shape.custom is not None:
         return needed_parameters(shape.custom.base_kind, tuple(shape.custom.check_params()))
-    kind = next((k for k, c in Check.registry().items() if c is shape.check), None)
+    kind = kind_of(shape.check)
     return needed_parameters(kind) if kind is not None else []
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from checkspec.engine.spec.lines import LinesView, index_of
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key, Node, Source
+from checkspec.engine.spec.tree import Key, Node, Source
 
 from .schema import Frame
 

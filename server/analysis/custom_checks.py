@@ -13,7 +13,7 @@ import re
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.workspace import CUSTOM_PREFIX
+from checkspec.engine.spec.workspace_config import CUSTOM_PREFIX
 
 from .places import roots_of, value_at, walk_values
 

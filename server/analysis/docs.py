@@ -12,9 +12,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from checkspec.engine.spec.workspace import CustomCheck
+from checkspec.engine.spec.workspace_config import CustomCheck
 
-from .schema import NOT_SET, FieldDoc, check_fields
+from .schema import NOT_SET, FieldDoc, check_fields, field_docs, needed_parameters, placeholder
 
 
 def check_markdown(
@@ -54,7 +54,7 @@ def check_markdown(
         fields = check_fields(cls, dataset=dataset)
     shown = {name: doc for name, doc in fields.items() if name not in ("kind", "type")}
     base = custom.base_kind if custom is not None else kind
-    needed = _needed(base, tuple(custom.check_params()) if custom is not None else ())
+    needed = needed_parameters(base, tuple(custom.check_params()) if custom is not None else ())
     if custom is None:
         parts.append(example(kind, dataset))
     parts.append(parameter_list(shown, needed))
@@ -69,8 +69,6 @@ def first_paragraph(doc: str | None) -> str:
 
 def example(kind: str, dataset: bool = False) -> str:
     """How the check is written, with the parameters it cannot do without."""
-    from .required import field_docs, needed_parameters, placeholder
-
     docs = field_docs(kind)
     needed = [f"{name}: {placeholder(docs.get(name))}" for name in needed_parameters(kind)]
     if dataset:
@@ -87,12 +85,6 @@ def yaml_block(value: dict[str, Any], title: str) -> str:
     """A mapping as YAML, the way it is written in a file (no doubled backslashes)."""
     text = yaml.safe_dump(value, default_flow_style=False, sort_keys=False, allow_unicode=True)
     return f"{title}\n\n```yaml\n{text.rstrip()}\n```"
-
-
-def _needed(kind: str, given: tuple[str, ...]) -> list[str]:
-    from .required import needed_parameters
-
-    return needed_parameters(kind, given)
 
 
 def parameter_list(fields: dict[str, FieldDoc], needed: list[str] | tuple[str, ...] = ()) -> str:

@@ -14,7 +14,7 @@ from checkspec.engine.core.jsonpath import JSONPathError, NoMatch, compile_path,
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key
+from checkspec.engine.spec.tree import Key
 from checkspec.engine.spec.workspace import Workspace
 
 from .context import frames_along

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checkspec.engine.spec.document import Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.lines import split_lines
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 
 @dataclass(frozen=True)

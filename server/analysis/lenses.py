@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from checkspec.engine.spec.document import Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range, Severity
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 from .command_names import RUN_FILE as RUN_FILE
 from .command_names import RUN_SCENARIO as RUN_SCENARIO
 from .command_names import SHOW_LAST_RUN as SHOW_LAST_RUN
+from .cost_estimate import Estimate, estimate, lens_note
 from .last_run import LastRun, current_runs
 from .result_hints import MARKS, duration
 
@@ -28,20 +31,32 @@ class Lens:
 
 
 def code_lenses(
-    document: Document, text: str = "", runs: dict[int, LastRun] | None = None
+    document: Document,
+    text: str = "",
+    runs: dict[int, LastRun] | None = None,
+    model: str | None = None,
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> list[Lens]:
     """A lens on each scenario's name; "Run all" on line 1 of multi-scenario files.
 
     A scenario that cannot run says why instead of offering to run; one whose last run is
-    still true of its text shows that run's outcome.
+    still true of its text shows that run's outcome. A run that calls models says about
+    what it costs (`model`, `prices`: the document's settings; cost_estimate.py).
     """
     runnable = [entry for entry in document.scenarios if entry.scenario is not None]
+    estimates = {entry.index: estimate(entry.scenario) for entry in runnable}
+
+    def note(found: Estimate) -> str:
+        said = lens_note(found, model, prices or {})
+        return f" · {said}" if said else ""
+
     lenses = []
     if runnable and document.kind is not FileKind.SCENARIO:  # a scenario file holds one
         count = len(runnable)
         total = len(document.scenarios)
         shown = f"{count}" if count == total else f"{count} of {total}"
-        lenses.append(Lens(Range.point(0, 0), f"▶ Run all ({shown})", RUN_FILE))
+        overall = sum(estimates.values(), Estimate())
+        lenses.append(Lens(Range.point(0, 0), f"▶ Run all ({shown}){note(overall)}", RUN_FILE))
     last = {entry.index: run for entry, run in current_runs(document, text, runs or {})}
     for entry in document.scenarios:
         if entry.scenario is None:
@@ -49,7 +64,8 @@ def code_lenses(
                 Lens(entry.head, f"⚠ not runnable: {why(entry)}", NO_COMMAND, entry.index)
             )
             continue
-        lenses.append(Lens(entry.head, "▶ Run scenario", RUN_SCENARIO, entry.index))
+        title = "▶ Run scenario" + note(estimates[entry.index])
+        lenses.append(Lens(entry.head, title, RUN_SCENARIO, entry.index))
         run = last.get(entry.index)
         if run is not None:
             lenses.append(Lens(entry.head, outcome_title(run), SHOW_LAST_RUN, entry.index))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from checkspec.engine.spec.document import Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.source import Key, Node
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
+from checkspec.engine.spec.tree import Key, Node
 
 
 def step_nodes(entry: ScenarioEntry) -> Sequence[Node]:

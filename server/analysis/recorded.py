@@ -15,7 +15,7 @@ from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.core.trace import Interaction, Trace
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.source import Key, Node
+from checkspec.engine.spec.tree import Key, Node
 from checkspec.engine.spec.workspace import Workspace
 
 

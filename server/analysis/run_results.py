@@ -12,8 +12,8 @@ import json
 from typing import Any
 
 from checkspec.engine.core.result import CheckStatus, ScenarioResult, TestCaseStatus
-from checkspec.engine.spec.document import ScenarioEntry
 from checkspec.engine.spec.problems import Problem, Severity
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 from .places import step_head
 

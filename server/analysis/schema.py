@@ -1,9 +1,19 @@
-"""What each mapping of a spec file may hold, read from the engine's own models.
+"""The schema service: what a spec file may hold, read from the engine's own models.
 
-Completion and hover walk a path from the file's root (keys and list indexes, as
-`Source.path_at` gives them) and get a `MappingShape`: the keys allowed there with their
-documentation and, for checks, which key names the kind and which class it picks. Nothing
-here is written per check: registering a check class is enough for it to appear.
+Completion, hover, the check docs (docs.py) and the missing-parameter fix
+(add_parameters.py) ask this module, and only this one, for schema facts; it alone reads
+the engine's catalog (`fields_of`, `KIND_SPECS`, `SCHEMA_KEY`) and its kind registries.
+Nothing here is written per check: registering a check class is enough for it to appear.
+
+- Shapes: a path from the file's root (keys and list indexes, as `Source.path_at` gives
+  them) gives a `MappingShape` (`shape_at`, `root_shape`): the keys allowed there with
+  their documentation (`FieldDoc`) and, for checks, which key names the kind and which
+  class it picks.
+- Kinds: the kinds a family registers (`registered_kinds`), the class a kind or a custom
+  check names (`check_class`, `named_class`) and back (`kind_of`).
+- Parameters: a check's documented parameters (`check_fields`, `field_docs`), those it
+  cannot do without, read from its own validation (`needed_parameters`), and a
+  placeholder to write for each (`placeholder`).
 """
 
 from __future__ import annotations
@@ -15,25 +25,27 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-from checkspec.engine.catalog import KIND_SPECS, SCHEMA_KEY, field_named, fields_of
+from checkspec.engine.catalog import SCHEMA_KEY, field_named, fields_of
 from checkspec.engine.core.check import Check, KindModel
 from checkspec.engine.core.input_generator import InputGenerator
 from checkspec.engine.core.jsonpath import JSONPathMarker
 from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.interactions import Interact, InteractionSpec
 from checkspec.engine.judges.backends import BaseJudge
-from checkspec.engine.scenario import Scenario
 from checkspec.engine.spec.datasets import DatasetCheck
-from checkspec.engine.spec.kinds import FileKind
-from checkspec.engine.spec.source import Key
-from checkspec.engine.spec.workspace import CUSTOM_PREFIX, CustomCheck
+from checkspec.engine.spec.kinds import FileKind, root_model
+from checkspec.engine.spec.tree import Key
+from checkspec.engine.spec.workspace_config import CUSTOM_PREFIX, CustomCheck
 
 NOT_SET = "not set"  # the default of an optional key that has no value unless written
+# The scenario model, as the catalog names it (a scenario file's top level).
+_SCENARIO = root_model(FileKind.SCENARIO)
 
 
 @dataclass(frozen=True)
@@ -192,7 +204,7 @@ def root_shape(kind: FileKind) -> MappingShape | None:
 
 def _root(kind: FileKind) -> _Value:
     """The model of a file kind's top level, as the catalog names it."""
-    return _Model(KIND_SPECS[kind].root())
+    return _Model(root_model(kind))
 
 
 def _mapping(
@@ -267,6 +279,30 @@ def _family(
     )
 
 
+# Kinds ---------------------------------------------------------------------------------
+
+
+def registered_kinds(family: type[KindModel]) -> dict[str, type[KindModel]]:
+    """Every kind registered in a family and its class, in registration order."""
+    return family.registry()
+
+
+def is_check_family(family: type[KindModel]) -> bool:
+    """Checks (the family custom checks belong to), not interactions, judges, generators."""
+    return issubclass(family, Check)
+
+
+def check_class(kind: object) -> type[Check] | None:
+    """The check class registered under `kind`, if any."""
+    found: type[Check] | None = Check.kind_class(kind)
+    return found
+
+
+def kind_of(cls: type[KindModel] | None) -> str | None:
+    """The kind a check class is registered under (None for another class)."""
+    return next((k for k, c in Check.registry().items() if c is cls), None)
+
+
 def named_class(
     family: type[KindModel], name: Any, custom: Mapping[str, CustomCheck] | None = None
 ) -> tuple[type[KindModel] | None, CustomCheck | None]:
@@ -284,8 +320,7 @@ def _check_named(
         return None, None
     named = custom.get(name) if name.startswith(CUSTOM_PREFIX) else None
     kind = named.base_kind if named is not None else name
-    cls: type[Check] | None = Check.kind_class(kind)
-    return cls, named
+    return check_class(kind), named
 
 
 def _name_of(value: Any) -> str:
@@ -494,7 +529,7 @@ def type_text(annotation: Any) -> str:
         return "check"
     if isinstance(annotation, type) and issubclass(annotation, InteractionSpec):
         return "interaction"
-    if annotation is Scenario:
+    if annotation is _SCENARIO:
         return "scenario"
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation.__name__
@@ -519,3 +554,62 @@ def check_fields(cls: type[BaseModel], *, dataset: bool = False) -> dict[str, Fi
     fields, _ = _fields(cls, dataset=dataset)
     fields.pop("kind", None)
     return fields
+
+
+def field_docs(kind: str) -> dict[str, FieldDoc]:
+    """The parameters of the check registered under `kind` (none for an unknown kind)."""
+    cls = check_class(kind)
+    return check_fields(cls) if cls is not None else {}
+
+
+# Parameters a check cannot do without ----------------------------------------------------
+# Read from the check's own validation (nothing is hard-coded): validating `{kind}` alone
+# says which fields are missing, and which "one of" pairs (`expected_value` or
+# `expected_value_key`) need one; the first of a pair is the one to write.
+
+
+def needed_parameters(kind: str, given: tuple[str, ...] = ()) -> list[str]:
+    """The parameters `kind` still needs when `given` are written (in the order to write)."""
+    return [name for name in _needed(kind) if name not in given]
+
+
+@lru_cache(maxsize=512)
+def _needed(kind: str) -> tuple[str, ...]:
+    cls = check_class(kind)
+    if cls is None:
+        return ()
+    try:
+        Check.model_validate({"kind": kind})
+    except ValidationError as exc:
+        names: list[str] = []
+        for error in exc.errors():
+            loc, ctx = error.get("loc", ()), error.get("ctx") or {}
+            if error["type"] == "missing" and len(loc) == 1 and isinstance(loc[0], str):
+                names.append(loc[0])
+            elif error["type"] == "exactly_one" and not loc and ctx.get("value_field"):
+                names.append(str(ctx["value_field"]))
+        order = list(check_fields(cls))
+        return tuple(
+            sorted(dict.fromkeys(names), key=lambda n: order.index(n) if n in order else 99)
+        )
+    except Exception:  # a check whose validation needs more than its kind: none known
+        return ()
+    return ()
+
+
+def placeholder(doc: FieldDoc | None) -> str:
+    """A value to write for a parameter until the user writes the real one (YAML)."""
+    if doc is None:
+        return '""'
+    if doc.choices:
+        return doc.choices[0]
+    kind = doc.type
+    if kind.startswith("list"):
+        return "[]"
+    if kind == "check":
+        return "{kind: string_matching, keyword: TODO}"
+    if kind in ("integer", "number") or kind.startswith(("integer", "number")):
+        return "0"
+    if kind == "mapping":
+        return "{}"
+    return "TODO"

@@ -8,10 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from checkspec.engine.spec.document import CheckEntry, Document, ScenarioEntry
+from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range
-from checkspec.engine.spec.source import Node
+from checkspec.engine.spec.scenario_analysis import CheckEntry, ScenarioEntry
+from checkspec.engine.spec.tree import Node
 
 from .places import head_of, step_nodes, within
 from .trace_paths import preview

@@ -11,54 +11,52 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 
 from ..analysis.command_names import RUN_FILE, RUN_SCENARIO, SHOW_LAST_RUN
 from . import diagnostics
-from .guard import guarded
+from .feature import command
+from .host import Host  # at run time: pygls reads the commands' annotations
 from .last_runs import refresh_views
 from .runs import SCENARIO_FINISHED, findings_of, summary_of
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
     from checkspec.engine.executor import Outcome
-    from checkspec.engine.spec.document import ScenarioEntry
-
-    from .server import CheckspecServer
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 _STATUS_ORDER = ("error", "fail", "invalid", "cancelled", "skip", "pass")
 _PUBLISH_EVERY_SECONDS = 0.2
 
 
-def register(server: CheckspecServer) -> None:
-    @server.command(RUN_SCENARIO)
-    @guarded(lambda: {"error": "the run failed; see the checkspec log"})
-    async def run_scenario(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        uri, index = _uri_and_index(args)
-        if uri is None or index is None:
-            return {"error": "checkspec.runScenario takes [uri, scenario index]"}
-        report = await run_file(cast("CheckspecServer", ls), uri, [index])
-        scenarios = report.get("scenarios") or []
-        return scenarios[0] if scenarios else report
+@command(RUN_SCENARIO, empty=lambda: {"error": "the run failed; see the checkspec log"})
+async def run_scenario(ls: Host, *args: Any) -> dict[str, Any]:
+    uri, index = _uri_and_index(args)
+    if uri is None or index is None:
+        return {"error": "checkspec.runScenario takes [uri, scenario index]"}
+    report = await run_file(ls, uri, [index])
+    scenarios = report.get("scenarios") or []
+    return scenarios[0] if scenarios else report
 
-    @server.command(RUN_FILE)
-    @guarded(lambda: {"error": "the run failed; see the checkspec log"})
-    async def run_all(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        uri, _ = _uri_and_index(args)
-        indexes = _indexes(args[1]) if len(args) > 1 else None
-        if uri is None or (len(args) > 1 and indexes is None):
-            return {"error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]]"}
-        return await run_file(cast("CheckspecServer", ls), uri, indexes)
 
-    @server.command(SHOW_LAST_RUN)
-    @guarded(lambda: {"error": "could not read the last run; see the checkspec log"})
-    def show_last_run(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        uri, index = _uri_and_index(args)
-        if uri is None or index is None:
-            return {"error": f"{SHOW_LAST_RUN} takes [uri, scenario index]"}
-        return last_run(cast("CheckspecServer", ls), uri, index)
+@command(RUN_FILE, empty=lambda: {"error": "the run failed; see the checkspec log"})
+async def run_all(ls: Host, *args: Any) -> dict[str, Any]:
+    uri, _ = _uri_and_index(args)
+    indexes = _indexes(args[1]) if len(args) > 1 else None
+    if uri is None or (len(args) > 1 and indexes is None):
+        return {"error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]]"}
+    return await run_file(ls, uri, indexes)
+
+
+@command(
+    SHOW_LAST_RUN, empty=lambda: {"error": "could not read the last run; see the checkspec log"}
+)
+def show_last_run(ls: Host, *args: Any) -> dict[str, Any]:
+    uri, index = _uri_and_index(args)
+    if uri is None or index is None:
+        return {"error": f"{SHOW_LAST_RUN} takes [uri, scenario index]"}
+    return last_run(ls, uri, index)
 
 
 def _indexes(value: Any) -> list[int] | None:
@@ -81,8 +79,9 @@ def _uri_and_index(args: tuple[Any, ...]) -> tuple[str | None, int | None]:
     return uri, index if isinstance(index, int) and not isinstance(index, bool) else None
 
 
-async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> dict[str, Any]:
+async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, Any]:
     """Run the chosen scenarios of a document (all when `indexes` is None)."""
+    # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending, WorkerStartError
 
     doc = ls.store.get(uri) or ls.store.load(uri)
@@ -126,7 +125,7 @@ async def run_file(ls: CheckspecServer, uri: str, indexes: list[int] | None) -> 
 class _Publisher:
     """Publishes findings as scenarios finish, at most every 0.2 s (a file may hold 1,000s)."""
 
-    def __init__(self, ls: CheckspecServer, uri: str, text: str) -> None:
+    def __init__(self, ls: Host, uri: str, text: str) -> None:
         self._ls, self._uri, self._text = ls, uri, text
         self._last = 0.0
         self._dirty = False
@@ -151,7 +150,7 @@ class _Publisher:
             diagnostics.publish(self._ls, self._uri)
 
 
-def last_run(ls: CheckspecServer, uri: str, index: int) -> dict[str, Any]:
+def last_run(ls: Host, uri: str, index: int) -> dict[str, Any]:
     """The last run of a scenario with its transcript, if it is still true of the text."""
     doc = ls.store.get(uri) or ls.store.load(uri)
     if doc is None:
@@ -180,7 +179,7 @@ def _worst(statuses: Iterable[str]) -> str:
     return next((s for s in _STATUS_ORDER if s in found), "pass")
 
 
-def _tell(ls: CheckspecServer, summaries: list[dict[str, Any]]) -> None:
+def _tell(ls: Host, summaries: list[dict[str, Any]]) -> None:
     """One message for the whole run, for clients without work-done progress."""
     status = _worst(s["status"] for s in summaries)
     if len(summaries) == 1:

@@ -7,44 +7,41 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from .convert import to_completion_item
-from .guard import guarded
+from .feature import DocumentRequest, document_request
 
 if TYPE_CHECKING:
-    from .server import CheckspecServer
+    from .host import Host
 
 TRIGGERS = [".", ":", " ", "-"]
 
 
-def register(server: CheckspecServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=TRIGGERS)
+@document_request(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=TRIGGERS),
+    empty=lambda: None,
+)
+def completion(request: DocumentRequest[types.CompletionParams]) -> types.CompletionList | None:
+    # Deferred: the analysis loads with the first document (start-up time).
+    from ..analysis.completion import complete
+
+    doc, params = request.doc, request.params
+    trigger = params.context.trigger_character if params.context else None
+    items = complete(
+        request.analysis,
+        doc.text,
+        request.position,
+        doc.workspace,
+        trigger=trigger,
+        earlier=doc.last_parsed,
+        snippets=_snippets(request.ls),
     )
-    @guarded(lambda: None)
-    def completion(
-        ls: CheckspecServer, params: types.CompletionParams
-    ) -> types.CompletionList | None:
-        from ..analysis.completion import complete
-
-        doc = ls.store.get(params.text_document.uri)
-        if doc is None or doc.too_large:
-            return None
-        codec = ls.codec(doc)
-        trigger = params.context.trigger_character if params.context else None
-        items = complete(
-            ls.store.recent_analysis(doc),
-            doc.text,
-            codec.from_lsp(params.position),
-            doc.workspace,
-            trigger=trigger,
-            earlier=doc.last_parsed,
-            snippets=_snippets(ls),
-        )
-        return types.CompletionList(
-            is_incomplete=False, items=[to_completion_item(i, codec) for i in items]
-        )
+    codec = request.codec
+    return types.CompletionList(
+        is_incomplete=False, items=[to_completion_item(i, codec) for i in items]
+    )
 
 
-def _snippets(ls: CheckspecServer) -> bool:
+def _snippets(ls: Host) -> bool:
     """The client takes snippets (tab stops) in completion items."""
     document = ls.client_capabilities.text_document
     completion = document.completion if document else None

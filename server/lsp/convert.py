@@ -114,6 +114,7 @@ def to_code_action(fix: QuickFix, uri: str, codec: PositionCodec) -> types.CodeA
 
 @cache
 def _item_kinds() -> dict[object, types.CompletionItemKind]:
+    # Deferred: the analysis loads with the first document (start-up time).
     from ..analysis.completion import ItemKind
 
     return {
@@ -147,6 +148,7 @@ def to_hover(info: HoverInfo, codec: PositionCodec) -> types.Hover:
 
 @cache
 def _symbol_kinds() -> dict[object, types.SymbolKind]:
+    # Deferred: the analysis loads with the first document (start-up time).
     from ..analysis.symbols import SymbolRole
 
     return {

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
+from .feature import DocumentRequest, document_request
 from .files import location, reader
-from .guard import guarded
-
-if TYPE_CHECKING:
-    from .server import CheckspecServer
 
 
-def register(server: CheckspecServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @guarded(list)
-    def definition(ls: CheckspecServer, params: types.DefinitionParams) -> list[types.Location]:
-        from ..analysis.definition import definition as definition_at
+@document_request(types.TEXT_DOCUMENT_DEFINITION, empty=list)
+def definition(request: DocumentRequest[types.DefinitionParams]) -> list[types.Location]:
+    # Deferred: the analysis loads with the first document (start-up time).
+    from ..analysis.definition import definition as definition_at
 
-        doc = ls.store.get(params.text_document.uri)
-        if doc is None or doc.too_large:
-            return []
-        read = reader(ls)
-        position = ls.codec(doc).from_lsp(params.position)
-        places = definition_at(ls.store.analysis(doc), position, doc.workspace, read, doc.folder)
-        return [location(ls, place.path, place.range, read) for place in places]
+    ls, doc = request.ls, request.doc
+    read = reader(ls)
+    places = definition_at(request.analysis, request.position, doc.workspace, read, doc.folder)
+    return [location(ls, place.path, place.range, read) for place in places]

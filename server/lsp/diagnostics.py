@@ -1,9 +1,10 @@
 """Diagnostics: the document's problems, plus the findings of its last run.
 
-Static problems are published as soon as a document opens and after a pause in typing
-about as long as the last analysis took (an edit inside a scenario is re-read in
-milliseconds); run findings ("checkspec run") stay until the text changes, since their
-lines would no longer be right.
+Not a request: publishing is driven by the documents' sync (sync.py), their workspace's
+changes (configuration.py) and runs (commands.py). Static problems are published as soon
+as a document opens and after a pause in typing about as long as the last analysis took
+(an edit inside a scenario is re-read in milliseconds); run findings ("checkspec run")
+stay until the text changes, since their lines would no longer be right.
 """
 
 from __future__ import annotations
@@ -18,14 +19,10 @@ from .guard import report
 
 if TYPE_CHECKING:
     from .documents import OpenDocument
-    from .server import CheckspecServer
+    from .host import Host
 
 
-def register(server: CheckspecServer) -> None:
-    """Nothing to register: publishing is driven by the document lifecycle in server.py."""
-
-
-def diagnostics_of(ls: CheckspecServer, doc: OpenDocument) -> list[types.Diagnostic]:
+def diagnostics_of(ls: Host, doc: OpenDocument) -> list[types.Diagnostic]:
     document = ls.store.analysis(doc)
     if document.failure is not None:  # shown as a problem at the file; the log gets the trace
         report(ls, f"analysing {doc.uri}", document.failure)
@@ -39,7 +36,7 @@ def diagnostics_of(ls: CheckspecServer, doc: OpenDocument) -> list[types.Diagnos
     return found
 
 
-def publish(ls: CheckspecServer, uri: str) -> None:
+def publish(ls: Host, uri: str) -> None:
     _cancel_pending(ls, uri)
     doc = ls.store.get(uri)
     if doc is None:
@@ -54,7 +51,7 @@ def publish(ls: CheckspecServer, uri: str) -> None:
     )
 
 
-def publish_soon(ls: CheckspecServer, uri: str) -> None:
+def publish_soon(ls: Host, uri: str) -> None:
     """Publish after a pause in typing as long as the last analysis after a change took.
 
     Between MIN_DELAY and `ls.debounce`: an edit re-read in a few milliseconds is shown at
@@ -77,19 +74,19 @@ def delay(last_analysis: float, longest: float) -> float:
     return min(longest, max(MIN_DELAY, last_analysis))
 
 
-def _publish_changed(ls: CheckspecServer, uri: str) -> None:
+def _publish_changed(ls: Host, uri: str) -> None:
     publish(ls, uri)
     doc = ls.store.get(uri)
     if doc is not None:
         doc.change_seconds = doc.analysis_seconds
 
 
-def clear(ls: CheckspecServer, uri: str) -> None:
+def clear(ls: Host, uri: str) -> None:
     _cancel_pending(ls, uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-def _cancel_pending(ls: CheckspecServer, uri: str) -> None:
+def _cancel_pending(ls: Host, uri: str) -> None:
     timer = ls.timers.pop(uri, None)
     if timer is not None:
         timer.cancel()

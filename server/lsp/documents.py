@@ -10,6 +10,7 @@ that file is open (unsaved custom checks count), with the editor settings applie
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the analysis loads with the first document (initialize need
 
 class OpenDocument:
     def __init__(self, uri: str, path: str, text: str, version: int | None) -> None:
+        # Deferred: the engine loads with the first document (start-up time).
         from checkspec.engine.settings import Settings
         from checkspec.engine.spec.incremental import Editing
 
@@ -76,6 +78,7 @@ class OpenDocument:
         """Over the size limit: requests answer at once, without parsing or scanning it."""
         check = self._size_check
         if check is None or check[0] is not self.text:
+            # Deferred: the engine loads with the first document (start-up time).
             from checkspec.engine.spec.source import too_large
 
             limit = self.workspace.config.max_file_size
@@ -119,14 +122,13 @@ class DocumentStore:
         settings, the deterministic checks), when the server is idle after initialize:
         otherwise the first open pays for these imports (~0.2 s of CPU) on top of its
         analysis."""
-        import importlib
-
         for module in _ANALYSIS_MODULES:
             importlib.import_module(module)
 
     def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
         if not self._engine_ready:
-            from checkspec.engine.spec.document import keep_scenarios
+            # Deferred: the engine loads with the first document (start-up time).
+            from checkspec.engine.spec.scenario_analysis import keep_scenarios
 
             keep_scenarios(self.keep_scenarios)
             self._engine_ready = True
@@ -196,10 +198,6 @@ class DocumentStore:
                 doc.last_parsed = found
         return found
 
-    def recent_analysis(self, doc: OpenDocument) -> Document:
-        """The analysis of the current text (kept for callers of the stale-analysis era)."""
-        return self.analysis(doc)
-
     # Workspaces and settings -------------------------------------------------------------
 
     def set_editor_settings(self, editor: EditorSettings) -> list[OpenDocument]:
@@ -226,6 +224,7 @@ class DocumentStore:
         return found
 
     def _attach_workspace(self, doc: OpenDocument) -> None:
+        # Deferred: the engine loads with the first document (start-up time).
         from checkspec.engine.settings import resolve_settings
 
         base = self._base_workspace(doc)
@@ -239,6 +238,7 @@ class DocumentStore:
         doc.settings = settings
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
+        # Deferred: the engine loads with the first document (start-up time).
         from checkspec.engine.spec.workspace import Workspace, find_config, load_workspace
 
         path = Path(doc.path)
@@ -257,6 +257,7 @@ class DocumentStore:
 
     def _open_config(self, config: Path) -> Workspace | None:
         """The workspace from an open (maybe unsaved) checkspec.yaml, parsed once per text."""
+        # Deferred: the engine loads with the first document (start-up time).
         from checkspec.engine.spec.workspace import workspace_from_text
 
         resolved = config.resolve()

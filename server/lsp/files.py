@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from checkspec.engine.spec.problems import Range
 
     from ..analysis.definition import ReadText
-    from .server import CheckspecServer
+    from .host import Host
 
 _MAX_BYTES = 10_000_000
 
@@ -24,7 +24,7 @@ def uri_of(path: Path) -> str:
     return from_fs_path(str(path)) or path.as_uri()
 
 
-def reader(ls: CheckspecServer) -> ReadText:
+def reader(ls: Host) -> ReadText:
     """Reads a file's text, open or not; None when it cannot be read."""
     open_texts = {Path(doc.path).resolve(): doc.text for doc in ls.store.all()}
 
@@ -42,7 +42,7 @@ def reader(ls: CheckspecServer) -> ReadText:
     return read
 
 
-def location(ls: CheckspecServer, path: Path, rng: Range, read: ReadText) -> types.Location:
+def location(ls: Host, path: Path, rng: Range, read: ReadText) -> types.Location:
     """A place in any file, in the client's position encoding."""
     codec = PositionCodec(read(path) or "", ls.encoding)
     return types.Location(uri=uri_of(path), range=codec.range(rng))

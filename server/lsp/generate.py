@@ -16,90 +16,84 @@ import json
 import os
 import signal
 import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 
 from ..analysis.command_names import GENERATE, LIST_PRESETS, LIST_TOPICS
-from .guard import guarded
+from .feature import command
+from .host import Host  # at run time: pygls reads the commands' annotations
 
 if TYPE_CHECKING:
-    from .convert import PositionCodec
-    from .documents import OpenDocument
-    from .server import CheckspecServer
+    from .feature import DocumentRequest
 
 _tokens = itertools.count(1)
 _CLI = (sys.executable, "-m", "checkspec.engine.cli.main", "generate")
 _MESSAGES = 40  # stderr lines kept for the answer
 
 
-def register(server: CheckspecServer) -> None:
-    @server.command(GENERATE)
-    @guarded(lambda: {"status": "error", "error": "generation failed; see the checkspec log"})
-    async def generate(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        from ..analysis.generate_actions import command_line, output_uri
+@command(GENERATE, empty=lambda: {"status": "error", "error": "generation failed; see the log"})
+async def generate(ls: Host, *args: Any) -> dict[str, Any]:
+    from ..analysis.generate_actions import command_line, output_uri
 
-        made = command_line(args[0] if len(args) == 1 else None)  # type: ignore[arg-type]
-        if isinstance(made, str):
-            return {"status": "error", "error": made}
-        argv, output = made
-        server = cast("CheckspecServer", ls)
-        root = _root(server)
-        if root is not None and not os.path.isabs(output):
-            output = os.path.join(root, output)  # as the child, started in the root, reads it
-        result = await _child(server, [*argv, "--progress", "json"], progress=True)
-        code, lines = result
-        answer: dict[str, Any] = {"output": output_uri(output), "exitCode": code}
-        final = next((d for d in reversed(_json_lines(lines)) if "written" in d), None)
-        messages = [line for line in lines if not line.startswith("{")][-_MESSAGES:]
-        answer["messages"] = messages
-        if code == 0 and final is not None:
-            return {
-                **answer,
-                "status": "written",
-                "count": final["count"],
-                "summary": final["summary"],
-            }
-        if code == 130:
-            return {**answer, "status": "cancelled", "summary": "cancelled: nothing was written"}
-        errors = [m.removeprefix("error: ") for m in messages if m.startswith("error:")]
-        return {**answer, "status": "error", "error": errors[-1] if errors else f"exit {code}"}
+    made = command_line(args[0] if len(args) == 1 else None)  # type: ignore[arg-type]
+    if isinstance(made, str):
+        return {"status": "error", "error": made}
+    argv, output = made
+    server = ls
+    root = _root(server)
+    if root is not None and not os.path.isabs(output):
+        output = os.path.join(root, output)  # as the child, started in the root, reads it
+    result = await _child(server, [*argv, "--progress", "json"], progress=True)
+    code, lines = result
+    answer: dict[str, Any] = {"output": output_uri(output), "exitCode": code}
+    final = next((d for d in reversed(_json_lines(lines)) if "written" in d), None)
+    messages = [line for line in lines if not line.startswith("{")][-_MESSAGES:]
+    answer["messages"] = messages
+    if code == 0 and final is not None:
+        return {
+            **answer,
+            "status": "written",
+            "count": final["count"],
+            "summary": final["summary"],
+        }
+    if code == 130:
+        return {**answer, "status": "cancelled", "summary": "cancelled: nothing was written"}
+    errors = [m.removeprefix("error: ") for m in messages if m.startswith("error:")]
+    return {**answer, "status": "error", "error": errors[-1] if errors else f"exit {code}"}
 
-    @server.command(LIST_TOPICS)
-    @guarded(lambda: {"error": "could not list the topics; see the checkspec log"})
-    async def list_topics(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        from ..analysis.generate_actions import as_path
 
-        request = args[0] if args and isinstance(args[0], dict) else {}
-        docs = request.get("docs")
-        docs = [docs] if isinstance(docs, str) else docs
-        if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
-            return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
-        argv = ["--from-docs", *(as_path(d) for d in docs), "--list-topics"]
-        code, lines = await _child(cast("CheckspecServer", ls), argv, progress=False, out=True)
-        if code != 0:
-            errors = [line.removeprefix("error: ") for line in lines if line.startswith("error:")]
-            return {"error": errors[-1] if errors else f"exit {code}"}
-        topics = []
-        for line in lines:
-            count, _, name = line.strip().partition("  ")
-            if count.isdigit():
-                topics.append({"name": name.strip(), "chunks": int(count)})
-        return {"topics": topics}
+@command(LIST_TOPICS, empty=lambda: {"error": "could not list the topics; see the checkspec log"})
+async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
+    from ..analysis.generate_actions import as_path
 
-    @server.command(LIST_PRESETS)
-    @guarded(lambda: {"error": "could not list the presets; see the checkspec log"})
-    async def list_presets(ls: LanguageServer, *args: Any) -> dict[str, Any]:
-        code, lines = await _child(
-            cast("CheckspecServer", ls), ["--list-presets"], progress=False, out=True
-        )
-        presets = []
-        for line in lines:
-            name, sep, description = line.partition(": ")
-            if sep and code == 0:
-                presets.append({"name": name, "description": description})
-        return {"presets": presets}
+    request = args[0] if args and isinstance(args[0], dict) else {}
+    docs = request.get("docs")
+    docs = [docs] if isinstance(docs, str) else docs
+    if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
+        return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
+    argv = ["--from-docs", *(as_path(d) for d in docs), "--list-topics"]
+    code, lines = await _child(ls, argv, progress=False, out=True)
+    if code != 0:
+        errors = [line.removeprefix("error: ") for line in lines if line.startswith("error:")]
+        return {"error": errors[-1] if errors else f"exit {code}"}
+    topics = []
+    for line in lines:
+        count, _, name = line.strip().partition("  ")
+        if count.isdigit():
+            topics.append({"name": name.strip(), "chunks": int(count)})
+    return {"topics": topics}
+
+
+@command(LIST_PRESETS, empty=lambda: {"error": "could not list the presets; see the checkspec log"})
+async def list_presets(ls: Host, *args: Any) -> dict[str, Any]:
+    code, lines = await _child(ls, ["--list-presets"], progress=False, out=True)
+    presets = []
+    for line in lines:
+        name, sep, description = line.partition(": ")
+        if sep and code == 0:
+            presets.append({"name": name, "description": description})
+    return {"presets": presets}
 
 
 def _json_lines(lines: list[str]) -> list[dict[str, Any]]:
@@ -115,18 +109,22 @@ def _json_lines(lines: list[str]) -> list[dict[str, Any]]:
     return found
 
 
-def _root(ls: CheckspecServer) -> str | None:
+def _root(ls: Host) -> str | None:
+    """The first workspace folder (the child runs there), from pygls's workspace."""
     from pygls.uris import to_fs_path
 
-    folders = ls.workspace.folders
+    workspace = getattr(ls, "workspace", None)  # not part of Host: pygls's own
+    if workspace is None:
+        return None
+    folders = workspace.folders
     if folders:
         return to_fs_path(next(iter(folders.values())).uri)
-    root = ls.workspace.root_uri
+    root = workspace.root_uri
     return to_fs_path(root) if root else None
 
 
 async def _child(
-    ls: CheckspecServer, argv: list[str], *, progress: bool, out: bool = False
+    ls: Host, argv: list[str], *, progress: bool, out: bool = False
 ) -> tuple[int, list[str]]:
     """Run `checkspec generate argv`; its exit code and output lines (stderr, or stdout when
     `out`), with work-done progress from its JSON lines and cancellation when asked."""
@@ -209,7 +207,7 @@ async def _child(
     return (130 if cancelled and code != 0 else code), lines
 
 
-def _child_environment(ls: CheckspecServer) -> dict[str, str]:
+def _child_environment(ls: Host) -> dict[str, str]:
     """The server's environment, with the editor's model settings (which win over the
     environment and checkspec.yaml, as for runs) as the variables the CLI reads."""
     from checkspec.engine.catalog import SETTINGS_BY_NAME
@@ -222,23 +220,21 @@ def _child_environment(ls: CheckspecServer) -> dict[str, str]:
     return env
 
 
-def _supports_progress(ls: CheckspecServer) -> bool:
+def _supports_progress(ls: Host) -> bool:
     window = ls.client_capabilities.window
     return bool(window and window.work_done_progress)
 
 
-def code_actions(
-    ls: CheckspecServer, doc: OpenDocument, params: types.CodeActionParams, codec: PositionCodec
-) -> list[types.CodeAction]:
+def code_actions(request: DocumentRequest[types.CodeActionParams]) -> list[types.CodeAction]:
     """ "Mark reviewed" (refactor.rewrite) and "Generate N more like these" (source)."""
     from ..analysis.generate_actions import generate_actions, review_actions
     from .convert import text_edits
 
-    only = params.context.only
-    document = ls.store.analysis(doc)
+    only = request.params.context.only
+    document, doc, codec = request.analysis, request.doc, request.codec
     found: list[types.CodeAction] = []
     if not only or types.CodeActionKind.RefactorRewrite in only:
-        for review in review_actions(document, codec.from_range(params.range)):
+        for review in review_actions(document, request.range):
             found.append(
                 types.CodeAction(
                     title=review.title,

@@ -11,9 +11,12 @@ import functools
 import logging
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
+
+if TYPE_CHECKING:
+    from .client import Client
 
 logger = logging.getLogger("checkspec.server")
 
@@ -49,7 +52,7 @@ def guarded(default: Callable[[], Any] = lambda: None) -> Callable[[F], F]:
     return decorate
 
 
-def report(ls: Any, where: str, exc: BaseException) -> None:
+def report(ls: Client, where: str, exc: BaseException) -> None:
     """Log an unexpected error where the user (and a bug report) can find it."""
     logger.exception("checkspec: %s failed", where, exc_info=exc)
     text = "".join(traceback.format_exception(exc))

@@ -3,30 +3,19 @@ and on a scenario's name after a run, that run's transcript."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
 
 from .convert import to_hover
-from .guard import guarded
-
-if TYPE_CHECKING:
-    from .server import CheckspecServer
+from .feature import DocumentRequest, document_request
 
 
-def register(server: CheckspecServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @guarded(lambda: None)
-    def hover(ls: CheckspecServer, params: types.HoverParams) -> types.Hover | None:
-        from ..analysis.hover import hover as hover_at
-        from ..analysis.hover import last_run_hover
+@document_request(types.TEXT_DOCUMENT_HOVER, empty=lambda: None)
+def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
+    # Deferred: the analysis loads with the first document (start-up time).
+    from ..analysis.hover import hover as hover_at
+    from ..analysis.hover import last_run_hover
 
-        doc = ls.store.get(params.text_document.uri)
-        if doc is None or doc.too_large:
-            return None
-        codec = ls.codec(doc)
-        document = ls.store.analysis(doc)
-        position = codec.from_lsp(params.position)
-        found = last_run_hover(document, doc.text, ls.last_runs.of(doc.uri), position)
-        found = found or hover_at(document, position, doc.workspace)
-        return to_hover(found, codec) if found is not None else None
+    doc, document, position = request.doc, request.analysis, request.position
+    found = last_run_hover(document, doc.text, request.ls.last_runs.of(doc.uri), position)
+    found = found or hover_at(document, position, doc.workspace)
+    return to_hover(found, request.codec) if found is not None else None

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 from checkspec.engine.spec.lines import split_lines
 
 if TYPE_CHECKING:
-    from checkspec.engine.spec.document import Document, ScenarioEntry
+    from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
     from ..analysis.last_run import LastRun
+    from .client import Client
     from .documents import OpenDocument
-    from .server import CheckspecServer
 
 _MAX_DOCUMENTS = 200  # the oldest are forgotten past this
 
@@ -27,6 +28,7 @@ class LastRuns:
         self._runs: dict[str, dict[int, LastRun]] = {}
 
     def record(self, uri: str, text: str, entry: ScenarioEntry, summary: dict) -> None:
+        # Deferred: the analysis loads with the first document (start-up time).
         from ..analysis.last_run import LastRun, scenario_text
 
         runs = self._runs.pop(uri, {})
@@ -39,12 +41,13 @@ class LastRuns:
         return self._runs.get(uri, {})
 
     def current(self, doc: OpenDocument, document: Document, index: int) -> LastRun | None:
+        # Deferred: the analysis loads with the first document (start-up time).
         from ..analysis.last_run import run_of
 
         return run_of(document, doc.text, self.of(doc.uri), index)
 
 
-def refresh_views(ls: CheckspecServer) -> None:
+def refresh_views(ls: Client) -> None:
     """Ask the client to fetch inlay hints and lenses again (when it can be asked)."""
     workspace = ls.client_capabilities.workspace
     if workspace is None:

@@ -28,10 +28,10 @@ from lsprotocol import types
 if TYPE_CHECKING:  # the engine's executor loads with the first run
     from checkspec.engine.executor import Job, Outcome, WorkerPool
     from checkspec.engine.settings import Settings
-    from checkspec.engine.spec.document import ScenarioEntry
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
+    from .client import Client
     from .documents import OpenDocument
-    from .server import CheckspecServer
 
 SCENARIO_FINISHED = "checkspec/scenarioFinished"
 _SHOW_EVERY_SECONDS = 0.2  # diagnostics and progress during a run, at most this often
@@ -67,6 +67,7 @@ class Runs:
         self._lock = asyncio.Lock()
 
     async def _pool_for(self, settings: Settings) -> WorkerPool:
+        # Deferred: the engine's executor loads with the first run (start-up time).
         from checkspec.engine.executor import WorkerPool
         from checkspec.engine.executor.start import executor_for
 
@@ -87,12 +88,13 @@ class Runs:
 
     async def run(
         self,
-        ls: CheckspecServer,
+        ls: Client,
         doc: OpenDocument,
         entries: list[ScenarioEntry],
         on_outcome: Callable[[ScenarioEntry, Outcome], None],
     ) -> tuple[dict[int, Outcome], bool]:
         """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
+        # Deferred: the engine's executor loads with the first run (start-up time).
         from checkspec.engine.executor import Job, RunOptions, WorkerStartError
         from checkspec.engine.settings import for_workspace
 
@@ -151,6 +153,7 @@ def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> An
 
 
 def _cancelled(job: Job) -> Outcome:
+    # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending, Outcome
     from checkspec.engine.executor.jobs import not_run
 
@@ -161,14 +164,14 @@ def _cancelled(job: Job) -> Outcome:
 class Progress:
     """Work-done progress of one run (the client's token, or one we create), throttled."""
 
-    def __init__(self, ls: CheckspecServer, token: types.ProgressToken | None, total: int):
+    def __init__(self, ls: Client, token: types.ProgressToken | None, total: int):
         self._ls = ls
         self.token = token
         self.tally = RunTally(total)
         self._last = 0.0
 
     @classmethod
-    async def start(cls, ls: CheckspecServer, total: int) -> Progress:
+    async def start(cls, ls: Client, total: int) -> Progress:
         token = ls.protocol.work_done_tokens.get(ls.protocol.msg_id)
         if token is None and _supports_progress(ls):
             token = f"checkspec-run-{next(_tokens)}"
@@ -222,7 +225,7 @@ class Progress:
         self._ls.work_done_progress.tokens.pop(self.token, None)
 
 
-def _supports_progress(ls: CheckspecServer) -> bool:
+def _supports_progress(ls: Client) -> bool:
     window = ls.client_capabilities.window
     return bool(window and window.work_done_progress)
 
@@ -231,6 +234,7 @@ def summary_of(
     entry: ScenarioEntry, outcome: Outcome, *, transcript: bool = False
 ) -> dict[str, Any]:
     """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
+    # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
 
     from ..analysis.run_results import run_summary
@@ -244,6 +248,7 @@ def summary_of(
 
 
 def findings_of(entry: ScenarioEntry, outcome: Outcome) -> list[Any]:
+    # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
 
     from ..analysis.run_results import run_findings

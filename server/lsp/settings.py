@@ -32,6 +32,7 @@ class EditorSettings:
     def values(self) -> Mapping[str, Any]:
         if self._raw is None:
             return {}
+        # Deferred: the engine's settings load when first read (start-up time).
         from checkspec.engine.settings import editor_overrides
 
         return editor_overrides(self._raw)

@@ -24,12 +24,12 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from .core.bulk import BulkValidator
-from .core.check import Check
-from .core.construct import construct, fields_set_on_demand
-from .core.exceptions import InteractionGenerationError
-from .core.gcpause import running_scenarios
-from .core.result import (
+from ..core.bulk import BulkValidator
+from ..core.check import Check
+from ..core.construct import construct, fields_set_on_demand
+from ..core.exceptions import InteractionGenerationError
+from ..core.gcpause import running_scenarios
+from ..core.result import (
     CheckResult,
     CheckStatus,
     ScenarioResult,
@@ -37,12 +37,13 @@ from .core.result import (
     TestCaseResult,
     TestCaseStatus,
 )
-from .core.run_sync import run_sync as run_blocking
-from .core.sentinel import MISSING
-from .core.trace import Trace, TraceType, infer_trace_type
-from .core.typevars import InputType, OutputType
-from .imports import SEARCH_PATHS
-from .interactions import Interact, InteractionSpec, Target
+from ..core.run_sync import run_sync as run_blocking
+from ..core.sentinel import MISSING
+from ..core.trace import Trace, TraceType, infer_trace_type
+from ..core.typevars import InputType, OutputType
+from ..imports import SEARCH_PATHS
+from ..interactions import Interact, InteractionSpec, Target
+from ..llm.usage import metering
 
 _clock_ns = time.perf_counter_ns
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
@@ -427,6 +428,12 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             SEARCH_PATHS.reset(token)
 
     async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
+        with metering() as meter:
+            result = await self._steps(target, return_exception)
+        spent = meter.usage
+        return result if not spent else result.model_copy(update={"usage": spent})
+
+    async def _steps(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
         started = time.perf_counter()
         chosen = target if target is not None else self._own_target()
         trace = self._empty_trace(chosen)
@@ -467,7 +474,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     def _resolve(self, target: Target | str | None) -> Target | None:
         if target is None or callable(target):
             return target
-        from .targets import resolve_target  # deferred: urllib and http.client, for runs only
+        from ..targets import resolve_target  # deferred: urllib and http.client, for runs only
 
         return resolve_target(target, self._base_dirs, self._target_timeout)
 
@@ -485,6 +492,7 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
                 "runs_executed": 1,
                 "tags": list(self.tags),
                 "replayed": target is None,
+                "usage": None,
             },
             unset=_UNSET_RUNS,
         )

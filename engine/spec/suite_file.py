@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..scenario import Scenario, TargetText
+from ..scenarios.scenario import Scenario, TargetText
 
 
 class SuiteFile(BaseModel):

@@ -1,0 +1,114 @@
+"""`checkspec run --dry-run`: the model calls a run would make, per model, with their
+estimated tokens and cost; nothing is sent and no user code runs (scenarios/estimate.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..llm import dry_run, usage
+from ..llm.client import price_map
+from ..scenarios.estimate import plan_run
+from ..settings import Settings, apply_llm_settings
+from ..spec.document import Document, ScenarioEntry
+
+
+def estimate(
+    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings
+) -> list[dict[str, Any]]:
+    """One row per model: calls, cached answers, estimated tokens and dollars (None: no price)."""
+    apply_llm_settings(settings)  # the models, the cache and the prices of this run
+    scenarios = [entry.scenario for _, entry in todo if entry.scenario is not None]
+    plan = asyncio.run(plan_run(scenarios))
+    prices = price_map() if plan.calls else None
+    rows = []
+    for model, counted in sorted(plan.models.items()):
+        cost = usage.cost_of(model, counted.prompt_tokens, counted.answer_tokens, prices)
+        rows.append(
+            {
+                "model": model,
+                "calls": counted.calls,
+                "cached": counted.cached,
+                "prompt_tokens": counted.prompt_tokens,
+                "answer_tokens": counted.answer_tokens,
+                "cost_usd": 0.0 if not counted.calls else cost,
+            }
+        )
+    return rows
+
+
+def print_plan(
+    todo: Sequence[tuple[Document, ScenarioEntry]],
+    settings: Settings,
+    form: str,
+    output: str | None,
+) -> int:
+    rows = estimate(todo, settings)
+    known = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
+    total = {
+        "scenarios": len(todo),
+        "calls": sum(r["calls"] for r in rows),
+        "cached": sum(r["cached"] for r in rows),
+        "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
+        "answer_tokens": sum(r["answer_tokens"] for r in rows),
+        "cost_usd": sum(known) if len(known) == len(rows) else None,
+    }
+    if form == "json":
+        text = json.dumps({"dry_run": True, "models": rows, "total": total}, indent=2) + "\n"
+    else:
+        text = _table(rows, total)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _table(rows: list[dict[str, Any]], total: dict[str, Any]) -> str:
+    lines = [f"dry run: {total['scenarios']} scenarios, nothing sent"]
+    if not rows:
+        return "\n".join([*lines, "no model calls"]) + "\n"
+    head = ("model", "calls", "cached", "est. prompt tokens", "est. answer tokens", "est. cost")
+    body = [
+        (
+            r["model"],
+            str(r["calls"]),
+            str(r["cached"]),
+            f"{r['prompt_tokens']:,}",
+            f"{r['answer_tokens']:,}",
+            _dollars(r["cost_usd"]),
+        )
+        for r in rows
+    ]
+    body.append(
+        (
+            "total",
+            str(total["calls"]),
+            str(total["cached"]),
+            f"{total['prompt_tokens']:,}",
+            f"{total['answer_tokens']:,}",
+            _dollars(total["cost_usd"]),
+        )
+    )
+    widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
+    for row in (head, *body):
+        lines.append(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            )
+        )
+    lines.append(
+        f"answer tokens estimated at {dry_run.ANSWER_TOKENS} a call; simulated users count "
+        "max_steps turns; every step counted (none stops the conversation)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _dollars(cost: float | None) -> str:
+    return "unknown (no price)" if cost is None else f"${cost:.4f}"

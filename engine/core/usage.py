@@ -1,0 +1,70 @@
+"""What model calls cost: the totals a check, a scenario or a run reports.
+
+Counted by the LLM client where the calls are made (engine/llm/usage.py); carried by
+results (CheckResult.details["usage"], ScenarioResult.usage) so that every executor
+brings it back with them, and summed by the front ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Usage(BaseModel):
+    """Requests sent, answers served from a cache, tokens and dollars."""
+
+    model_config = ConfigDict(frozen=True)
+
+    requests: int = Field(default=0, description="Requests sent to a provider.")
+    cached: int = Field(
+        default=0, description="Calls answered from the run's or the verdict cache (no request)."
+    )
+    prompt_tokens: int = Field(default=0, description="Prompt tokens, as the provider counted.")
+    completion_tokens: int = Field(default=0, description="Answer tokens, as the provider counted.")
+    cost_usd: float = Field(
+        default=0.0, description="Dollars, for the requests with a known price."
+    )
+    unpriced: int = Field(
+        default=0, description="Requests to a model without a known price (not in cost_usd)."
+    )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __bool__(self) -> bool:
+        return bool(self.requests or self.cached)
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            requests=self.requests + other.requests,
+            cached=self.cached + other.cached,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+            unpriced=self.unpriced + other.unpriced,
+        )
+
+    @classmethod
+    def total(cls, usages: Iterable[Usage | None]) -> Usage:
+        found = cls()
+        for usage in usages:
+            if usage is not None:
+                found = found + usage
+        return found
+
+    def describe(self) -> str:
+        """One line: `12 LLM requests (3 cached), 4,512 tokens, $0.0123`."""
+        cached = f" ({self.cached} cached)" if self.cached else ""
+        cost = f"${self.cost_usd:.4f}" if self.requests > self.unpriced else "$?"
+        if self.unpriced and self.requests > self.unpriced:
+            cost += f" + {self.unpriced} unpriced"
+        return (
+            f"{self.requests} LLM request{'s' if self.requests != 1 else ''}{cached}, "
+            f"{self.total_tokens:,} tokens, {cost}"
+        )
+
+
+__all__ = ["Usage"]

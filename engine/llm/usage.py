@@ -1,0 +1,152 @@
+"""Counting model calls as they are made: tokens from the provider's answer, dollars from
+the model's price (checkspec.yaml's `models:` first, then litellm's local price map).
+
+`metering()` opens a count for what runs inside it (a check, a scenario); counts nest,
+and a call adds to every open one. asyncio tasks inherit the counts open where they
+were created, so the calls of a scenario's checks and simulated users land in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.usage import Usage
+
+
+@dataclass
+class _Count:
+    requests: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    unpriced: int = 0
+
+    def usage(self) -> Usage:
+        return Usage(
+            requests=self.requests,
+            cached=self.cached,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cost_usd=self.cost_usd,
+            unpriced=self.unpriced,
+        )
+
+
+_OPEN: ContextVar[tuple[_Count, ...]] = ContextVar("checkspec_usage", default=())
+# Prices per token (input, output) by model, from checkspec.yaml (set_prices).
+_prices: dict[str, tuple[float, float]] = {}
+
+
+class Meter:
+    """An open count; `usage` is what was counted so far."""
+
+    def __init__(self, count: _Count) -> None:
+        self._count = count
+
+    @property
+    def usage(self) -> Usage:
+        return self._count.usage()
+
+
+@contextmanager
+def metering() -> Iterator[Meter]:
+    count = _Count()
+    token = _OPEN.set((*_OPEN.get(), count))
+    try:
+        yield Meter(count)
+    finally:
+        _OPEN.reset(token)
+
+
+async def metered(call: Any) -> Any:
+    """Await `call` (a check's result); what its model calls cost goes in its details."""
+    with metering() as meter:
+        result = await call
+    spent = meter.usage
+    if spent:
+        result.details["usage"] = spent.model_dump()
+    return result
+
+
+def set_prices(prices: Mapping[str, tuple[float, float]]) -> None:
+    """Prices per token (input, output) of models litellm does not know or prices otherwise."""
+    _prices.clear()
+    _prices.update(prices)
+
+
+def price_of(model: str | None, price_map: Mapping[str, Any] | None) -> tuple[float, float] | None:
+    """(input, output) dollars per token: the configured price, else litellm's map's."""
+    if not model:
+        return None
+    if model in _prices:
+        return _prices[model]
+    if price_map is None:
+        return None
+    for name in (model, model.split("/", 1)[-1]):
+        entry = price_map.get(name)
+        if isinstance(entry, Mapping):
+            given = entry.get("input_cost_per_token"), entry.get("output_cost_per_token")
+            if all(isinstance(p, int | float) for p in given):
+                return float(given[0]), float(given[1])  # type: ignore[arg-type]
+    return None
+
+
+def cost_of(
+    model: str | None,
+    prompt_tokens: int,
+    completion_tokens: int,
+    price_map: Mapping[str, Any] | None,
+) -> float | None:
+    price = price_of(model, price_map)
+    if price is None:
+        return None
+    return prompt_tokens * price[0] + completion_tokens * price[1]
+
+
+def record_request(
+    model: str | None, response: Any, price_map: Mapping[str, Any] | None = None
+) -> float | None:
+    """A request answered: its tokens (the provider's `usage`) and cost, in every open
+    count. Returns its cost (None: the model has no known price)."""
+    reported = getattr(response, "usage", None)
+    if isinstance(response, Mapping):
+        reported = response.get("usage")
+    prompt = _tokens(reported, "prompt_tokens")
+    completion = _tokens(reported, "completion_tokens")
+    cost = cost_of(model, prompt, completion, price_map)
+    for count in _OPEN.get():
+        count.requests += 1
+        count.prompt_tokens += prompt
+        count.completion_tokens += completion
+        if cost is None:
+            count.unpriced += 1
+        else:
+            count.cost_usd += cost
+    return cost
+
+
+def record_cached() -> None:
+    """A call answered without a request (the run's cache or the verdict cache)."""
+    for count in _OPEN.get():
+        count.cached += 1
+
+
+def _tokens(reported: Any, name: str) -> int:
+    value = reported.get(name) if isinstance(reported, Mapping) else getattr(reported, name, 0)
+    return value if isinstance(value, int) and value > 0 else 0
+
+
+__all__ = [
+    "Meter",
+    "cost_of",
+    "metering",
+    "price_of",
+    "record_cached",
+    "record_request",
+    "set_prices",
+]

@@ -1,0 +1,227 @@
+"""The server's input, read one whole LSP message at a time (standard library only).
+
+pygls reads `Content-Length` headers leniently: a header it cannot read is skipped, a
+length that lies leaves it reading the next message's bytes as a body (or waiting for
+bytes that never come), and a huge length is allocated at once (MemoryError). Any of
+them leaves a server that is alive and answers nothing, which an editor cannot tell
+from a busy one. Here every message is checked before pygls sees it:
+
+- the header lines are `Name: value` lines (each at most 8 KiB, at most 32 of them),
+  ending with an empty line, and one of them is a `Content-Length` of digits;
+- a length over the limit (`CHECKSPEC_LSP_MAX_MESSAGE_MB`, 64 MiB by default) is refused
+  before any of its body is read;
+- the body arrives in full within `CHECKSPEC_LSP_BODY_TIMEOUT` seconds (10) of its
+  header, and looks like a JSON-RPC message (an object or a batch: `{`...`}`, `[`...`]`),
+  which a length too small or too large almost never leaves it.
+
+A message that fails any of these is a framing error: the stream cannot be trusted past
+it, so what was seen is logged and the process exits with code 1; the editor's client
+restarts a server that exits (VS Code's does, up to 5 times in 3 minutes). pygls gets
+each good message as `Content-Length: N` + the body, through `readline` and `read`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import select
+import sys
+from typing import NoReturn
+
+log = logging.getLogger("checkspec.server.framing")
+
+DEFAULT_MAX_MESSAGE_MB = 64
+DEFAULT_BODY_TIMEOUT = 10.0
+MAX_HEADER_LINE = 8192
+MAX_HEADER_LINES = 32
+EXIT_FRAMING = 1
+_CHUNK = 1 << 20
+# A header: an HTTP token (RFC 9110), a colon, a value.
+_HEADER = re.compile(rb"([A-Za-z0-9!#$%&'*+.^_`|~-]+):[ \t]*([^\r\n]*)\r?\n")
+
+
+class FramingError(Exception):
+    """The input is not a well-framed LSP message."""
+
+
+def _setting(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def max_message_bytes() -> int:
+    return int(_setting("CHECKSPEC_LSP_MAX_MESSAGE_MB", DEFAULT_MAX_MESSAGE_MB) * (1 << 20))
+
+
+class FramedInput:
+    """`readline`/`read` over the messages of a descriptor, each checked whole first."""
+
+    def __init__(
+        self,
+        fd: int,
+        *,
+        max_bytes: int | None = None,
+        body_timeout: float | None = None,
+    ) -> None:
+        self._fd = fd
+        self._max = max_bytes if max_bytes is not None else max_message_bytes()
+        self._timeout = (
+            body_timeout
+            if body_timeout is not None
+            else _setting("CHECKSPEC_LSP_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
+        )
+        self._input = bytearray()  # read from the descriptor, not yet framed
+        self._frame = b""  # the current message as pygls gets it
+        self._at = 0
+        self._ended = False
+
+    # What pygls and early_initialize call ---------------------------------------------
+
+    def readline(self, size: int = -1) -> bytes:
+        if not self._next():
+            return b""
+        end = self._frame.find(b"\n", self._at)
+        end = len(self._frame) if end < 0 else end + 1
+        if size >= 0:
+            end = min(end, self._at + size)
+        line, self._at = self._frame[self._at : end], end
+        return line
+
+    def read(self, size: int = -1) -> bytes:
+        if not self._next():
+            return b""
+        end = len(self._frame) if size < 0 else min(len(self._frame), self._at + size)
+        data, self._at = self._frame[self._at : end], end
+        return data
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+    # Framing ----------------------------------------------------------------------------
+
+    def _next(self) -> bool:
+        """A current message with bytes left; False at a clean end of input."""
+        if self._at < len(self._frame):
+            return True
+        if self._ended:
+            return False
+        try:
+            body = self._message()
+        except FramingError as exc:
+            fatal(str(exc))
+        if body is None:
+            self._ended = True
+            return False
+        self._frame = b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        self._at = 0
+        return True
+
+    def _message(self) -> bytes | None:
+        length: int | None = None
+        seen: list[bytes] = []
+        while True:
+            line = self._line(first=not seen)
+            if line is None:
+                return None
+            seen.append(line)
+            if line in (b"\r\n", b"\n"):
+                break
+            found = _HEADER.fullmatch(line)
+            if found is None:
+                raise FramingError(f"not an LSP header line: {_shown(line)}")
+            if len(seen) > MAX_HEADER_LINES:
+                raise FramingError(f"more than {MAX_HEADER_LINES} header lines")
+            if found.group(1).lower() == b"content-length":
+                value = found.group(2).strip()
+                if not value.isdigit() or len(value) > 20:
+                    raise FramingError(f"a Content-Length that is not a number: {_shown(line)}")
+                length = int(value)
+        if length is None:
+            headers = b"".join(seen)
+            raise FramingError(f"a message without a Content-Length header: {_shown(headers)}")
+        if length > self._max:
+            raise FramingError(
+                f"a message of {length} bytes, over the limit of {self._max} "
+                "(CHECKSPEC_LSP_MAX_MESSAGE_MB); not read"
+            )
+        while len(self._input) < length:
+            if not self._fill(self._timeout):
+                raise FramingError(
+                    f"the header announced {length} bytes, but only {len(self._input)} came "
+                    f"before the input ended: {_shown(bytes(self._input))}"
+                )
+        body = bytes(self._input[:length])
+        del self._input[:length]
+        stripped = body.strip()
+        if (stripped[:1], stripped[-1:]) not in ((b"{", b"}"), (b"[", b"]")):
+            raise FramingError(
+                f"the {length} bytes after the header are not a JSON-RPC message (a wrong "
+                f"Content-Length?): {_shown(body)}"
+            )
+        return body
+
+    def _line(self, *, first: bool) -> bytes | None:
+        """One header line; None at a clean end of input (before any byte of a message)."""
+        while True:
+            end = self._input.find(b"\n", 0, MAX_HEADER_LINE)
+            if end >= 0:
+                line = bytes(self._input[: end + 1])
+                del self._input[: end + 1]
+                return line
+            if len(self._input) >= MAX_HEADER_LINE:
+                raise FramingError(
+                    f"a header line longer than {MAX_HEADER_LINE} bytes: "
+                    f"{_shown(bytes(self._input))}"
+                )
+            # Between messages the client may be quiet for as long as it likes.
+            waiting = None if first and not self._input else self._timeout
+            if not self._fill(waiting):
+                if first and not self._input:
+                    return None
+                raise FramingError(
+                    f"the input ended inside a message's header: {_shown(bytes(self._input))}"
+                )
+
+    def _fill(self, timeout: float | None) -> bool:
+        """Read what is there; False at end of input. A timeout is a framing error."""
+        if timeout is not None and os.name != "nt":
+            ready, _, _ = select.select([self._fd], [], [], timeout)
+            if not ready:
+                raise FramingError(
+                    f"a message stopped arriving: nothing for {timeout:g} s after "
+                    f"{_shown(bytes(self._input))}"
+                )
+        chunk = os.read(self._fd, _CHUNK)
+        if not chunk:
+            return False
+        self._input += chunk
+        return True
+
+
+def _shown(data: bytes, limit: int = 200) -> str:
+    if len(data) <= limit:
+        return repr(data)
+    return f"{data[: limit // 2]!r} ... {data[-limit // 2 :]!r} ({len(data)} bytes)"
+
+
+def fatal(why: str) -> NoReturn:
+    """Log a framing error and exit: the client restarts the server with a clean stream."""
+    log.error("LSP framing error, exiting so that the client restarts the server: %s", why)
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stderr.flush()
+    # os._exit skips atexit: a coverage.py measuring this process (`make test`) saves now.
+    coverage = sys.modules.get("coverage")
+    current = coverage.Coverage.current() if coverage is not None else None
+    if current is not None:
+        try:
+            current.stop()
+            current.save()
+        except Exception:  # exiting regardless
+            pass
+    os._exit(EXIT_FRAMING)
