@@ -36,6 +36,9 @@ class OpenAIStub:
         self.embeddings: EmbeddingScript | None = None
         self.chat_times: list[float] = []  # time.monotonic() of each chat request
         self.retry_after: str | None = None  # Retry-After header of HTTP 429 answers
+        # Answer a `response_format` of type json_schema with HTTP 400, as providers
+        # without structured output do (the client then falls back to JSON mode).
+        self.refuse_json_schema = False
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -161,6 +164,12 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             if path.endswith("/chat/completions"):
                 stub.chat_times.append(time.monotonic())
+                response_format = body.get("response_format") or {}
+                if stub.refuse_json_schema and response_format.get("type") == "json_schema":
+                    with stub._lock:  # noqa: SLF001 (the stub's own handler)
+                        stub.chat_requests.append(body)
+                    self._error(400, "response_format json_schema is not supported")
+                    return
                 reply = stub._chat_reply(body, headers)  # noqa: SLF001 (the stub's own handler)
                 if isinstance(reply, int):
                     self._error(reply)
@@ -175,8 +184,12 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
             else:
                 self._error(404)
 
-        def _error(self, status: int) -> None:
-            message = {"message": f"stub error {status}", "type": "stub_error", "code": status}
+        def _error(self, status: int, text: str | None = None) -> None:
+            message = {
+                "message": text or f"stub error {status}",
+                "type": "stub_error",
+                "code": status,
+            }
             extra = {"Retry-After": stub.retry_after} if status == 429 and stub.retry_after else {}
             self._json(status, {"error": message}, extra)
 
@@ -229,3 +242,134 @@ def judged_suite(count: int, prefix: str = "s") -> str:
             "        checks: [{kind: conformity, rule: apologises}]",
         ]
     return "\n".join(parts) + "\n"
+
+
+_ORDINALS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+_SUBJECTS = [
+    "order",
+    "invoice",
+    "password",
+    "delivery",
+    "refund",
+    "account",
+    "coupon",
+    "warranty",
+    "subscription",
+    "address",
+    "parcel",
+    "payment",
+    "voucher",
+    "login",
+    "basket",
+    "receipt",
+    "discount",
+    "exchange",
+    "repair",
+    "upgrade",
+    "newsletter",
+    "membership",
+    "booking",
+    "ticket",
+    "printer",
+    "laptop",
+    "phone",
+    "charger",
+    "battery",
+    "screen",
+]
+
+
+class GenerationAnswers:
+    """A chat script that answers `checkspec generate`'s prompts as a model would.
+
+    Each kind of prompt is told by its first line; answers are made from the prompt (the
+    passage's first sentence as the reference answer, so each chunk gives its own
+    question), valid against the schema the request sends. `unanswerable` holds words:
+    a self-check of a question containing one says it is not answerable. `latency` sleeps
+    before each answer (benchmarks). `garbage` answers every request with prose.
+    """
+
+    def __init__(self, latency: float = 0.0, unanswerable: tuple[str, ...] = ()) -> None:
+        self.latency = latency
+        self.unanswerable = unanswerable
+        self.garbage = False
+        self.variants = True  # False: the same question again for each variant of a chunk
+        self.kinds: list[str] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        if self.latency:
+            time.sleep(self.latency)
+        prompt = body["messages"][-1]["content"]
+        if self.garbage:
+            return "Sure! Here are some great questions for you."
+        kind, answer = self._answer(prompt)
+        with self._lock:
+            self.kinds.append(kind)
+        return json.dumps(answer)
+
+    @staticmethod
+    def _turns_wanted(prompt: str) -> int:
+        marker = "holds the conversation's "
+        at = prompt.find(marker)
+        if at < 0:
+            return 1
+        return int(prompt[at + len(marker) :].split(" ", 1)[0])
+
+    def _answer(self, prompt: str) -> tuple[str, dict[str, Any]]:
+        first = prompt.split("\n", 1)[0]
+        if first.startswith("You write test questions"):
+            passage = prompt.split("Passage", 1)[1].split(":\n", 1)[1]
+            passage = passage.split("\n\nDistracting passage:", 1)[0]
+            sentence = passage.strip().split(". ")[0].strip().rstrip(".")
+            variant = ""
+            if "This is variant " in prompt and self.variants:
+                number = int(prompt.split("This is variant ", 1)[1].split(" ", 1)[0])
+                variant = " (take " + _ORDINALS[number % len(_ORDINALS)] + ")"
+            turns = self._turns_wanted(prompt)
+            question = f"Is it true that {sentence[:200]}{variant}?"
+            context = [f"Some context for my question, part {i + 1}." for i in range(turns - 1)]
+            return "question", {"turns": [*context, question], "reference_answer": sentence + "."}
+        if first.startswith("Check a test question"):
+            conversation = prompt.split("Conversation:\n", 1)[1]
+            bad = any(word in conversation for word in self.unanswerable)
+            return "self_check", {"answerable": not bad, "reason": "stub"}
+        if first.startswith("These passages"):
+            words = prompt.split("Their most telling words: ", 1)[1].split(".", 1)[0]
+            return "topic", {"name": words.split(", ")[0].title()}
+        if first.startswith("You write test conversations"):
+            count = int(prompt.split("\nWrite ", 1)[1].split(" ", 1)[0])
+            batch = prompt.split("(batch ", 1)[1].split(",", 1)[0]
+            turns = self._turns_wanted(prompt)
+            scenarios = [
+                {
+                    "turns": [
+                        f"Message {t + 1}: I need help with my "
+                        f"{_SUBJECTS[(int(batch) * 5 + i) % len(_SUBJECTS)]} right now"
+                        for t in range(turns)
+                    ],
+                    "expected_behavior": f"The agent handles request {batch}.{i} calmly.",
+                }
+                for i in range(count)
+            ]
+            return "persona", {"scenarios": scenarios}
+        if first.startswith("You help write a test suite"):
+            return "preview", {
+                "samples": ["Where is my order?!", "Answer NOW.", "Why so slow?"],
+                "rules": ["The agent stays polite.", "The agent answers the request."],
+            }
+        return "unknown", {"error": "unknown prompt"}

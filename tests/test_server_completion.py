@@ -35,7 +35,8 @@ CASES = [
             "annotations | field | 'annotations: ' | 1:0-1:0 | mapping | 2004 | **annotations**: `mapping` — in a scenario",
             "steps | field | 'steps: ' | 1:0-1:0 | list[Step] | 2005 | **steps**: `list[Step]` — in a scenario",
             "multiple_runs | field | 'multiple_runs: ' | 1:0-1:0 | integer | 2006 | **multiple_runs**: `integer` — in a scenario",
-            "$schema | field | '$schema: ' | 1:0-1:0 | string | 2007 | **$schema**: `string` — in a scenario",
+            "status | field | 'status: ' | 1:0-1:0 | 'active' | 'draft' | null | 2007 | **status**: `'active' | 'draft' | null` — in a sce",
+            "$schema | field | '$schema: ' | 1:0-1:0 | string | 2008 | **$schema**: `string` — in a scenario",
         ],
     ),
     (

@@ -222,6 +222,7 @@ def test_the_root_of_each_file_kind() -> None:
             "annotations",
             "steps",
             "multiple_runs",
+            "status",
             "$schema",
         ],
         FileKind.SUITE: ["name", "description", "target", "tags", "scenarios", "$schema"],
@@ -259,6 +260,8 @@ def test_the_root_of_each_file_kind() -> None:
             "cache_max_mb",
             "max_cost",
             "custom_checks",
+            "agent",
+            "presets",
         ],
     }
     # Every root is titled from its model (the suite's is SuiteFile, as the others').
@@ -291,7 +294,16 @@ SHAPES = [
             None,
             None,
             False,
-            ["name", "description", "target", "tags", "annotations", "steps", "multiple_runs"],
+            [
+                "name",
+                "description",
+                "target",
+                "tags",
+                "annotations",
+                "steps",
+                "multiple_runs",
+                "status",
+            ],
         ),
     ),
     ("t.suite.yaml", SUITE, STEP, (None, None, None, None, False, ["interacts", "checks"])),
@@ -352,7 +364,7 @@ SHAPES = [
             None,
             None,
             False,
-            ["name", "description", "tags", "interactions", "annotations"],
+            ["name", "description", "tags", "interactions", "annotations", "status"],
         ),
     ),
     (

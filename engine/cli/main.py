@@ -61,6 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
     run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
     run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+    run.add_argument(
+        "--include-drafts",
+        action="store_true",
+        help="also run scenarios marked `status: draft` (e.g. generated, not yet reviewed)",
+    )
     run.add_argument("--target", help="agent to call instead of the files' targets")
     _setting_options(run)
     run.add_argument(
@@ -125,6 +130,10 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
     schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
     schema.add_argument("--out", type=Path, help="folder to write to (default: schemas/)")
+
+    from .generate import add_parser as add_generate
+
+    add_generate(commands)
 
     lsp = commands.add_parser("lsp", help="start the language server on stdio")
     # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -200,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "list": _list,
             "schema": _schema,
             "lsp": _lsp,
+            "generate": _generate,
         }[args.command]
         code = handler(args)
         # Everything still alive is about to be freed by exiting: keep the interpreter's
@@ -215,6 +225,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------------------------
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from .generate import run
+
+    return run(args)
 
 
 def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document], bool]:
@@ -381,6 +397,7 @@ def _select(
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
+    from ..spec.status import drafts_left_out
     from .execute import runnable, scenario_identity
     from .selection import shard_of
 
@@ -388,6 +405,9 @@ def _select(
     if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
         print(unmatched, file=sys.stderr)
         return EXIT_INVALID
+    todo, drafts = drafts_left_out(todo, args.include_drafts)
+    if drafts:
+        print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)
     if args.last_failed:
         todo = _last_failed(todo, root)

@@ -10,6 +10,7 @@ per-event-loop concurrency limit, and a per-event-loop cache of successful answe
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import weakref
@@ -88,6 +89,14 @@ def _litellm() -> ModuleType:
         litellm.suppress_debug_info = True  # no "Give Feedback" banners on each error
         _litellm_module = litellm
     return _litellm_module
+
+
+def warm_up() -> None:
+    """Import litellm now, in a background thread, so a first call does not wait for it
+    (a batch job such as `checkspec generate` reads its input meanwhile)."""
+    import threading
+
+    threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
 
 
 def price_map() -> dict[str, Any]:
@@ -386,4 +395,150 @@ def _evict(cache: OrderedDict[Hashable, asyncio.Future[Any]]) -> None:
         cache.popitem(last=False)
 
 
-__all__ = ["ProviderError", "clear_cache", "complete_json", "embed"]
+# -- structured output -------------------------------------------------------------------
+
+# Models that refused a `json_schema` response_format: later calls put the schema in the
+# prompt instead (JSON mode, when they take it).
+_no_schema_mode: set[str] = set()
+SCHEMA_INSTRUCTION = (
+    "\n\nAnswer with one JSON object, and nothing else, that validates against this JSON Schema:\n"
+)
+
+
+class AnswerError(ValueError):
+    """The model's answers did not validate, after the retries an invalid answer gets."""
+
+    def __init__(self, problem: str, raw: str | None, attempts: int) -> None:
+        self.problem = problem
+        self.raw = raw
+        self.attempts = attempts
+        clip = "none" if raw is None else repr(raw.strip()[:300])
+        super().__init__(
+            f"the model's answer is not valid after {attempts} attempt(s): {problem} "
+            f"(last answer: {clip})"
+        )
+
+
+async def complete_structured(
+    generator: Generator,
+    prompt: str,
+    schema: dict[str, Any],
+    *,
+    name: str = "answer",
+    validate: Callable[[dict[str, Any]], Any] | None = None,
+    invalid_retries: int = 2,
+) -> dict[str, Any]:
+    """The JSON object the model answers to `prompt`, valid against `schema`.
+
+    Asks for structured output (`response_format` of type `json_schema`); a provider that
+    refuses it is asked again in JSON mode with the schema in the prompt (and so for the
+    rest of the process). An answer that is not valid (not JSON, not the schema, refused
+    by `validate`) is asked for again up to `invalid_retries` times, then AnswerError.
+    Valid answers are cached (in the run and, through verdict_cache, between runs) under
+    the prompt and the schema. Raises ProviderError or AnswerError.
+    """
+    import jsonschema
+
+    schema_text = json.dumps(schema, sort_keys=True)
+    key = (
+        "structured",
+        generator.model,
+        generator.api_base,
+        generator.temperature,
+        prompt,
+        schema_text,
+    )
+    if (plan := dry_run.active()) is not None:
+        return _planned(plan, key, generator.model, [prompt])
+    checker = jsonschema.Draft202012Validator(schema)
+
+    async def compute() -> dict[str, Any]:
+        tokens = limits.estimate_tokens(prompt + schema_text)
+        problem, raw = "", None
+        for _ in range(invalid_retries + 1):
+            raw = await _with_retries(
+                generator, lambda: _structured_once(generator, prompt, schema, name), tokens
+            )
+            try:
+                data = extract_json_object(raw)
+            except ValueError as exc:
+                problem = str(getattr(exc, "problem", exc))
+                continue
+            error = jsonschema.exceptions.best_match(checker.iter_errors(data))
+            if error is not None:
+                where = "/".join(str(p) for p in error.absolute_path) or "the answer"
+                problem = f"{where}: {error.message}"
+                continue
+            try:
+                if validate is not None:
+                    validate(data)
+            except ValueError as exc:
+                problem = str(exc)
+                continue
+            return data
+        raise AnswerError(problem, raw, invalid_retries + 1)
+
+    return await _cached(key, compute)
+
+
+async def _structured_once(
+    generator: Generator, prompt: str, schema: dict[str, Any], name: str
+) -> str | None:
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {
+        "model": generator.model,
+        "temperature": generator.temperature,
+        "api_base": generator.api_base,
+        "api_key": generator.secret(),
+        "timeout": generator.timeout,
+        "num_retries": 0,
+        "max_retries": NO_SDK_RETRIES,
+    }
+    model = str(generator.model)
+    if model not in _no_schema_mode:
+        response_format = {
+            "type": "json_schema",
+            "json_schema": {"name": name, "schema": schema, "strict": False},
+        }
+        try:
+            response = await litellm.acompletion(
+                **kwargs,
+                messages=[{"role": "user", "content": prompt}],
+                response_format=response_format,
+            )
+        except Exception as exc:
+            if not _rejects_json_mode(litellm, exc):
+                raise
+            _no_schema_mode.add(model)
+        else:
+            return _recorded(litellm, generator, response)
+    messages = [{"role": "user", "content": prompt + SCHEMA_INSTRUCTION + json.dumps(schema)}]
+    json_mode = _json_mode(litellm, generator.model)
+    if json_mode is not None:
+        try:
+            response = await litellm.acompletion(
+                **kwargs, messages=messages, response_format=json_mode
+            )
+        except Exception as exc:
+            if not _rejects_json_mode(litellm, exc):
+                raise
+            _no_json_mode.add(model)
+        else:
+            return _recorded(litellm, generator, response)
+    return _recorded(litellm, generator, await litellm.acompletion(**kwargs, messages=messages))
+
+
+def _recorded(litellm: ModuleType, generator: Generator, response: Any) -> str | None:
+    """The answer's text, its usage recorded as every call's is (usage.py, limits)."""
+    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
+    return _content(response)
+
+
+__all__ = [
+    "AnswerError",
+    "ProviderError",
+    "clear_cache",
+    "complete_json",
+    "complete_structured",
+    "embed",
+]

@@ -11,7 +11,7 @@ import asyncio
 import time
 import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
-from typing import Annotated, Any, Generic
+from typing import Annotated, Any, Generic, Literal
 
 from pydantic import (
     BaseModel,
@@ -225,6 +225,10 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             "Run the whole scenario up to this many times (a fresh trace each time) while "
             "every run passes; the result is the last run's. Not a retry-until-pass."
         ),
+    )
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
     )
 
     # Folders a relative python: target is resolved against (set by the file loader).

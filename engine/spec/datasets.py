@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,6 +88,10 @@ class DatasetScenario(BaseModel):
     )
     annotations: dict[str, Any] = Field(
         default_factory=dict, description="Values injected as trace.annotations."
+    )
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
     )
 
 

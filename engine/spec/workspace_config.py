@@ -71,6 +71,28 @@ class ProviderLimits(BaseModel):
     )
 
 
+class AgentDescription(BaseModel):
+    """The agent under test, as generation prompts describe it (`checkspec generate`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = Field(
+        min_length=1, description="What the agent does, for whom, and what it must not do."
+    )
+
+
+class Preset(BaseModel):
+    """A prompt preset (the Hub's): a persona or behaviour pattern scenarios are made for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    description: str = Field(min_length=1, description="The persona or behaviour, in a sentence.")
+    rules: list[str] = Field(
+        default_factory=list,
+        description="Rules the agent's answers to this persona must follow (hub_conformity).",
+    )
+
+
 class WorkspaceConfig(BaseModel):
     """Settings in checkspec.yaml (CLI flags and editor settings override them).
 
@@ -116,6 +138,13 @@ class WorkspaceConfig(BaseModel):
     max_cost: float | None = setting_field("max_cost")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
+    )
+    agent: AgentDescription | None = Field(
+        default=None, description="The agent under test, described for `checkspec generate`."
+    )
+    presets: dict[str, Preset] = Field(
+        default_factory=dict,
+        description="Prompt presets for `checkspec generate --preset NAME`, by name.",
     )
 
     def custom(self) -> dict[str, CustomCheck]:

@@ -1,4 +1,5 @@
-"""textDocument/codeAction: the quick fixes problems carry (e.g. rename a misspelt kind)."""
+"""textDocument/codeAction: the quick fixes problems carry (e.g. rename a misspelt kind);
+on dataset files, "Generate N more like these" and "Mark reviewed" (generate.py)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,24 @@ from .feature import DocumentRequest, document_request
 
 @document_request(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    types.CodeActionOptions(
+        code_action_kinds=[
+            types.CodeActionKind.QuickFix,
+            types.CodeActionKind.RefactorRewrite,
+            types.CodeActionKind.Source,
+        ]
+    ),
     empty=list,
 )
 def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.CodeAction]:
     # Deferred: the analysis loads with the first document (start-up time).
     from ..analysis.actions import quick_fixes
+    from .generate import code_actions as generation_actions
 
     only = request.params.context.only
-    if only and types.CodeActionKind.QuickFix not in only:
-        return []
     doc, codec = request.doc, request.codec
-    fixes = quick_fixes(request.analysis, request.range, doc.workspace)
-    return [to_code_action(fix, doc.uri, codec) for fix in fixes]
+    found: list[types.CodeAction] = []
+    if not only or types.CodeActionKind.QuickFix in only:
+        fixes = quick_fixes(request.analysis, request.range, doc.workspace)
+        found = [to_code_action(fix, doc.uri, codec) for fix in fixes]
+    return found + generation_actions(request)

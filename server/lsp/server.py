@@ -25,6 +25,7 @@ from . import (
     completion,
     configuration,
     definition,
+    generate,
     hover,
     inlay_hints,
     lifecycle,
@@ -71,6 +72,9 @@ HANDLERS: tuple[Handler, ...] = (
     rename.prepare_rename,
     rename.rename,
     inlay_hints.inlay_hint,
+    generate.generate,
+    generate.list_topics,
+    generate.list_presets,
 )
 
 

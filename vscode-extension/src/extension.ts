@@ -3,6 +3,7 @@
 
 import * as vscode from "vscode";
 import { ServerManager } from "./client";
+import { GENERATE, Generation } from "./generate";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
 import { scenarioAt } from "./scenarios";
@@ -35,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
     vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
+    vscode.commands.registerCommand(GENERATE, (request?: unknown) => new Generation(manager).run(request)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),
     vscode.commands.registerCommand("checkspec.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {

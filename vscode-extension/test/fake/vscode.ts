@@ -465,6 +465,12 @@ interface FakeState {
   answers: (string | undefined)[];
   quickPicks: { items: unknown[]; options: unknown }[];
   pick: ((items: readonly { label: string }[]) => unknown) | undefined;
+  /** What the next input boxes are answered, in order (undefined: dismissed). */
+  inputs: (string | undefined)[];
+  inputBoxes: { prompt?: string; value?: string; problem?: string | undefined }[];
+  /** What the next open dialog answers (undefined: dismissed). */
+  openDialog: Uri[] | undefined;
+  shown: Uri[];
   progress: ProgressRecord[];
   outputChannels: OutputChannel[];
   statusBarItems: StatusBarItem[];
@@ -496,6 +502,10 @@ function freshState(): FakeState {
     answers: [],
     quickPicks: [],
     pick: undefined,
+    inputs: [],
+    inputBoxes: [],
+    openDialog: undefined,
+    shown: [],
     progress: [],
     outputChannels: [],
     statusBarItems: [],
@@ -597,6 +607,19 @@ export const window = {
   showQuickPick<T extends { label: string }>(items: readonly T[], options?: unknown): Thenable<T | undefined> {
     state.quickPicks.push({ items: [...items], options });
     return Promise.resolve(state.pick?.(items) as T | undefined);
+  },
+  showInputBox(options?: { prompt?: string; value?: string; validateInput?: (text: string) => string | undefined }): Thenable<string | undefined> {
+    const answer = state.inputs.shift();
+    const problem = answer === undefined ? undefined : options?.validateInput?.(answer);
+    state.inputBoxes.push({ ...(options?.prompt === undefined ? {} : { prompt: options.prompt }), ...(options?.value === undefined ? {} : { value: options.value }), problem });
+    return Promise.resolve(problem === undefined ? answer : undefined); // VS Code keeps the box open on a problem
+  },
+  showOpenDialog(_options?: unknown): Thenable<Uri[] | undefined> {
+    return Promise.resolve(state.openDialog);
+  },
+  showTextDocument(doc: TextDocument): Thenable<TextEditor> {
+    state.shown.push(doc.uri);
+    return Promise.resolve(editor(doc.uri, new Position(0, 0)));
   },
   async withProgress<R>(
     options: ProgressRecord["options"],

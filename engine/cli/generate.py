@@ -1,0 +1,324 @@
+"""`checkspec generate`: scenarios from a persona, a preset, a knowledge base or examples.
+
+Exit codes: 0 written (or listed, previewed), 1 the provider failed or its answers were
+unusable, 2 bad input or usage (nothing sent), 130 interrupted. Nothing is written unless
+the whole generation succeeded and the text passed the project's own analysis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def add_parser(commands: Any) -> None:
+    from ..generate.constants import (
+        DEFAULT_SIMILARITY,
+        MAX_COUNT,
+        MAX_TURNS,
+        QUESTION_TYPE_NAMES,
+    )
+
+    gen = commands.add_parser(
+        "generate",
+        help="generate draft scenarios from a persona or a knowledge base of documents",
+        description=(
+            "Generate draft scenarios (status: draft) with their checks: from a persona or "
+            "preset (hub_conformity rules), from documents (hub_correctness with a reference "
+            "answer and hub_groundedness with the source chunk), or like a dataset's own."
+        ),
+    )
+    source = gen.add_argument_group("what to generate from (one of)")
+    source.add_argument("--persona", metavar="TEXT", help="a persona or behaviour, in words")
+    source.add_argument(
+        "--preset", metavar="NAME", help="a built-in preset or one of `presets:` in checkspec.yaml"
+    )
+    source.add_argument(
+        "--from-docs",
+        nargs="+",
+        metavar="PATH",
+        default=[],
+        dest="docs",
+        help="a knowledge base: .md, .txt, .html, .jsonl (a text field), .pdf (with pypdf) "
+        "files or folders (their subfolders are the topics)",
+    )
+    source.add_argument("--like", metavar="DATASET", help="more scenarios like this dataset's")
+    gen.add_argument("--list-presets", action="store_true", help="print the presets and exit")
+    gen.add_argument(
+        "--list-topics", action="store_true", help="print the knowledge base's topics and exit"
+    )
+    gen.add_argument(
+        "--preview",
+        action="store_true",
+        help="show sample inputs and the rules the model proposes for the persona; write nothing",
+    )
+    gen.add_argument(
+        "--topic",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only these topics of the knowledge base (repeatable)",
+    )
+    gen.add_argument(
+        "--types",
+        default="simple",
+        metavar="T,...",
+        help=f"question types, comma-separated: {', '.join(QUESTION_TYPE_NAMES)} (default: simple)",
+    )
+    gen.add_argument(
+        "--turns",
+        type=int,
+        default=1,
+        metavar="K",
+        help=f"user turns per conversation (1 to {MAX_TURNS}; default 1)",
+    )
+    gen.add_argument(
+        "--count",
+        "-n",
+        type=int,
+        default=10,
+        metavar="N",
+        help=f"scenarios to generate (1 to {MAX_COUNT}; default 10)",
+    )
+    gen.add_argument("--seed", type=int, default=0, help="same seed, same prompts (default 0)")
+    gen.add_argument("--agent-description", metavar="TEXT", help="what the agent under test does")
+    gen.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="a *.dataset.yaml or .jsonl to write (default: generated.dataset.yaml)",
+    )
+    gen.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    gen.add_argument("--append", action="store_true", help="add to an existing dataset")
+    gen.add_argument(
+        "--similarity-threshold",
+        type=float,
+        default=DEFAULT_SIMILARITY,
+        metavar="X",
+        help=f"near-duplicates at or above this similarity are dropped (default {DEFAULT_SIMILARITY})",
+    )
+    gen.add_argument(
+        "--no-self-check",
+        action="store_true",
+        help="keep questions without asking the model whether their chunk answers them",
+    )
+    gen.add_argument("--model", help="the LLM to generate with (litellm name)")
+    gen.add_argument("--embedding-model", help="embeddings for topics and de-duplication")
+    gen.add_argument(
+        "--concurrency",
+        type=int,
+        default=16,
+        metavar="N",
+        help="requests in flight at once (default 16; provider limits of checkspec.yaml hold)",
+    )
+    gen.add_argument("--no-cache", action="store_true", help="neither read nor fill the cache")
+    gen.add_argument(
+        "--progress",
+        choices=("auto", "json", "none"),
+        default="auto",
+        help="progress on stderr: a bar on a terminal (auto), JSON lines (json), none",
+    )
+
+
+def _error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..generate import pipeline, service
+    from ..generate.output import OutputError, output_format, write_atomically
+    from ..generate.presets import known_presets
+    from ..llm import limits
+    from ..llm.endpoints import get_default_embedding_model, get_default_generator
+    from ..llm.errors import ProviderError
+    from ..settings import apply_llm_settings, run_settings
+    from ..spec.workspace import load_workspace
+
+    output = Path(args.output or "generated.dataset.yaml")
+    anchor = Path(args.docs[0]) if args.docs else output.parent if args.output else Path.cwd()
+    workspace = load_workspace(anchor if anchor.exists() else Path.cwd())
+    config = workspace.config
+    if args.list_presets:
+        for name, preset in sorted(known_presets(config.presets).items()):
+            print(f"{name}: {preset.description}")
+        return EXIT_OK
+    types = tuple(t.strip() for t in args.types.split(",") if t.strip())
+    agent = args.agent_description or (config.agent.description if config.agent else None)
+    options = pipeline.Options(
+        count=args.count,
+        types=types,
+        turns=args.turns,
+        seed=args.seed,
+        topics=tuple(args.topic),
+        agent=agent,
+        similarity_threshold=args.similarity_threshold,
+        self_check=not args.no_self_check,
+    )
+    request = service.Request(
+        persona=args.persona, preset=args.preset, docs=args.docs, like=args.like, options=options
+    )
+    listing = args.list_topics or args.preview
+    if not listing:
+        if args.force and args.append:
+            return _error("--force and --append exclude each other")
+        try:
+            output_format(output)
+        except OutputError as exc:
+            return _error(str(exc))
+        if output.exists() and not (args.force or args.append):
+            return _error(f"{output} exists: --force overwrites it, --append adds to it")
+        if output.is_dir():
+            return _error(f"{output} is a folder")
+    if args.list_topics and not args.docs:
+        return _error("--list-topics needs --from-docs PATH...")
+    settings = run_settings(
+        workspace,
+        model=args.model,
+        embedding_model=args.embedding_model,
+        cache=False if args.no_cache else None,
+    )
+    apply_llm_settings(settings)
+    generator = get_default_generator()
+    if getattr(generator, "model", None):
+        from ..llm.client import warm_up
+
+        warm_up()  # litellm loads while the knowledge base is read
+    try:
+        prepared = service.prepare(request, config.presets)
+    except service.RequestError as exc:
+        return _error(str(exc))
+    for warning in prepared.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+
+    if args.concurrency:
+        generator = generator.model_copy(update={"max_concurrency": args.concurrency})
+    embedding = get_default_embedding_model()
+    embedding = embedding if getattr(embedding, "model", None) else None
+    has_model = bool(getattr(generator, "model", None))
+    if not has_model and not args.list_topics:
+        return _error(
+            "no model configured to generate with: set CHECKSPEC_MODEL (e.g. "
+            "openai/gpt-4o-mini), `model:` in checkspec.yaml, or --model"
+        )
+    if not agent and not listing:
+        print(
+            "warning: the agent under test is not described (`agent: {description: ...}` in "
+            "checkspec.yaml or --agent-description): prompts describe a generic assistant",
+            file=sys.stderr,
+        )
+    if settings.limits:
+        limits.set_gate(limits.RateLimiter(settings.limits))
+
+    reporter = _Reporter(args.progress)
+    try:
+        with asyncio.Runner() as runner:
+            if args.list_topics:
+                found = runner.run(
+                    service.topics_of(prepared, generator if has_model else None, embedding)
+                )
+                for name, count in found.items():
+                    print(f"{count:6d}  {name}")
+                return EXIT_OK
+            if args.preview:
+                return _preview(runner, prepared, generator, agent)
+            with reporter:
+                outcome = runner.run(
+                    service.generate(prepared, generator, embedding, reporter.update)
+                )
+    except service.RequestError as exc:
+        return _error(str(exc))
+    except ProviderError as exc:
+        print(f"error: the provider failed, nothing was written: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except pipeline.GenerationError as exc:
+        print(f"error: nothing was written: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        limits.set_gate(None)
+    if not outcome.scenarios:
+        print(f"error: {outcome.summary()}; nothing was written", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        text, problems = service.render(prepared, outcome, output, append=args.append)
+    except (OutputError, OSError, UnicodeDecodeError) as exc:
+        return _error(str(exc))
+    if problems:
+        print("error: the generated file would not validate; nothing was written:", file=sys.stderr)
+        for problem in problems[:20]:
+            print(f"  {problem}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        return _error(f"cannot write {output}: {exc.strerror or exc}")
+    verb = "added to" if args.append else "written to"
+    print(f"{outcome.summary()}, {verb} {output} (status: draft)", file=sys.stderr)
+    if args.progress == "json":
+        final = {
+            "written": str(output),
+            "count": len(outcome.scenarios),
+            "summary": outcome.summary(),
+        }
+        print(json.dumps(final), file=sys.stderr, flush=True)
+    return EXIT_OK
+
+
+def _preview(runner: Any, prepared: Any, generator: Any, agent: str | None) -> int:
+    from ..generate.pipeline import propose_rules
+
+    preset = prepared.preset
+    if preset is None:
+        return _error("--preview needs --persona or --preset")
+    proposed = runner.run(propose_rules(generator, preset.description, agent))
+    print(f"persona: {preset.description}")
+    print("sample inputs:")
+    for sample in proposed["samples"]:
+        print(f"  - {sample}")
+    print("rules" + (" (the preset's)" if preset.rules else " (proposed)") + ":")
+    for rule in preset.rules or proposed["rules"]:
+        print(f"  - {rule}")
+    return EXIT_OK
+
+
+class _Reporter:
+    """Progress on stderr: a bar on a terminal, JSON lines when asked, else nothing."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Reporter:
+        if self.mode == "auto" and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+            self._bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                transient=True,
+                console=Console(stderr=True),
+            )
+            self._task = self._bar.add_task("generating", total=None)
+            self._bar.start()
+        return self
+
+    def update(self, done: int, total: int, what: str) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, total=total, description=what)
+        elif self.mode == "json":
+            print(json.dumps({"done": done, "total": total}), file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -1,0 +1,394 @@
+"""A knowledge base: documents read from files, cut into chunks, each with its topic.
+
+Files: Markdown (`.md`, `.markdown`), text (`.txt`), HTML (`.html`, `.htm`, read with the
+standard library's html.parser), JSON Lines (`.jsonl`: the `text` field of each line,
+with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
+line by line or block by block, so a huge document never sits in memory whole; the text
+kept is bounded (`MAX_KNOWLEDGE_CHARS`): past it the rest is left out with a warning.
+
+Chunks follow the text's own structure: a heading starts a new chunk (and its heading
+path is the chunk's title), paragraphs are put together up to `CHUNK_CHARS`, and a
+paragraph longer than that is cut at sentence ends.
+
+Topics: the first-level subfolders of a folder given are its topics (files directly in
+it are "general"); without subfolders, topics are found by clustering (topics.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import BinaryIO
+
+SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".jsonl", ".pdf")
+CHUNK_CHARS = 1500  # a chunk grows to about this many characters
+MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
+MAX_KNOWLEDGE_CHARS = 10_000_000  # text kept from a knowledge base (10 M characters)
+_SNIFF = 8192
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+class KnowledgeError(ValueError):
+    """The knowledge base cannot be used (nothing readable in it, a missing path)."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a document: its text, where it comes from, and its topic."""
+
+    text: str
+    source: str  # the file, as given (relative paths stay relative)
+    index: int  # the chunk's number in its file, from 0
+    title: str = ""  # the heading path, "Shipping > International"
+    line: int = 1  # the 1-based line (or JSON Lines record) it starts at
+    topic: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}#{self.index}"
+
+
+@dataclass
+class KnowledgeBase:
+    chunks: list[Chunk] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    files: int = 0
+    truncated: bool = False
+    # Topics given by folders (None: to be found by clustering).
+    folder_topics: bool = False
+
+    def topics(self) -> dict[str, int]:
+        """Each topic with its chunk count, largest first (then by name)."""
+        counts: dict[str, int] = {}
+        for chunk in self.chunks:
+            counts[chunk.topic] = counts.get(chunk.topic, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[Path, str | None]]:
+    """Each file to read with its folder topic (None when its folder has no subfolders)."""
+    for given in paths:
+        path = Path(given)
+        if not path.exists():
+            raise KnowledgeError(f"{given}: no such file or folder")
+        if path.is_file():
+            yield path, None
+            continue
+        try:
+            subfolders = sorted(
+                p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")
+            )
+        except OSError as exc:
+            raise KnowledgeError(f"{given}: cannot be read ({exc.strerror or exc})") from None
+        found = False
+        for root, dirs, names in os.walk(
+            path,
+            onerror=lambda exc: warnings.append(
+                f"{exc.filename}: skipped, cannot be read ({exc.strerror or exc})"
+            ),
+        ):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                file = Path(root) / name
+                if name.startswith(".") or file.suffix.lower() not in SUFFIXES:
+                    continue
+                found = True
+                topic = None
+                if subfolders:
+                    relative = file.relative_to(path).parts
+                    topic = relative[0] if len(relative) > 1 else "general"
+                yield file, topic
+        if not found:
+            warnings.append(f"{given}: no {', '.join(SUFFIXES)} file in this folder")
+
+
+def load_knowledge_base(
+    paths: Iterable[str | Path], *, max_chars: int = MAX_KNOWLEDGE_CHARS
+) -> KnowledgeBase:
+    """Read and chunk every file of `paths` (files or folders). Unreadable, binary and empty
+    files are skipped with a warning; raises KnowledgeError when nothing is left."""
+    kb = KnowledgeBase()
+    budget = max_chars
+    topics_seen: set[str | None] = set()
+    for file, topic in _files(paths, kb.warnings):
+        if budget <= 0:
+            kb.truncated = True
+            break
+        chunks: list[Chunk] = []
+        left = budget
+        try:
+            for number, chunk in enumerate(_chunks(_read(file, kb.warnings), str(file))):
+                if left <= 0:
+                    kb.truncated = True
+                    break
+                left -= len(chunk.text)
+                chunks.append(
+                    Chunk(chunk.text, chunk.source, number, chunk.title, chunk.line, topic or "")
+                )
+        except _Skip as skip:
+            kb.warnings.append(f"{file}: skipped, {skip}")
+            continue
+        kb.files += 1
+        budget = left
+        if not chunks:
+            kb.warnings.append(f"{file}: skipped, it holds no text")
+            continue
+        topics_seen.add(topic)
+        kb.chunks.extend(chunks)
+    if kb.truncated:
+        kb.warnings.append(
+            f"the knowledge base holds more than {max_chars:,} characters of text: "
+            "the rest was left out"
+        )
+    if not kb.chunks:
+        detail = f" ({'; '.join(kb.warnings[:3])})" if kb.warnings else ""
+        raise KnowledgeError(f"the knowledge base holds no readable text{detail}")
+    kb.folder_topics = None not in topics_seen
+    return kb
+
+
+class _Skip(Exception):
+    """This file is skipped (the message says why)."""
+
+
+@dataclass
+class _Block:
+    """A heading or a paragraph as read."""
+
+    text: str
+    line: int
+    heading: int = 0  # its level, 0 for a paragraph
+    hard: bool = False  # a heading that always starts a new chunk (a JSON Lines record)
+
+
+def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        yield from _pdf_blocks(path)
+        return
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise _Skip(f"cannot be read ({exc.strerror or exc})") from None
+    with handle:
+        head = handle.read(_SNIFF)
+        if b"\0" in head:
+            raise _Skip("it is not text (binary content)")
+        handle.seek(0)
+        lines = _text_lines(handle, path)
+        if suffix in (".html", ".htm"):
+            yield from _html_blocks(lines)
+        elif suffix == ".jsonl":
+            yield from _jsonl_blocks(lines, path, warnings)
+        else:
+            yield from _text_blocks(lines, markdown=suffix in (".md", ".markdown"))
+
+
+def _text_lines(handle: BinaryIO, path: Path) -> Iterator[str]:
+    for number, raw in enumerate(handle, 1):
+        try:
+            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            raise _Skip(f"line {number} is not UTF-8 text") from None
+
+
+def _text_blocks(lines: Iterable[str], *, markdown: bool) -> Iterator[_Block]:
+    paragraph: list[str] = []
+    start = 1
+    fence = False
+    number = 0
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if markdown and stripped.startswith(("```", "~~~")):
+            fence = not fence
+        heading = None if (fence or not markdown) else _HEADING.match(stripped)
+        if heading or (not stripped and not fence):
+            if paragraph:
+                yield _Block("\n".join(paragraph), start)
+                paragraph = []
+            if heading:
+                yield _Block(heading.group(2), number, len(heading.group(1)))
+            continue
+        if not paragraph:
+            start = number
+        paragraph.append(line.rstrip("\r\n"))
+    if paragraph:
+        yield _Block("\n".join(paragraph), start)
+
+
+class _HTMLText(HTMLParser):
+    """Headings and paragraphs of an HTML document; scripts, styles and markup left out."""
+
+    _BREAKS = frozenset(
+        [
+            "p",
+            "div",
+            "li",
+            "ul",
+            "ol",
+            "br",
+            "tr",
+            "table",
+            "section",
+            "article",
+            "blockquote",
+            "pre",
+            "dd",
+            "dt",
+            "hr",
+        ]
+    )
+    _SKIP = frozenset(("script", "style", "noscript", "template", "head"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[_Block] = []
+        self._text: list[str] = []
+        self._heading = 0
+        self._skipping = 0
+
+    def _flush(self) -> None:
+        text = " ".join(" ".join(self._text).split())
+        if text:
+            self.blocks.append(_Block(text, self.getpos()[0], self._heading))
+        self._text = []
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag in self._SKIP:
+            self._skipping += 1
+        elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            self._flush()
+            self._heading = int(tag[1])
+        elif tag in self._BREAKS:
+            self._flush()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self._skipping = max(0, self._skipping - 1)
+        elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            self._flush()
+            self._heading = 0
+        elif tag in self._BREAKS:
+            self._flush()
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self._text.append(data)
+
+
+def _html_blocks(lines: Iterable[str]) -> Iterator[_Block]:
+    parser = _HTMLText()
+    for line in lines:
+        parser.feed(line)
+        if parser.blocks:
+            yield from parser.blocks
+            parser.blocks = []
+    parser.close()
+    parser._flush()  # noqa: SLF001 (its own class, in this module)
+    yield from parser.blocks
+
+
+def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[_Block]:
+    bad = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        text = record.get("text") if isinstance(record, dict) else None
+        if not isinstance(text, str):
+            bad += 1
+            continue
+        title = record.get("title") if isinstance(record, dict) else None
+        # Each record is a section of its own: its title (or its line) heads it.
+        name = title if isinstance(title, str) and title else f"record {number}"
+        yield _Block(name, number, 1, hard=True)
+        for paragraph in re.split(r"\n\s*\n", text):
+            if paragraph.strip():
+                yield _Block(paragraph.strip(), number)
+    if bad:
+        warnings.append(f"{path}: {bad} line(s) skipped (not a JSON object with a 'text' string)")
+
+
+def _pdf_blocks(path: Path) -> Iterator[_Block]:
+    try:
+        from pypdf import PdfReader  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise _Skip("PDF needs pypdf, which is not installed (pip install pypdf)") from None
+    try:
+        reader = PdfReader(str(path))
+        for page_number, page in enumerate(reader.pages, 1):
+            for paragraph in re.split(r"\n\s*\n", page.extract_text() or ""):
+                if paragraph.strip():
+                    yield _Block(paragraph.strip(), page_number)
+    except Exception as exc:  # pypdf raises many kinds on a damaged file
+        raise _Skip(f"not a readable PDF ({exc})") from None
+
+
+def _chunks(blocks: Iterable[_Block], source: str) -> Iterator[Chunk]:
+    """Paragraphs put together under their heading path, about CHUNK_CHARS each."""
+    path: list[str] = []
+    parts: list[str] = []
+    size = 0
+    start = 1
+
+    title = ""
+
+    def done() -> Chunk:
+        return Chunk("\n\n".join(parts), source, 0, title, start)
+
+    for block in blocks:
+        if block.heading:
+            if parts and (size >= MIN_CHUNK_CHARS or block.hard):
+                yield done()
+                parts, size = [], 0
+            del path[block.heading - 1 :]
+            path.extend([""] * (block.heading - 1 - len(path)))
+            path.append(" ".join(block.text.split()))
+            continue
+        for piece in _pieces(block.text):
+            if parts and size + len(piece) > CHUNK_CHARS:
+                yield done()
+                parts, size = [], 0
+            if not parts:
+                start = block.line
+                title = " > ".join(p for p in path if p)
+            parts.append(piece)
+            size += len(piece) + 2
+    if parts:
+        yield done()
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """The paragraph, or its sentences grouped up to CHUNK_CHARS when it is longer."""
+    text = text.strip()
+    if len(text) <= CHUNK_CHARS:
+        yield text
+        return
+    group: list[str] = []
+    size = 0
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > CHUNK_CHARS:  # no sentence end: cut it
+            if group:
+                yield " ".join(group)
+                group, size = [], 0
+            yield sentence[:CHUNK_CHARS]
+            sentence = sentence[CHUNK_CHARS:]
+        if group and size + len(sentence) > CHUNK_CHARS:
+            yield " ".join(group)
+            group, size = [], 0
+        group.append(sentence)
+        size += len(sentence) + 1
+    if group:
+        yield " ".join(group)

@@ -1,0 +1,153 @@
+"""One generation from start to records: what the CLI, the Python API and the editor share.
+
+`prepare` checks the request before any model is called (bad input is reported with
+nothing sent or written), `generate` makes the records, `render` makes the file's text
+and checks it with the project's analysis.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import pipeline
+from .knowledge import KnowledgeBase, load_knowledge_base
+from .output import appended_text, new_dataset_text, output_format, problems_of
+from .presets import PresetSpec, find_preset
+
+
+class RequestError(ValueError):
+    """The request cannot be served as given (exit 2): the message says why."""
+
+
+@dataclass
+class Request:
+    persona: str | None = None
+    preset: str | None = None
+    docs: Sequence[str] = ()
+    like: str | None = None  # a dataset whose scenarios are the examples
+    options: pipeline.Options = field(default_factory=pipeline.Options)
+
+
+@dataclass
+class Prepared:
+    request: Request
+    preset: PresetSpec | None = None
+    knowledge: KnowledgeBase | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def what(self) -> str:
+        if self.knowledge is not None:
+            return f"from {', '.join(self.request.docs)}"
+        assert self.preset is not None
+        return f"persona {self.preset.name}" if self.preset.name else "a persona"
+
+
+def prepare(request: Request, configured_presets: dict[str, Any] | None = None) -> Prepared:
+    """Check the request and read its knowledge base. Raises RequestError."""
+    given = [x for x in (request.persona, request.preset, request.like) if x] + (
+        ["docs"] if request.docs else []
+    )
+    if len(given) != 1:
+        raise RequestError(
+            "give one of --persona TEXT, --preset NAME, --from-docs PATH... or --like DATASET"
+        )
+    problems = request.options.problems()
+    if problems:
+        raise RequestError("; ".join(problems))
+    prepared = Prepared(request)
+    if request.preset:
+        try:
+            prepared.preset = find_preset(request.preset, configured_presets)
+        except ValueError as exc:
+            raise RequestError(str(exc)) from None
+    elif request.persona:
+        if not request.persona.strip():
+            raise RequestError("--persona is empty: describe the user in a sentence")
+        prepared.preset = PresetSpec("", " ".join(request.persona.split()))
+    elif request.like:
+        from .examples import preset_like
+
+        try:
+            prepared.preset = preset_like(Path(request.like))
+        except ValueError as exc:
+            raise RequestError(str(exc)) from None
+    else:
+        try:
+            prepared.knowledge = load_knowledge_base(request.docs)
+        except ValueError as exc:
+            raise RequestError(str(exc)) from None
+        prepared.warnings.extend(prepared.knowledge.warnings)
+    return prepared
+
+
+async def topics_of(prepared: Prepared, generator: Any, embedding_model: Any) -> dict[str, int]:
+    kb = prepared.knowledge
+    assert kb is not None
+    await pipeline.find_topics(kb, generator, embedding_model, prepared.request.options.seed)
+    return kb.topics()
+
+
+async def generate(
+    prepared: Prepared,
+    generator: Any,
+    embedding_model: Any | None = None,
+    on_progress: pipeline.ProgressFn | None = None,
+) -> pipeline.Outcome:
+    """The generated scenarios. Raises RequestError (an unknown topic), ProviderError,
+    GenerationError."""
+    options = prepared.request.options
+    if prepared.knowledge is not None:
+        await pipeline.find_topics(prepared.knowledge, generator, embedding_model, options.seed)
+        try:
+            chunks = pipeline.select_topics(prepared.knowledge, options.topics)
+        except ValueError as exc:
+            raise RequestError(str(exc)) from None
+        return await pipeline.from_documents(
+            chunks, generator, options, embedding_model=embedding_model, on_progress=on_progress
+        )
+    if options.topics:
+        raise RequestError("--topic applies to --from-docs only")
+    assert prepared.preset is not None
+    return await pipeline.from_persona(
+        prepared.preset,
+        generator,
+        options,
+        embedding_model=embedding_model,
+        on_progress=on_progress,
+    )
+
+
+def render(
+    prepared: Prepared, outcome: pipeline.Outcome, path: Path, *, append: bool
+) -> tuple[str, list[str]]:
+    """The text to write at `path` and the problems the analysis finds in it (none expected)."""
+    records = [g.record() for g in outcome.scenarios]
+    fmt = output_format(path)
+    if append and path.exists():
+        existing = path.read_text(encoding="utf-8")
+        text = appended_text(existing, records, fmt, path)
+        # The file's own problems are not ours to refuse: only those the records add.
+        before = Counter((p.code, p.message) for p in problems_of(existing, path))
+        added = []
+        for problem in problems_of(text, path):
+            key = (problem.code, problem.message)
+            if before[key] > 0:
+                before[key] -= 1
+            else:
+                added.append(problem.format(str(path)))
+        return text, added
+    else:
+        stem = path.name.split(".")[0] or "generated"
+        text = new_dataset_text(
+            records,
+            name=stem.replace("_", " ").replace("-", " "),
+            description=f"Generated by checkspec generate ({prepared.what}).",
+            what=prepared.what,
+            fmt=fmt,
+        )
+    return text, [p.format(str(path)) for p in problems_of(text, path)]

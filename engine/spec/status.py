@@ -1,0 +1,29 @@
+"""A scenario's review status (the Hub's active/draft): drafts are not run by default.
+
+`status: draft` is written on generated scenarios (`checkspec generate`); a reviewer sets
+it to `active` (or removes it). Read from the scenario's node, so it holds for every file
+kind without the runnable form being built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DRAFT, ACTIVE = "draft", "active"
+
+
+def is_draft(entry: Any) -> bool:
+    """Whether a ScenarioEntry is marked `status: draft`."""
+    node = getattr(entry, "node", None)
+    if node is None or getattr(node, "kind", None) != "mapping":
+        return False
+    status = node.get("status")
+    return status is not None and status.value == DRAFT
+
+
+def drafts_left_out(todo: list[Any], include_drafts: bool) -> tuple[list[Any], int]:
+    """(document, entry) pairs without the drafts (unless included), and how many left."""
+    if include_drafts:
+        return todo, 0
+    kept = [(d, e) for d, e in todo if not is_draft(e)]
+    return kept, len(todo) - len(kept)
