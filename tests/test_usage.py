@@ -46,7 +46,7 @@ def _run(project: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedPro
 
 
 def _project(tmp_path: Path, model: str, prices: str = "") -> Path:
-    (tmp_path / "checkspec.yaml").write_text(f"model: {model}\njobs: 2\n{prices}")
+    (tmp_path / "checkspec.yaml").write_text(f"model: {model}\njobs: 1\n{prices}")
     (tmp_path / "j.suite.yaml").write_text(judged_suite(3))
     return tmp_path
 
