@@ -11,7 +11,7 @@ import asyncio
 import time
 import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
-from typing import Annotated, Any, Generic
+from typing import Annotated, Any, Generic, Literal
 
 from pydantic import (
     BaseModel,
@@ -26,6 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from ..core.bulk import BulkValidator
 from ..core.check import Check
+from ..core.comments import ScenarioComment
 from ..core.construct import construct, fields_set_on_demand
 from ..core.exceptions import InteractionGenerationError
 from ..core.gcpause import running_scenarios
@@ -138,6 +139,11 @@ async def run_checks(
     results: list[CheckResult] = []
     for check in checks:
         started = _clock_ns()
+        if not check.enabled:  # `enabled: false`: kept in the file, never run
+            results.append(CheckResult.skip("disabled (enabled: false)"))
+            if durations is not None:
+                durations.append(0.0)
+            continue
         try:
             result = await check.run(trace)
         except Exception as exc:
@@ -225,6 +231,13 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             "Run the whole scenario up to this many times (a fresh trace each time) while "
             "every run passes; the result is the last run's. Not a retry-until-pass."
         ),
+    )
+    status: Literal["active", "draft"] | None = Field(
+        default=None,
+        description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
+    )
+    comments: list[ScenarioComment] = Field(
+        default_factory=list, description="Review comments (`checkspec comment`); never run."
     )
 
     # Folders a relative python: target is resolved against (set by the file loader).

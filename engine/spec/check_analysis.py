@@ -78,6 +78,8 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
             problems.append(Problem("invalid-structure", "params must be a mapping", params.range))
             return None, problems, "?", params.range
         given = dict(params.value) if params is not None and params.value else {}
+        if "enabled" in node.value:  # beside identifier and params, as the Hub has it
+            given["enabled"] = node.value["enabled"]
         base = params if params is not None and params.kind == "mapping" else node
     else:
         head_key, params = "kind", node
