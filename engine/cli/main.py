@@ -113,8 +113,17 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check spec files without running anything")
     validate.add_argument("paths", nargs="+", metavar="PATH")
 
-    listing = commands.add_parser("list", help="list registered things")
-    listing.add_argument("what", choices=("checks",))
+    listing = commands.add_parser(
+        "list", help="list check identifiers, or the scenarios or tags of spec files"
+    )
+    listing.add_argument("what", choices=("checks", "scenarios", "tags"))
+    from .curate import add_list_options
+
+    add_list_options(listing)
+
+    from .curate import add_edit_commands
+
+    add_edit_commands(commands)
 
     schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
     schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
@@ -192,6 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "merge": _merge,
             "validate": _validate,
             "list": _list,
+            **dict.fromkeys(EDIT_COMMANDS, _curate),
             "schema": _schema,
             "lsp": _lsp,
         }[args.command]
@@ -472,7 +482,21 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
     return f"error: no scenario has the tag {wanted}; tags in these files: {known}"
 
 
+EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")
+
+
+def _curate(args: argparse.Namespace) -> int:
+    from .curate import edit
+
+    return edit(args)
+
+
 def _list(args: argparse.Namespace) -> int:
+    from .curate import dispatch_list
+
+    listed = dispatch_list(args, ())
+    if listed is not None:
+        return listed
     from ..core.check import Check
     from ..spec.workspace import load_workspace
 
