@@ -63,7 +63,11 @@ def yaml_suites(draw: st.DrawFn) -> str:
         if draw(st.booleans()):
             lines.append(pad + "# about the next one")
         name = yaml_quote(f"case {n} " + draw(WORDS), draw(st.integers(0, 2)))
-        lines.append(f"{pad}- name: {name}" + draw(st.sampled_from(["", "   # named"])))
+        comment = draw(st.sampled_from(["", "   # named", "  #\ttab"]))
+        if draw(st.booleans()):
+            lines.append(f"{pad}- name: {name}" + comment)
+        else:  # the item under a lone dash
+            lines += [f"{pad}-", f"{pad}  name: {name}" + comment]
         tags = draw(st.lists(WORDS, max_size=3, unique=True))
         style = draw(st.sampled_from(["flow", "block", "none"]))
         if (style == "flow" and tags) or (style == "flow" and draw(st.booleans())):
@@ -182,7 +186,9 @@ def check_edit(path: str, text: str, operation: str, data: st.DataObject) -> Non
     # after its last line): the rest of the file is byte for byte what it was.
     spans = []
     for i in chosen:
-        first, last = spec.items[i].line, editor.last_line(spec.items[i].node)
+        node = spec.items[i].node
+        first = editor.dash_line(node) if spec.format == "yaml" else node.line
+        last = editor.last_line(node)
         lo, hi = editor.line_start(first), editor.after_line(last)[0]
         seq = spec.scenarios_node
         if seq is not None and editor.is_flow(seq):  # the separators around it too
@@ -195,6 +201,13 @@ def check_edit(path: str, text: str, operation: str, data: st.DataObject) -> Non
         key = spec.root.key_node("scenarios")
         assert key is not None  # `scenarios: []`, and the comments between the items go
         spans.append((editor.line_start(key.line), spans[-1][1]))
+    merged: list[tuple[int, int]] = []  # neighbours' spans meet over their separator
+    for lo, hi in sorted(spans):
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    spans = merged
     for edit in editor.edits:
         assert any(lo <= edit.start and edit.end <= hi for lo, hi in spans), (edit, spans)
     assert edits.apply_edits(text, []) == text

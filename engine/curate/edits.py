@@ -147,11 +147,23 @@ class Editor:
         before = self.line_text(rng.start.line)[: rng.start.character]
         return before if not before.strip() else " " * rng.start.character
 
+    def dash_line(self, item: Node) -> int:
+        """The line of a block list item's dash: its own, or the line above for an item
+        written under a lone `-`."""
+        rng = item.range
+        if "-" in self.line_text(rng.start.line)[: rng.start.character]:
+            return rng.start.line
+        line = rng.start.line - 1
+        while line >= 0 and not self.line_text(line).strip():
+            line -= 1
+        return line if line >= 0 and self.line_text(line).strip() == "-" else rng.start.line
+
     def dash_prefix(self, item: Node) -> str:
         """The indentation of a block list item's dash."""
         rng = item.range
-        line = self.line_text(rng.start.line)
-        dash = line.rfind("-", 0, rng.start.character)
+        at = self.dash_line(item)
+        line = self.line_text(at)
+        dash = line.rfind("-", 0, rng.start.character if at == rng.start.line else len(line))
         before = line[: max(dash, 0)]
         return before if not before.strip() else " " * max(dash, 0)
 
@@ -314,15 +326,19 @@ class Editor:
                 raise CurateError("internal error: a block list without a key")
             colon = self.text.index(":", self.end(key_node))
             self.add(colon + 1, colon + 1, " []")
-            start = self.line_start(items[0].line)
+            start = self.line_start(self.dash_line(items[0]))
             end, _ = self.after_line(self.last_line(items[-1]))
             self.add(start, end, "")
             return
         for at in gone:
             item = items[at]
-            start = self.line_start(item.line)
-            line = self.line_text(item.line)
-            if line[: max(line.rfind("-", 0, item.range.start.character), 0)].strip():
+            first = self.dash_line(item)
+            start = self.line_start(first)
+            line = self.line_text(first)
+            if (
+                first == item.line
+                and line[: max(line.rfind("-", 0, item.range.start.character), 0)].strip()
+            ):
                 raise CurateError(f"line {item.line + 1}: a list item that does not start its line")
             end, _ = self.after_line(self.last_line(item))
             self.add(start, end, "")

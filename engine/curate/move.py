@@ -65,6 +65,8 @@ def item_lines(spec: SpecFile, item: Item, prefix: str, eol: str) -> str:
     """A YAML block item of `spec` as lines for a list whose dashes sit at `prefix`."""
     editor = Editor(spec)
     first, last = item.line, editor.last_line(item.node)
+    if spec.kind is not FileKind.SCENARIO:
+        first = editor.dash_line(item.node)
     texts = [editor.line_text(n) for n in range(first, last + 1)]
     if spec.kind is FileKind.SCENARIO:  # a whole file: its mapping becomes an item
         texts = [line for line in texts if not line.startswith("$schema")]
