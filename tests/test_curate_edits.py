@@ -242,3 +242,26 @@ def test_plain_scalars_are_quoted_when_yaml_would_read_them_otherwise() -> None:
         text = f"k: {edits.yaml_scalar(value)}\n"
         root = parse_source(text).root
         assert root is not None and root.value == {"k": value}, value
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=yaml_suites(),
+    words=st.lists(WORDS, min_size=1, max_size=2),
+    tags=st.lists(WORDS, max_size=1),
+)
+def test_a_scan_finds_what_a_full_read_finds(tmp_path_factory, text: str, words, tags) -> None:
+    """`list scenarios --query` reads only the items whose text may match: it must find
+    exactly what reading the whole file and matching every value finds."""
+    from checkspec.engine.curate.select import select
+
+    folder = tmp_path_factory.mktemp("scan")
+    path = folder / "gen.suite.yaml"
+    path.write_bytes(text.encode())
+    query = " ".join(words)
+
+    def found(quick: bool) -> list[tuple[int, int, str]]:
+        chosen = select([str(path)], query=query, tags=tags, quick=quick)
+        return [(i.index, i.line, i.name) for group in chosen for i in group.items]
+
+    assert found(True) == found(False)

@@ -54,7 +54,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag)
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
     except CurateError as exc:
         return _fail(str(exc))
     rows = [(group.spec, item) for group in chosen for item in group.items]
@@ -91,7 +91,7 @@ def list_tags(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag)
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
     except CurateError as exc:
         return _fail(str(exc))
     counts: Counter[str] = Counter(

@@ -6,6 +6,8 @@ editing need where each scenario lies, its name and tags, not its runnable form.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,10 +33,11 @@ class Item:
     node: Node
     name: str
     named: bool
+    offset: int = 0  # lines above the text the node was read from (see `scan_spec`)
 
     @property
     def line(self) -> int:
-        return self.node.line
+        return self.node.line + self.offset
 
     @property
     def tags(self) -> list[str]:
@@ -58,6 +61,7 @@ class SpecFile:
     root: Node | None
     items: list[Item] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)  # the file's own `tags:` (suites, datasets)
+    partial: bool = False  # only the items a query may match were read (`scan_spec`)
 
     @property
     def lines(self) -> LineIndex:
@@ -180,3 +184,101 @@ def _strings(node: Node | None) -> list[str]:
     if node is None or node.kind != "sequence":
         return []
     return [item.value for item in node.items if isinstance(item.value, str)]
+
+
+# -- reading only what a query may match ----------------------------------------------
+
+_SCENARIOS_KEY = re.compile(r"^scenarios:[ \t]*(?:#.*)?$", re.M)
+_FIRST_ITEM = re.compile(r"^( *)-(?: |$)", re.M)
+# Escapes of double-quoted scalars, and the doubled quote of single-quoted ones: a value
+# may hold a word its text does not (`caf\\u00e9`, `it''s`).
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)|''", re.S)
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "_": "\xa0", "N": "\x85"}
+
+
+def _unescape(found: re.Match[str]) -> str:
+    code = found.group(1)
+    if code is None:
+        return "'"
+    if len(code) > 1:
+        try:
+            return chr(int(code[1:], 16))
+        except ValueError:  # beyond Unicode
+            return ""
+    return _SIMPLE.get(code, code)
+
+
+def _unescaped_match(chunk: str, words: Sequence[str]) -> bool:
+    """Whether the text with its escapes read holds every word (a superset of what the
+    values hold: escapes are read wherever they are, quoted or not)."""
+    if "\\" not in chunk and "''" not in chunk:
+        return False
+    folded = _ESCAPE.sub(_unescape, chunk).casefold()
+    return all(w in folded for w in words)
+
+
+def scan_spec(path: Path, words: Sequence[str], tags: Sequence[str] = ()) -> SpecFile:
+    """A file with only the scenarios whose text holds every word (casefolded): each
+    block-list item's lines are looked at as text, and only those that may match are
+    parsed. Anything unusual (flow style, JSON, an item that does not read alone) reads
+    the whole file as `read_spec` does. For listing only: the items keep their index and
+    line, but the file is not checked for syntax errors outside them."""
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return read_spec(path)
+    if is_json(path) or is_jsonl(path) or not (words or tags):
+        return parse_spec(path, data, text)
+    scanned = _scan(path, data, text, words, tags)
+    return scanned if scanned is not None else parse_spec(path, data, text)
+
+
+def _scan(
+    path: Path, data: bytes, text: str, words: Sequence[str], tags: Sequence[str]
+) -> SpecFile | None:
+    key = _SCENARIOS_KEY.search(text)
+    if key is None:
+        return None
+    first = _FIRST_ITEM.search(text, key.end())
+    between = text[key.end() : first.start() if first is not None else key.end()].splitlines()
+    if first is None or not all(not x.strip() or x.lstrip().startswith("#") for x in between):
+        return None
+    indent = first.group(1)
+    head = parse_source(text[: key.start()])
+    if any(p.severity is Severity.ERROR for p in head.problems):
+        return None
+    root = head.root
+    kind = spec_kind(path, root)
+    if kind not in (FileKind.SUITE, FileKind.DATASET):
+        return None
+    spec = SpecFile(path, data, text, kind, "yaml", None, partial=True)
+    if root is not None and root.kind == "mapping":
+        spec.tags = _strings(root.get("tags"))
+    # A tag of the file's own is every scenario's: only the others narrow the scan.
+    words = [*words, *(t.casefold() for t in tags if t not in spec.tags)]
+    starts = [m.start() for m in re.finditer(rf"^{indent}-(?: |$)", text[first.start() :], re.M)]
+    base = first.start()
+    ends = re.compile(rf"^ {{0,{len(indent) - 1}}}[^\s#]" if indent else r"^[^\s#-]", re.M)
+    stop = ends.search(text, base + 1)
+    limit = stop.start() if stop is not None else len(text)
+    bounds = [base + at for at in starts if base + at < limit] + [limit]
+    line = text.count("\n", 0, base)
+    candidates = []
+    for index in range(len(bounds) - 1):
+        chunk = text[bounds[index] : bounds[index + 1]]
+        folded = chunk.casefold()
+        if all(w in folded for w in words) or _unescaped_match(chunk, words):
+            candidates.append((index, chunk, line))
+        line += chunk.count("\n")
+    if len(candidates) * 4 > len(bounds) > 100:  # most may match: one read costs less
+        return None
+    for index, chunk, line in candidates:
+        source = parse_source(chunk)
+        root = source.root
+        if source.problems or root is None or root.kind != "sequence" or len(root.items) != 1:
+            return None
+        item = _item(root.items[0], index, kind)
+        item.offset = line
+        spec.items.append(item)
+    return spec

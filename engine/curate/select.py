@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..spec.files import collect
-from .files import CurateError, Item, SpecFile, read_spec
+from .files import CurateError, Item, SpecFile, read_spec, scan_spec
 
 SEPARATOR = "::"
 
@@ -39,6 +39,7 @@ def select(
     query: str | None = None,
     tags: Sequence[str] = (),
     files: dict[Path, SpecFile] | None = None,
+    quick: bool = False,
 ) -> list[Selected]:
     """The scenarios the selectors name (each once, files in order), then filtered.
 
@@ -46,6 +47,9 @@ def select(
     naming the nearest names; a file that cannot be parsed is one too.
     """
     files = {} if files is None else files
+    words = query_words(query)
+    # Listing with a query reads only the scenarios whose text may match (files.scan_spec).
+    prefilter = (words, list(tags)) if quick and (words or tags) else None
     chosen: dict[Path, dict[int, Item]] = {}
     for text in selectors:
         raw, member = split_selector(text)
@@ -56,16 +60,15 @@ def select(
             if Path(raw).is_file() and not found:
                 found = [Path(raw)]
             for path in found:
-                spec = _read(path, files)
+                spec = _read(path, files, prefilter)
                 chosen.setdefault(spec.path, {}).update((i.index, i) for i in spec.items)
             continue
         path = Path(raw)
         if not path.is_file():
             raise CurateError(f"{raw}: no such file")
-        spec = _read(path, files)
+        spec = _read(path, files, None)
         items = _member(spec, member, text)
         chosen.setdefault(spec.path, {}).update((i.index, i) for i in items)
-    words = query_words(query)
     result = []
     for path, picked in chosen.items():
         spec = files[path]
@@ -79,10 +82,14 @@ def select(
     return result
 
 
-def _read(path: Path, files: dict[Path, SpecFile]) -> SpecFile:
+def _read(
+    path: Path,
+    files: dict[Path, SpecFile],
+    prefilter: tuple[list[str], list[str]] | None,
+) -> SpecFile:
     key = Path(path)
-    if key not in files:
-        files[key] = read_spec(key)
+    if key not in files or (files[key].partial and prefilter is None):
+        files[key] = scan_spec(key, *prefilter) if prefilter else read_spec(key)
         files[key].path = key
     return files[key]
 
