@@ -10,11 +10,6 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from ..curate.commit import Change
-    from ..curate.select import Selected
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
@@ -182,11 +177,9 @@ def _split(words: Sequence[str], what: str) -> tuple[list[str], list[str]]:
 
 
 def _edit(args: argparse.Namespace) -> int:
-    from datetime import UTC, datetime
-
-    from ..curate import edits
     from ..curate.commit import Change, commit
     from ..curate.files import CurateError
+    from ..curate.operations import duplicate_names, plan
     from ..curate.select import is_selector, select
 
     values: list[str] = []
@@ -204,46 +197,37 @@ def _edit(args: argparse.Namespace) -> int:
     count = sum(len(group.items) for group in chosen)
     if not count:
         raise CurateError("no scenario matches (nothing changed)")
-    changes: list[Change] = []
-    changed = 0
-    if args.command == "move":
-        changes, changed = _move(args, chosen)
-    elif args.command == "delete" and not args.yes:
+    if args.command == "delete" and not args.yes:
         for group in chosen:
             for item in group.items:
                 print(f"{group.spec.path}:{item.line + 1}  {item.name}")
         print(f"would delete {count} scenario(s); run again with --yes to delete", file=sys.stderr)
         return EXIT_FAILED
-    else:
-        stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-        for group in chosen:
-            spec = group.spec
-            if args.command == "delete" and spec.kind.value == "scenario":
-                changes.append(Change(spec.path, spec.data, None))
-                changed += 1
-                continue
-            editor = edits.Editor(spec)
-            if args.command == "delete":
-                edits.delete_items(editor, group.items)
-                changed += len(group.items)
-            for item in group.items if args.command != "delete" else ():
-                if args.command == "tag":
-                    op = edits.add_tags if args.action == "add" else edits.remove_tags
-                    changed += op(editor, item, values)
-                elif args.command == "checks":
-                    changed += edits.set_checks_enabled(
-                        editor, item, values, args.action == "enable"
-                    )
-                elif args.command == "status":
-                    changed += edits.set_status(editor, item, args.action)
-                elif args.command == "comment":
-                    comment = {"content": values[0]}
-                    if args.author:
-                        comment["author"] = args.author
-                    comment["created"] = stamp
-                    changed += edits.add_comment(editor, item, comment)
-            if editor.edits:
-                changes.append(Change(spec.path, spec.data, editor.result().encode("utf-8")))
+    operation = {
+        "tag": f"tag {getattr(args, 'action', '')}",
+        "checks": f"checks {getattr(args, 'action', '')}",
+        "status": f"status {getattr(args, 'action', '')}",
+        "move": "copy" if getattr(args, "copy", False) else "move",
+    }.get(args.command, args.command)
+    if args.command == "move":
+        twice = duplicate_names(chosen, args.to)
+        if twice:
+            print(f"warning: {args.to} already has {', '.join(map(repr, twice))}", file=sys.stderr)
+    done = plan(
+        operation,
+        chosen,
+        values,
+        author=getattr(args, "author", None),
+        to=getattr(args, "to", None),
+    )
+    changes = [
+        Change(
+            f.path,
+            f.spec.data if f.spec is not None else None,
+            f.new.encode("utf-8") if f.new is not None else None,
+        )
+        for f in done.files
+    ]
     if args.dry_run:
         for change in changes:
             sys.stdout.write(change.diff())
@@ -251,57 +235,8 @@ def _edit(args: argparse.Namespace) -> int:
         return EXIT_OK
     commit(changes)
     print(
-        f"{args.command}: {changed} change(s) in {len(changes)} file(s), "
+        f"{args.command}: {done.changed} change(s) in {len(changes)} file(s), "
         f"{count} scenario(s) selected",
         file=sys.stderr,
     )
     return EXIT_OK
-
-
-def _move(args: argparse.Namespace, chosen: list[Selected]) -> tuple[list[Change], int]:
-    from ..curate import edits, move
-    from ..curate.commit import Change
-    from ..curate.files import CurateError, read_spec
-
-    target_path = args.to
-    existing = read_spec(target_path) if target_path.exists() else None
-    kind = move.target_kind(target_path, existing)
-    moving = [(group.spec, item) for group in chosen for item in group.items]
-    for spec, item in moving:
-        if move.source_kind(spec) is not kind:
-            raise CurateError(
-                f"{spec.path}:{item.line + 1}: {item.name!r} is a {spec.kind.value} scenario "
-                f"(steps); {target_path} is a {kind.value}: the tool does not convert between "
-                "them"
-            )
-        if spec.path.resolve() == target_path.resolve():
-            raise CurateError(f"{spec.path}: the scenarios are already in {target_path}")
-    names = {i.name for i in existing.items} if existing is not None else set()
-    twice = sorted({i.name for _, i in moving if i.named and i.name in names})
-    if twice:
-        print(f"warning: {target_path} already has {', '.join(map(repr, twice))}", file=sys.stderr)
-    if existing is None:
-        from ..spec.kinds import is_json, is_jsonl
-
-        blocks, values = [], []
-        for spec, item in moving:
-            if is_json(target_path) or is_jsonl(target_path) or spec.format != "yaml":
-                values.append(move.item_value(spec, item))
-                blocks.append(f"- {edits.json_value(values[-1])}\n")
-            else:
-                blocks.append(move.item_lines(spec, item, "", "\n"))
-        text = move.new_file(target_path, kind, blocks, values)
-        changes = [Change(target_path, None, text.encode("utf-8"))]
-    else:
-        text = move.append_scenarios(existing, moving)
-        changes = [Change(existing.path, existing.data, text.encode("utf-8"))]
-    if not args.copy:
-        for group in chosen:
-            spec = group.spec
-            if spec.kind.value == "scenario":
-                changes.append(Change(spec.path, spec.data, None))
-                continue
-            editor = edits.Editor(spec)
-            edits.delete_items(editor, group.items)
-            changes.append(Change(spec.path, spec.data, editor.result().encode("utf-8")))
-    return changes, len(moving)

@@ -90,15 +90,15 @@ def new_file(path: Path, kind: FileKind, blocks: list[str], values: list[Any]) -
     return f"name: {yaml_scalar(name)}\nscenarios:\n" + "".join(blocks)
 
 
-def append_scenarios(target: SpecFile, moving: Sequence[tuple[SpecFile, Item]]) -> str:
-    """The target's text with the scenarios added at the end of its list."""
+def append_scenarios(target: SpecFile, moving: Sequence[tuple[SpecFile, Item]]) -> Editor:
+    """The edits adding the scenarios at the end of the target's list."""
     editor = Editor(target)
     if target.format == "jsonl":
         text = target.text
         lead = "" if not text or text.endswith(("\n", "\r")) else target.eol
         body = "".join(json_value(item_value(s, i)) + target.eol for s, i in moving)
         editor.add(len(text), len(text), lead + body)
-        return editor.result()
+        return editor
     seq = target.scenarios_node
     if seq is None or seq.kind != "sequence" or target.root is None:
         raise CurateError(f"{target.path}: has no list of scenarios to add to")
@@ -114,7 +114,7 @@ def append_scenarios(target: SpecFile, moving: Sequence[tuple[SpecFile, Item]]) 
                     parts.append(f"{prefix}- {json_value(item_value(spec, item))}{target.eol}")
             at, first = editor.after_line(editor.last_line(seq.items[-1]))
             editor.add(at, at, first + "".join(parts))
-            return editor.result()
+            return editor
         values = [item_value(spec, item) for spec, item in moving]
         if target.format == "yaml":  # a flow list in YAML
             editor.append_items(target.root, "scenarios", values)
@@ -127,11 +127,11 @@ def append_scenarios(target: SpecFile, moving: Sequence[tuple[SpecFile, Item]]) 
                 editor.add(editor.end(last), editor.end(last), "".join(sep + r for r in rendered))
             else:
                 editor.add(close, close, ", ".join(rendered))
-        return editor.result()
+        return editor
     if not seq.items:
         raise CurateError(f"{target.path}: has no list of scenarios to add to")
     prefix = editor.dash_prefix(seq.items[-1])
     at, first = editor.after_line(editor.last_line(seq.items[-1]))
     body = "".join(item_lines(spec, item, prefix, target.eol) for spec, item in moving)
     editor.add(at, at, first + body)
-    return editor.result()
+    return editor
