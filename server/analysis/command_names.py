@@ -7,3 +7,11 @@ answers `initialize`, without loading the analysis.
 RUN_SCENARIO = "checkspec.runScenario"  # arguments: [uri, scenario index]
 RUN_FILE = "checkspec.runFile"  # arguments: [uri]
 SHOW_LAST_RUN = "checkspec.showLastRun"  # arguments: [uri, scenario index]
+# arguments: [uri, [scenario indexes], operation, value?]; answers a WorkspaceEdit (JSON)
+CURATE = "checkspec.curate"
+# Editor-side commands the curation code actions carry (the VS Code extension asks for a
+# tag, a file or a text with a quick pick or an input box, then calls CURATE):
+# arguments [uri, [scenario indexes]].
+PICK_TAG = "checkspec.curate.pickTag"
+PICK_FILE = "checkspec.curate.pickFile"
+ASK_COMMENT = "checkspec.curate.askComment"

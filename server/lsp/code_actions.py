@@ -1,16 +1,20 @@
-"""textDocument/codeAction: the quick fixes problems carry (e.g. rename a misspelt kind)."""
+"""textDocument/codeAction: the quick fixes problems carry (e.g. rename a misspelt kind),
+and the curation actions on the scenarios a selection touches (curation_actions.py)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from .convert import to_code_action
+from .curation_actions import curation_actions
 from .feature import DocumentRequest, document_request
 
 
 @document_request(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+    ),
     empty=list,
 )
 def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.CodeAction]:
@@ -18,8 +22,11 @@ def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.
     from ..analysis.actions import quick_fixes
 
     only = request.params.context.only
-    if only and types.CodeActionKind.QuickFix not in only:
-        return []
-    doc, codec = request.doc, request.codec
-    fixes = quick_fixes(request.analysis, request.range, doc.workspace)
-    return [to_code_action(fix, doc.uri, codec) for fix in fixes]
+    answer: list[types.CodeAction] = []
+    if not only or types.CodeActionKind.QuickFix in only:
+        doc, codec = request.doc, request.codec
+        fixes = quick_fixes(request.analysis, request.range, doc.workspace)
+        answer.extend(to_code_action(fix, doc.uri, codec) for fix in fixes)
+    if not only or any(kind.startswith("refactor") for kind in only):
+        answer.extend(curation_actions(request))
+    return answer
