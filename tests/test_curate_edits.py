@@ -238,7 +238,24 @@ def test_json_edits_change_only_the_chosen_scenarios(
 
 
 def test_plain_scalars_are_quoted_when_yaml_would_read_them_otherwise() -> None:
-    for value in ["yes", "null", "123", "a: b", "x #y", "[x]", "-a", "é\u2028f", "\x85", "~", ""]:
+    for value in [
+        "ünï",
+        "日本語 ✓",
+        "a_b-c",
+        "Yes",
+        "NULL",
+        "yes",
+        "null",
+        "123",
+        "a: b",
+        "x #y",
+        "[x]",
+        "-a",
+        "é\u2028f",
+        "\x85",
+        "~",
+        "",
+    ]:
         text = f"k: {edits.yaml_scalar(value)}\n"
         root = parse_source(text).root
         assert root is not None and root.value == {"k": value}, value

@@ -42,7 +42,7 @@ def apply_edits(text: str, edits: Sequence[TextEdit]) -> str:
 
 
 # Scalars written plain in YAML: words that YAML reads back as the same string.
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./@+-]*(?:[ ][A-Za-z0-9_./@+-]+)*")
+_PLAIN = re.compile(r"[^\W\d][\w./@+-]*(?:[ ][\w./@+-]+)*")
 _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 _UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
 

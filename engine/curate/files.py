@@ -188,8 +188,8 @@ def _strings(node: Node | None) -> list[str]:
 
 # -- reading only what a query may match ----------------------------------------------
 
-_SCENARIOS_KEY = re.compile(r"^scenarios:[ \t]*(?:#.*)?$", re.M)
-_FIRST_ITEM = re.compile(r"^( *)-(?: |$)", re.M)
+_SCENARIOS_KEY = re.compile(r"^scenarios:[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
+_FIRST_ITEM = re.compile(r"^( *)-(?=[ \r\n]|\Z)", re.M)
 # Escapes of double-quoted scalars, and the doubled quote of single-quoted ones: a value
 # may hold a word its text does not (`caf\\u00e9`, `it''s`).
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)|''", re.S)
@@ -257,7 +257,9 @@ def _scan(
         spec.tags = _strings(root.get("tags"))
     # A tag of the file's own is every scenario's: only the others narrow the scan.
     words = [*words, *(t.casefold() for t in tags if t not in spec.tags)]
-    starts = [m.start() for m in re.finditer(rf"^{indent}-(?: |$)", text[first.start() :], re.M)]
+    starts = [
+        m.start() for m in re.finditer(rf"^{indent}-(?=[ \r\n]|\Z)", text[first.start() :], re.M)
+    ]
     base = first.start()
     ends = re.compile(rf"^ {{0,{len(indent) - 1}}}[^\s#]" if indent else r"^[^\s#-]", re.M)
     stop = ends.search(text, base + 1)
