@@ -58,9 +58,12 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
     accept_registrations(lsp_client)
+    capabilities = client_capabilities("visual-studio-code")
+    # The editor commands of "Add tag…" and the like are offered to a client that has them.
+    capabilities.experimental = {"checkspecCurationPrompts": True}
     await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
+            capabilities=capabilities,
             root_uri=workspace.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
         )

@@ -1,6 +1,7 @@
 """Curation in the editor: code actions on the scenarios a selection touches (add or
 remove a tag, mark draft or active, delete: each a WorkspaceEdit; "Add tag…", "Move to
-file…", "Add comment…" carry an editor command that asks, then calls `checkspec.curate`),
+file…", "Add comment…" carry an editor command that asks, then calls `checkspec.curate`,
+for clients that declare they implement those commands),
 and that command, which answers the WorkspaceEdit of one operation."""
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
         doc.uri,
         lambda: workspace_index(ls).tag_counts(),
     )
+    prompts = _takes_prompts(ls)
     answer = []
     for action in found:
         if action.changes is not None:
@@ -45,7 +47,7 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
                     edit=workspace_edit(ls, action.changes),
                 )
             )
-        elif action.command is not None:
+        elif action.command is not None and prompts:
             answer.append(
                 types.CodeAction(
                     title=action.title,
@@ -56,6 +58,17 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
                 )
             )
     return answer
+
+
+PROMPTS_CAPABILITY = "checkspecCurationPrompts"
+
+
+def _takes_prompts(ls: Host) -> bool:
+    """The client implements the editor commands "Add tag…", "Move to file…" and "Add
+    comment…" carry (it says so with `experimental.checkspecCurationPrompts: true`):
+    others get only the actions that are edits."""
+    experimental = ls.client_capabilities.experimental
+    return isinstance(experimental, dict) and experimental.get(PROMPTS_CAPABILITY) is True
 
 
 def workspace_edit(ls: Host, changes: list[FileChange]) -> types.WorkspaceEdit:
