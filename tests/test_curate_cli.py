@@ -394,3 +394,50 @@ def test_move_rows_into_a_new_yaml_dataset(project: Path) -> None:
     assert cli(project, "validate", ".").returncode == 0
     listed = cli(project, "list", "scenarios", "more.dataset.yaml").stdout
     assert "remboursement" in listed
+
+
+# -- record mode ----------------------------------------------------------------------
+
+AGENT = "def answer(inputs):\n    return 'hello ' + str(inputs)\n"
+
+RECORDED_SUITE = """\
+name: live  # calls the agent
+target: python:agent:answer
+scenarios:
+  - name: greets
+    steps:
+      - interacts:
+          - inputs: ana
+        checks: [{kind: string_matching, keyword: hello}]
+"""
+
+
+def test_record_writes_live_outputs_and_a_later_run_reports_drift(project: Path) -> None:
+    (project / "agent.py").write_text(AGENT)
+    suite = project / "live.suite.yaml"
+    suite.write_text(RECORDED_SUITE)
+    rows = project / "live.dataset.yaml"
+    rows.write_text(
+        "name: rows\ninput_schema: {type: string}\noutput_schema: {type: string}\nscenarios:\n"
+        "  - interactions:\n      - input: bob\n        checks:\n"
+        "          - {identifier: string_matching, params: {keyword: hello, target_key: trace.last.outputs}}\n"
+    )
+    (project / "checkspec.yaml").write_text("jobs: 1\ntarget: python:agent:answer\n")
+    done = cli(project, "run", "live.suite.yaml", "live.dataset.yaml", "--record")
+    assert done.returncode == 0, done.stderr
+    assert "recorded 2 scenario(s)' outputs in 2 file(s)" in done.stderr
+    assert suite.read_text() == RECORDED_SUITE.replace(
+        "          - inputs: ana\n", "          - inputs: ana\n            outputs: hello ana\n"
+    )
+    assert "      - input: bob\n        output: hello bob\n        checks:\n" in rows.read_text()
+    again = cli(project, "run", "live.suite.yaml", "--fail-on-drift")
+    assert again.returncode == 0 and "drift" not in again.stderr
+    (project / "agent.py").write_text(AGENT.replace("'hello '", "'hello there '"))
+    drifted = cli(project, "run", "live.suite.yaml", "live.dataset.yaml")
+    assert drifted.returncode == 0
+    assert "live.suite.yaml:8: drift in 'greets':" in drifted.stderr
+    assert "-hello ana" in drifted.stderr and "+hello there ana" in drifted.stderr
+    assert "2 output(s) drifted" in drifted.stderr
+    assert cli(project, "run", "live.suite.yaml", "--fail-on-drift").returncode == 1
+    # without --record the file is left as it was
+    assert "outputs: hello ana\n" in suite.read_text()

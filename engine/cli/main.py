@@ -97,6 +97,16 @@ def _parser() -> argparse.ArgumentParser:
         help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
     )
     run.add_argument(
+        "--record",
+        action="store_true",
+        help="write each interaction's live output into its file (outputs:, a row's output:)",
+    )
+    run.add_argument(
+        "--fail-on-drift",
+        action="store_true",
+        help="exit 1 when a live output differs from the one the file recorded",
+    )
+    run.add_argument(
         "--watch",
         action="store_true",
         help="after the run, run changed files again (all of them when a .py module or "
@@ -369,7 +379,49 @@ def _run(args: argparse.Namespace) -> int:
             if r.ending != "cancelled"
         ),
     )
-    return _write(report, args.format, args.output, invalid)
+    code = _write(report, args.format, args.output, invalid)
+    drifted = _record(args, report)
+    if drifted and args.fail_on_drift and code == EXIT_OK:
+        return EXIT_FAILED
+    return code
+
+
+def _record(args: argparse.Namespace, report: RunReport) -> bool:
+    """--record writes the live outputs; drift from recorded ones is told. Drifted?"""
+    from ..curate.record import Ran, drift_text, record
+
+    runs = [
+        Ran(
+            Path(r.path),
+            r.identity,
+            [i.outputs for i in r.result.final_trace.interactions],
+            not r.result.replayed,
+        )
+        for r in report.runs
+        if r.ending != "cancelled"
+    ]
+    if not any(ran.live for ran in runs):
+        return False
+    done = record(runs, write=args.record)
+    for why in done.skipped:
+        print(f"record: {why}", file=sys.stderr)
+    if done.drifts:
+        print(drift_text(done.drifts), file=sys.stderr)
+        print(f"{len(done.drifts)} output(s) drifted from the recorded ones", file=sys.stderr)
+    if args.record:
+        from ..curate.commit import commit
+        from ..curate.files import CurateError
+
+        try:
+            commit(done.changes)
+        except CurateError as exc:
+            print(f"error: --record: {exc}", file=sys.stderr)
+        else:
+            files = len(done.changes)
+            print(
+                f"recorded {done.recorded} scenario(s)' outputs in {files} file(s)", file=sys.stderr
+            )
+    return bool(done.drifts)
 
 
 def _select(

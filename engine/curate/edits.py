@@ -185,7 +185,7 @@ class Editor:
 
     # -- mapping keys ------------------------------------------------------------------
 
-    def set_key(self, mapping: Node, key: str, value: Any) -> None:
+    def set_key(self, mapping: Node, key: str, value: Any, after: str = "name") -> None:
         """Give `key` this value: replace the value where it is, else add the key."""
         found = mapping.get(key)
         if found is not None:
@@ -196,9 +196,16 @@ class Editor:
             if self.text[start:end] != rendered:
                 self.add(start, end, rendered)
             return
-        self.insert_key(mapping, key, self.render(value, flow=True))
+        self.insert_key(mapping, key, self.render(value, flow=True), after=after)
 
-    def insert_key(self, mapping: Node, key: str, rendered: str, block: str | None = None) -> None:
+    def insert_key(
+        self,
+        mapping: Node,
+        key: str,
+        rendered: str,
+        block: str | None = None,
+        after: str = "name",
+    ) -> None:
         """Add `key: rendered` to a mapping (after `name` when it has one on one line, else
         after its last entry). `block` is the YAML block form (lines after `key:`)."""
         entries = list(mapping.entries)
@@ -210,9 +217,9 @@ class Editor:
                 self.add(at, at, f"{self.key(key)}: {rendered}")
                 return
             anchor_key, anchor = entries[-1]
-            named = mapping.key_node("name")
+            named = mapping.key_node(after)
             if named is not None:
-                anchor_key, anchor = named, mapping.get("name") or anchor
+                anchor_key, anchor = named, mapping.get(after) or anchor
             at = self.end(anchor)
             if anchor_key.line != mapping.line:  # one entry per line: a new line
                 indent = self.indent_of(anchor_key)
@@ -221,9 +228,13 @@ class Editor:
                 self.add(at, at, f", {self.key(key)}: {rendered}")
             return
         anchor_key, anchor = entries[-1]
-        named = mapping.key_node("name")
-        value = mapping.get("name")
-        if named is not None and value is not None and self.last_line(value) == named.line:
+        named = mapping.key_node(after)
+        value = mapping.get(after)
+        if (
+            named is not None
+            and value is not None
+            and (after != "name" or self.last_line(value) == named.line)
+        ):
             anchor_key, anchor = named, value
         indent = self.indent_of(anchor_key)
         at, first = self.after_line(self.last_line(anchor))
