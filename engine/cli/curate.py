@@ -240,3 +240,79 @@ def _edit(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+# -- the Hub's format -----------------------------------------------------------------
+
+
+def add_hub_command(commands: argparse._SubParsersAction) -> None:
+    hub = commands.add_parser(
+        "hub", help="export datasets as the Hub's scenarios (JSON Lines), or import them"
+    )
+    actions = hub.add_subparsers(dest="hub_action", required=True, metavar="ACTION")
+    export = actions.add_parser("export", help="datasets' scenarios as Hub Scenario objects")
+    export.add_argument("paths", nargs="+", metavar="SELECTOR")
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
+    export.add_argument("--format", choices=("jsonl", "json"), default="jsonl")
+    _filters(export)
+    imported = actions.add_parser(
+        "import", help="Hub scenarios (JSON or JSON Lines) into a dataset"
+    )
+    imported.add_argument("source", metavar="FILE", type=Path)
+    imported.add_argument("--to", required=True, metavar="DATASET", type=Path)
+
+
+def hub(args: argparse.Namespace) -> int:
+    from ..curate.files import CurateError
+
+    try:
+        return _hub(args)
+    except CurateError as exc:
+        return _fail(str(exc))
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from ..curate import hub
+    from ..curate.commit import Change, commit
+    from ..curate.files import CurateError
+    from ..spec.kinds import FileKind, kind_from_name
+
+    if args.hub_action == "export":
+        from ..curate.select import select
+
+        chosen = select(args.paths, query=args.query, tags=args.tag)
+        specs = []
+        for group in chosen:  # only the chosen scenarios of each file
+            group.spec.items = group.items
+            specs.append(group.spec)
+        rows = hub.export_rows(specs)
+        if args.format == "json":
+            text = json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        if args.output:
+            commit([Change(Path(args.output), _bytes_of(Path(args.output)), text.encode())])
+        else:
+            sys.stdout.write(text)
+        print(f"exported {len(rows)} scenario(s)", file=sys.stderr)
+        return EXIT_OK
+    try:
+        text = args.source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CurateError(f"{args.source}: cannot read: {exc}") from None
+    rows = hub.import_rows(hub.read_hub(text, args.source))
+    if kind_from_name(args.to) is not FileKind.DATASET:
+        raise CurateError(f"{args.to}: name it *.dataset.yaml, *.dataset.json or *.dataset.jsonl")
+    if args.to.exists():
+        raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
+    made = hub.write_rows(args.to, rows, args.to.name.split(".")[0])
+    commit([Change(args.to, None, made.encode("utf-8"))])
+    print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _bytes_of(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

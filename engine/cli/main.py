@@ -131,9 +131,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_list_options(listing)
 
-    from .curate import add_edit_commands
+    from .curate import add_edit_commands, add_hub_command
 
     add_edit_commands(commands)
+    add_hub_command(commands)
 
     schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
     schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
@@ -212,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "validate": _validate,
             "list": _list,
             **dict.fromkeys(EDIT_COMMANDS, _curate),
+            "hub": _hub,
             "schema": _schema,
             "lsp": _lsp,
         }[args.command]
@@ -541,6 +543,12 @@ def _curate(args: argparse.Namespace) -> int:
     from .curate import edit
 
     return edit(args)
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from .curate import hub
+
+    return hub(args)
 
 
 def _list(args: argparse.Namespace) -> int:
