@@ -212,3 +212,10 @@ async def test_the_curate_command_answers_a_workspace_edit(
     )
     kinds = [change.get("kind", "edit") for change in answer["documentChanges"]]
     assert kinds == ["create", "edit", "edit"]
+
+
+async def test_the_tags_of_the_workspace_for_a_picker(client: LanguageClient) -> None:
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.listTags", arguments=[])
+    )
+    assert answer["billing"] >= 2 and answer["fr"] == 1

@@ -15,3 +15,4 @@ CURATE = "checkspec.curate"
 PICK_TAG = "checkspec.curate.pickTag"
 PICK_FILE = "checkspec.curate.pickFile"
 ASK_COMMENT = "checkspec.curate.askComment"
+LIST_TAGS = "checkspec.listTags"  # no arguments; answers {tag: count} over the workspace

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analysis.command_names import CURATE
+from ..analysis.command_names import CURATE, LIST_TAGS
 from .feature import command
 from .files import reader, uri_of
 from .host import Host  # at run time: pygls reads the commands' annotations
@@ -137,3 +137,11 @@ def curate(ls: Host, *args: Any) -> Any:
     except (CurateError, ValueError) as exc:
         return {"error": str(exc)}
     return workspace_edit(ls, changes)
+
+
+@command(LIST_TAGS, empty=dict)
+def list_tags(ls: Host, *args: Any) -> dict[str, int]:
+    """The workspace's tags and how many scenarios carry each (the editor's tag picker)."""
+    from .workspace_symbols import workspace_index
+
+    return dict(workspace_index(ls).tag_counts().most_common())

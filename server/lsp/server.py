@@ -77,6 +77,7 @@ HANDLERS: tuple[Handler, ...] = (
     inlay_hints.inlay_hint,
     workspace_symbols.workspace_symbol,
     curation_actions.curate,
+    curation_actions.list_tags,
 )
 
 

@@ -3,6 +3,8 @@
 
 import * as vscode from "vscode";
 import { ServerManager } from "./client";
+import { Curation } from "./curate";
+import { ASK_COMMENT, PICK_FILE, PICK_TAG } from "./curateRequest";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
 import { scenarioAt } from "./scenarios";
@@ -24,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const tests = new ScenarioTests(manager, runner);
   runner.explorer = tests; // lens and palette runs are listed in the Test Explorer too
   const lastRun = new LastRunView(manager, runner);
+  const curation = new Curation(manager);
 
   context.subscriptions.push(
     output,
@@ -35,6 +38,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
     vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
+    vscode.commands.registerCommand(PICK_TAG, (uri?: unknown, indexes?: unknown) => curation.pickTag(uri, indexes)),
+    vscode.commands.registerCommand(PICK_FILE, (uri?: unknown, indexes?: unknown) => curation.pickFile(uri, indexes)),
+    vscode.commands.registerCommand(ASK_COMMENT, (uri?: unknown, indexes?: unknown) => curation.askComment(uri, indexes)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),
     vscode.commands.registerCommand("checkspec.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {
