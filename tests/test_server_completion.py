@@ -36,7 +36,8 @@ CASES = [
             "steps | field | 'steps: ' | 1:0-1:0 | list[Step] | 2005 | **steps**: `list[Step]` — in a scenario",
             "multiple_runs | field | 'multiple_runs: ' | 1:0-1:0 | integer | 2006 | **multiple_runs**: `integer` — in a scenario",
             "status | field | 'status: ' | 1:0-1:0 | 'active' | 'draft' | null | 2007 | **status**: `'active' | 'draft' | null` — in a sce",
-            "$schema | field | '$schema: ' | 1:0-1:0 | string | 2008 | **$schema**: `string` — in a scenario",
+            "comments | field | 'comments: ' | 1:0-1:0 | list[ScenarioComment] | 2008 | **comments**: `list[ScenarioComment]` — in a scena",
+            "$schema | field | '$schema: ' | 1:0-1:0 | string | 2009 | **$schema**: `string` — in a scenario",
         ],
     ),
     (
@@ -62,6 +63,7 @@ CASES = [
             "match | field | 'match: ' | 4:8-4:8 | 'any' | 'all' | 'none' | 2004 | **match**: `'any' | 'all' | 'none'` — equals check",
             "name | field | 'name: ' | 4:8-4:8 | string | null | 2006 | **name**: `string | null` — equals check",
             "description | field | 'description: ' | 4:8-4:8 | string | null | 2007 | **description**: `string | null` — equals check",
+            "enabled | field | 'enabled: ' | 4:8-4:8 | boolean | 2008 | **enabled**: `boolean` — equals check",
         ],
     ),
     (
@@ -76,6 +78,7 @@ CASES = [
             "match | field | '\"match\": ' | 0:54-0:54 | 'any' | 'all' | 'none' | 2004 | **match**: `'any' | 'all' | 'none'` — equals check",
             "name | field | '\"name\": ' | 0:54-0:54 | string | null | 2006 | **name**: `string | null` — equals check",
             "description | field | '\"description\": ' | 0:54-0:54 | string | null | 2007 | **description**: `string | null` — equals check",
+            "enabled | field | '\"enabled\": ' | 0:54-0:54 | boolean | 2008 | **enabled**: `boolean` — equals check",
         ],
     ),
     (
@@ -91,6 +94,7 @@ CASES = [
             "match | field | 'match' | 0:56-0:59 | 'any' | 'all' | 'none' | 2004 | **match**: `'any' | 'all' | 'none'` — equals check",
             "name | field | 'name' | 0:56-0:59 | string | null | 2006 | **name**: `string | null` — equals check",
             "description | field | 'description' | 0:56-0:59 | string | null | 2007 | **description**: `string | null` — equals check",
+            "enabled | field | 'enabled' | 0:56-0:59 | boolean | 2008 | **enabled**: `boolean` — equals check",
         ],
     ),
     (

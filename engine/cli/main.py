@@ -108,6 +108,16 @@ def _parser() -> argparse.ArgumentParser:
         help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
     )
     run.add_argument(
+        "--record",
+        action="store_true",
+        help="write each interaction's live output into its file (outputs:, a row's output:)",
+    )
+    run.add_argument(
+        "--fail-on-drift",
+        action="store_true",
+        help="exit 1 when a live output differs from the one the file recorded",
+    )
+    run.add_argument(
         "--watch",
         action="store_true",
         help="after the run, run changed files again (all of them when a .py module or "
@@ -124,8 +134,18 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check spec files without running anything")
     validate.add_argument("paths", nargs="+", metavar="PATH")
 
-    listing = commands.add_parser("list", help="list registered things")
-    listing.add_argument("what", choices=("checks",))
+    listing = commands.add_parser(
+        "list", help="list check identifiers, or the scenarios or tags of spec files"
+    )
+    listing.add_argument("what", choices=("checks", "scenarios", "tags"))
+    from .curate import add_list_options
+
+    add_list_options(listing)
+
+    from .curate import add_edit_commands, add_hub_command
+
+    add_edit_commands(commands)
+    add_hub_command(commands)
 
     schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
     schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
@@ -207,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "merge": _merge,
             "validate": _validate,
             "list": _list,
+            **dict.fromkeys(EDIT_COMMANDS, _curate),
+            "hub": _hub,
             "schema": _schema,
             "lsp": _lsp,
             "generate": _generate,
@@ -389,7 +411,49 @@ def _run(args: argparse.Namespace) -> int:
         ),
     ):
         print(warning, file=sys.stderr)
-    return _write(report, args.format, args.output, invalid)
+    code = _write(report, args.format, args.output, invalid)
+    drifted = _record(args, report)
+    if drifted and args.fail_on_drift and code == EXIT_OK:
+        return EXIT_FAILED
+    return code
+
+
+def _record(args: argparse.Namespace, report: RunReport) -> bool:
+    """--record writes the live outputs; drift from recorded ones is told. Drifted?"""
+    from ..curate.record import Ran, drift_text, record
+
+    runs = [
+        Ran(
+            Path(r.path),
+            r.identity,
+            [i.outputs for i in r.result.final_trace.interactions],
+            not r.result.replayed,
+        )
+        for r in report.runs
+        if r.ending != "cancelled"
+    ]
+    if not any(ran.live for ran in runs):
+        return False
+    done = record(runs, write=args.record)
+    for why in done.skipped:
+        print(f"record: {why}", file=sys.stderr)
+    if done.drifts:
+        print(drift_text(done.drifts), file=sys.stderr)
+        print(f"{len(done.drifts)} output(s) drifted from the recorded ones", file=sys.stderr)
+    if args.record:
+        from ..curate.commit import commit
+        from ..curate.files import CurateError
+
+        try:
+            commit(done.changes)
+        except CurateError as exc:
+            print(f"error: --record: {exc}", file=sys.stderr)
+        else:
+            files = len(done.changes)
+            print(
+                f"recorded {done.recorded} scenario(s)' outputs in {files} file(s)", file=sys.stderr
+            )
+    return bool(done.drifts)
 
 
 def _select(
@@ -512,7 +576,27 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
     return f"error: no scenario has the tag {wanted}; tags in these files: {known}"
 
 
+EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")
+
+
+def _curate(args: argparse.Namespace) -> int:
+    from .curate import edit
+
+    return edit(args)
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from .curate import hub
+
+    return hub(args)
+
+
 def _list(args: argparse.Namespace) -> int:
+    from .curate import dispatch_list
+
+    listed = dispatch_list(args, ())
+    if listed is not None:
+        return listed
     from ..core.check import Check
     from ..spec.workspace import load_workspace
 

@@ -368,6 +368,11 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
     name: str | None = Field(default=None, description="Optional name shown in results.")
     description: str | None = Field(default=None, description="Optional description.")
+    enabled: bool = Field(
+        default=True,
+        exclude_if=lambda value: value is True,  # written only when turned off
+        description="false: runs skip the check (`checkspec checks disable`).",
+    )
 
     _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns(BUILT_IN_CHECKS)
 

@@ -26,6 +26,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from ..core.bulk import BulkValidator
 from ..core.check import Check
+from ..core.comments import ScenarioComment
 from ..core.construct import construct, fields_set_on_demand
 from ..core.exceptions import InteractionGenerationError
 from ..core.gcpause import running_scenarios
@@ -138,6 +139,11 @@ async def run_checks(
     results: list[CheckResult] = []
     for check in checks:
         started = _clock_ns()
+        if not check.enabled:  # `enabled: false`: kept in the file, never run
+            results.append(CheckResult.skip("disabled (enabled: false)"))
+            if durations is not None:
+                durations.append(0.0)
+            continue
         try:
             result = await check.run(trace)
         except Exception as exc:
@@ -229,6 +235,9 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     status: Literal["active", "draft"] | None = Field(
         default=None,
         description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
+    )
+    comments: list[ScenarioComment] = Field(
+        default_factory=list, description="Review comments (`checkspec comment`); never run."
     )
 
     # Folders a relative python: target is resolved against (set by the file loader).

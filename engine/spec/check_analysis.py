@@ -22,7 +22,7 @@ from .datasets import DatasetCheck
 from .fields import keys_of, unknown_keys
 from .lines import LineIndex, LinesView
 from .locate import head_range, issue_problem, misnamed, problems_from_validation, warning
-from .problems import Problem, Range, TextEdit, moved, moved_problem
+from .problems import Problem, Range, Severity, TextEdit, moved, moved_problem
 from .replay_paths import selector_paths
 from .tree import Node
 from .workspace_config import CUSTOM_PREFIX, CustomCheck
@@ -78,6 +78,8 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
             problems.append(Problem("invalid-structure", "params must be a mapping", params.range))
             return None, problems, "?", params.range
         given = dict(params.value) if params is not None and params.value else {}
+        if "enabled" in node.value:  # beside identifier and params, as the Hub has it
+            given["enabled"] = node.value["enabled"]
         base = params if params is not None and params.kind == "mapping" else node
     else:
         head_key, params = "kind", node
@@ -118,6 +120,16 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
     finally:
         _LINT_LATER.reset(token)
     problems.extend(lint_check(check, base, head, ctx))
+    if not check.enabled:  # shown greyed in editors (DiagnosticTag.Unnecessary)
+        problems.append(
+            Problem(
+                "disabled-check",
+                "disabled (enabled: false): runs skip this check "
+                "(`checkspec checks enable` turns it back on)",
+                node.range,
+                Severity.HINT,
+            )
+        )
     return check, problems, identifier, head
 
 

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..core.comments import ScenarioComment
 from ..scenarios.scenario import TargetText
 
 # hub-datasets-and-checks: without input_schema/output_schema a dataset is in the
@@ -60,6 +61,7 @@ class DatasetCheck(BaseModel):
     )
     params: dict[str, Any] = Field(default_factory=dict, description="The check's parameters.")
     name: str | None = Field(default=None, description="Optional name shown in results.")
+    enabled: bool = Field(default=True, description="false: runs skip the check.")
 
 
 class DatasetInteraction(BaseModel):
@@ -92,6 +94,9 @@ class DatasetScenario(BaseModel):
     status: Literal["active", "draft"] | None = Field(
         default=None,
         description="draft: not run by `checkspec run` unless --include-drafts (e.g. generated).",
+    )
+    comments: list[ScenarioComment] = Field(
+        default_factory=list, description="Review comments (`checkspec comment`); never run."
     )
 
 

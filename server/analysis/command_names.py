@@ -13,3 +13,12 @@ GENERATE = "checkspec.generate"
 # arguments: [{docs: [paths]}] or [] for presets; answers {topics: [{name, chunks}]} / {presets}
 LIST_TOPICS = "checkspec.listTopics"
 LIST_PRESETS = "checkspec.listPresets"
+# arguments: [uri, [scenario indexes], operation, value?]; answers a WorkspaceEdit (JSON)
+CURATE = "checkspec.curate"
+# Editor-side commands the curation code actions carry (the VS Code extension asks for a
+# tag, a file or a text with a quick pick or an input box, then calls CURATE):
+# arguments [uri, [scenario indexes]].
+PICK_TAG = "checkspec.curate.pickTag"
+PICK_FILE = "checkspec.curate.pickFile"
+ASK_COMMENT = "checkspec.curate.askComment"
+LIST_TAGS = "checkspec.listTags"  # no arguments; answers {tag: count} over the workspace

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel
 
+from checkspec.engine.curate.edits import json_string, yaml_scalar
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind, is_json
 from checkspec.engine.spec.problems import Position, Range
@@ -73,8 +74,12 @@ def complete(
     trigger: str | None = None,
     earlier: Document | None = None,
     snippets: bool = False,
+    tags: Callable[[], Mapping[str, int]] | None = None,
 ) -> list[Completion]:
     """What may be written at `position` in `text` (the text `document` was analysed from).
+
+    `tags` gives the workspace's tags and how many scenarios carry each (asked only when
+    the cursor is in a `tags:` list): they are offered there, the most used first.
 
     `trigger` is the character that opened completion, if one did: a space asks for values
     (`kind: ` offers the kinds) or a new list item's keys (`- `), never for keys while a
@@ -85,7 +90,7 @@ def complete(
     """
     if document.kind is None:
         return []
-    found = _complete(document, text, position, workspace, trigger, earlier, snippets)
+    found = _complete(document, text, position, workspace, trigger, earlier, snippets, tags)
     if found or trigger is not None:
         return found
     return _continuing_item(document, text, position, workspace, earlier, snippets)
@@ -144,6 +149,7 @@ def _complete(
     trigger: str | None,
     earlier: Document | None,
     snippets: bool,
+    tags: Callable[[], Mapping[str, int]] | None = None,
 ) -> list[Completion]:
     context = cursor_context(text, position, source=document.source, json=is_json(document.path))
     if context is None:
@@ -151,7 +157,7 @@ def _complete(
     if trigger == " " and context.role is Role.KEY and not context.after_dash:
         return []  # a space in the indentation, not a request
     data = document if document.source.root is not None or earlier is None else earlier
-    request = _Request(document, data, context, workspace, is_json(document.path), snippets)
+    request = _Request(document, data, context, workspace, is_json(document.path), snippets, tags)
     if context.role is Role.KEY:
         return request.keys_or_list_item()
     if context.in_list:
@@ -167,6 +173,7 @@ class _Request:
     workspace: Workspace | None
     json: bool
     snippets: bool = False
+    tags: Callable[[], Mapping[str, int]] | None = None
 
     @property
     def kind(self) -> FileKind | None:
@@ -233,6 +240,8 @@ class _Request:
             return []
         if key == shape.head and shape.family is not None and not in_list:
             return self.kinds(shape)
+        if key == "tags" and in_list and self.tags is not None and "tags" in shape.fields:
+            return self.workspace_tags()
         doc = shape.field_for(key)
         if doc is None:
             return []
@@ -293,6 +302,21 @@ class _Request:
         for stop, name in enumerate(needed, start=1):
             lines.append(f"{inner}{name}: {_tab_stop(stop, docs.get(name))}")
         return replace(item, snippet="\n".join(lines) + "$0")
+
+    def workspace_tags(self) -> list[Completion]:
+        """The workspace's tags, the most used first, each with its count."""
+        assert self.tags is not None
+        counts = sorted(self.tags().items(), key=lambda pair: (-pair[1], pair[0]))
+        items = []
+        for index, (tag, count) in enumerate(counts[:200]):
+            if self.context.quoted:
+                text = tag
+            else:
+                text = json_string(tag) if self.json else yaml_scalar(tag)
+            noun = "scenario" if count == 1 else "scenarios"
+            value = self._value(text, ItemKind.VALUE, f"{count} {noun}", "", index)
+            items.append(replace(value, label=tag))
+        return items
 
     def _value(self, value: str, kind: ItemKind, detail: str, doc: str, index: int) -> Completion:
         insert = f" {value}" if self.context.needs_space else value

@@ -14,7 +14,7 @@ from checkspec.engine.core.jsonpath import JSONPathError, NoMatch, compile_path,
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
-from checkspec.engine.spec.tree import Key
+from checkspec.engine.spec.tree import Key, Node
 from checkspec.engine.spec.workspace import Workspace
 
 from .context import frames_along
@@ -67,12 +67,40 @@ def hover(
     if doc is None:
         return None
     text = field_markdown(doc, shape.title)
+    if key == "name" and "comments" in shape.fields:
+        comments = comments_markdown(parent.get("comments"))
+        if comments:
+            text = f"{comments}\n\n---\n\n{text}"
     on_value = node is value and node.kind == "scalar"
     if on_value and doc.jsonpath and isinstance(node.value, str):
         resolved = _resolution(document, path, node.value, workspace)
         if resolved:
             text = f"{resolved}\n\n---\n\n{text}"
     return HoverInfo(text, node.range)
+
+
+def comments_markdown(node: Node | None) -> str:
+    """A scenario's review comments, newest last: who, when, what."""
+    if node is None or node.kind != "sequence":
+        return ""
+    lines = []
+    for item in node.items[:20]:
+        value = item.value if isinstance(item.value, dict) else {}
+        content = value.get("content")
+        if not isinstance(content, str):
+            continue
+        who = " · ".join(str(value[k]) for k in ("author", "created") if value.get(k))
+        quoted = "\n".join(f"> {line}" for line in _escape(content).splitlines() or [""])
+        lines.append(f"{quoted}\n>\n> — {_escape(who)}" if who else quoted)
+    if not lines:
+        return ""
+    more = len(node.items) - 20
+    tail = f"\n\n… and {more} more" if more > 0 else ""
+    return f"**Comments** ({len(node.items)})\n\n" + "\n\n".join(lines) + tail
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
 
 
 def last_run_hover(

@@ -100,6 +100,7 @@ def _scenario(entry: ScenarioEntry, budget: _Budget) -> Symbol:
         lambda index, node: _step(index, node, checks[index], budget),
     )
     detail = "not runnable" if entry.scenario is None else ", ".join(entry.tags)
+    detail = "; ".join(part for part in (detail, *_review_of(entry.node)) if part)
     return Symbol(
         entry.name,
         SymbolRole.SCENARIO,
@@ -108,6 +109,21 @@ def _scenario(entry: ScenarioEntry, budget: _Budget) -> Symbol:
         detail=detail,
         children=tuple(steps),
     )
+
+
+def _review_of(node: Node) -> list[str]:
+    """A scenario's status when draft and how many comments it has (the outline shows them)."""
+    if node.kind != "mapping":
+        return []
+    parts = []
+    status = node.get("status")
+    if status is not None and status.value == "draft":
+        parts.append("draft")
+    comments = node.get("comments")
+    if comments is not None and comments.kind == "sequence" and comments.items:
+        count = len(comments.items)
+        parts.append(f"{count} comment" if count == 1 else f"{count} comments")
+    return parts
 
 
 def _step(index: int, node: Node, checks: list[CheckEntry], budget: _Budget) -> Symbol:

@@ -1,11 +1,13 @@
 """textDocument/codeAction: the quick fixes problems carry (e.g. rename a misspelt kind);
-on dataset files, "Generate N more like these" and "Mark reviewed" (generate.py)."""
+on dataset files, "Generate N more like these" and "Mark reviewed" (generate.py); and the
+curation actions on the scenarios a selection touches (curation_actions.py)."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from .convert import to_code_action
+from .curation_actions import curation_actions
 from .feature import DocumentRequest, document_request
 
 
@@ -27,8 +29,10 @@ def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.
 
     only = request.params.context.only
     doc, codec = request.doc, request.codec
-    found: list[types.CodeAction] = []
+    answer: list[types.CodeAction] = []
     if not only or types.CodeActionKind.QuickFix in only:
         fixes = quick_fixes(request.analysis, request.range, doc.workspace)
-        found = [to_code_action(fix, doc.uri, codec) for fix in fixes]
-    return found + generation_actions(request)
+        answer.extend(to_code_action(fix, doc.uri, codec) for fix in fixes)
+    if not only or any(kind.startswith("refactor") for kind in only):
+        answer.extend(curation_actions(request))
+    return answer + generation_actions(request)

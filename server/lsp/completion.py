@@ -23,6 +23,7 @@ TRIGGERS = [".", ":", " ", "-"]
 def completion(request: DocumentRequest[types.CompletionParams]) -> types.CompletionList | None:
     # Deferred: the analysis loads with the first document (start-up time).
     from ..analysis.completion import complete
+    from .workspace_symbols import workspace_index
 
     doc, params = request.doc, request.params
     trigger = params.context.trigger_character if params.context else None
@@ -34,6 +35,7 @@ def completion(request: DocumentRequest[types.CompletionParams]) -> types.Comple
         trigger=trigger,
         earlier=doc.last_parsed,
         snippets=_snippets(request.ls),
+        tags=lambda: workspace_index(request.ls).tag_counts(),
     )
     codec = request.codec
     return types.CompletionList(

@@ -87,7 +87,13 @@ _SEVERITY = {
 
 
 def to_diagnostic(problem: Problem, codec: PositionCodec, source: str = SOURCE) -> types.Diagnostic:
-    tags = [types.DiagnosticTag.Deprecated] if problem.code == "deprecated-alias" else None
+    tags = (
+        [types.DiagnosticTag.Deprecated]
+        if problem.code == "deprecated-alias"
+        else [types.DiagnosticTag.Unnecessary]  # a check runs skip: shown greyed
+        if problem.code == "disabled-check"
+        else None
+    )
     return types.Diagnostic(
         range=codec.range(problem.range),
         message=problem.message,

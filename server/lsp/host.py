@@ -15,6 +15,7 @@ from .client import Client
 
 if TYPE_CHECKING:
     import asyncio
+    from pathlib import Path
 
     from lsprotocol import types
 
@@ -55,6 +56,10 @@ class Host(Client, Protocol):
 
     def codec(self, doc: OpenDocument) -> PositionCodec:
         """Positions of this document between the analysis (code points) and the client."""
+        ...
+
+    def workspace_roots(self) -> list[Path]:
+        """The folders whose spec files make up the workspace (open or not)."""
         ...
 
     def log(self, message: str, kind: types.MessageType = ...) -> None:

@@ -10,10 +10,12 @@ decorators of feature.py and only translates between LSP and the pure analysis i
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from checkspec.engine.core.gcpause import freeze_bulk
 from checkspec.engine.version import VERSION
@@ -24,6 +26,7 @@ from . import (
     commands,
     completion,
     configuration,
+    curation_actions,
     definition,
     generate,
     hover,
@@ -34,6 +37,7 @@ from . import (
     rename,
     symbols,
     sync,
+    workspace_symbols,
 )
 from .convert import UTF16, PositionCodec
 from .documents import DocumentStore, OpenDocument
@@ -75,6 +79,9 @@ HANDLERS: tuple[Handler, ...] = (
     generate.generate,
     generate.list_topics,
     generate.list_presets,
+    workspace_symbols.workspace_symbol,
+    curation_actions.curate,
+    curation_actions.list_tags,
 )
 
 
@@ -108,6 +115,27 @@ class CheckspecServer(LanguageServer):
     def codec(self, doc: OpenDocument) -> PositionCodec:
         return PositionCodec(doc.text, self.encoding, doc.lines)
 
+    def workspace_roots(self) -> list[Path]:
+        """The client's workspace folders (else its root), then the workspaces of the
+        open documents."""
+        roots: list[Path] = []
+        try:
+            workspace = self.workspace
+        except RuntimeError:  # not initialized yet
+            workspace = None
+        if workspace is not None:
+            for folder in workspace.folders.values():
+                path = to_fs_path(folder.uri)
+                if path:
+                    roots.append(Path(path))
+            if not roots and workspace.root_path:
+                roots.append(Path(workspace.root_path))
+        for doc in self.store.all():
+            root = doc.workspace.root
+            if root is not None and not any(_within(root, r) for r in roots):
+                roots.append(root)
+        return roots
+
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
 
@@ -115,6 +143,14 @@ class CheckspecServer(LanguageServer):
         task = asyncio.ensure_future(coroutine)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def create_server() -> CheckspecServer:

@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as vscode from "vscode";
+import { PROMPTS_CAPABILITY } from "./curateRequest";
 import {
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
@@ -107,6 +108,15 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
     },
   };
   const client = new CheckspecLanguageClient(CLIENT_ID, "checkspec", server, options);
+  // The curation code actions that ask for a tag, a file or a comment (curate.ts).
+  client.registerFeature({
+    fillClientCapabilities(capabilities) {
+      capabilities.experimental = { ...(capabilities.experimental ?? {}), [PROMPTS_CAPABILITY]: true };
+    },
+    initialize() {},
+    getState: () => ({ kind: "static" }),
+    clear() {},
+  });
   return client;
 }
 

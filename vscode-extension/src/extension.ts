@@ -4,6 +4,8 @@
 import * as vscode from "vscode";
 import { ServerManager } from "./client";
 import { GENERATE, Generation } from "./generate";
+import { Curation } from "./curate";
+import { ASK_COMMENT, PICK_FILE, PICK_TAG } from "./curateRequest";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
 import { scenarioAt } from "./scenarios";
@@ -25,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const tests = new ScenarioTests(manager, runner);
   runner.explorer = tests; // lens and palette runs are listed in the Test Explorer too
   const lastRun = new LastRunView(manager, runner);
+  const curation = new Curation(manager);
 
   context.subscriptions.push(
     output,
@@ -37,6 +40,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
     vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
     vscode.commands.registerCommand(GENERATE, (request?: unknown) => new Generation(manager).run(request)),
+    vscode.commands.registerCommand(PICK_TAG, (uri?: unknown, indexes?: unknown) => curation.pickTag(uri, indexes)),
+    vscode.commands.registerCommand(PICK_FILE, (uri?: unknown, indexes?: unknown) => curation.pickFile(uri, indexes)),
+    vscode.commands.registerCommand(ASK_COMMENT, (uri?: unknown, indexes?: unknown) => curation.askComment(uri, indexes)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),
     vscode.commands.registerCommand("checkspec.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {

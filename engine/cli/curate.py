@@ -1,0 +1,318 @@
+"""The curation commands: `list scenarios|tags`, `tag`, `checks`, `status`, `move`,
+`delete`, `comment`. Selecting is engine/curate/select.py, editing engine/curate/edits.py,
+writing engine/curate/commit.py; this module parses arguments and prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def add_list_options(listing: argparse.ArgumentParser) -> None:
+    listing.add_argument("paths", nargs="*", metavar="SELECTOR", help="files, folders, FILE::NAME")
+    _filters(listing)
+    listing.add_argument("--limit", type=_natural, metavar="N", help="show at most N")
+    listing.add_argument("--offset", type=_natural, default=0, metavar="K", help="skip the first K")
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _filters(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--query", "-q", metavar="TEXT", help="scenarios holding every word")
+    command.add_argument(
+        "--tag", action="append", default=[], metavar="T", help="only scenarios with this tag"
+    )
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_INVALID
+
+
+def list_scenarios(args: argparse.Namespace) -> int:
+    from ..curate.files import CurateError
+    from ..curate.select import select
+
+    try:
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+    except CurateError as exc:
+        return _fail(str(exc))
+    rows = [(group.spec, item) for group in chosen for item in group.items]
+    end = None if args.limit is None else args.offset + args.limit
+    shown = rows[args.offset : end]
+    if args.format == "json":
+        out = [
+            {
+                "identity": spec.identity(item),
+                "file": str(spec.path),
+                "line": item.line + 1,
+                "index": item.index,
+                "name": item.name,
+                "tags": item.tags,
+                "status": item.status,
+            }
+            for spec, item in shown
+        ]
+        print(json.dumps({"total": len(rows), "scenarios": out}, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    lines = []
+    for spec, item in shown:
+        tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
+        lines.append(f"{spec.path}:{item.line + 1}  {item.name}{tags}")
+    if lines:
+        print("\n".join(lines))
+    if len(shown) < len(rows):
+        print(f"({len(shown)} of {len(rows)} scenarios shown)", file=sys.stderr)
+    return EXIT_OK
+
+
+def list_tags(args: argparse.Namespace) -> int:
+    from ..curate.files import CurateError
+    from ..curate.select import select
+
+    try:
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+    except CurateError as exc:
+        return _fail(str(exc))
+    counts: Counter[str] = Counter(
+        tag for group in chosen for item in group.items for tag in dict.fromkeys(item.tags)
+    )
+    ordered = sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
+    end = None if args.limit is None else args.offset + args.limit
+    ordered = ordered[args.offset : end]
+    if args.format == "json":
+        print(json.dumps([{"tag": t, "count": n} for t, n in ordered], ensure_ascii=False))
+        return EXIT_OK
+    width = max((len(t) for t, _ in ordered), default=0)
+    for tag, count in ordered:
+        print(f"{tag:<{width}}  {count}")
+    return EXIT_OK
+
+
+def dispatch_list(args: argparse.Namespace, names: Sequence[str]) -> int | None:
+    """`list scenarios` / `list tags`; None for the other kinds of list."""
+    if args.what == "scenarios":
+        return list_scenarios(args)
+    if args.what == "tags":
+        return list_tags(args)
+    return None
+
+
+# -- the edits ------------------------------------------------------------------------
+
+
+def add_edit_commands(commands: argparse._SubParsersAction) -> None:
+    """The editing commands, on the parser of `checkspec`."""
+    tag = commands.add_parser("tag", help="add or remove tags of scenarios")
+    tag.add_argument("action", choices=("add", "remove"))
+    tag.add_argument("words", nargs="+", metavar="TAG... SELECTOR")
+    checks = commands.add_parser(
+        "checks", help="disable checks of scenarios (enabled: false) or enable them again"
+    )
+    checks.add_argument("action", choices=("enable", "disable"))
+    checks.add_argument("words", nargs="+", metavar="CHECK... SELECTOR")
+    status = commands.add_parser("status", help="mark scenarios active or draft")
+    status.add_argument("action", choices=("active", "draft"))
+    status.add_argument("words", nargs="+", metavar="SELECTOR")
+    move = commands.add_parser("move", help="move (or --copy) scenarios into another file")
+    move.add_argument("words", nargs="+", metavar="SELECTOR")
+    move.add_argument("--to", required=True, metavar="FILE", type=Path)
+    move.add_argument(
+        "--copy", action="store_true", help="copy: leave the scenarios where they are"
+    )
+    delete = commands.add_parser("delete", help="delete scenarios (lists them without --yes)")
+    delete.add_argument("words", nargs="+", metavar="SELECTOR")
+    delete.add_argument("--yes", action="store_true", help="really delete")
+    comment = commands.add_parser("comment", help="add a comment to scenarios")
+    comment.add_argument("words", nargs="+", metavar="SELECTOR... TEXT")
+    comment.add_argument("--author", metavar="NAME")
+    for command in (tag, checks, status, move, delete, comment):
+        _filters(command)
+        command.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print the change as a unified diff, write nothing",
+        )
+
+
+EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")
+
+
+def edit(args: argparse.Namespace) -> int:
+    from ..curate.files import CurateError
+
+    try:
+        return _edit(args)
+    except CurateError as exc:
+        return _fail(str(exc))
+
+
+def _split(words: Sequence[str], what: str) -> tuple[list[str], list[str]]:
+    """`VALUE... SELECTOR...`: the selectors start at the first word naming a file."""
+    from ..curate.files import CurateError
+    from ..curate.select import is_selector
+
+    at = next((n for n, word in enumerate(words) if is_selector(word)), None)
+    if at is None:
+        last = words[-1]
+        raise CurateError(f"{last}: no such file or folder (after the {what}s, name the scenarios)")
+    if at == 0:
+        raise CurateError(f"name at least one {what} before the scenarios")
+    return list(words[:at]), list(words[at:])
+
+
+def _edit(args: argparse.Namespace) -> int:
+    from ..curate.commit import Change, commit
+    from ..curate.files import CurateError
+    from ..curate.operations import duplicate_names, plan
+    from ..curate.select import is_selector, select
+
+    values: list[str] = []
+    words = list(args.words)
+    if args.command in ("tag", "checks"):
+        values, words = _split(words, "tag" if args.command == "tag" else "check")
+    elif args.command == "comment":
+        if len(words) < 2:
+            raise CurateError("give the scenarios, then the comment's text")
+        words, values = words[:-1], [words[-1]]
+    for word in words:
+        if not is_selector(word):
+            raise CurateError(f"{word}: no such file or folder")
+    chosen = select(words, query=args.query, tags=args.tag)
+    count = sum(len(group.items) for group in chosen)
+    if not count:
+        raise CurateError("no scenario matches (nothing changed)")
+    if args.command == "delete" and not args.yes:
+        for group in chosen:
+            for item in group.items:
+                print(f"{group.spec.path}:{item.line + 1}  {item.name}")
+        print(f"would delete {count} scenario(s); run again with --yes to delete", file=sys.stderr)
+        return EXIT_FAILED
+    operation = {
+        "tag": f"tag {getattr(args, 'action', '')}",
+        "checks": f"checks {getattr(args, 'action', '')}",
+        "status": f"status {getattr(args, 'action', '')}",
+        "move": "copy" if getattr(args, "copy", False) else "move",
+    }.get(args.command, args.command)
+    if args.command == "move":
+        twice = duplicate_names(chosen, args.to)
+        if twice:
+            print(f"warning: {args.to} already has {', '.join(map(repr, twice))}", file=sys.stderr)
+    done = plan(
+        operation,
+        chosen,
+        values,
+        author=getattr(args, "author", None),
+        to=getattr(args, "to", None),
+    )
+    changes = [
+        Change(
+            f.path,
+            f.spec.data if f.spec is not None else None,
+            f.new.encode("utf-8") if f.new is not None else None,
+        )
+        for f in done.files
+    ]
+    if args.dry_run:
+        for change in changes:
+            sys.stdout.write(change.diff())
+        print(f"(dry run: {len(changes)} file(s) would change)", file=sys.stderr)
+        return EXIT_OK
+    commit(changes)
+    print(
+        f"{args.command}: {done.changed} change(s) in {len(changes)} file(s), "
+        f"{count} scenario(s) selected",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+# -- the Hub's format -----------------------------------------------------------------
+
+
+def add_hub_command(commands: argparse._SubParsersAction) -> None:
+    hub = commands.add_parser(
+        "hub", help="export datasets as the Hub's scenarios (JSON Lines), or import them"
+    )
+    actions = hub.add_subparsers(dest="hub_action", required=True, metavar="ACTION")
+    export = actions.add_parser("export", help="datasets' scenarios as Hub Scenario objects")
+    export.add_argument("paths", nargs="+", metavar="SELECTOR")
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
+    export.add_argument("--format", choices=("jsonl", "json"), default="jsonl")
+    _filters(export)
+    imported = actions.add_parser(
+        "import", help="Hub scenarios (JSON or JSON Lines) into a dataset"
+    )
+    imported.add_argument("source", metavar="FILE", type=Path)
+    imported.add_argument("--to", required=True, metavar="DATASET", type=Path)
+
+
+def hub(args: argparse.Namespace) -> int:
+    from ..curate.files import CurateError
+
+    try:
+        return _hub(args)
+    except CurateError as exc:
+        return _fail(str(exc))
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from ..curate import hub
+    from ..curate.commit import Change, commit
+    from ..curate.files import CurateError
+    from ..spec.kinds import FileKind, kind_from_name
+
+    if args.hub_action == "export":
+        from ..curate.select import select
+
+        chosen = select(args.paths, query=args.query, tags=args.tag)
+        specs = []
+        for group in chosen:  # only the chosen scenarios of each file
+            group.spec.items = group.items
+            specs.append(group.spec)
+        rows = hub.export_rows(specs)
+        if args.format == "json":
+            text = json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        if args.output:
+            commit([Change(Path(args.output), _bytes_of(Path(args.output)), text.encode())])
+        else:
+            sys.stdout.write(text)
+        print(f"exported {len(rows)} scenario(s)", file=sys.stderr)
+        return EXIT_OK
+    try:
+        text = args.source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CurateError(f"{args.source}: cannot read: {exc}") from None
+    rows = hub.import_rows(hub.read_hub(text, args.source))
+    if kind_from_name(args.to) is not FileKind.DATASET:
+        raise CurateError(f"{args.to}: name it *.dataset.yaml, *.dataset.json or *.dataset.jsonl")
+    if args.to.exists():
+        raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
+    made = hub.write_rows(args.to, rows, args.to.name.split(".")[0])
+    commit([Change(args.to, None, made.encode("utf-8"))])
+    print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _bytes_of(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None

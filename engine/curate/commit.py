@@ -1,0 +1,105 @@
+"""Writing the files a curation changed: all of them or none.
+
+Every file is checked against the bytes it was read from (a file changed since is
+refused, naming it), the new texts go to temporary files beside their targets, and only
+then does each replace its file (`os.replace`, atomic on one file system). Should a
+replace fail, the files already replaced get their old bytes back.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .files import CurateError
+
+
+@dataclass
+class Change:
+    """One file's change: `old` is None for a new file, `new` None for a deleted one."""
+
+    path: Path
+    old: bytes | None
+    new: bytes | None
+
+    def diff(self) -> str:
+        before = (self.old or b"").decode("utf-8").splitlines(keepends=True)
+        after = (self.new or b"").decode("utf-8").splitlines(keepends=True)
+        name = self.path.as_posix()
+        lines = difflib.unified_diff(
+            before,
+            after,
+            "/dev/null" if self.old is None else f"a/{name}",
+            "/dev/null" if self.new is None else f"b/{name}",
+        )
+        return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+
+
+def commit(changes: Sequence[Change]) -> None:
+    """Write every change or none; CurateError naming the file that stopped it."""
+    changes = [c for c in changes if c.old != c.new]
+    for change in changes:  # nothing is written until every file is as it was read
+        try:
+            now: bytes | None = change.path.read_bytes()
+        except FileNotFoundError:
+            now = None
+        except OSError as exc:
+            raise CurateError(f"{change.path}: cannot read: {exc.strerror or exc}") from None
+        if now != change.old:
+            what = "was created" if change.old is None else "changed"
+            raise CurateError(
+                f"{change.path}: {what} since it was read; nothing was written (run again)"
+            )
+    staged: list[tuple[Change, str | None]] = []
+    try:
+        for change in changes:
+            if change.new is None:
+                staged.append((change, None))
+                continue
+            folder = change.path.parent
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{change.path.name}.")
+            with os.fdopen(handle, "wb") as out:
+                out.write(change.new)
+            if change.old is not None:
+                os.chmod(temporary, change.path.stat().st_mode & 0o7777)
+            else:
+                os.chmod(temporary, 0o666 & ~_umask())
+            staged.append((change, temporary))
+    except OSError as exc:
+        _discard(staged)
+        raise CurateError(f"cannot write beside {change.path}: {exc.strerror or exc}") from None
+    done: list[Change] = []
+    try:
+        for change, staged_at in staged:
+            if staged_at is None:
+                change.path.unlink()
+            else:
+                os.replace(staged_at, change.path)
+            done.append(change)
+    except OSError as exc:
+        _discard(staged[len(done) :])
+        for change in done:  # put back what was already replaced
+            if change.old is None:
+                change.path.unlink(missing_ok=True)
+            else:
+                change.path.write_bytes(change.old)
+        raise CurateError(
+            f"{change.path}: cannot write: {exc.strerror or exc}; nothing changed"
+        ) from None
+
+
+def _discard(staged: Sequence[tuple[Change, str | None]]) -> None:
+    for _, temporary in staged:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -1,0 +1,286 @@
+"""A spec file as curation sees it: its text, format and scenarios with their nodes.
+
+Only the located tree is read (engine/spec/source.py), never the analysis: listing and
+editing need where each scenario lies, its name and tags, not its runnable form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..catalog import SCHEMA_KEY
+from ..spec.datasets import record_name
+from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
+from ..spec.lines import LineIndex, LinesView, index_of
+from ..spec.problems import Severity
+from ..spec.source import MAX_NODES, parse_jsonl_row, parse_source
+from ..spec.tree import Node
+from ..spec.workspace import find_config
+
+
+class CurateError(Exception):
+    """A refusal: the command exits 2 with this message and changes nothing."""
+
+
+@dataclass
+class Item:
+    """One scenario of a file: its position among the file's scenarios and its node."""
+
+    index: int
+    node: Node
+    name: str
+    named: bool
+    offset: int = 0  # lines above the text the node was read from (see `scan_spec`)
+
+    @property
+    def line(self) -> int:
+        return self.node.line + self.offset
+
+    @property
+    def tags(self) -> list[str]:
+        return _strings(self.node.get("tags"))
+
+    @property
+    def status(self) -> str | None:
+        found = self.node.get("status")
+        return found.value if found is not None and isinstance(found.value, str) else None
+
+
+@dataclass
+class SpecFile:
+    """A file read for curation. `data` is its bytes as read (to detect a later change)."""
+
+    path: Path
+    data: bytes
+    text: str
+    kind: FileKind
+    format: str  # "yaml" | "json" | "jsonl"
+    root: Node | None
+    items: list[Item] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)  # the file's own `tags:` (suites, datasets)
+    partial: bool = False  # only the items a query may match were read (`scan_spec`)
+
+    @property
+    def lines(self) -> LineIndex:
+        return index_of(self.text)
+
+    @property
+    def eol(self) -> str:
+        """The file's line end (its first one; `\\n` when it has none)."""
+        at = self.text.find("\n")
+        if at > 0 and self.text[at - 1] == "\r":
+            return "\r\n"
+        if at < 0 and "\r" in self.text:
+            return "\r"
+        return "\n"
+
+    @property
+    def scenarios_node(self) -> Node | None:
+        if self.root is None or self.kind is FileKind.SCENARIO or self.format == "jsonl":
+            return None
+        return self.root.get("scenarios")
+
+    def identity(self, item: Item) -> str:
+        """The scenario's identity, as `--shard` and `--last-failed` name it
+        (engine/cli/execute.py, scenario_identity)."""
+        return f"{shown_path(self.path)}::{item.name if item.named else f'#{item.index}'}"
+
+
+def shown_path(path: Path) -> str:
+    """The file relative to the workspace root (the folder of checkspec.yaml, else the
+    current folder), as scenario identities give it."""
+    resolved = path.resolve()
+    config = find_config(resolved)
+    root = config.parent if config is not None else Path.cwd()
+    try:
+        return resolved.relative_to(root).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def spec_kind(path: Path, root: Node | None) -> FileKind | None:
+    kind = kind_from_name(path)
+    if kind is None and root is not None and root.kind == "mapping":
+        kind = kind_from_schema(root.value.get(SCHEMA_KEY))
+    return kind
+
+
+def read_spec(path: Path) -> SpecFile:
+    """Read and parse one spec file; a file that cannot be read or parsed is refused."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CurateError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CurateError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    return parse_spec(path, data, text)
+
+
+def parse_spec(path: Path, data: bytes, text: str) -> SpecFile:
+    if is_jsonl(path):
+        return _jsonl(path, data, text)
+    source = parse_source(text, json=is_json(path))
+    errors = [p for p in source.problems if p.severity is Severity.ERROR]
+    if errors:
+        first = errors[0]
+        where = f"{path}:{first.range.start.line + 1}:{first.range.start.character + 1}"
+        raise CurateError(f"{where}: {first.message} (the file is left as it is)")
+    root = source.root
+    kind = spec_kind(path, root)
+    if kind is None or kind is FileKind.CONFIG:
+        raise CurateError(f"{path}: not a scenario, suite or dataset file")
+    spec = SpecFile(path, data, text, kind, "json" if is_json(path) else "yaml", root)
+    if root is None or root.kind != "mapping":
+        if root is not None:
+            raise CurateError(f"{path}: expected a mapping at the top of the file")
+        return spec
+    if kind is FileKind.SCENARIO:
+        spec.items.append(_item(root, 0, kind))
+        return spec
+    spec.tags = _strings(root.get("tags"))
+    scenarios = root.get("scenarios")
+    if scenarios is not None and scenarios.kind == "sequence":
+        spec.items = [_item(node, at, kind) for at, node in enumerate(scenarios.items)]
+    return spec
+
+
+def _jsonl(path: Path, data: bytes, text: str) -> SpecFile:
+    spec = SpecFile(path, data, text, FileKind.DATASET, "jsonl", None)
+    budget = MAX_NODES
+    for number, line in enumerate(LinesView(index_of(text))):
+        if not line.strip():
+            continue
+        row = parse_jsonl_row(line, number, max_depth=200, max_nodes=budget)
+        budget -= row.nodes
+        if row.root is None or (
+            row.problems and any(p.severity is Severity.ERROR for p in row.problems)
+        ):
+            message = row.problems[0].message if row.problems else "not a JSON value"
+            raise CurateError(f"{path}:{number + 1}: {message} (the file is left as it is)")
+        spec.items.append(_item(row.root, len(spec.items), FileKind.DATASET))
+    return spec
+
+
+def _item(node: Node, index: int, kind: FileKind) -> Item:
+    name_node = node.get("name") if node.kind == "mapping" else None
+    if name_node is not None:
+        value = name_node.value
+        return Item(index, node, value if isinstance(value, str) else str(value), True)
+    fallback = f"scenario {index + 1}"
+    if kind is FileKind.DATASET and node.kind == "mapping":
+        first = node.find(["interactions", 0, "input"])
+        return Item(
+            index, node, record_name(None if first is None else first.value, fallback), False
+        )
+    return Item(index, node, fallback, False)
+
+
+def _strings(node: Node | None) -> list[str]:
+    if node is None or node.kind != "sequence":
+        return []
+    return [item.value for item in node.items if isinstance(item.value, str)]
+
+
+# -- reading only what a query may match ----------------------------------------------
+
+_SCENARIOS_KEY = re.compile(r"^scenarios:[ \t]*(?:#[^\r\n]*)?\r?$", re.M)
+_FIRST_ITEM = re.compile(r"^( *)-(?=[ \r\n]|\Z)", re.M)
+# Escapes of double-quoted scalars, and the doubled quote of single-quoted ones: a value
+# may hold a word its text does not (`caf\\u00e9`, `it''s`).
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)|''", re.S)
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "_": "\xa0", "N": "\x85"}
+
+
+def _unescape(found: re.Match[str]) -> str:
+    code = found.group(1)
+    if code is None:
+        return "'"
+    if len(code) > 1:
+        try:
+            return chr(int(code[1:], 16))
+        except ValueError:  # beyond Unicode
+            return ""
+    return _SIMPLE.get(code, code)
+
+
+def _unescaped_match(chunk: str, words: Sequence[str]) -> bool:
+    """Whether the text with its escapes read holds every word (a superset of what the
+    values hold: escapes are read wherever they are, quoted or not)."""
+    if "\\" not in chunk and "''" not in chunk:
+        return False
+    folded = _ESCAPE.sub(_unescape, chunk).casefold()
+    return all(w in folded for w in words)
+
+
+def scan_spec(path: Path, words: Sequence[str], tags: Sequence[str] = ()) -> SpecFile:
+    """A file with only the scenarios whose text holds every word (casefolded): each
+    block-list item's lines are looked at as text, and only those that may match are
+    parsed. Anything unusual (flow style, JSON, an item that does not read alone) reads
+    the whole file as `read_spec` does. For listing only: the items keep their index and
+    line, but the file is not checked for syntax errors outside them."""
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return read_spec(path)
+    if is_json(path) or is_jsonl(path) or not (words or tags):
+        return parse_spec(path, data, text)
+    scanned = _scan(path, data, text, words, tags)
+    return scanned if scanned is not None else parse_spec(path, data, text)
+
+
+def _scan(
+    path: Path, data: bytes, text: str, words: Sequence[str], tags: Sequence[str]
+) -> SpecFile | None:
+    key = _SCENARIOS_KEY.search(text)
+    if key is None:
+        return None
+    first = _FIRST_ITEM.search(text, key.end())
+    between = text[key.end() : first.start() if first is not None else key.end()].splitlines()
+    if first is None or not all(not x.strip() or x.lstrip().startswith("#") for x in between):
+        return None
+    indent = first.group(1)
+    head = parse_source(text[: key.start()])
+    if any(p.severity is Severity.ERROR for p in head.problems):
+        return None
+    root = head.root
+    kind = spec_kind(path, root)
+    if kind not in (FileKind.SUITE, FileKind.DATASET):
+        return None
+    spec = SpecFile(path, data, text, kind, "yaml", None, partial=True)
+    if root is not None and root.kind == "mapping":
+        spec.tags = _strings(root.get("tags"))
+    # A tag of the file's own is every scenario's: only the others narrow the scan.
+    words = [*words, *(t.casefold() for t in tags if t not in spec.tags)]
+    starts = [
+        m.start() for m in re.finditer(rf"^{indent}-(?=[ \r\n]|\Z)", text[first.start() :], re.M)
+    ]
+    base = first.start()
+    ends = re.compile(rf"^ {{0,{len(indent) - 1}}}[^\s#]" if indent else r"^[^\s#-]", re.M)
+    stop = ends.search(text, base + 1)
+    limit = stop.start() if stop is not None else len(text)
+    bounds = [base + at for at in starts if base + at < limit] + [limit]
+    line = text.count("\n", 0, base)
+    candidates = []
+    for index in range(len(bounds) - 1):
+        chunk = text[bounds[index] : bounds[index + 1]]
+        folded = chunk.casefold()
+        if all(w in folded for w in words) or _unescaped_match(chunk, words):
+            candidates.append((index, chunk, line))
+        line += chunk.count("\n")
+    if len(candidates) * 4 > len(bounds) > 100:  # most may match: one read costs less
+        return None
+    for index, chunk, line in candidates:
+        source = parse_source(chunk)
+        root = source.root
+        if source.problems or root is None or root.kind != "sequence" or len(root.items) != 1:
+            return None
+        item = _item(root.items[0], index, kind)
+        item.offset = line
+        spec.items.append(item)
+    return spec

@@ -1,0 +1,202 @@
+"""The Hub's own JSON for scenarios (its SDK's `Scenario`, `Interaction`,
+`ScenarioComment`), from and to dataset files: interactions with input, output and
+checks; tags; status; comments.
+
+Export: one object per line (JSON Lines) or a JSON list, each a `Scenario` as the Hub's
+API gives it: an `id` (the scenario's identity, FILE::NAME or FILE::#INDEX), the
+`dataset_id` (the dataset's name), timestamps, and each check as `{check_id, spec,
+enabled, position}`. Import reads the same back (what the SDK writes with
+`model_dump(mode="json", by_alias=True)`) into dataset rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..spec.kinds import FileKind
+from .files import CurateError, SpecFile
+
+
+def _stamp(path: Path) -> str:
+    try:
+        when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except OSError:
+        when = datetime.now(UTC)
+    return when.replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def export_rows(specs: Iterable[SpecFile]) -> list[dict[str, Any]]:
+    """Every scenario of these dataset files as Hub `Scenario` objects."""
+    rows = []
+    for spec in specs:
+        if spec.kind is not FileKind.DATASET:
+            raise CurateError(
+                f"{spec.path}: only datasets are in the Hub's format (a suite's scenarios have steps)"
+            )
+        stamp = _stamp(spec.path)
+        dataset = spec.path.name.split(".")[0]
+        if spec.root is not None:
+            name = spec.root.get("name")
+            dataset = name.value if name is not None and isinstance(name.value, str) else dataset
+        for item in spec.items:
+            value = item.node.value if isinstance(item.node.value, dict) else {}
+            rows.append(_scenario(spec, item.index, value, dataset, stamp, spec.identity(item)))
+    return rows
+
+
+def _scenario(
+    spec: SpecFile, index: int, value: dict[str, Any], dataset: str, stamp: str, identity: str
+) -> dict[str, Any]:
+    interactions = []
+    for position, turn in enumerate(value.get("interactions") or []):
+        if not isinstance(turn, dict):
+            continue
+        checks = []
+        for at, check in enumerate(turn.get("checks") or []):
+            if not isinstance(check, dict):
+                continue
+            entry: dict[str, Any] = {
+                "check_id": check.get("identifier"),
+                "enabled": check.get("enabled", True) is not False,
+                "position": at,
+                "spec": check.get("params") or {},
+            }
+            if check.get("name"):
+                entry["name"] = check["name"]
+            checks.append(entry)
+        output = turn.get("output")
+        interactions.append(
+            {
+                "position": position,
+                "input": _as_object(turn.get("input"), "messages"),
+                "output": None if output is None else _as_object(output, "response"),
+                "checks": checks,
+            }
+        )
+    comments = []
+    for at, comment in enumerate(value.get("comments") or []):
+        if not isinstance(comment, dict):
+            continue
+        author = str(comment.get("author") or "unknown")
+        created = str(comment.get("created") or stamp)
+        comments.append(
+            {
+                "id": f"{identity}/comment/{at}",
+                "comment": comment.get("content", ""),
+                "created_at": created,
+                "updated_at": str(comment.get("updated") or created),
+                "user": {"id": author, "name": author},
+            }
+        )
+    row: dict[str, Any] = {
+        "id": identity,
+        "dataset_id": dataset,
+        "created_at": stamp,
+        "updated_at": stamp,
+        # the dataset's own tags are every scenario's
+        "tags": list(
+            dict.fromkeys([*spec.tags, *(t for t in value.get("tags") or [] if isinstance(t, str))])
+        ),
+        "status": value.get("status") or "active",
+        "comments": comments,
+        "interactions": interactions,
+    }
+    if isinstance(value.get("name"), str):
+        row["name"] = value["name"]
+    if isinstance(value.get("description"), str):
+        row["description"] = value["description"]
+    return row
+
+
+def _as_object(value: Any, key: str) -> dict[str, Any]:
+    """The Hub keeps inputs and outputs as objects: a plain text becomes a chat one."""
+    if isinstance(value, dict):
+        return value
+    if key == "messages":
+        return {"messages": [{"role": "user", "content": value}]}
+    return {"response": {"role": "assistant", "content": value}}
+
+
+def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hub `Scenario` objects as dataset rows (this project's dataset format)."""
+    out = []
+    for number, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("interactions"), list):
+            raise CurateError(f"scenario {number + 1}: not a Hub scenario (no interactions)")
+        turns = []
+        for turn in sorted(row["interactions"], key=lambda t: t.get("position", 0)):
+            checks = []
+            for check in sorted(turn.get("checks") or [], key=lambda c: c.get("position", 0)):
+                entry: dict[str, Any] = {
+                    "identifier": check.get("check_id") or check.get("identifier")
+                }
+                params = check.get("spec") or check.get("override_spec") or check.get("params")
+                if params:
+                    entry["params"] = params
+                if check.get("name"):
+                    entry["name"] = check["name"]
+                if check.get("enabled") is False:
+                    entry["enabled"] = False
+                checks.append(entry)
+            made: dict[str, Any] = {"input": turn.get("input")}
+            if turn.get("output") is not None:
+                made["output"] = turn["output"]
+            if checks:
+                made["checks"] = checks
+            turns.append(made)
+        scenario: dict[str, Any] = {}
+        for key in ("name", "description"):
+            if isinstance(row.get(key), str):
+                scenario[key] = row[key]
+        if row.get("tags"):
+            scenario["tags"] = list(row["tags"])
+        if row.get("status") == "draft":
+            scenario["status"] = "draft"
+        comments = []
+        for comment in row.get("comments") or []:
+            made_comment: dict[str, Any] = {
+                "content": comment.get("comment", comment.get("content", ""))
+            }
+            user = comment.get("user") or {}
+            if user.get("name") or comment.get("author"):
+                made_comment["author"] = user.get("name") or comment.get("author")
+            for theirs, ours in (("created_at", "created"), ("updated_at", "updated")):
+                if comment.get(theirs) or comment.get(ours):
+                    made_comment[ours] = str(comment.get(theirs) or comment.get(ours))
+            comments.append(made_comment)
+        if comments:
+            scenario["comments"] = comments
+        scenario["interactions"] = turns
+        out.append(scenario)
+    return out
+
+
+def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
+    """A JSON list, or JSON Lines, of Hub scenarios."""
+    stripped = text.strip()
+    try:
+        if stripped.startswith("["):
+            data = json.loads(stripped)
+            return list(data)
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except ValueError as exc:
+        raise CurateError(f"{path}: not JSON or JSON Lines: {exc}") from None
+
+
+def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:
+    """A new dataset file holding the rows, in the format its name says."""
+    if path.suffix == ".jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    if path.suffix == ".json":
+        return (
+            json.dumps({"name": name, "scenarios": list(rows)}, ensure_ascii=False, indent=2) + "\n"
+        )
+    import yaml
+
+    return yaml.safe_dump(
+        {"name": name, "scenarios": list(rows)}, sort_keys=False, allow_unicode=True, width=100
+    )

@@ -1,0 +1,95 @@
+"""Curation in the analysis layer: disabled checks shown greyed, comments in hover and the
+outline, the scenarios a selection chooses, the workspace index's search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkspec.engine.spec.document import analyze
+from checkspec.engine.spec.problems import Position, Range, Severity
+from checkspec.server.analysis.curation import curation_actions, curation_edit
+from checkspec.server.analysis.hover import hover
+from checkspec.server.analysis.symbols import document_symbols
+from checkspec.server.analysis.workspace_symbols import WorkspaceIndex, search
+
+SUITE = """\
+name: s
+scenarios:
+  - name: first
+    status: draft
+    comments:
+      - {content: 'is *this* right?', author: Zoë, created: '2026-01-01'}
+    steps:
+      - interacts: [{inputs: hi, outputs: hello}]
+        checks:
+          - kind: string_matching
+            keyword: hello
+            enabled: false
+  - name: second
+    tags: [billing]
+    steps: []
+"""
+
+
+def test_a_disabled_check_is_a_hint_over_the_check_and_greyed_in_the_editor() -> None:
+    from checkspec.server.lsp.convert import PositionCodec, to_diagnostic
+
+    document = analyze(SUITE, "t.suite.yaml")
+    (hint,) = [p for p in document.all_problems if p.code == "disabled-check"]
+    assert hint.severity is Severity.HINT
+    assert hint.range.start == Position(9, 12)
+    diagnostic = to_diagnostic(hint, PositionCodec(SUITE, "utf-16"))
+    assert [int(tag) for tag in diagnostic.tags or []] == [1]  # DiagnosticTag.Unnecessary
+    assert not document.errors
+
+
+def test_hover_on_a_name_shows_the_comments_and_the_outline_counts_them() -> None:
+    document = analyze(SUITE, "t.suite.yaml")
+    shown = hover(document, Position(2, 6))
+    assert shown is not None
+    assert shown.markdown.startswith("**Comments** (1)\n\n> is \\*this\\* right?\n>\n> — Zoë")
+    assert [(s.name, s.detail) for s in document_symbols(document)] == [
+        ("first", "draft; 1 comment"),
+        ("second", "billing"),
+    ]
+
+
+def test_a_selection_chooses_the_scenarios_whose_first_line_it_covers() -> None:
+    path = Path("t.suite.yaml")
+
+    def titles(start: int, end: int) -> list[str]:
+        rng = Range(Position(start, 0), Position(end, 0))
+        return [a.title for a in curation_actions(SUITE, path, rng, "file:///t", lambda: {"x": 2})]
+
+    assert titles(9, 9) == []  # inside a check: the check's quick fixes, not these
+    both = titles(2, 13)
+    assert "Delete 2 scenarios" in both and "Mark 2 scenarios active" in both
+    assert "Add tag 'x' to 2 scenarios" in both
+    assert "Remove tag 'billing' from 1 scenario" in both
+    one = titles(12, 12)
+    assert "Delete 1 scenario" in one and "Mark 1 scenario draft" in one
+
+
+def test_the_edit_of_an_operation_is_code_point_ranges() -> None:
+    text = SUITE.replace("name: second", "name: 日本語 ✓")
+    (change,) = curation_edit(text, Path("t.suite.yaml"), [1], "tag add", "ünï")
+    (edit,) = change.edits
+    assert edit.new_text == ", ünï"
+    assert edit.range.start == Position(13, 18)
+
+
+def test_workspace_search_matches_names_inputs_tags_and_fuzzy_names(tmp_path: Path) -> None:
+    (tmp_path / "a.suite.yaml").write_text(SUITE)
+    (tmp_path / "b.dataset.jsonl").write_text(
+        '{"name": "où est", "interactions": [{"input": "Wo ist meine Bestellung?"}]}\n'
+    )
+    index = WorkspaceIndex()
+    index.refresh([tmp_path], lambda p: p.read_text())
+    assert [s.name for s in search(index, "billing")] == ["second"]
+    assert [s.name for s in search(index, "bestellung")] == ["où est"]
+    assert [s.name for s in search(index, "scnd")] == ["second"]
+    assert [s.name for s in search(index, "hi")] == ["first"]  # an input
+    assert index.tag_counts() == {"billing": 1}
+    (tmp_path / "a.suite.yaml").unlink()
+    index.refresh([tmp_path], lambda p: p.read_text())
+    assert [s.name for s in search(index, "")] == ["où est"]

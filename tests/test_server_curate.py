@@ -1,0 +1,221 @@
+"""Curation in the editor over stdio: workspace/symbol over every spec file (open or not),
+tag completion with counts, and code actions on a selection of scenarios as edits."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from tests.test_server_lsp import accept_registrations, apply_edits, open_file, position_of
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
+
+SUITE = """\
+name: support
+scenarios:
+  - name: refund window
+    tags: [billing, reviewed]
+    steps:
+      - interacts: [{inputs: Can I get my money back?, outputs: Within 30 days.}]
+        checks: [{kind: string_matching, keyword: days}]
+  - name: shipping to Canada
+    tags: [billing]
+    steps:
+      - interacts: [{inputs: Do you ship abroad?, outputs: EU only.}]
+        checks: [{kind: string_matching, keyword: EU}]
+  - name: opening hours
+    steps:
+      - interacts: [{inputs: When are you open?, outputs: "9:00"}]
+        checks: [{kind: string_matching, keyword: "9"}]
+"""
+
+ROW = {
+    "name": "où est ma commande",
+    "tags": ["fr"],
+    "interactions": [{"input": "Wo ist meine Bestellung?", "output": "morgen"}],
+}
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("curate")
+    (root / "checkspec.yaml").write_text("jobs: 1\n")
+    (root / "suites").mkdir()
+    (root / "suites" / "support.suite.yaml").write_text(SUITE)  # never opened
+    (root / "rows.dataset.jsonl").write_text(json.dumps(ROW) + "\n")  # never opened
+    return root
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def client(lsp_client: LanguageClient, workspace: Path):
+    accept_registrations(lsp_client)
+    capabilities = client_capabilities("visual-studio-code")
+    # The editor commands of "Add tag…" and the like are offered to a client that has them.
+    capabilities.experimental = {"checkspecCurationPrompts": True}
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities,
+            root_uri=workspace.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
+    assert isinstance(found, list)
+    return [s for s in found if isinstance(s, types.SymbolInformation)]
+
+
+async def test_workspace_symbols_cover_files_never_opened(
+    client: LanguageClient, workspace: Path
+) -> None:
+    found = await symbols(client, "refund")
+    assert [s.name for s in found] == ["refund window"]
+    (refund,) = found
+    assert refund.location.uri == (workspace / "suites" / "support.suite.yaml").as_uri()
+    assert refund.location.range.start == position_of(SUITE, "refund window")
+    assert refund.container_name == "support.suite.yaml [billing, reviewed]"
+    # an input, a tag, a fuzzy name, a dataset row's input
+    assert [s.name for s in await symbols(client, "abroad")] == ["shipping to Canada"]
+    assert {s.name for s in await symbols(client, "billing")} == {
+        "refund window",
+        "shipping to Canada",
+    }
+    assert [s.name for s in await symbols(client, "opnhrs")] == ["opening hours"]
+    assert [s.name for s in await symbols(client, "bestellung")] == ["où est ma commande"]
+
+
+async def test_workspace_symbols_follow_the_open_text(
+    client: LanguageClient, workspace: Path
+) -> None:
+    path = workspace / "open.scenario.yaml"
+    uri = open_file(client, path, "name: typed just now\nsteps: []\n", save=False)
+    assert uri
+    assert [s.name for s in await symbols(client, "just now")] == ["typed just now"]
+
+
+async def test_tags_complete_from_the_workspace_with_their_counts(
+    client: LanguageClient, workspace: Path
+) -> None:
+    text = "name: new one\ntags: []\nsteps: []\n"
+    uri = open_file(client, workspace / "new.scenario.yaml", text)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=1, character=7),
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    shown = [(item.label, item.detail) for item in result.items]
+    assert shown[:3] == [
+        ("billing", "2 scenarios"),
+        ("fr", "1 scenario"),
+        ("reviewed", "1 scenario"),
+    ]
+
+
+async def test_workspace_symbols_over_8000_scenarios_answer_fast(
+    client: LanguageClient, workspace: Path
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from workload import write_suite_yaml
+
+    write_suite_yaml(workspace / "big" / "big.suite.yaml", 8000)
+    assert len(await symbols(client, "scenario-07999")) == 1  # indexes the new file
+    took = []
+    for query in ("scenario-04242", "scn0424", "where case 77"):
+        started = time.perf_counter()
+        found = await symbols(client, query)
+        took.append(time.perf_counter() - started)
+        assert found, query
+    # The answer over stdio, JSON both ways: the search itself is a fraction of it.
+    assert min(took) < 0.25, took
+
+
+async def test_code_actions_on_a_selection_edit_its_scenarios(
+    client: LanguageClient, workspace: Path
+) -> None:
+    path = workspace / "selected.suite.yaml"
+    uri = open_file(client, path, SUITE)
+    start = position_of(SUITE, "refund window")
+    end = position_of(SUITE, "shipping to Canada")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=start, end=end),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert actions is not None
+    # (pytest-lsp's client reads a code action that carries a command, not an edit, as a
+    # Command whose `command` is the text of the nested one: both are looked at.)
+    by_title = {a.title: a for a in actions}
+    assert "Delete 2 scenarios" in by_title
+    assert "Remove tag 'billing' from 2 scenarios" in by_title
+    assert "Add tag 'reviewed' to 1 scenario" in by_title
+    assert "Mark 2 scenarios draft" in by_title
+    assert {"Add tag…", "Move 2 scenarios to file…", "Add comment…"} <= set(by_title), list(
+        by_title
+    )
+
+    def edited(title: str) -> str:
+        action = by_title[title]
+        assert isinstance(action, types.CodeAction)
+        edit = action.edit
+        assert edit is not None and edit.changes is not None
+        return apply_edits(SUITE, edit.changes[uri])
+
+    assert edited("Remove tag 'billing' from 2 scenarios") == SUITE.replace(
+        "tags: [billing, reviewed]", "tags: [reviewed]"
+    ).replace("tags: [billing]", "tags: []")
+    deleted = edited("Delete 2 scenarios")
+    assert (
+        deleted
+        == SUITE[: SUITE.index("  - name: refund")] + SUITE[SUITE.index("  - name: opening") :]
+    )
+    assert "    status: draft\n" in edited("Mark 2 scenarios draft")
+    prompt = by_title["Add tag…"]
+    nested = prompt.command if isinstance(prompt, types.Command) else prompt.command.command
+    assert "checkspec.curate.pickTag" in str(nested)
+    assert str([uri, [0, 1]]) in str(nested) or isinstance(prompt, types.CodeAction)
+
+
+async def test_the_curate_command_answers_a_workspace_edit(
+    client: LanguageClient, workspace: Path
+) -> None:
+    path = workspace / "commanded.suite.yaml"
+    uri = open_file(client, path, SUITE)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="checkspec.curate",
+            arguments=[uri, [0, 2], "comment", "looks right"],
+        )
+    )
+    assert answer["changes"][uri]
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="checkspec.curate",
+            arguments=[uri, [1], "move", str(workspace / "moved.suite.yaml")],
+        )
+    )
+    kinds = [change.get("kind", "edit") for change in answer["documentChanges"]]
+    assert kinds == ["create", "edit", "edit"]
+
+
+async def test_the_tags_of_the_workspace_for_a_picker(client: LanguageClient) -> None:
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.listTags", arguments=[])
+    )
+    assert answer["billing"] >= 2 and answer["fr"] == 1

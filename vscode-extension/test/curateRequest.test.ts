@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { curateTarget, fileItems, parseCurateAnswer, tagItems, typed } from "../src/curateRequest";
+
+describe("the curation pickers", () => {
+  it("offer the workspace's tags, the most used first, then a new one", () => {
+    assert.deepEqual(tagItems({ fr: 1, billing: 3, "needs review": 1, bad: "x" }), [
+      { label: "billing", description: "3 scenarios", value: "billing" },
+      { label: "fr", description: "1 scenario", value: "fr" },
+      { label: "needs review", description: "1 scenario", value: "needs review" },
+      { label: "$(add) New tag…" },
+    ]);
+    assert.deepEqual(tagItems(null), [{ label: "$(add) New tag…" }]);
+  });
+
+  it("offer the suites and datasets other than the scenarios' own file", () => {
+    const items = fileItems(["/w/b.suite.yaml", "/w/a.dataset.jsonl", "/w/x.scenario.yaml", "/w/b.suite.yaml.bak", "/w/c.suite.yaml"], "/w/c.suite.yaml");
+    assert.deepEqual(items.map((i) => i.value), ["/w/a.dataset.jsonl", "/w/b.suite.yaml", undefined]);
+  });
+
+  it("read the server's answer and the code action's arguments", () => {
+    assert.deepEqual(parseCurateAnswer({ error: "no such scenario" }), { ok: false, message: "no such scenario" });
+    assert.deepEqual(parseCurateAnswer({ changes: {} }), { ok: true, edit: { changes: {} } });
+    assert.equal(parseCurateAnswer({}).ok, false);
+    assert.equal(parseCurateAnswer(undefined).ok, false);
+    assert.deepEqual(curateTarget("file:///a", [0, 2]), { uri: "file:///a", indexes: [0, 2] });
+    assert.equal(curateTarget("file:///a", [-1]), undefined);
+    assert.equal(curateTarget(1, [0]), undefined);
+    assert.equal(typed("  "), undefined);
+    assert.equal(typed(" a "), "a");
+  });
+});
