@@ -336,7 +336,14 @@ SHAPES = [
         "t.suite.yaml",
         SUITE,
         [*STEP, "checks", 0],
-        ("kind", "Check", "AllOf", None, True, ["checks", "kind", "name", "description", "enabled"]),
+        (
+            "kind",
+            "Check",
+            "AllOf",
+            None,
+            True,
+            ["checks", "kind", "name", "description", "enabled"],
+        ),
     ),
     (
         "t.suite.yaml",
