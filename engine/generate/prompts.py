@@ -84,16 +84,21 @@ def question_prompt(
     return "\n".join(lines)
 
 
+def _turns_schema(turns: int) -> dict[str, Any]:
+    """Exactly `turns` user messages, none empty."""
+    return {
+        "type": "array",
+        "items": {"type": "string", "minLength": 1},
+        "minItems": turns,
+        "maxItems": turns,
+    }
+
+
 def question_schema(turns: int) -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {
-            "turns": {
-                "type": "array",
-                "items": {"type": "string", "minLength": 1},
-                "minItems": turns,
-                "maxItems": turns,
-            },
+            "turns": _turns_schema(turns),
             "reference_answer": {"type": "string", "minLength": 1},
         },
         "required": ["turns", "reference_answer"],
@@ -184,12 +189,7 @@ def persona_schema(count: int, turns: int) -> dict[str, Any]:
                 "items": {
                     "type": "object",
                     "properties": {
-                        "turns": {
-                            "type": "array",
-                            "items": {"type": "string", "minLength": 1},
-                            "minItems": turns,
-                            "maxItems": turns,
-                        },
+                        "turns": _turns_schema(turns),
                         "expected_behavior": {"type": "string", "minLength": 1},
                     },
                     "required": ["turns", "expected_behavior"],
