@@ -175,7 +175,7 @@ def test_no_open_count_records_nothing_and_prices_resolve_in_order() -> None:
         usage.set_prices({})
     assert usage.price_of("unknown", price_map) is None
     assert usage.price_of(None, price_map) is None
-    with usage.metering() as outer, usage.metering() as inner:
+    with usage.Meter() as outer, usage.Meter() as inner:
         usage.record_request(
             "gpt-x", {"usage": {"prompt_tokens": 3, "completion_tokens": -1}}, price_map
         )

@@ -15,7 +15,7 @@ import os
 import re
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
@@ -99,9 +99,10 @@ def warm_up() -> None:
     threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
 
 
-def price_map() -> dict[str, Any]:
+def price_map() -> Mapping[str, Any]:
     """litellm's local price map (model -> input_cost_per_token, output_cost_per_token...)."""
-    return dict(_litellm().model_cost)
+    model_cost: Mapping[str, Any] = _litellm().model_cost
+    return model_cost
 
 
 # -- public calls ------------------------------------------------------------------------

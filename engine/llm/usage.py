@@ -1,7 +1,7 @@
 """Counting model calls as they are made: tokens from the provider's answer, dollars from
 the model's price (checkspec.yaml's `models:` first, then litellm's local price map).
 
-`metering()` opens a count for what runs inside it (a check, a scenario); counts nest,
+A `Meter` (`with Meter() as meter:`) opens a count for what runs inside it (a check, a scenario); counts nest,
 and a call adds to every open one. asyncio tasks inherit the counts open where they
 were created, so the calls of a scenario's checks and simulated users land in it.
 """
@@ -72,10 +72,6 @@ class Meter:
         return self._count.usage()
 
 
-def metering() -> Meter:
-    return Meter()
-
-
 async def metered(call: Any) -> Any:
     """Await `call` (a check's result); what its model calls cost goes in its details."""
     with Meter() as meter:
@@ -91,12 +87,18 @@ def set_prices(prices: Mapping[str, tuple[float, float]]) -> None:
     _prices.update(prices)
 
 
-def price_of(model: str | None, price_map: Mapping[str, Any] | None) -> tuple[float, float] | None:
-    """(input, output) dollars per token: the configured price, else litellm's map's."""
+def price_of(
+    model: str | None,
+    price_map: Mapping[str, Any] | None,
+    prices: Mapping[str, tuple[float, float]] | None = None,
+) -> tuple[float, float] | None:
+    """(input, output) dollars per token: the configured price (`prices`, else this
+    process's, set_prices), else litellm's map's."""
     if not model:
         return None
-    if model in _prices:
-        return _prices[model]
+    configured = _prices if prices is None else prices
+    if model in configured:
+        return configured[model]
     if price_map is None:
         return None
     for name in (model, model.split("/", 1)[-1]):
@@ -113,8 +115,9 @@ def cost_of(
     prompt_tokens: int,
     completion_tokens: int,
     price_map: Mapping[str, Any] | None,
+    prices: Mapping[str, tuple[float, float]] | None = None,
 ) -> float | None:
-    price = price_of(model, price_map)
+    price = price_of(model, price_map, prices)
     if price is None:
         return None
     return prompt_tokens * price[0] + completion_tokens * price[1]
@@ -156,7 +159,6 @@ def _tokens(reported: Any, name: str) -> int:
 __all__ = [
     "Meter",
     "cost_of",
-    "metering",
     "price_of",
     "record_cached",
     "record_request",

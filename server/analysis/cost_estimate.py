@@ -68,24 +68,10 @@ def lens_note(total: Estimate, model: str | None, prices: Mapping[str, tuple[flo
     calls = f"{total.calls} call{'s' if total.calls != 1 else ''}"
     if not model:
         return f"{calls} (no model set)"
-    price_map: Mapping[str, Any] = {}
-    if model not in prices:
-        price_map = _litellm_prices()
-    cost = _with_prices(prices, model, total, price_map)
-    return f"{calls} (no price for {model})" if cost is None else f"≈ ${cost:.4f} · {calls}"
-
-
-def _with_prices(
-    prices: Mapping[str, tuple[float, float]],
-    model: str,
-    total: Estimate,
-    price_map: Mapping[str, Any],
-) -> float | None:
+    price_map = {} if model in prices else _litellm_prices()
     answer = total.calls * ANSWER_TOKENS
-    if model in prices:
-        given = prices[model]
-        return total.prompt_tokens * given[0] + answer * given[1]
-    return cost_of(model, total.prompt_tokens, answer, price_map)
+    cost = cost_of(model, total.prompt_tokens, answer, price_map, prices)
+    return f"{calls} (no price for {model})" if cost is None else f"≈ ${cost:.4f} · {calls}"
 
 
 def _chars(value: Any) -> int:
