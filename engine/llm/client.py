@@ -168,9 +168,9 @@ def _token_count(model: str | None, texts: list[str]) -> int:
 # -- one attempt -----------------------------------------------------------------------
 
 
-async def _chat_once(generator: Generator, prompt: str) -> str | None:
-    litellm = _litellm()
-    kwargs: dict[str, Any] = {
+def _chat_kwargs(generator: Generator, prompt: str) -> dict[str, Any]:
+    """litellm's arguments for one user message to `generator`."""
+    return {
         "model": generator.model,
         "messages": [{"role": "user", "content": prompt}],
         "temperature": generator.temperature,
@@ -181,6 +181,12 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
         "num_retries": 0,
         "max_retries": NO_SDK_RETRIES,
     }
+
+
+async def _chat_once(generator: Generator, prompt: str) -> str | None:
+    """One request, in JSON mode where the model takes it (a refusal turns it off)."""
+    litellm = _litellm()
+    kwargs = _chat_kwargs(generator, prompt)
     json_mode = _json_mode(litellm, generator.model)
     if json_mode is not None:
         try:
@@ -190,11 +196,8 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
                 raise
             _no_json_mode.add(str(generator.model))
         else:
-            limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
-            return _content(response)
-    response = await litellm.acompletion(**kwargs)
-    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
-    return _content(response)
+            return _recorded(litellm, generator, response)
+    return _recorded(litellm, generator, await litellm.acompletion(**kwargs))
 
 
 def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
@@ -486,15 +489,6 @@ async def _structured_once(
     generator: Generator, prompt: str, schema: dict[str, Any], name: str
 ) -> str | None:
     litellm = _litellm()
-    kwargs: dict[str, Any] = {
-        "model": generator.model,
-        "temperature": generator.temperature,
-        "api_base": generator.api_base,
-        "api_key": generator.secret(),
-        "timeout": generator.timeout,
-        "num_retries": 0,
-        "max_retries": NO_SDK_RETRIES,
-    }
     model = str(generator.model)
     if model not in _no_schema_mode:
         response_format = {
@@ -503,9 +497,7 @@ async def _structured_once(
         }
         try:
             response = await litellm.acompletion(
-                **kwargs,
-                messages=[{"role": "user", "content": prompt}],
-                response_format=response_format,
+                **_chat_kwargs(generator, prompt), response_format=response_format
             )
         except Exception as exc:
             if not _rejects_json_mode(litellm, exc):
@@ -513,20 +505,8 @@ async def _structured_once(
             _no_schema_mode.add(model)
         else:
             return _recorded(litellm, generator, response)
-    messages = [{"role": "user", "content": prompt + SCHEMA_INSTRUCTION + json.dumps(schema)}]
-    json_mode = _json_mode(litellm, generator.model)
-    if json_mode is not None:
-        try:
-            response = await litellm.acompletion(
-                **kwargs, messages=messages, response_format=json_mode
-            )
-        except Exception as exc:
-            if not _rejects_json_mode(litellm, exc):
-                raise
-            _no_json_mode.add(model)
-        else:
-            return _recorded(litellm, generator, response)
-    return _recorded(litellm, generator, await litellm.acompletion(**kwargs, messages=messages))
+    # Refused: the schema goes in the prompt, asked as any JSON answer is.
+    return await _chat_once(generator, prompt + SCHEMA_INSTRUCTION + json.dumps(schema))
 
 
 def _recorded(litellm: ModuleType, generator: Generator, response: Any) -> str | None:
