@@ -1,0 +1,1 @@
+"""Run history: every run kept in .checkspec/history.db (SQLite), listed and compared (issue 27)."""
