@@ -11,7 +11,6 @@ A target that raises or exceeds its timeout makes that step an ERROR.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -69,6 +68,8 @@ def resolve_target(
 
 
 def _with_timeout(fn: Callable[..., Any], timeout: float, spec: str) -> AsyncTarget:
+    import asyncio  # here: asyncio costs start-up that validating a file need not pay
+
     async def call(inputs: Any, trace: Any) -> Any:
         try:
             return await asyncio.wait_for(

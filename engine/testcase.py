@@ -20,7 +20,7 @@ class TestCase(BaseModel, Generic[InputType, OutputType, TraceType]):
     """Bundle a trace with the checks to run against it."""
 
     __test__ = False  # not a pytest test class
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", arbitrary_types_allowed=True)
 
     name: str | None = Field(default=None, description="Optional label.")
     trace: TraceType = Field(description="The interactions to judge.")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jsonschema.validators import validator_for
 
 from checkspec.engine import Interaction, JsonValid, Trace
-from checkspec.engine.checks.json_schema import (
+from checkspec.engine.core.json_schema import (
     SchemaTimeout,
     bounded_errors,
     offline_validator,

@@ -13,7 +13,7 @@ import pytest
 import regex
 
 from checkspec.engine import Interaction, RegexMatching, Trace
-from checkspec.engine.checks.timed_regex import search
+from checkspec.engine.core.timed_regex import search
 
 CATASTROPHIC = regex.compile("^(a|aa)+$")
 SLOW_TEXT = "a" * 60 + "b"
@@ -89,7 +89,7 @@ def test_regex_own_timeout_reads_as_the_deadline_too(monkeypatch: pytest.MonkeyP
     # Without the alarm (off the main thread, or in use elsewhere) regex's own CPU timeout
     # bounds the search; its "regex timed out" must not leak out as another message, nor
     # when it fires at the same moment as the timer.
-    from checkspec.engine.checks import timed_regex
+    from checkspec.engine.core import timed_regex
 
     monkeypatch.setattr(timed_regex, "_alarm_is_free", lambda: False)
     with pytest.raises(TimeoutError, match=r"^regex search took more than 0\.1 s$"):

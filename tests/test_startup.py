@@ -4,6 +4,7 @@ first read. Each case runs in a fresh interpreter (this one has imported everyth
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -69,6 +70,96 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
     # the file has deterministic checks only: no judge, generator or template engine
     for module in ("checkspec.engine.judges", "checkspec.engine.generators", "jinja2"):
         assert module not in loaded, module
+    # Start-up (issue 30): only the kinds the file uses, no event loop, regex engine or
+    # JSONPath parser (nothing is run, no selector is given), no suite machinery, and
+    # no other command's options (their modules).
+    assert "checkspec.engine.checks.text_matching" in loaded
+    for module in (
+        "checkspec.engine.checks.rego_policy",
+        "checkspec.engine.checks.readability",
+        "checkspec.engine.checks.comparison",
+        "checkspec.engine.scenarios.suite",
+        "checkspec.engine.scenarios.runner",
+        "asyncio",
+        "regex",
+        "jsonpath_ng",
+        "checkspec.engine.cli.curate",
+        "checkspec.engine.cli.generate",
+    ):
+        assert module not in loaded, module
+
+
+def test_validate_looks_for_no_pydantic_plugins_and_leaves_the_switch_as_it_was(
+    tmp_path: Path,
+) -> None:
+    """pydantic's plugin search reads every installed distribution's entry points; a
+    validate runs no user code, so it switches plugins off for the while (and never over
+    the user's own setting)."""
+    spec = tmp_path / "a.scenario.yaml"
+    spec.write_text("name: a\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n")
+    script = f"""
+        import os
+        from importlib import metadata
+        from checkspec.engine.cli.main import main
+        scanned = []
+        real = metadata.entry_points
+        def spy(**kw):
+            scanned.append(kw)
+            return real(**kw)
+        metadata.entry_points = spy
+        import pydantic.plugin._loader as loader
+        loader.entry_points = spy
+        assert main(['validate', {str(spec)!r}]) == 0
+        assert scanned == [], scanned
+        assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+        os.environ["PYDANTIC_DISABLE_PLUGINS"] = "mine"
+        main(['validate', {str(spec)!r}])
+        assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == "mine"
+        print("ok")
+        """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_command_s_own_parser_is_the_full_parser_s_for_it() -> None:
+    """main() builds only the options of the command it is given; they must be those the
+    full command line has (help text included)."""
+    from checkspec.engine.cli.main import COMMANDS, _parser
+
+    def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(action.choices)
+
+    full = subparsers(_parser())
+    assert set(full) == COMMANDS
+    for command in COMMANDS:
+        own = subparsers(_parser(command))
+        assert command in own, command
+        assert own[command].format_help() == full[command].format_help(), command
+
+
+def test_the_lazy_package_names_are_the_modules_names() -> None:
+    from checkspec.engine import checks, scenarios
+    from checkspec.engine.checks.comparison import Equals
+    from checkspec.engine.checks.fn import from_fn
+    from checkspec.engine.scenarios.suite import Suite
+
+    assert checks.Equals is Equals and checks.from_fn is from_fn and scenarios.Suite is Suite
+    assert set(checks.__all__) <= set(dir(checks)) | set(checks._WHERE)
+    for name in checks.__all__:
+        assert getattr(checks, name) is not None, name
+    try:
+        checks.NoSuchCheck  # noqa: B018
+    except AttributeError as exc:
+        assert "NoSuchCheck" in str(exc)
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")
 
 
 def test_the_registry_loads_the_built_in_checks_on_its_first_read() -> None:
@@ -144,7 +235,7 @@ def test_the_built_in_kind_map_is_what_a_full_import_registers() -> None:
     seen = json.loads(done.stdout)
     assert [k for k, _ in seen["checks"]] == [k for k, _ in seen["map"]]
     for (kind, module), (_, package) in zip(seen["checks"], seen["map"], strict=True):
-        assert module.startswith(package + "."), (kind, module, package)
+        assert module == package or module.startswith(package + "."), (kind, module, package)
     assert sorted(k for k, _ in seen["generators"]) == sorted(k for k, _ in seen["generator_map"])
     for kind, module in seen["generators"]:
         assert module.startswith(dict(seen["generator_map"])[kind] + "."), (kind, module)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.check import Check
-from ..core.jsonpath import JSONPath, JSONPathStr, NoMatch, parse, resolve
+from ..core.jsonpath import JSONPathStr, NoMatch, parse_expression, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
+
+if TYPE_CHECKING:
+    from jsonpath_ng.jsonpath import JSONPath
 
 ValueType = Literal["string", "number", "boolean"]
 _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
@@ -26,7 +29,7 @@ def parse_metadata_path(path: str) -> JSONPath:
     if not path.startswith("$"):
         raise ValueError(f"json_path must start with '$' (e.g. '$.category'), got {path!r}")
     try:
-        return parse(path)
+        return parse_expression(path)
     except Exception as exc:
         raise ValueError(f"invalid json_path {path!r}: {exc}") from None
 
@@ -36,6 +39,7 @@ class JsonPathRule(BaseModel):
 
     # The schemas say what the validators below check: the path's `$` and the value's type.
     model_config = ConfigDict(
+        defer_build=True,
         extra="forbid",
         json_schema_extra={
             "allOf": [

@@ -9,10 +9,10 @@ from typing import Any
 from pydantic import AliasChoices, ConfigDict, Field, field_validator
 
 from ..core.check import Check
+from ..core.json_schema import SchemaTimeout, bounded_errors, offline_validator, schema_problem
 from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.result import CheckResult
 from ..core.trace import Trace
-from .json_schema import SchemaTimeout, bounded_errors, offline_validator, schema_problem
 
 __all__ = ["JsonValid", "schema_problem"]
 
@@ -42,7 +42,7 @@ class JsonValid(Check):
     """Passes when the value is valid JSON, optionally matching a JSON Schema."""
 
     # Dumped as `schema` (checks-reference: "Serialized as schema in JSON").
-    model_config = ConfigDict(serialize_by_alias=True)
+    model_config = ConfigDict(defer_build=True, serialize_by_alias=True)
 
     target_key: JSONPathStr = Field(
         default="trace.last.outputs", description="JSONPath to the value to validate."

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import regex
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
@@ -14,8 +13,11 @@ from ..core.jsonpath import JSONPathStr, NoMatch, resolve
 from ..core.normalization import NormalizationForm, normalize_string
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
+from ..core.timed_regex import search as timed_search
 from ..core.trace import Trace
-from .timed_regex import search as timed_search
+
+if TYPE_CHECKING:
+    import regex
 
 
 def exactly_one(model: Check, value_field: str, key_field: str) -> None:
@@ -117,7 +119,16 @@ class StringMatching(TextCheck):
 @lru_cache(maxsize=1024)
 def compile_regex(pattern: str) -> regex.Pattern[str]:
     """Compile once per pattern; raises regex.error for a bad pattern."""
+    import regex  # deferred: start-up does not load the regex engine
+
     return regex.compile(pattern)
+
+
+def regex_error() -> type[Exception]:
+    """regex.error, imported when a pattern is compiled (see compile_regex)."""
+    import regex
+
+    return regex.error
 
 
 @Check.register("regex_matching")
@@ -151,7 +162,7 @@ class RegexMatching(TextCheck):
             return []
         try:
             compile_regex(self.pattern)
-        except regex.error as exc:
+        except regex_error() as exc:
             message = str(exc).split(" at position")[0]
             line, column = _line_col(self.pattern, getattr(exc, "pos", None))
             return [
@@ -174,7 +185,7 @@ class RegexMatching(TextCheck):
                 f"for pattern '{pattern}'.",
                 details,
             )
-        except regex.error as exc:
+        except regex_error() as exc:
             return CheckResult.error(f"Invalid regex pattern '{pattern}': {exc}", details)
         if matched:
             return CheckResult.success(f"Text matches the regex pattern '{pattern}'.", details)

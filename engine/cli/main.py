@@ -10,7 +10,8 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -49,115 +50,130 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `only`, just that command's options (main() knows the
+    command from the first argument: building the others, and importing what their
+    options come from, is a sixth of a `validate`'s start-up)."""
+
+    def wanted(*names: str) -> bool:
+        return only is None or only in names
+
     parser = argparse.ArgumentParser(
         prog="checkspec", description="Validate and run check specs for AI agents."
     )
     parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    run = commands.add_parser("run", help="run the scenarios of spec files or folders")
-    run.add_argument("paths", nargs="+", metavar="PATH")
-    run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
-    run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
-    run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
-    run.add_argument(
-        "--include-drafts",
-        action="store_true",
-        help="also run scenarios marked `status: draft` (e.g. generated, not yet reviewed)",
-    )
-    run.add_argument("--target", help="agent to call instead of the files' targets")
-    _setting_options(run)
-    run.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="neither use nor fill the verdict cache: every judge call goes to the provider",
-    )
-    run.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="send nothing: print the model calls the run would make, their tokens and cost",
-    )
-    run.add_argument(
-        "--no-rerun",
-        action="store_true",
-        help="a scenario whose worker process died is an ERROR, never run a second time "
-        "(targets with side effects; the `rerun` setting)",
-    )
-    run.add_argument(
-        "--shard",
-        type=_parse_shard,
-        metavar="K/N",
-        help="run only shard K of N (stable: split a suite over N CI jobs, then merge)",
-    )
-    run.add_argument(
-        "--last-failed",
-        "--lf",
-        action="store_true",
-        help="run only the scenarios that failed or errored in the last run",
-    )
-    run.add_argument(
-        "--executor",
-        choices=("process", "inprocess", "ray"),
-        default="process",
-        help="where scenarios run: local worker processes, this process, or a Ray cluster",
-    )
-    run.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
-    )
-    run.add_argument(
-        "--record",
-        action="store_true",
-        help="write each interaction's live output into its file (outputs:, a row's output:)",
-    )
-    run.add_argument(
-        "--fail-on-drift",
-        action="store_true",
-        help="exit 1 when a live output differs from the one the file recorded",
-    )
-    run.add_argument(
-        "--watch",
-        action="store_true",
-        help="after the run, run changed files again (all of them when a .py module or "
-        "checkspec.yaml changes) until Ctrl-C",
-    )
+    if wanted("run"):
+        run = commands.add_parser("run", help="run the scenarios of spec files or folders")
+        run.add_argument("paths", nargs="+", metavar="PATH")
+        run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+        run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+        run.add_argument(
+            "--include-drafts",
+            action="store_true",
+            help="also run scenarios marked `status: draft` (e.g. generated, not yet reviewed)",
+        )
+        run.add_argument("--target", help="agent to call instead of the files' targets")
+        _setting_options(run)
+        run.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="neither use nor fill the verdict cache: every judge call goes to the provider",
+        )
+        run.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="send nothing: print the model calls the run would make, their tokens and cost",
+        )
+        run.add_argument(
+            "--no-rerun",
+            action="store_true",
+            help="a scenario whose worker process died is an ERROR, never run a second time "
+            "(targets with side effects; the `rerun` setting)",
+        )
+        run.add_argument(
+            "--shard",
+            type=_parse_shard,
+            metavar="K/N",
+            help="run only shard K of N (stable: split a suite over N CI jobs, then merge)",
+        )
+        run.add_argument(
+            "--last-failed",
+            "--lf",
+            action="store_true",
+            help="run only the scenarios that failed or errored in the last run",
+        )
+        run.add_argument(
+            "--executor",
+            choices=("process", "inprocess", "ray"),
+            default="process",
+            help="where scenarios run: local worker processes, this process, or a Ray cluster",
+        )
+        run.add_argument(
+            "--ray-address",
+            metavar="ADDR",
+            help="Ray cluster to join (host:port, ray://..., auto); default: a local Ray",
+        )
+        run.add_argument(
+            "--record",
+            action="store_true",
+            help="write each interaction's live output into its file (outputs:, a row's output:)",
+        )
+        run.add_argument(
+            "--fail-on-drift",
+            action="store_true",
+            help="exit 1 when a live output differs from the one the file recorded",
+        )
+        run.add_argument(
+            "--watch",
+            action="store_true",
+            help="after the run, run changed files again (all of them when a .py module or "
+            "checkspec.yaml changes) until Ctrl-C",
+        )
 
-    merge = commands.add_parser(
-        "merge", help="merge the JSON reports of shards into the report of the whole run"
-    )
-    merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
-    merge.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
-    merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+    if wanted("merge"):
+        merge = commands.add_parser(
+            "merge", help="merge the JSON reports of shards into the report of the whole run"
+        )
+        merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
+        merge.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
 
-    validate = commands.add_parser("validate", help="check spec files without running anything")
-    validate.add_argument("paths", nargs="+", metavar="PATH")
+    if wanted("validate"):
+        validate = commands.add_parser("validate", help="check spec files without running anything")
+        validate.add_argument("paths", nargs="+", metavar="PATH")
 
-    listing = commands.add_parser(
-        "list", help="list check identifiers, or the scenarios or tags of spec files"
-    )
-    listing.add_argument("what", choices=("checks", "scenarios", "tags"))
-    from .curate import add_list_options
+    if wanted("list"):
+        listing = commands.add_parser(
+            "list", help="list check identifiers, or the scenarios or tags of spec files"
+        )
+        listing.add_argument("what", choices=("checks", "scenarios", "tags"))
+        from .curate import add_list_options
 
-    add_list_options(listing)
+        add_list_options(listing)
 
-    from .curate import add_edit_commands, add_hub_command
+    if wanted(*EDIT_COMMANDS, "hub"):
+        from .curate import add_edit_commands, add_hub_command
 
-    add_edit_commands(commands)
-    add_hub_command(commands)
+        add_edit_commands(commands)
+        add_hub_command(commands)
 
-    schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
-    schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
-    schema.add_argument("--out", type=Path, help="folder to write to (default: schemas/)")
+    if wanted("schema"):
+        schema = commands.add_parser("schema", help="write the JSON Schemas of the file kinds")
+        schema.add_argument("--check", action="store_true", help="exit 1 if schemas/ is stale")
+        schema.add_argument("--out", type=Path, help="folder to write to (default: schemas/)")
 
-    from .generate import add_parser as add_generate
+    if wanted("generate"):
+        from .generate import add_parser as add_generate
 
-    add_generate(commands)
+        add_generate(commands)
 
-    lsp = commands.add_parser("lsp", help="start the language server on stdio")
-    # Many LSP clients add --stdio to the command they start; stdio is the only transport.
-    lsp.add_argument("--stdio", action="store_true", help="speak LSP over stdio (the default)")
+    if wanted("lsp"):
+        lsp = commands.add_parser("lsp", help="start the language server on stdio")
+        # Many LSP clients add --stdio to the command they start; stdio is the only transport.
+        lsp.add_argument("--stdio", action="store_true", help="speak LSP over stdio (the default)")
     return parser
 
 
@@ -211,7 +227,8 @@ def _seconds(text: str) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = _parser(given[0] if given and given[0] in COMMANDS else None).parse_args(argv)
     # A validate or a single run holds what it analyses until it exits: have the analysis
     # take it out of the collector's sight (gcpause.settle) rather than have the first
     # collections after it traverse it (~0.4 s of 4 for 8,000 scenarios). Not in watch
@@ -222,17 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         freeze_bulk(True)
     try:
-        handler = {
-            "run": _run_or_watch,
-            "merge": _merge,
-            "validate": _validate,
-            "list": _list,
-            **dict.fromkeys(EDIT_COMMANDS, _curate),
-            "hub": _hub,
-            "schema": _schema,
-            "lsp": _lsp,
-            "generate": _generate,
-        }[args.command]
+        handler = _HANDLERS[args.command]
         code = handler(args)
         # Everything still alive is about to be freed by exiting: keep the interpreter's
         # final collections from traversing it (a big run leaves ~1M objects, ~2 s).
@@ -301,12 +308,30 @@ def _print_problems(path: str, problems: Sequence[object], stream: TextIO | None
     return has_error
 
 
+@contextmanager
+def _without_pydantic_plugins() -> Iterator[None]:
+    """Validation builds a few models, and pydantic's first build looks for plugins in the
+    entry points of every installed distribution: a quarter of `validate`'s start-up. No
+    user code runs while validating, so no plugin (logfire...) has anything to observe;
+    pydantic's own switch (PYDANTIC_DISABLE_PLUGINS) is set for the while, unless the user
+    set it, and pydantic caches nothing when it is on."""
+    if "PYDANTIC_DISABLE_PLUGINS" in os.environ:
+        yield
+        return
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    try:
+        yield
+    finally:
+        del os.environ["PYDANTIC_DISABLE_PLUGINS"]
+
+
 def _validate(args: argparse.Namespace) -> int:
     from ..spec.scenario_analysis import keep_scenarios
 
     keep_scenarios(False)  # nothing is run: only problems are wanted
     try:
-        documents, invalid = _load(args.paths, runnable=False)
+        with _without_pydantic_plugins():
+            documents, invalid = _load(args.paths, runnable=False)
     finally:
         keep_scenarios(True)  # main() called in-process (tests) leaves the default
     count = sum(len(d.scenarios) for d in documents)
@@ -647,6 +672,21 @@ def _lsp(args: argparse.Namespace) -> int:
     serve = found[0].load()
     serve()
     return EXIT_OK
+
+
+# Each command and the function that carries it out.
+_HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": _run_or_watch,
+    "merge": _merge,
+    "validate": _validate,
+    "list": _list,
+    **dict.fromkeys(EDIT_COMMANDS, _curate),
+    "hub": _hub,
+    "schema": _schema,
+    "lsp": _lsp,
+    "generate": _generate,
+}
+COMMANDS = frozenset(_HANDLERS)
 
 
 if __name__ == "__main__":  # pragma: no cover

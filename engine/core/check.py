@@ -58,30 +58,26 @@ def linting_later() -> bool:
 
 
 _CHECKS, _JUDGES = "checkspec.engine.checks", "checkspec.engine.judges"
-# Each built-in check kind and the package that registers it, in the order a full import
-# registers them (tests/test_startup.py compares this with the registry after one).
+# Each built-in check kind and the module (a check) or package (the judges) that registers
+# it, in the order a full import registers them (tests/test_startup.py compares this with
+# the registry after one).
 BUILT_IN_CHECKS: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "string_matching",
-            "regex_matching",
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_equals",
-            "less_than",
-            "less_than_equals",
-            "all_of",
-            "any_of",
-            "not",
-            "fn",
-            "hub_metadata",
-            "json_valid",
-            "readability",
-            "rego_policy",
-        ),
-        _CHECKS,
-    ),
+    "string_matching": f"{_CHECKS}.text_matching",
+    "regex_matching": f"{_CHECKS}.text_matching",
+    "equals": f"{_CHECKS}.comparison",
+    "not_equals": f"{_CHECKS}.comparison",
+    "greater_than": f"{_CHECKS}.comparison",
+    "greater_than_equals": f"{_CHECKS}.comparison",
+    "less_than": f"{_CHECKS}.comparison",
+    "less_than_equals": f"{_CHECKS}.comparison",
+    "all_of": f"{_CHECKS}.composition",
+    "any_of": f"{_CHECKS}.composition",
+    "not": f"{_CHECKS}.composition",
+    "fn": f"{_CHECKS}.fn",
+    "hub_metadata": f"{_CHECKS}.hub_metadata",
+    "json_valid": f"{_CHECKS}.json_valid",
+    "readability": f"{_CHECKS}.readability",
+    "rego_policy": f"{_CHECKS}.rego_policy",
     **dict.fromkeys(
         (
             "answer_relevance",
@@ -187,7 +183,7 @@ def family_changes() -> int:
 class KindModel(BaseModel):
     """A model family discriminated by `kind`; each root class keeps its own registry."""
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", arbitrary_types_allowed=True)
 
     kind: str = Field(default="", description="Which kind this is (its registered identifier).")
 
@@ -205,7 +201,10 @@ class KindModel(BaseModel):
                 raise ValueError(f"kind {kind!r} is already registered by {existing!r}")
             sub.__pydantic_fields__["kind"] = _kind_field(kind)
             sub._kind = kind  # noqa: SLF001 (the registry machinery of this module)
-            sub.model_rebuild(force=True)
+            if sub.__pydantic_complete__:
+                sub.model_rebuild(force=True)
+            # else its build is deferred (defer_build): the first validation builds it, with
+            # the kind field set here; start-up does not pay for kinds a run never uses.
             dict.__setitem__(registry, kind, cast(Any, sub))
             _changes[0] += 1
             return sub

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class ScenarioComment(BaseModel):
     """One comment: its text, who wrote it and when (ISO 8601)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     content: str = Field(description="The comment's text.")
     author: str | None = Field(default=None, description="Who wrote it.")

@@ -9,7 +9,6 @@ values in order, as many as it takes.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -63,7 +62,12 @@ async def call_injected(
     args, kwargs = arguments(fn, values)
     if is_async_callable(fn):
         return await fn(*args, **kwargs)
-    result = await asyncio.to_thread(fn, *args, **kwargs) if thread else fn(*args, **kwargs)
+    if thread:
+        import asyncio  # deferred: validating a file never calls a target
+
+        result = await asyncio.to_thread(fn, *args, **kwargs)
+    else:
+        result = fn(*args, **kwargs)
     if inspect.isawaitable(result):
         result = await result
     return result

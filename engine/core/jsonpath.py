@@ -27,30 +27,41 @@ PREFIX = "trace."
 MAX_STEPS = 100
 _STEP_MARKS = ".[|&("
 
-with warnings.catch_warnings():
-    # jsonpath-ng warns on import about Union/Intersect, which its parser still
-    # produces and which we need to tell multi-match paths apart.
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from jsonpath_ng import jsonpath as _jp
-    from jsonpath_ng.exceptions import JsonPathLexerError, JsonPathParserError
-    from jsonpath_ng.jsonpath import (
-        Child,
-        Descendants,
-        Fields,
-        Index,
-        JSONPath,
-        Slice,
-        Where,
-        WhereNot,
-    )
-    from jsonpath_ng.parser import parse
+if TYPE_CHECKING:
+    from jsonpath_ng.jsonpath import JSONPath
 
-    _MULTI_NODES: tuple[type, ...] = (
-        Descendants,
-        Slice,
-        # `[*]` parses to Wildcard in recent jsonpath-ng, to Fields('*') in older ones.
-        *(getattr(_jp, n) for n in ("Union", "Intersect", "Wildcard") if hasattr(_jp, n)),
-    )
+
+class _Nodes:
+    """jsonpath-ng's parser and node classes, imported at the first selector compiled:
+    its parser tables cost more at start-up than the rest of a file's validation."""
+
+    def __init__(self) -> None:
+        with warnings.catch_warnings():
+            # jsonpath-ng warns on import about Union/Intersect, which its parser still
+            # produces and which we need to tell multi-match paths apart.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from jsonpath_ng import jsonpath as jp
+            from jsonpath_ng.parser import parse
+
+            self.multi: tuple[type, ...] = (
+                jp.Descendants,
+                jp.Slice,
+                # `[*]` parses to Wildcard in recent jsonpath-ng, to Fields('*') in older ones.
+                *(getattr(jp, n) for n in ("Union", "Intersect", "Wildcard") if hasattr(jp, n)),
+            )
+        self.parse = parse
+        self.child, self.fields, self.index = jp.Child, jp.Fields, jp.Index
+        self.where = (jp.Where, jp.WhereNot)
+
+
+@lru_cache(maxsize=1)
+def _nodes() -> _Nodes:
+    return _Nodes()
+
+
+def parse_expression(text: str) -> JSONPath:
+    """jsonpath-ng's parse (any JSONPath, not only trace selectors)."""
+    return _nodes().parse(text)
 
 
 class JSONPathMarker:
@@ -140,10 +151,10 @@ def compile_path(text: str) -> CompiledPath:
             f"the {MAX_STEPS} a selector may have"
         )
     try:
-        return CompiledPath(text, parse(text))
+        return CompiledPath(text, _nodes().parse(text))
     except RecursionError:  # belt and braces: MAX_STEPS keeps paths well below it
         raise JSONPathError(f"Invalid JSONPath expression {_shortened(text)}: too deep") from None
-    except (JsonPathLexerError, JsonPathParserError, Exception) as exc:
+    except Exception as exc:  # jsonpath-ng's lexer and parser errors, and any other
         raise JSONPathError(f"Invalid JSONPath expression {text!r}: {exc}") from None
 
 
@@ -196,13 +207,14 @@ def provided_or_resolve(trace: Trace, key: Any = MISSING, value: Any = MISSING) 
 
 def _is_list_expression(expression: JSONPath) -> bool:
     # Paths that can match several values always resolve to a list, even with one match.
-    if isinstance(expression, _MULTI_NODES):
+    nodes = _nodes()
+    if isinstance(expression, nodes.multi):
         return True
-    if isinstance(expression, Child):
+    if isinstance(expression, nodes.child):
         return _is_list_expression(expression.left) or _is_list_expression(expression.right)
-    if isinstance(expression, Where | WhereNot):
+    if isinstance(expression, nodes.where):
         return _is_list_expression(expression.left)
-    if isinstance(expression, Fields):
+    if isinstance(expression, nodes.fields):
         return len(expression.fields) > 1 or "*" in expression.fields
     return False
 
@@ -210,14 +222,15 @@ def _is_list_expression(expression: JSONPath) -> bool:
 def _simple_steps(expression: JSONPath) -> tuple[_Step, ...] | None:
     """Flatten `a.b[0].c` into steps; None when the path needs the general machinery."""
     steps: list[_Step] = []
+    nodes = _nodes()
 
     def visit(node: JSONPath) -> bool:
-        if isinstance(node, Child):
+        if isinstance(node, nodes.child):
             return visit(node.left) and visit(node.right)
-        if isinstance(node, Fields) and len(node.fields) == 1 and node.fields[0] != "*":
+        if isinstance(node, nodes.fields) and len(node.fields) == 1 and node.fields[0] != "*":
             steps.append(("field", node.fields[0]))
             return True
-        if isinstance(node, Index) and len(node.indices) == 1:
+        if isinstance(node, nodes.index) and len(node.indices) == 1:
             steps.append(("index", node.indices[0]))
             return True
         return False

@@ -69,6 +69,8 @@ class CheckStatus(StrEnum):
 class Metric(BaseModel):
     """A named number a check measured (a score, a similarity...)."""
 
+    model_config = ConfigDict(defer_build=True)
+
     name: str
     value: float
 
@@ -98,7 +100,7 @@ class CheckResult(Reportable, Outcome, BaseModel):
 
     _renderer: ClassVar[str] = "render_check"
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     status: CheckStatus
     message: str | None = None
@@ -225,7 +227,7 @@ class TestCaseError(BaseModel):
     """Why a test case (or scenario step) could not run normally."""
 
     __test__ = False
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     message: str
     exception_type: str
@@ -278,7 +280,7 @@ class TestCaseResult(Reportable, Outcome, BaseModel):
     _renderer: ClassVar[str] = "render_test_case"
 
     __test__ = False
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     results: list[CheckResult]
     duration_ms: int = 0
@@ -346,7 +348,7 @@ class ScenarioResult(Reportable, Outcome, BaseModel, Generic[TraceType]):
 
     _renderer: ClassVar[str] = "render_scenario"
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, arbitrary_types_allowed=True)
 
     scenario_name: str
     steps: list[TestCaseResult]
@@ -404,7 +406,7 @@ class SuiteResult(Reportable, BaseModel):
 
     _renderer: ClassVar[str] = "render_suite"
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, arbitrary_types_allowed=True)
 
     # Unparametrized: parametrized generics would make validation copy every instance.
     results: list[ScenarioResult] = Field(description="One result per scenario, in order.")
@@ -498,7 +500,7 @@ class SuiteResult(Reportable, BaseModel):
 class GroupStats(BaseModel):
     """Counts of one tag-value group of a suite result."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     name: str | None
     passed: int
@@ -527,7 +529,7 @@ class GroupedSuiteResult(Reportable, BaseModel):
 
     _renderer: ClassVar[str] = "render_grouped"
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     suite_result: SuiteResult
     key: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -14,6 +13,8 @@ def run_sync(run: Callable[..., Awaitable[R]], *args: Any, **kwargs: Any) -> R:
 
     Refused inside a running event loop (it would block it): await the run there.
     """
+    import asyncio  # here: asyncio costs start-up that validating a file need not pay
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:

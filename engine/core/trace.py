@@ -19,7 +19,7 @@ from .typevars import InputType, OutputType
 class Interaction(BaseModel, Generic[InputType, OutputType]):
     """One exchange with the system under test."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, arbitrary_types_allowed=True)
 
     inputs: InputType = Field(description="What was sent to the agent (a message, a request...).")
     outputs: OutputType = Field(description="What the agent answered.")
@@ -48,7 +48,7 @@ class InteractionGenerator(Protocol):
 class Trace(BaseModel, Generic[InputType, OutputType]):
     """The interactions of a conversation so far, oldest first."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, arbitrary_types_allowed=True)
 
     interactions: list[Interaction[InputType, OutputType]] = Field(default_factory=list)
     annotations: dict[str, Any] = Field(

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class Usage(BaseModel):
     """Requests sent, answers served from a cache, tokens and dollars."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     requests: int = Field(default=0, description="Requests sent to a provider.")
     cached: int = Field(

@@ -38,7 +38,7 @@ EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
 class _Endpoint(BaseModel):
     """Connection settings shared by chat and embedding models."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     model: str | None = Field(
         default=None,

@@ -7,7 +7,6 @@ in the original library: later steps are SKIP and their interactions never run. 
 
 from __future__ import annotations
 
-import asyncio
 import time
 import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
@@ -66,7 +65,7 @@ _UNSET_RUNS = ("multiple_runs", "runs_executed")
 class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     """Interactions to add, then the checks that judge the trace at that point."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     interacts: list[SerializeAsAny[InteractionSpec[InputType, OutputType, TraceType]]] = Field(
         default_factory=list, description="Interactions added to the trace by this step."
@@ -194,7 +193,7 @@ def _ms(started: float) -> int:
 class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
     """A named conversation with checks; build it fluently or from its serialized form."""
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", arbitrary_types_allowed=True)
 
     name: str = Field(default="Unnamed Scenario", description="Scenario name.")
     description: str | None = Field(default=None, description="What the scenario tests.")
@@ -543,6 +542,8 @@ async def run_scenarios(
     return_exception: bool = True,
 ) -> list[ScenarioResult]:
     """Run scenarios concurrently (at most `concurrency` at once); results keep their order."""
+    import asyncio  # here: asyncio costs start-up that validating a file need not pay
+
     semaphore = asyncio.Semaphore(max(1, concurrency))
 
     async def one(scenario: Scenario) -> ScenarioResult:

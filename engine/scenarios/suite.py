@@ -26,7 +26,7 @@ from .scenario import Scenario
 class Suite(BaseModel, Generic[InputType, OutputType]):
     """Scenarios run together; a suite (or run) target overrides the scenarios' own."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, arbitrary_types_allowed=True)
 
     name: str = Field(description="Suite name.")
     scenarios: list[Scenario] = Field(default_factory=list, description="Scenarios, in order.")

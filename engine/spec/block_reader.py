@@ -32,11 +32,11 @@ class Unsupported(Exception):
     """The text uses YAML this reader leaves to libyaml."""
 
 
-# Characters this reader takes: line feed and what libyaml prints as is; not tabs, CR,
-# controls, the BOM, U+FFFE/U+FFFF or the breaks YAML 1.1 adds (U+0085, U+2028/9).
-_FOREIGN = re.compile(
-    "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
+# Characters this reader leaves to libyaml: tabs, CR, controls (U+0085 among them), the
+# YAML 1.1 breaks U+2028/9, surrogates, the BOM, U+FFFE/U+FFFF; it takes line feed and
+# what libyaml prints as is. Written as the few characters excluded, not the many taken:
+# a negated class over all of Unicode costs 20 ms to compile at every start.
+_FOREIGN = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 # Lines that are document markers or directives.
 _MARKERS = re.compile(r"^(?:(?:---|\.\.\.)(?:[ ]|$)|%)", re.MULTILINE)
 # Either, in one line (each distinct line is searched once, not the whole text).

@@ -54,7 +54,7 @@ def record_name(first_input: Any, fallback: str, limit: int = 60) -> str:
 class DatasetCheck(BaseModel):
     """A check of a dataset interaction: a built-in or custom identifier and its params."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     identifier: str = Field(
         description="Check identifier (built-in, or custom_ from checkspec.yaml)."
@@ -67,7 +67,7 @@ class DatasetCheck(BaseModel):
 class DatasetInteraction(BaseModel):
     """One turn: the input sent to the agent, an optional recorded output, its checks."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     input: Any = Field(description="Input in the dataset's input_schema (chat: {messages: [...]}).")
     output: Any = Field(
@@ -80,7 +80,7 @@ class DatasetInteraction(BaseModel):
 class DatasetScenario(BaseModel):
     """One scenario record (in .jsonl files, one per line)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     name: str | None = Field(default=None, description="Name; defaults to the first message.")
     description: str | None = Field(default=None, description="What the scenario tests.")
@@ -103,7 +103,7 @@ class DatasetScenario(BaseModel):
 class DatasetFile(BaseModel):
     """A dataset: named scenarios in the hub format, with input/output schemas."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", populate_by_name=True)
 
     name: str = Field(description="Dataset name.")
     description: str | None = Field(default=None, description="What the dataset covers.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.json_schema import (
+from ..core.json_schema import (
     SchemaTimeout,
     bounded_errors,
     offline_validator,

@@ -14,7 +14,7 @@ from ..scenarios.scenario import Scenario, TargetText
 class SuiteFile(BaseModel):
     """A named list of scenarios sharing a target and tags."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     name: str = Field(description="Suite name.")
     description: str | None = Field(default=None, description="What the suite covers.")

@@ -20,7 +20,9 @@ class Workspace:
     """The folder of the nearest checkspec.yaml (or none) and its parsed config."""
 
     root: Path | None = None
-    config: WorkspaceConfig = field(default_factory=WorkspaceConfig)
+    # Without a checkspec.yaml the defaults need no validating: model_construct does not
+    # build the config's validator (nested models and all) at every start.
+    config: WorkspaceConfig = field(default_factory=WorkspaceConfig.model_construct)
     config_path: Path | None = None
     problems: list[Problem] = field(default_factory=list)
 

@@ -20,7 +20,7 @@ CUSTOM_PREFIX = "custom_"
 class CustomCheck(BaseModel):
     """A built-in check with its parameters fixed, referenced by `identifier`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     identifier: str = Field(
         pattern=r"^custom_[A-Za-z0-9_]+$",
@@ -50,7 +50,7 @@ class CustomCheck(BaseModel):
 class ProviderLimits(BaseModel):
     """A model's provider limits (enforced across all workers of a run) and its price."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     max_parallel_requests: int | None = Field(
         default=None, ge=1, description="Most requests in flight at once."
@@ -74,7 +74,7 @@ class ProviderLimits(BaseModel):
 class AgentDescription(BaseModel):
     """The agent under test, as generation prompts describe it (`checkspec generate`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     description: str = Field(
         min_length=1, description="What the agent does, for whom, and what it must not do."
@@ -84,7 +84,7 @@ class AgentDescription(BaseModel):
 class Preset(BaseModel):
     """A prompt preset (the Hub's): a persona or behaviour pattern scenarios are made for."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     description: str = Field(min_length=1, description="The persona or behaviour, in a sentence.")
     rules: list[str] = Field(
@@ -100,7 +100,7 @@ class WorkspaceConfig(BaseModel):
     engine/catalog.py); a test holds the two to the same names.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     schema_: str | None = Field(default=None, alias="$schema", description="Schema reference.")
     model: str | None = setting_field("model")

@@ -102,7 +102,6 @@ _ANALYSIS_MODULES = (
     "checkspec.engine.settings",
     "checkspec.engine.spec.workspace",
     "checkspec.engine.spec.incremental",
-    "checkspec.engine.checks",
 )
 
 
@@ -124,6 +123,12 @@ class DocumentStore:
         analysis."""
         for module in _ANALYSIS_MODULES:
             importlib.import_module(module)
+        from checkspec.engine.core.check import BUILT_IN_CHECKS
+
+        # The deterministic checks, a module each (the judges load when first used).
+        for module in dict.fromkeys(BUILT_IN_CHECKS.values()):
+            if module.startswith("checkspec.engine.checks."):
+                importlib.import_module(module)
 
     def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
         if not self._engine_ready:

@@ -14,9 +14,10 @@ import signal
 import threading
 import time
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import regex
+if TYPE_CHECKING:  # the module is imported by the callers that compile a pattern
+    import regex
 
 __all__ = ["search"]
 

@@ -22,12 +22,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urljoin
 
-import regex
-
 from .timed_regex import search as timed_search
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = [
     "SchemaTimeout",
@@ -164,6 +165,8 @@ _limit: ContextVar[tuple[float, float]] = ContextVar(
 
 @lru_cache(maxsize=512)
 def _compiled(pattern: str) -> regex.Pattern[str]:
+    import regex  # deferred: validating a file needs no regex engine
+
     return regex.compile(pattern)
 
 
