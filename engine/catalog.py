@@ -163,6 +163,15 @@ SETTINGS: tuple[Setting, ...] = (
         editor=True,
     ),
     Setting(
+        "llm_client",
+        str,
+        "auto",
+        "How model calls are sent: auto (models written openai/NAME straight to their "
+        "OpenAI-compatible endpoint through the openai SDK, any other through litellm) or "
+        "litellm (every call through litellm).",
+        env="CHECKSPEC_LLM_CLIENT",
+    ),
+    Setting(
         "embedding_model",
         str,
         None,

@@ -17,7 +17,7 @@ from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
-from .llm import endpoints, prompt_limits, usage, verdict_cache
+from .llm import client, endpoints, prompt_limits, usage, verdict_cache
 from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
@@ -42,6 +42,7 @@ class Settings:
     """Every setting of the catalog (defaults from there) plus the provider limits."""
 
     model: str | None = _default("model")
+    llm_client: str = _default("llm_client")  # auto: openai/ models through the SDK
     embedding_model: str | None = _default("embedding_model")
     api_base: str | None = _default("api_base")
     embedding_api_base: str | None = _default("embedding_api_base")  # unset: api_base
@@ -162,6 +163,7 @@ def apply_llm_settings(settings: Settings) -> None:
                 model=settings.embedding_model, api_base=settings.embedding_api_base, **extra
             )
         )
+    client.set_llm_client(settings.llm_client)
     prompt_limits.set_max_prompt_size(settings.max_prompt_size)
     usage.set_prices(dict(settings.prices))
     verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)

@@ -18,7 +18,7 @@ from checkspec.engine.judges import (
     set_default_embedding_model,
     set_default_generator,
 )
-from checkspec.engine.llm.client import mask_secret
+from checkspec.engine.llm.client import mask_secret, set_llm_client
 from checkspec.engine.llm.prompt_limits import set_max_prompt_size
 from checkspec.engine.llm.prompts import PromptError
 from checkspec.engine.settings import apply_llm_settings, editor_overrides, resolve_settings
@@ -208,13 +208,22 @@ def test_masking_replaces_only_whole_secrets() -> None:
     assert mask_secret("no secret here", None) == "no secret here"
 
 
-async def test_a_provider_error_with_a_short_key_stays_readable(stub: OpenAIStub) -> None:
+@pytest.mark.parametrize(("client", "word"), [("litellm", "OpenAIException"), ("auto", "Error")])
+async def test_a_provider_error_with_a_short_key_stays_readable(
+    stub: OpenAIStub, client: str, word: str
+) -> None:
+    """Through litellm and through the openai SDK (the direct path of `openai/` models):
+    the masked key "E" garbles no word of the provider's message."""
     set_default_generator(
         Generator(model="openai/test-model", api_base=stub.base_url, api_key="E", max_retries=0)
     )
-    result = await LLMJudge(prompt="hi").run(TRACE)  # the stub answers HTTP 500
+    set_llm_client(client)
+    try:
+        result = await LLMJudge(prompt="hi").run(TRACE)  # the stub answers HTTP 500
+    finally:
+        set_llm_client("auto")
     assert result.errored
-    assert "OpenAIException" in (result.message or "")
+    assert word in (result.message or "") and "500" in (result.message or "")
 
 
 def test_editors_and_checkspec_yaml_set_the_new_settings() -> None:

@@ -133,7 +133,7 @@ def test_a_command_s_own_parser_is_the_full_parser_s_for_it() -> None:
     from checkspec.engine.cli.main import COMMANDS, _parser
 
     def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001 (argparse has no public way)
         return dict(action.choices)
 
     full = subparsers(_parser())
@@ -151,7 +151,7 @@ def test_the_lazy_package_names_are_the_modules_names() -> None:
     from checkspec.engine.scenarios.suite import Suite
 
     assert checks.Equals is Equals and checks.from_fn is from_fn and scenarios.Suite is Suite
-    assert set(checks.__all__) <= set(dir(checks)) | set(checks._WHERE)
+    assert set(checks.__all__) <= set(dir(checks)) | set(checks._WHERE)  # noqa: SLF001
     for name in checks.__all__:
         assert getattr(checks, name) is not None, name
     try:

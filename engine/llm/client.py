@@ -1,7 +1,12 @@
-"""Every call to an LLM or embedding provider goes through here (and only here via litellm).
+"""Every call to an LLM or embedding provider goes through here.
 
-litellm is imported on first use, never at engine import: it is slow to import and
-must be told not to fetch anything (cost maps, header catalogs) before it loads.
+Models written `openai/NAME` (an OpenAI-compatible endpoint: OpenAI itself, a proxy, a
+local server) are called straight through the openai SDK, one shared client per endpoint
+and event loop; every other provider goes through litellm. litellm costs 2.5 s to import
+and about twice the SDK's CPU a call (bench/README.md, "CPU of a judged call"); the
+`llm_client` setting `litellm` sends everything through litellm. litellm is imported on
+first use, never at engine import, and told not to fetch anything (cost maps, header
+catalogs) before it loads.
 Calls get our own bounded retries with exponential backoff on provider errors, a
 per-event-loop concurrency limit, and a per-event-loop cache of successful answers
 (one run is one event loop), so identical judge calls in a run cost one request.
@@ -57,6 +62,8 @@ NO_SDK_RETRIES = _NoRetries(0)
 class _LoopState:
     semaphores: dict[int, asyncio.Semaphore] = field(default_factory=dict)
     cache: OrderedDict[Hashable, asyncio.Future[Any]] = field(default_factory=OrderedDict)
+    # openai SDK clients by endpoint: their connection pool belongs to this event loop.
+    clients: dict[tuple[str | None, str | None, float], Any] = field(default_factory=dict)
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = (
@@ -100,9 +107,72 @@ def warm_up() -> None:
 
 
 def price_map() -> Mapping[str, Any]:
-    """litellm's local price map (model -> input_cost_per_token, output_cost_per_token...)."""
-    model_cost: Mapping[str, Any] = _litellm().model_cost
-    return model_cost
+    """litellm's local price map (model -> input_cost_per_token, output_cost_per_token...):
+    litellm's own when it is loaded, else its file read as JSON (no import)."""
+    if _litellm_module is not None:
+        model_cost: Mapping[str, Any] = _litellm_module.model_cost
+        return model_cost
+    return usage.litellm_price_file()
+
+
+# -- the direct path -----------------------------------------------------------------------
+
+_DIRECT_PREFIX = "openai/"
+_direct_enabled = True
+
+
+def set_llm_client(mode: str) -> None:
+    """`auto`: `openai/` models through the openai SDK, the rest through litellm;
+    `litellm`: everything through litellm (the `llm_client` setting)."""
+    global _direct_enabled
+    _direct_enabled = mode != "litellm"
+
+
+def _direct_name(model: str | None) -> str | None:
+    """The name to send straight to an OpenAI-compatible endpoint, or None (litellm)."""
+    if not _direct_enabled or not model or not model.startswith(_DIRECT_PREFIX):
+        return None
+    return model[len(_DIRECT_PREFIX) :] or None
+
+
+def _sdk_client(endpoint: _Endpoint) -> Any:
+    """The event loop's openai SDK client for `endpoint` (made at its first call).
+
+    Like litellm's openai provider: no api_base means OPENAI_BASE_URL, else OpenAI's; no
+    key means OPENAI_API_KEY (the SDK says so when neither is set). Retries are ours.
+    """
+    import openai
+
+    key = (endpoint.api_base, endpoint.secret(), endpoint.timeout)
+    clients = _state().clients
+    client = clients.get(key)
+    if client is None:
+        client = clients[key] = openai.AsyncOpenAI(
+            base_url=endpoint.api_base or os.environ.get("OPENAI_API_BASE") or None,
+            api_key=endpoint.secret(),
+            timeout=endpoint.timeout,
+            max_retries=0,
+        )
+    return client
+
+
+async def _direct_chat(
+    generator: Generator, name: str, prompt: str, response_format: dict[str, Any] | None
+) -> Any:
+    body: dict[str, Any] = {"model": name, "messages": [{"role": "user", "content": prompt}]}
+    if response_format:
+        body["response_format"] = response_format
+    if generator.temperature is not None:
+        body["temperature"] = generator.temperature
+    return await _sdk_post(generator, "/chat/completions", body)
+
+
+async def _sdk_post(endpoint: _Endpoint, path: str, body: dict[str, Any]) -> Any:
+    """The SDK's request (auth, base URL, its errors with status and headers) with the
+    body sent as given and the answer kept as parsed JSON: its typed layer (the request's
+    transform and the response's models) is a third of its CPU a call, and we read three
+    fields of the answer."""
+    return await _sdk_client(endpoint).post(path, cast_to=object, body=body)
 
 
 # -- public calls ------------------------------------------------------------------------
@@ -185,6 +255,18 @@ def _chat_kwargs(generator: Generator, prompt: str) -> dict[str, Any]:
 
 async def _chat_once(generator: Generator, prompt: str) -> str | None:
     """One request, in JSON mode where the model takes it (a refusal turns it off)."""
+    if (name := _direct_name(generator.model)) is not None:
+        json_mode = None if generator.model in _no_json_mode else {"type": "json_object"}
+        if json_mode is not None:
+            try:
+                response = await _direct_chat(generator, name, prompt, json_mode)
+            except Exception as exc:
+                if not _rejects_json_mode(exc):
+                    raise
+                _no_json_mode.add(str(generator.model))
+            else:
+                return _recorded(generator, response)
+        return _recorded(generator, await _direct_chat(generator, name, prompt, None))
     litellm = _litellm()
     kwargs = _chat_kwargs(generator, prompt)
     json_mode = _json_mode(litellm, generator.model)
@@ -192,12 +274,12 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
         try:
             response = await litellm.acompletion(**kwargs, response_format=json_mode)
         except Exception as exc:
-            if not _rejects_json_mode(litellm, exc):
+            if not _rejects_json_mode(exc):
                 raise
             _no_json_mode.add(str(generator.model))
         else:
-            return _recorded(litellm, generator, response)
-    return _recorded(litellm, generator, await litellm.acompletion(**kwargs))
+            return _recorded(generator, response)
+    return _recorded(generator, await litellm.acompletion(**kwargs))
 
 
 def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
@@ -211,13 +293,20 @@ def _json_mode(litellm: ModuleType, model: str | None) -> dict[str, str] | None:
     return {"type": "json_object"} if params and "response_format" in params else None
 
 
-def _rejects_json_mode(litellm: ModuleType, exc: Exception) -> bool:
-    if isinstance(exc, litellm.UnsupportedParamsError):
+def _rejects_json_mode(exc: Exception) -> bool:
+    litellm = _litellm_module  # set when the call went through litellm
+    if litellm is not None and isinstance(exc, litellm.UnsupportedParamsError):
         return True
     return getattr(exc, "status_code", None) in (400, 422) and "response_format" in str(exc)
 
 
 def _content(response: Any) -> str | None:
+    if isinstance(response, Mapping):  # the direct path's parsed JSON
+        choices = response.get("choices") or []
+        first = choices[0] if isinstance(choices, list) and choices else None
+        message = first.get("message") if isinstance(first, Mapping) else None
+        content = message.get("content") if isinstance(message, Mapping) else None
+        return content if content is None or isinstance(content, str) else str(content)
     choices = getattr(response, "choices", None) or []
     if not choices:
         return None
@@ -226,18 +315,23 @@ def _content(response: Any) -> str | None:
 
 
 async def _embed_once(model: EmbeddingModel, texts: list[str]) -> list[list[float]]:
-    litellm = _litellm()
-    response = await litellm.aembedding(
-        model=model.model,
-        input=texts,
-        api_base=model.api_base,
-        api_key=model.secret(),
-        timeout=model.timeout,
-        num_retries=0,
-        max_retries=NO_SDK_RETRIES,
-    )
-    limits.settle(usage.record_request(model.model, response, litellm.model_cost))
-    vectors = [_vector(item) for item in response.data]
+    if (name := _direct_name(model.model)) is not None:
+        response = await _sdk_post(model, "/embeddings", {"model": name, "input": texts})
+    else:
+        response = await _litellm().aembedding(
+            model=model.model,
+            input=texts,
+            api_base=model.api_base,
+            api_key=model.secret(),
+            timeout=model.timeout,
+            num_retries=0,
+            max_retries=NO_SDK_RETRIES,
+        )
+    limits.settle(usage.record_request(model.model, response, price_map()))
+    data = response.get("data") if isinstance(response, Mapping) else response.data
+    if not isinstance(data, list):
+        raise ProviderError("the embedding model's answer has no list of vectors")
+    vectors = [_vector(item) for item in data]
     if len(vectors) != len(texts):
         raise ProviderError(f"the embedding model returned {len(vectors)} vectors for {len(texts)}")
     return vectors
@@ -278,7 +372,7 @@ async def _with_retries(
 
 def _estimated_cost(model: str | None, tokens: int) -> float:
     """Dollars a call of `tokens` (prompt estimate plus the answer's bound) may cost."""
-    price = usage.price_of(model, _litellm().model_cost)
+    price = usage.price_of(model, price_map())
     if price is None:
         return 0.0  # no known price: the budget cannot count it
     prompt = max(0, tokens - limits.ANSWER_TOKENS)
@@ -320,10 +414,13 @@ def _retryable(exc: Exception) -> bool:
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         return status in (408, 429) or status >= 500
-    litellm = _litellm()
-    import httpx  # a litellm dependency, so present whenever litellm is
+    import httpx  # a dependency of litellm and of the openai SDK
+    import openai
 
-    return isinstance(exc, litellm.APIConnectionError | litellm.Timeout | httpx.TransportError)
+    if isinstance(exc, openai.APIConnectionError | httpx.TransportError):  # timeouts too
+        return True
+    litellm = _litellm_module  # set when the call went through litellm
+    return litellm is not None and isinstance(exc, litellm.APIConnectionError | litellm.Timeout)
 
 
 def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
@@ -488,7 +585,6 @@ async def complete_structured(
 async def _structured_once(
     generator: Generator, prompt: str, schema: dict[str, Any], name: str
 ) -> str | None:
-    litellm = _litellm()
     model = str(generator.model)
     if model not in _no_schema_mode:
         response_format = {
@@ -496,22 +592,25 @@ async def _structured_once(
             "json_schema": {"name": name, "schema": schema, "strict": False},
         }
         try:
-            response = await litellm.acompletion(
-                **_chat_kwargs(generator, prompt), response_format=response_format
-            )
+            if (direct := _direct_name(generator.model)) is not None:
+                response = await _direct_chat(generator, direct, prompt, response_format)
+            else:
+                response = await _litellm().acompletion(
+                    **_chat_kwargs(generator, prompt), response_format=response_format
+                )
         except Exception as exc:
-            if not _rejects_json_mode(litellm, exc):
+            if not _rejects_json_mode(exc):
                 raise
             _no_schema_mode.add(model)
         else:
-            return _recorded(litellm, generator, response)
+            return _recorded(generator, response)
     # Refused: the schema goes in the prompt, asked as any JSON answer is.
     return await _chat_once(generator, prompt + SCHEMA_INSTRUCTION + json.dumps(schema))
 
 
-def _recorded(litellm: ModuleType, generator: Generator, response: Any) -> str | None:
+def _recorded(generator: Generator, response: Any) -> str | None:
     """The answer's text, its usage recorded as every call's is (usage.py, limits)."""
-    limits.settle(usage.record_request(generator.model, response, litellm.model_cost))
+    limits.settle(usage.record_request(generator.model, response, price_map()))
     return _content(response)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from ..core.usage import Usage
@@ -79,6 +81,29 @@ async def metered(call: Any) -> Any:
     if meter.counted:
         result.details["usage"] = meter.usage.model_dump()
     return result
+
+
+_PRICE_FILE = "model_prices_and_context_window_backup.json"
+
+
+@cache
+def litellm_price_file() -> Mapping[str, Any]:
+    """litellm's local price map, read as the JSON file it ships, without importing litellm
+    (its import is seconds; {} when the file is not found). It is what litellm.model_cost
+    holds when it loads offline (LITELLM_LOCAL_MODEL_COST_MAP)."""
+    import importlib.util
+    import json
+
+    found = importlib.util.find_spec("litellm")  # a top-level package: not imported
+    for folder in (found.submodule_search_locations or []) if found else []:
+        path = Path(folder) / _PRICE_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return {}
 
 
 def set_prices(prices: Mapping[str, tuple[float, float]]) -> None:

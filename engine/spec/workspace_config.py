@@ -7,7 +7,7 @@ extension (model, embedding model, default target, limits) and the workspace's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -104,6 +104,7 @@ class WorkspaceConfig(BaseModel):
 
     schema_: str | None = Field(default=None, alias="$schema", description="Schema reference.")
     model: str | None = setting_field("model")
+    llm_client: Literal["auto", "litellm"] = setting_field("llm_client")
     embedding_model: str | None = setting_field("embedding_model")
     api_base: str | None = setting_field("api_base")
     embedding_api_base: str | None = setting_field("embedding_api_base")

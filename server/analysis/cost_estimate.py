@@ -10,12 +10,9 @@ not imported). `checkspec run --dry-run` renders every prompt and counts exactly
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from checkspec.engine.core.sentinel import MISSING
@@ -24,9 +21,8 @@ from checkspec.engine.interactions import Interact
 from checkspec.engine.judges.base import BaseLLMCheck
 from checkspec.engine.judges.semantic_similarity import SemanticSimilarity
 from checkspec.engine.llm.dry_run import ANSWER_TOKENS
-from checkspec.engine.llm.usage import cost_of
+from checkspec.engine.llm.usage import cost_of, litellm_price_file
 
-_PRICE_FILE = "model_prices_and_context_window_backup.json"
 _TEMPLATE_GUESS = 400  # tokens of a judge prompt whose template cannot be read
 
 
@@ -68,7 +64,7 @@ def lens_note(total: Estimate, model: str | None, prices: Mapping[str, tuple[flo
     calls = f"{total.calls} call{'s' if total.calls != 1 else ''}"
     if not model:
         return f"{calls} (no model set)"
-    price_map = {} if model in prices else _litellm_prices()
+    price_map = {} if model in prices else litellm_price_file()
     answer = total.calls * ANSWER_TOKENS
     cost = cost_of(model, total.prompt_tokens, answer, price_map, prices)
     return f"{calls} (no price for {model})" if cost is None else f"≈ ${cost:.4f} · {calls}"
@@ -86,18 +82,3 @@ def _template_tokens(model: Any) -> int:
     except Exception:  # a template only a run can read (a file, a custom class)
         return _TEMPLATE_GUESS
     return len(prompt) // 4 if isinstance(prompt, str) else _TEMPLATE_GUESS
-
-
-@cache
-def _litellm_prices() -> Mapping[str, Any]:
-    """litellm's local price map, read as the JSON file it ships ({} when not found)."""
-    found = importlib.util.find_spec("litellm")
-    for folder in (found.submodule_search_locations or []) if found else []:
-        path = Path(folder) / _PRICE_FILE
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict):
-            return data
-    return {}
