@@ -108,3 +108,16 @@ def test_every_file_kind_has_a_root_model() -> None:
 
     for kind in FileKind:
         assert issubclass(root_model(kind), BaseModel), kind
+
+
+def test_the_readme_lists_every_settings_variable() -> None:
+    """README's "Environment variables" table names each CHECKSPEC_* variable of the
+    catalog (a setting added without its row fails here)."""
+    from pathlib import Path
+
+    from checkspec.engine.catalog import SETTINGS
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Environment variables", 1)[1].split("\n### ", 1)[0]
+    assert [s.env for s in SETTINGS if s.env and f"`{s.env}`" not in table] == []
+

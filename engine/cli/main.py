@@ -326,7 +326,11 @@ def _without_pydantic_plugins() -> Iterator[None]:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from ..spec.scenario_analysis import keep_scenarios
+    from ..core.gcpause import gc_paused
+
+    with gc_paused():  # loading modules makes no garbage: collections would free nothing
+        from ..spec.files import load_file  # noqa: F401 (with what the analysis needs)
+        from ..spec.scenario_analysis import keep_scenarios
 
     keep_scenarios(False)  # nothing is run: only problems are wanted
     try:
