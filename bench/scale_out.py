@@ -68,6 +68,12 @@ def main() -> int:
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--only-ray", action="store_true", help="skip the local worker runs")
     parser.add_argument("--shard-scenarios", type=int, default=2000)
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=("1", "2", "8", "ray"),
+        help="run only these configurations (worker counts, ray); skip the cache and shards",
+    )
     args = parser.parse_args()
     bound = args.parallel / args.latency
     print(
@@ -82,6 +88,10 @@ def main() -> int:
         configs += [] if args.only_ray else [("8 workers", ["--jobs", "8"])]
         if not args.no_ray:
             configs.append(("Ray (local, 2 CPUs)", ["--executor", "ray"]))
+        if args.only:
+            keep = {"1": "1 worker", "2": "2 workers", "8": "8 workers", "ray": "Ray"}
+            names = tuple(keep[k] for k in args.only)
+            configs = [(n, e) for n, e in configs if n.startswith(names)]
         for name, extra in configs:
             (folder / "checkspec.yaml").write_text(
                 f"concurrency: {min(256, args.parallel * 2)}\n"
@@ -101,6 +111,8 @@ def main() -> int:
                     f"CPU per scenario: checkspec {ours:.1f} ms, stub {theirs:.1f} ms",
                     flush=True,
                 )
+        if args.only:
+            return 0
         # The verdict cache: fill it, then an unchanged run.
         (folder / "checkspec.yaml").write_text(
             f"concurrency: {min(256, args.parallel * 2)}\nmax_parallel_requests: {args.parallel}\n"

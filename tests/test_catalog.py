@@ -120,4 +120,3 @@ def test_the_readme_lists_every_settings_variable() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     table = readme.split("### Environment variables", 1)[1].split("\n### ", 1)[0]
     assert [s.env for s in SETTINGS if s.env and f"`{s.env}`" not in table] == []
-
