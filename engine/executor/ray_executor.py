@@ -48,7 +48,7 @@ class RayUnavailable(RuntimeError):
 
 def run_batch(
     jobs: list[Job], options: RunOptions, limiter: Any = None, slots: int = 1
-) -> Iterator[tuple[str, Any]]:
+) -> Iterator[list[tuple[str, Any]]]:
     """In a Ray worker: run the batch, `slots` scenarios at a time, yielding lists of
     ("started", key) before a scenario's code runs and ("done", outcome) after."""
 
