@@ -9,6 +9,7 @@ from xml.etree import ElementTree as ET
 
 from ..core.result import CheckResult, TestCaseStatus
 from ..core.usage import Usage
+from ..history.payload import build_payload, dumps
 from .execute import RunReport, ScenarioRun
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
@@ -46,6 +47,12 @@ def summary_line(report: RunReport) -> str:
     reran = sum(1 for r in report.runs if r.rerun)
     if reran:  # never silent: their first run was lost with its worker
         note += f"; {reran} re-run (their worker process was stopped or died)"
+    if report.repeat > 1:
+        flaky = sum(1 for r in report.runs if r.repeats and r.repeats.get("flaky"))
+        note += (
+            f"; each scenario run {report.repeat} times (min pass rate {report.min_pass_rate:g})"
+            f", {flaky} flaky"
+        )
     spent = report.usage
     cost = f"; {spent.describe()}" if spent else ""
     return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
@@ -62,6 +69,10 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     ]
     if run.rerun:
         lines.append(f"      {run.rerun}")
+    if run.repeats is not None:
+        from .repeat import describe
+
+        lines.append(f"      {describe(run.repeats)}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
@@ -75,51 +86,8 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
 
 
 def to_json(report: RunReport) -> str:
-    scenarios = []
-    for run in report.runs:
-        data = run.result.model_dump(mode="json", fallback=repr)
-        if data.get("usage") is None:
-            data.pop("usage", None)
-        data.update(
-            id=run.identity,
-            file=run.path,
-            line=run.line,
-            step_lines=run.step_lines,
-            tags=run.tags,
-            output=run.output,
-            ending=run.ending.value,
-            rerun=run.rerun,
-        )
-        for s, step in enumerate(data["steps"]):
-            for i, result in enumerate(step["results"]):
-                placed = run.check_at(s, i)
-                if placed is not None:
-                    result.update(check=placed[0], line=placed[1])
-        scenarios.append(data)
-    document: dict[str, Any] = {
-        "status": report.status.value,
-        "summary": {status.value: report.count(status) for status in TestCaseStatus},
-        "interrupted": report.interrupted,
-        "duration_s": round(report.duration_s, 3),
-    }
-    if spent := report.usage:
-        document["usage"] = spent.model_dump()
-    if report.shard is not None:
-        index, count = report.shard
-        document["shard"] = {"index": index, "count": count, "selected": report.selected}
-    document["scenarios"] = _PLACE
-    return _with_rows(json.dumps(document, indent=2, ensure_ascii=False), scenarios)
-
-
-# The scenarios are written one a line: json's indented output has no C encoder and took
-# seconds for a 10,000-scenario run (0.81 s against 0.12 s for 3,000); a line per scenario
-# still diffs and greps scenario by scenario.
-_PLACE = "\u0000scenarios"
-
-
-def _with_rows(text: str, rows: list[dict[str, Any]]) -> str:
-    lines = ",\n    ".join(json.dumps(row, ensure_ascii=False) for row in rows)
-    return text.replace(json.dumps(_PLACE), f"[\n    {lines}\n  ]" if rows else "[]", 1)
+    """The JSON run report (engine/history/payload.py: the history keeps the same dict)."""
+    return dumps(build_payload(report))
 
 
 def to_junit(report: RunReport) -> str:
@@ -148,9 +116,12 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
-            if run.rerun:
+            if run.rerun or run.repeats is not None:
                 properties = ET.SubElement(case, "properties")
-                ET.SubElement(properties, "property", name="rerun", value=run.rerun)
+                if run.rerun:
+                    ET.SubElement(properties, "property", name="rerun", value=run.rerun)
+                if run.repeats is not None:
+                    _repeat_properties(properties, run.repeats)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])
@@ -166,6 +137,19 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _repeat_properties(properties: ET.Element, repeats: dict[str, Any]) -> None:
+    """`--repeat K`: the scenario's pass count and rate, flaky, and each check's."""
+    for name in ("runs", "passed", "rate", "flaky"):
+        value = repeats.get(name)
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        ET.SubElement(properties, "property", name=f"repeat.{name}", value=shown)
+    for check in repeats.get("checks") or []:
+        label = f"repeat.check.{check['step']}.{check['index']}.{check.get('check') or 'check'}"
+        ET.SubElement(
+            properties, "property", name=label, value=f"{check['passed']}/{check['runs']}"
+        )
 
 
 def _usage_properties(case: ET.Element, usage: Usage) -> None:
