@@ -121,6 +121,7 @@ def run_tree(python: str, tree: Path, report: Path, extra: list[str]) -> dict[st
         "pytest",
         "-q",
         "--tb=no",
+        "--continue-on-collection-errors",
         "-p",
         "no:cacheprovider",
         "-p",
