@@ -18,6 +18,10 @@ from types import ModuleType
 from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
+from .core.report_limits import (  # noqa: F401 (the reference library's name)
+    MAX_REPORTED_FAILURES_ENV_VAR,
+    normalize_max_reported_failures,
+)
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
 from .llm import client, endpoints, prompt_limits, usage, verdict_cache
 from .llm import limits as provider_limits
@@ -209,20 +213,8 @@ def _within(setting: Setting, value: float) -> bool:
 # variables (docs/compatibility.md): `GiskardChecksSettings` reads the GISKARD_CHECKS_*
 # variables for code that inspects them, the engine does not use them.
 
-MAX_REPORTED_FAILURES_ENV_VAR = "GISKARD_CHECKS_MAX_REPORTED_FAILURES"
 DEFAULT_MODEL: str | None = None  # no built-in default model: an LLM check says how to set one
 DEFAULT_EMBEDDING_MODEL: str | None = None
-
-
-def _normalize_max_reported_failures(value: object) -> int | None:
-    """A count >= 0, else None (unlimited): "", "invalid", -1 and booleans included."""
-    if value is None or isinstance(value, bool) or not isinstance(value, int | str):
-        return None
-    try:
-        parsed = int(value)
-    except ValueError:
-        return None
-    return parsed if parsed >= 0 else None
 
 
 @cache
@@ -245,7 +237,7 @@ def _reference_settings_class() -> type:
         max_reported_failures: int | None = Field(default=None)
 
         _max = field_validator("max_reported_failures", mode="before")(
-            lambda value: _normalize_max_reported_failures(value)
+            lambda value: normalize_max_reported_failures(value)
         )
 
     GiskardChecksSettings.__module__ = __name__

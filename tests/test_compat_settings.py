@@ -4,6 +4,8 @@ settings object, `get_settings()` and the default-generator globals code resets.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import checkspec.engine.settings as settings_module
@@ -50,3 +52,54 @@ def test_pydantic_settings_loads_only_when_asked_for() -> None:
         "assert 'pydantic_settings' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def _suite_of_failures(count: int) -> Any:
+    from checkspec.engine import Equals, Scenario, Suite
+
+    suite = Suite(name="failing")
+    for index in range(1, count + 1):
+        suite.append(
+            Scenario(f"scenario{index}x")
+            .interact("a", "b")
+            .check(Equals(expected_value="a", target_key="trace.last.outputs"))
+        )
+    return await suite.run(verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("limit", "shown", "more"),
+    [("2", [1, 2], "... and 1 more"), ("0", [], "... and 3 more"), ("invalid", [1, 2, 3], None)],
+)
+async def test_a_suite_report_details_at_most_max_reported_failures(
+    limit: str, shown: list[int], more: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    result = await _suite_of_failures(3)
+    monkeypatch.setenv(settings_module.MAX_REPORTED_FAILURES_ENV_VAR, limit)
+    console = Console(record=True, width=120)
+    console.print(result)
+    text = console.export_text()
+    assert [i for i in (1, 2, 3) if f"scenario{i}x" in text] == shown
+    if more is None:
+        assert "... and" not in text
+    else:
+        assert more in text
+
+
+async def test_tags_split_at_the_first_colon_when_grouped() -> None:
+    from checkspec.engine import Scenario, Suite
+    from checkspec.engine.core.result import _parse_tag
+
+    assert [_parse_tag(t) for t in ("a:b:c", "flaky", ":", "")] == [
+        ("a", "b:c"),
+        ("flaky", ""),
+        ("", ""),
+        ("", ""),
+    ]
+    suite = Suite(name="tags")
+    suite.append(Scenario("one", tags=["url:http://x"]).interact("a", "a"))
+    suite.append(Scenario("two", tags=["url"]).interact("a", "a"))
+    grouped = (await suite.run(verbose=False)).group_by("url")
+    assert set(grouped.groups) == {"http://x", ""}

@@ -186,6 +186,12 @@ _PLAIN_RESULT = (
 _RESULT_FIELDS_SET = unread_fields_set(CheckResult, _RESULT_FIELDS)
 
 
+def _parse_tag(tag: str) -> tuple[str, str]:
+    """A `key:value` tag as (key, value), split at the first colon; no colon: (tag, "")."""
+    key, _, value = tag.partition(":")
+    return key, value
+
+
 def _plain_result(
     status: CheckStatus,
     message: str | None,
@@ -471,9 +477,7 @@ class SuiteResult(Reportable, BaseModel):
         )
         for result in self.results:
             values: set[str | None] = {
-                value
-                for tag_key, _, value in (tag.partition(":") for tag in result.tags)
-                if tag_key == key
+                value for tag_key, value in map(_parse_tag, result.tags) if tag_key == key
             }
             for value in values or {None}:
                 bucket = buckets[value]
