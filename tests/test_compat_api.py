@@ -157,6 +157,10 @@ async def test_a_failing_spec_keeps_the_progress_made() -> None:
     assert result.errored
     assert len(result.final_trace.interactions) == 1  # the partial trace, not an empty one
     assert result.steps[0].error.message == "broken"
+    # As 1.0.6 records it: the phase, and the last interaction the step did add.
+    assert result.steps[0].error.phase == "input_generation"
+    assert result.steps[0].last_interaction_index == 0
+    assert result.steps[0].error.summary() == "RuntimeError during interaction: broken"
 
 
 class MyTrace(Trace[str, str]):

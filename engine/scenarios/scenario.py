@@ -103,8 +103,11 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
             return TestCaseResult.model_construct(
                 results=[CheckResult.skip("not run: the interaction failed") for _ in names],
                 duration_ms=_ms(started),
-                last_interaction_index=None,
-                error=TestCaseError.from_exception(failure, phase="interaction"),
+                # The partial trace's last interaction when the step added some (1.0.6).
+                last_interaction_index=(
+                    len(trace.interactions) - 1 if len(trace.interactions) > before else None
+                ),
+                error=TestCaseError.from_exception(failure, phase="input_generation"),
                 check_names=names,
             ), trace
         durations: list[float] = []
