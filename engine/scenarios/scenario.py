@@ -117,10 +117,8 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
                 results=[CheckResult.skip("not run: the interaction failed") for _ in names]
                 or [_step_skip("not run: the interaction failed")],
                 duration_ms=_ms(started),
-                # The partial trace's last interaction when the step added some (1.0.6).
-                last_interaction_index=(
-                    len(trace.interactions) - 1 if len(trace.interactions) > before else None
-                ),
+                # The partial trace's last interaction, as 1.0.6 records it.
+                last_interaction_index=len(trace.interactions) - 1 if trace.interactions else None,
                 error=TestCaseError.from_exception(failure, phase="input_generation"),
                 check_names=names,
             ), trace
