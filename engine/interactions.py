@@ -21,6 +21,7 @@ from .core.check import ANY_KIND_MARKER, KindModel
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
 from .core.inference import infer_input_type
+from .core.inference import infer_input_type as _infer_input_type  # noqa: F401 (reference name)
 from .core.injection import call_injected
 from .core.input_generator import InputGenerator
 from .core.sentinel import MISSING

@@ -40,7 +40,8 @@ ALIASES = {
     "testing.spy": "interactions",
     "utils": "core",
     "utils.normalization": "core.normalization",
-    "utils.inference": "core.inference",
+    "utils.inference": "core.inference_names",
+    "utils.optional_deps": "core.optional_deps",
 }
 
 

@@ -12,10 +12,16 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
+from .core.report_limits import (  # noqa: F401 (the reference library's name)
+    MAX_REPORTED_FAILURES_ENV_VAR,
+    normalize_max_reported_failures,
+)
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
 from .llm import client, endpoints, prompt_limits, usage, verdict_cache
 from .llm import limits as provider_limits
@@ -201,3 +207,76 @@ def _within(setting: Setting, value: float) -> bool:
     if setting.maximum is not None and value > setting.maximum:
         return False
     return setting.exclusive_minimum is None or value > setting.exclusive_minimum
+
+
+# -- the reference library's settings module (giskard.checks.settings) ------------------
+# Code written for giskard-checks reads its settings object and the module's defaults;
+# they are here under the same names. Models stay configured by the catalog's CHECKSPEC_*
+# variables (docs/compatibility.md): `GiskardChecksSettings` reads the GISKARD_CHECKS_*
+# variables for code that inspects them, the engine does not use them.
+
+DEFAULT_MODEL: str | None = None  # no built-in default model: an LLM check says how to set one
+DEFAULT_EMBEDDING_MODEL: str | None = None
+
+
+@cache
+def _reference_settings_class() -> type:
+    # pydantic-settings is imported only by code that asks for these settings.
+    from pydantic import Field, field_validator
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+
+    class GiskardChecksSettings(BaseSettings):
+        """giskard-checks' environment settings (GISKARD_CHECKS_* variables, `.env`)."""
+
+        model_config = SettingsConfigDict(
+            env_prefix="GISKARD_CHECKS_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+        )
+
+        default_model: str | None = Field(default=DEFAULT_MODEL)
+        default_judge: str | None = Field(default=None)
+        default_embedding_model: str | None = Field(default=DEFAULT_EMBEDDING_MODEL)
+        disable_rich_pretty: bool = Field(default=False)
+        max_reported_failures: int | None = Field(default=None)
+
+        _max = field_validator("max_reported_failures", mode="before")(
+            lambda value: normalize_max_reported_failures(value)
+        )
+
+    GiskardChecksSettings.__module__ = __name__
+    return GiskardChecksSettings
+
+
+def get_settings() -> Any:
+    """giskard-checks' settings read from the environment (a `GiskardChecksSettings`)."""
+    return _reference_settings_class()()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GiskardChecksSettings":
+        return _reference_settings_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _SettingsModule(ModuleType):
+    """This module, with the reference library's `_default_generator` and
+    `_default_embedding_model` globals read and written through to llm/endpoints.py,
+    where the defaults live (tests reset them by assigning)."""
+
+    @property
+    def _default_generator(self) -> Any:
+        return endpoints._default_generator  # noqa: SLF001
+
+    @_default_generator.setter
+    def _default_generator(self, value: Any) -> None:
+        endpoints._default_generator = value  # noqa: SLF001
+
+    @property
+    def _default_embedding_model(self) -> Any:
+        return endpoints._default_embedding_model  # noqa: SLF001
+
+    @_default_embedding_model.setter
+    def _default_embedding_model(self, value: Any) -> None:
+        endpoints._default_embedding_model = value  # noqa: SLF001
+
+
+sys.modules[__name__].__class__ = _SettingsModule

@@ -18,6 +18,7 @@ from checkspec.engine import (
     MISSING,
     Check,
     CheckResult,
+    CheckStatus,
     Equals,
     FnCheck,
     Interact,
@@ -157,6 +158,10 @@ async def test_a_failing_spec_keeps_the_progress_made() -> None:
     assert result.errored
     assert len(result.final_trace.interactions) == 1  # the partial trace, not an empty one
     assert result.steps[0].error.message == "broken"
+    # As 1.0.6 records it: the phase, and the last interaction the step did add.
+    assert result.steps[0].error.phase == "input_generation"
+    assert result.steps[0].last_interaction_index == 0
+    assert result.steps[0].error.summary() == "RuntimeError during interaction: broken"
 
 
 class MyTrace(Trace[str, str]):
@@ -354,3 +359,27 @@ def test_the_package_is_typed() -> None:
     from importlib.resources import files
 
     assert files("checkspec.engine").joinpath("py.typed").is_file()
+
+
+async def test_a_step_without_checks_that_did_not_run_is_one_skip_named_step() -> None:
+    failing = Equals(expected_value="a", target_key="trace.last.outputs")
+    scenario = Scenario("s").interact("a", "b").check(failing).interact("c", "c")
+    result = await scenario.run()
+    skipped = result.steps[1]
+    assert [r.status for r in skipped.results] == [CheckStatus.SKIP]
+    assert skipped.results[0].details == {"check_kind": "step", "check_name": "step"}
+
+
+async def test_a_failing_interaction_is_raised_with_its_own_context() -> None:
+    class Failing(InteractionSpec[str, str, Trace]):
+        async def generate(self, trace: Trace) -> AsyncGenerator[Interaction, Trace]:
+            yield Interaction(inputs="first", outputs="ok")
+            try:
+                {}["missing"]
+            except KeyError:
+                raise RuntimeError("broken")  # noqa: B904 (chained to the KeyError on purpose)
+
+    with pytest.raises(RuntimeError, match="broken") as info:
+        await Scenario("s").add_interaction(Failing()).run()
+    # Its context is what it was raised in (the KeyError), not the wrapper that carried it.
+    assert isinstance(info.value.__context__, KeyError)

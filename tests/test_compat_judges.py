@@ -332,3 +332,27 @@ def test_dumps_of_giskard_agents_generators_are_rebuilt_by_it(
     check = Check.model_validate(dumped)
     assert isinstance(check.generator, FakeGenerator)
     assert check.generator.answers == [{"kind": "mock"}]
+
+
+async def test_missing_evidence_is_an_error_with_the_inputs() -> None:
+    from checkspec.engine.core.judge import MissingJudgeEvidenceError
+    from checkspec.engine.judges.base import MissingJudgeEvidenceError as from_base
+
+    assert from_base is MissingJudgeEvidenceError and issubclass(from_base, ValueError)
+
+    class NeedsContext(BaseJudge):
+        async def judge(self, prompt: Any, inputs: dict[str, Any], output_type: Any = None) -> Any:
+            raise MissingJudgeEvidenceError("no context to judge against")
+
+    result = await LLMJudge(judge=NeedsContext(), prompt="Is {{ trace.last.outputs }} ok?").run(
+        TRACE
+    )
+    assert result.errored and result.message == "no context to judge against"
+    assert "trace" in result.details["inputs"]
+
+    # A SOM judge given an empty trace says so instead of asking the model.
+    som = FakeSOM(0.9)
+    check = LLMJudge(judge=SOMJudge(model=som), prompt="Is {{ trace.last.outputs }} ok?")
+    result = await check.run(Trace())
+    assert result.errored and "empty trace" in (result.message or "")
+    assert som.questions == []

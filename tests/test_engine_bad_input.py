@@ -208,7 +208,7 @@ async def test_interaction_without_outputs_or_target_is_an_error_result() -> Non
     assert error is not None
     assert "no recorded 'outputs'" in error.message
     assert "no target" in error.message
-    assert error.phase == "interaction"
+    assert error.phase == "input_generation"
     assert [r.status for r in result.steps[0].results] == [CheckStatus.SKIP]
     assert any("no recorded 'outputs'" in line for line in result.format_failures())
 

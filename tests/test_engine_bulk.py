@@ -253,3 +253,19 @@ def test_private_attributes_are_copied_from_their_defaults_only_when_that_is_all
         _BULK.validate({"name": "x"}).__pydantic_private__
         == _own({"name": "x"}).__pydantic_private__
     )
+
+
+def test_a_model_whose_build_is_deferred_goes_through_the_bulk_path() -> None:
+    # Engine models defer their build (start-up); the copy was made from the unbuilt
+    # placeholder and failed for good, so every later scenario took the slow path.
+    from pydantic import ConfigDict
+
+    from checkspec.engine.core.bulk import BulkValidator
+
+    class Deferred(BaseModel):
+        model_config = ConfigDict(defer_build=True)
+        name: str = "x"
+
+    assert not Deferred.__pydantic_complete__
+    made = BulkValidator(Deferred).validate({"name": "y"})
+    assert made is not None and made.name == "y"

@@ -684,6 +684,26 @@ async def test_readability_needs_a_string() -> None:
     result = await Readability(metric="gunning_fog").run(trace_of({"text": SIMPLE_TEXT}))
     assert result.status is ERROR
     assert "must be a string" in result.message
+    assert result.details["value"] == repr({"text": SIMPLE_TEXT})
+
+
+async def test_readability_errors_carry_what_was_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    from checkspec.engine.checks import readability
+    from checkspec.engine.core.jsonpath import NoMatch
+
+    result = await Readability(target_key="trace.last.outputs.answer").run(trace_of("x"))
+    assert result.status is ERROR
+    assert result.details["text"] == NoMatch("trace.last.outputs.answer")
+
+    class Broken:
+        def flesch_reading_ease(self, text: str) -> float:
+            raise RuntimeError("boom")
+
+    monkeypatch.setattr(readability, "_textstat", Broken)
+    result = await Readability().run(trace_of(SIMPLE_TEXT))
+    assert result.status is ERROR
+    assert "Failed to compute readability score" in result.message
+    assert result.details["error"] == "boom" and result.details["text"] == SIMPLE_TEXT
 
 
 def test_readability_min_above_max_is_rejected() -> None:

@@ -719,7 +719,7 @@ async def test_raising_outputs_callable_propagates_or_becomes_an_error() -> None
     first = result.steps[0]
     assert first.error.exception_type == "ValueError"
     assert first.error.message == "boom from user code"
-    assert first.error.phase == "interaction"
+    assert first.error.phase == "input_generation"
     assert first.error.traceback and "raise_value_error" in first.error.traceback
     assert [r.status for r in first.results] == [CheckStatus.SKIP]
     assert later.calls == 0

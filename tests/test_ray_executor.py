@@ -247,8 +247,8 @@ class _Scripted:
         keys = [job.key for job in batch]
         self.tasks.append(keys)
 
-        async def value(message: tuple[str, object]) -> tuple[str, object]:
-            return message
+        async def value(message: tuple[str, object]) -> list[tuple[str, object]]:
+            return [message]  # a real task yields the messages of a few ms as one list
 
         async def task() -> Any:
             if self.crashing in keys:
@@ -291,3 +291,25 @@ async def test_a_crash_is_blamed_on_its_job_even_when_its_start_message_was_lost
     }
     # the batch; 0 alone; the suspects 1-3 (dies again); then each of them alone
     assert executor._remote.tasks == [[0, 1, 2, 3], [1, 2, 3], [3], [2], [1], [0]]  # noqa: SLF001
+
+
+def test_a_task_yields_the_messages_that_came_close_together_as_one_item() -> None:
+    # Each item a streaming task yields is a Ray object: one per message cost a run of
+    # thousands of scenarios most of its time.
+    import queue
+    import threading
+
+    from checkspec.engine.executor.ray_executor import _gathered
+
+    events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+    for key in range(5):
+        events.put(("started", key))
+
+    def later() -> None:
+        time.sleep(0.3)  # well past the gathering window: its own item
+        events.put(("started", 5))
+        events.put(None)
+
+    threading.Thread(target=later).start()
+    items = list(_gathered(events))
+    assert items == [[("started", k) for k in range(5)], [("started", 5)]]

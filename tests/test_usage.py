@@ -240,8 +240,10 @@ def test_a_dry_run_without_prices_says_so(tmp_path: Path) -> None:
 # -- the run's budget: max_cost ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("executor", ["process", "inprocess"])
+@pytest.mark.parametrize("executor", ["process", "inprocess", "ray"])
 def test_the_budget_holds_across_workers(tmp_path: Path, executor: str) -> None:
+    if executor == "ray":  # a real local Ray: the limiter actor holds the account
+        pytest.importorskip("ray")
     prices = "models:\n  openai/private:\n    input_cost_per_token: 0.001\n    output_cost_per_token: 0.001\n"
     (tmp_path / "checkspec.yaml").write_text(
         f"model: openai/private\njobs: 2\nconcurrency: 8\n{prices}"

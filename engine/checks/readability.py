@@ -89,9 +89,12 @@ class Readability(Check):
             "min_score": self.min_score,
             "max_score": self.max_score,
         }
+        # What was read, or why nothing could be scored, in the details (as 1.0.6).
         if isinstance(text, NoMatch):
+            details["text"] = text
             return CheckResult.error(f"No value found for key '{self.target_key}'.", details)
         if not isinstance(text, str):
+            details["value"] = repr(text)
             return CheckResult.error(
                 f"Value for key '{self.target_key}' must be a string, but found "
                 f"{type(text).__name__}.",
@@ -100,6 +103,7 @@ class Readability(Check):
         try:
             score = float(getattr(_textstat(), self.metric)(text))
         except Exception as exc:
+            details.update(text=text, error=str(exc))
             return CheckResult.error(
                 f"Failed to compute readability score ({self.metric}): {exc}", details
             )

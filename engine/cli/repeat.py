@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..executor import Ending
 
-if TYPE_CHECKING:  # execute.py imports this module to fold a run's repeats
+if TYPE_CHECKING:  # execute.py imports this module when a run repeats
     from .execute import ScenarioRun
 
 

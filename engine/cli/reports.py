@@ -19,7 +19,12 @@ OUTPUT_LINES = 20  # of a failed scenario's printed output, in the text report
 def non_passing(run: ScenarioRun) -> Iterator[tuple[int, int, CheckResult, str, int]]:
     """(step, index, result, check label, 1-based line) of each failed/errored check."""
     for s, step in enumerate(run.result.steps):
-        if step.error is not None and step.error.phase in ("interaction", "target", "run"):
+        if step.error is not None and step.error.phase in (
+            "input_generation",
+            "interaction",
+            "target",
+            "run",
+        ):
             # "run": the scenario never finished (its deadline, a dead worker).
             label = "scenario" if step.error.phase == "run" else "interaction"
             line = run.line if step.error.phase == "run" else run.step_line(s)

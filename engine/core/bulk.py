@@ -108,6 +108,9 @@ class _Copy:
     """A model's schema rewritten as the module docstring says, and what it was made from."""
 
     def __init__(self, model: type[BaseModel], own: tuple[type[BaseModel], ...]) -> None:
+        for cls in own:  # a deferred build (defer_build) has no schema to copy yet
+            if not cls.__pydantic_complete__:
+                cls.model_rebuild()
         changes = family_changes()
         self.own = own
         self.definitions: dict[str, Any] = {}

@@ -173,6 +173,10 @@ def _check(text: str) -> str:
 
 JSONPathStr = Annotated[str, AfterValidator(_check), JSONPathMarker()]
 
+# The reference library's names for the marker and the validator (core.extraction).
+_JSONPathStrMarker = JSONPathMarker
+_validate_jsonpath_syntax = _check
+
 
 def resolve(trace: Trace, key: str) -> Any:
     """The value `key` selects in `trace`, a list for multi-match paths, or NoMatch."""

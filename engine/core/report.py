@@ -15,6 +15,8 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 
+from .report_limits import max_reported_failures
+
 if TYPE_CHECKING:
     from .result import (
         CheckResult,
@@ -122,6 +124,10 @@ def _suite(result: SuiteResult, console: Any, options: Any) -> Iterator[Any]:
     yield ""
     failing = result.failures_and_errors
     if failing:
+        # GISKARD_CHECKS_MAX_REPORTED_FAILURES: at most that many detailed, then a count.
+        hidden = len(failing)
+        failing = failing[: max_reported_failures()]
+        hidden -= len(failing)
         yield Rule("FAILURES", characters="=", style="grey50")
         for scenario in failing:
             color = STYLE[scenario.status.value][0]
@@ -140,6 +146,8 @@ def _suite(result: SuiteResult, console: Any, options: Any) -> Iterator[Any]:
                     if check.failed or check.errored:
                         name = step.check_names[index] if index < len(step.check_names) else None
                         yield from (f"\t{line}" for line in _check(check, name))
+        if hidden:
+            yield f"  ... and {hidden} more"
     yield Rule(style="bold blue")
     counts = {
         "error": result.errored_count,

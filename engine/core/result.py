@@ -186,6 +186,15 @@ _PLAIN_RESULT = (
 _RESULT_FIELDS_SET = unread_fields_set(CheckResult, _RESULT_FIELDS)
 
 
+_PHASE_WORDS = {"input_generation": "interaction"}
+
+
+def _parse_tag(tag: str) -> tuple[str, str]:
+    """A `key:value` tag as (key, value), split at the first colon; no colon: (tag, "")."""
+    key, _, value = tag.partition(":")
+    return key, value
+
+
 def _plain_result(
     status: CheckStatus,
     message: str | None,
@@ -245,7 +254,9 @@ class TestCaseError(BaseModel):
 
     def summary(self) -> str:
         """`<ExceptionType>[ during <phase>]: <message>`."""
-        phase = f" during {self.phase}" if self.phase else ""
+        # "input_generation" (an interaction that could not be generated) reads "interaction".
+        named = _PHASE_WORDS.get(self.phase, self.phase) if self.phase else None
+        phase = f" during {named}" if named else ""
         return f"{self.exception_type}{phase}: {self.message}"
 
     def rich_line(self, color: str) -> str:
@@ -471,9 +482,7 @@ class SuiteResult(Reportable, BaseModel):
         )
         for result in self.results:
             values: set[str | None] = {
-                value
-                for tag_key, _, value in (tag.partition(":") for tag in result.tags)
-                if tag_key == key
+                value for tag_key, value in map(_parse_tag, result.tags) if tag_key == key
             }
             for value in values or {None}:
                 bucket = buckets[value]

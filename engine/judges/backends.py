@@ -188,6 +188,14 @@ class LLMChatJudge(BaseJudge):
         return parse_output(data, output_type)
 
 
+class MissingJudgeEvidenceError(ValueError):
+    """A judge cannot evaluate because evidence it needs is absent (e.g. an empty trace).
+
+    Raised by a judge (ours or one of the user's), it makes the check an ERROR saying so,
+    with the prompt's inputs in the details.
+    """
+
+
 @BaseJudge.register("som")
 class SOMJudge(BaseJudge):
     """Scores the pass probability with a System One Model against a threshold."""
@@ -211,6 +219,12 @@ class SOMJudge(BaseJudge):
             raise ValueError(
                 "SOM judges support only LLMCheckResult verdicts. "
                 "Use an LLM judge for custom output schemas."
+            )
+        trace = inputs.get("trace")
+        if trace is not None and not getattr(trace, "interactions", True):
+            raise MissingJudgeEvidenceError(
+                "SOM judge received an empty trace. "
+                "Pass a non-empty conversation trace in inputs['trace']."
             )
         text = prompt_text(prompt, inputs)
         details.update(model=describe(self.model), prompt=text)
@@ -261,6 +275,7 @@ __all__ = [
     "BaseJudge",
     "JudgeInput",
     "LLMChatJudge",
+    "MissingJudgeEvidenceError",
     "NoModelError",
     "SOMJudge",
     "get_default_judge",

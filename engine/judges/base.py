@@ -18,7 +18,13 @@ from ..llm.errors import ProviderError
 from ..llm.external import describe
 from ..llm.prompts import PromptError, as_text, render_prompt, template_syntax_error
 from ..llm.usage import metered
-from .backends import NO_MODEL_MESSAGE, BaseJudge, LLMChatJudge, SOMJudge
+from .backends import (
+    NO_MODEL_MESSAGE,
+    BaseJudge,
+    LLMChatJudge,
+    MissingJudgeEvidenceError,
+    SOMJudge,
+)
 from .mixins import WithJudgeMixin
 from .verdict import VERDICT_INSTRUCTION, LLMCheckResult, VerdictError, parse_verdict
 
@@ -77,6 +83,8 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
                 output = await judge.judge(prompt, inputs, output_type=self.output_type)
         except VerdictError as exc:
             return CheckResult.error(str(exc), {**details, "answer": exc.raw})
+        except MissingJudgeEvidenceError as exc:
+            return CheckResult.error(str(exc), {**details, "inputs": inputs})
         except (ProviderError, PromptError) as exc:
             return CheckResult.error(str(exc), details)
         except Exception as exc:  # a bug must not stop the run: report it on this check

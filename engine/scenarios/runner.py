@@ -10,6 +10,8 @@ from typing import Any
 
 from ..core.result import ScenarioResult
 from ..core.sentinel import MISSING
+from ..core.trace import Trace, infer_trace_type
+from ..interactions import Interact
 from .scenario import Scenario
 
 
@@ -32,6 +34,34 @@ _RUNNER = ScenarioRunner()
 def get_runner() -> ScenarioRunner:
     """The process-wide runner."""
     return _RUNNER
+
+
+def _resolve_trace_type(scenario: Scenario, run_target: Any) -> Any:
+    """The trace class a run builds: the scenario's trace_type, else the second parameter's
+    annotation of the run's target (or the scenario's) when it is a Trace type, else Trace."""
+    if scenario.trace_type is not None:
+        return scenario.trace_type
+    target = run_target if run_target is not MISSING else scenario.target
+    return infer_trace_type(target) or Trace
+
+
+def _build_steps(scenario: Scenario, target: Any) -> list[Any]:
+    """The scenario's steps with `target` (else the scenario's) answering their interactions
+    (a target answers every interaction: docs/compatibility.md); as they are without one."""
+    target = target if target is not MISSING else scenario.target
+    if target is MISSING or target is None:
+        return list(scenario.steps)
+    return [
+        step.model_copy(
+            update={
+                "interacts": [
+                    i.model_copy(update={"outputs": target}) if isinstance(i, Interact) else i
+                    for i in step.interacts
+                ]
+            }
+        )
+        for step in scenario.steps
+    ]
 
 
 __all__ = ["ScenarioRunner", "get_runner"]

@@ -61,6 +61,11 @@ _UNSET_SKIP_REASON = ("skip_reason",)
 _UNSET_RUNS = ("multiple_runs", "runs_executed")
 
 
+def _step_skip(why: str) -> CheckResult:
+    """The one SKIP of a step without checks that did not run, named `step` (as 1.0.6)."""
+    return CheckResult.skip(why, {"check_kind": "step", "check_name": "step"})
+
+
 @fields_set_on_demand
 class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     """Interactions to add, then the checks that judge the trace at that point."""
@@ -77,7 +82,7 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
     def skipped(self, why: str) -> TestCaseResult:
         # A step without checks still reports one SKIP, so no step reads as passed.
         return TestCaseResult.model_construct(
-            results=[CheckResult.skip(why) for _ in range(max(1, len(self.checks)))],
+            results=[CheckResult.skip(why) for _ in self.checks] or [_step_skip(why)],
             duration_ms=0,
             last_interaction_index=None,
             error=None,
@@ -99,12 +104,22 @@ class Step(BaseModel, Generic[InputType, OutputType, TraceType]):
             if isinstance(exc, InteractionGenerationError):  # keep what was generated
                 trace, failure = exc.partial_trace, exc.__cause__ or exc
             if not return_exception:
-                raise failure  # noqa: B904  # what the interaction raised, unchanged
+                if failure is exc:
+                    raise
+                # What the interaction raised, unchanged: raising it here would chain the
+                # InteractionGenerationError that carried it as its __context__.
+                context, suppress = failure.__context__, failure.__suppress_context__
+                try:
+                    raise failure
+                finally:
+                    failure.__context__, failure.__suppress_context__ = context, suppress
             return TestCaseResult.model_construct(
-                results=[CheckResult.skip("not run: the interaction failed") for _ in names],
+                results=[CheckResult.skip("not run: the interaction failed") for _ in names]
+                or [_step_skip("not run: the interaction failed")],
                 duration_ms=_ms(started),
-                last_interaction_index=None,
-                error=TestCaseError.from_exception(failure, phase="interaction"),
+                # The partial trace's last interaction, as 1.0.6 records it.
+                last_interaction_index=len(trace.interactions) - 1 if trace.interactions else None,
+                error=TestCaseError.from_exception(failure, phase="input_generation"),
                 check_names=names,
             ), trace
         durations: list[float] = []

@@ -60,32 +60,36 @@ class Suite(BaseModel, Generic[InputType, OutputType]):
                 raise ValueError("max_concurrency must be greater than 0")
         chosen = target if target is not MISSING else self.target
         started = time.perf_counter()
-        with _progress(self, verbose) as advance:
+        with _progress(self, verbose) as progress:
             if parallel:
                 results = await self._run_parallel(
-                    chosen, return_exception, max_concurrency, advance
+                    chosen, return_exception, max_concurrency, progress
                 )
             else:
                 results = []
                 for scenario in self.scenarios:
                     results.append(await scenario.run(chosen, return_exception))
-                    advance(results[-1])
+                    progress.record(results[-1].status)
         return SuiteResult(
             results=results, duration_ms=int((time.perf_counter() - started) * 1000), suite=self
         )
 
     async def _run_parallel(
-        self, target: Any, return_exception: bool, limit: int | None, advance: Any
+        self, target: Any, return_exception: bool, limit: int | None, progress: Any
     ) -> list[ScenarioResult[Any]]:
         semaphore = asyncio.Semaphore(limit) if limit else None
 
+        async def run_one(scenario: Scenario) -> ScenarioResult[Any]:
+            with progress.scenario_row(scenario.name or "scenario"):
+                return await scenario.run(target, return_exception)
+
         async def one(scenario: Scenario) -> ScenarioResult[Any]:
             if semaphore is None:
-                result = await scenario.run(target, return_exception)
+                result = await run_one(scenario)
             else:
                 async with semaphore:
-                    result = await scenario.run(target, return_exception)
-            advance(result)
+                    result = await run_one(scenario)
+            progress.record(result.status)
             return result
 
         try:
@@ -102,19 +106,37 @@ class Suite(BaseModel, Generic[InputType, OutputType]):
         return run_sync(self.run, *args, **kwargs)
 
 
+class _Quiet:
+    """The progress of a run that shows none."""
+
+    def record(self, status: Any) -> None:
+        pass
+
+    @contextmanager
+    def scenario_row(self, name: str) -> Iterator[None]:
+        yield
+
+
 @contextmanager
 def _progress(suite: Suite[Any, Any], verbose: bool) -> Iterator[Any]:
-    """A callback advancing a rich progress bar (a no-op when not verbose)."""
+    """The live progress display (suite_progress.py) of a verbose run, else a no-op."""
     if not verbose or not suite.scenarios:
-        yield lambda result: None
+        yield _Quiet()
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from .suite_progress import _SuiteProgress
 
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), transient=True
-    ) as progress:
-        task = progress.add_task(f"Suite {suite.name}", total=len(suite.scenarios))
-        yield lambda result: progress.advance(task)
+    with _SuiteProgress() as progress:
+        progress.start_overall(f"Suite {suite.name}", len(suite.scenarios))
+        yield progress
+
+
+def __getattr__(name: str) -> Any:
+    # giskard-checks' progress classes, without loading rich for every import of the suite.
+    if name in ("_SuiteProgress", "_OverallOnly"):
+        from . import suite_progress
+
+        return getattr(suite_progress, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # SuiteResult names Suite (defined here, imported there only for type checking).
