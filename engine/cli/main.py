@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_INTERRUPTED = 130
+# html: one self-contained page (engine/html), rendered from the JSON report.
+REPORT_FORMATS = ("text", "json", "junit", "sarif", "html")
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
@@ -67,7 +69,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("run"):
         run = commands.add_parser("run", help="run the scenarios of spec files or folders")
         run.add_argument("paths", nargs="+", metavar="PATH")
-        run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
         run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
         run.add_argument(
@@ -138,7 +140,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             "merge", help="merge the JSON reports of shards into the report of the whole run"
         )
         merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
-        merge.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        merge.add_argument("--format", choices=REPORT_FORMATS, default="text")
         merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
 
     if wanted("validate"):
@@ -557,6 +559,12 @@ def _render(report: RunReport, fmt: str) -> str:
         return to_json(report) + "\n"
     if fmt == "junit":
         return to_junit(report)
+    if fmt == "html":
+        import json
+
+        from ..html import render_report
+
+        return render_report(json.loads(to_json(report)))
     return to_sarif(report, tool_version()) + "\n"
 
 

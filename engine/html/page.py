@@ -1,0 +1,82 @@
+"""One self-contained HTML page per run report or comparison.
+
+The page is `assets/page.html` with the styles and script of `assets/` inlined and the
+data embedded as JSON in a `<script type="application/json">`; the script renders the
+rows a page at a time, so a run of 10,000 scenarios opens at once (bench/html_report.py).
+No network: nothing is fetched, the page works from file:// (tests/test_html_report.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+_SLOT = re.compile(r"\{\{(title|style|data|script)\}\}")
+
+
+@cache
+def asset(name: str) -> str:
+    """A file of engine/html/assets/ (shipped as package data)."""
+    return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def embed_json(value: object) -> str:
+    """JSON safe inside a <script> element: no `<` (so no `</script>` or `<!--`) and no
+    U+2028/U+2029, each written as its \\u escape, which JSON.parse reads back as is."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _escape_html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def page(kind: str, data: object, title: str, scripts: tuple[str, ...] = ("report.js",)) -> str:
+    """The page of `kind` ("report", "compare", "runs") over `data`."""
+    values = {
+        "title": _escape_html(title),
+        "style": asset("style.css"),
+        "data": embed_json({"page": kind, "data": data}),
+        "script": "\n".join(asset(name) for name in scripts).replace("</script", "<\\/script"),
+    }
+    return _SLOT.sub(lambda found: values[found.group(1)], asset("page.html"))
+
+
+def slim_report(payload: dict[str, Any]) -> dict[str, Any]:
+    """The run report without what the page never shows (the trace's `last`, a copy of
+    its final interaction; empty metrics and check-name lists), to keep big pages small."""
+    scenarios = []
+    for scenario in payload.get("scenarios", []):
+        scenario = dict(scenario)
+        trace = scenario.get("final_trace")
+        if isinstance(trace, dict) and "last" in trace:
+            scenario["final_trace"] = {k: v for k, v in trace.items() if k != "last"}
+        steps = []
+        for step in scenario.get("steps", []):
+            step = {k: v for k, v in step.items() if v not in (None, []) or k == "results"}
+            step["results"] = [
+                {k: v for k, v in result.items() if k != "metrics" or v}
+                for result in step.get("results", [])
+            ]
+            steps.append(step)
+        scenario["steps"] = steps
+        scenarios.append(scenario)
+    return {**payload, "scenarios": scenarios}
+
+
+def render_report(payload: dict[str, Any], title: str | None = None) -> str:
+    """The page of one run: `payload` is the JSON run report (`checkspec run --format json`)."""
+    run = payload.get("run") or {}
+    name = title or ("checkspec run " + str(run["id"]) if run.get("id") else "checkspec run report")
+    return page("report", slim_report(payload), name)
+
+
+def render_compare(comparison: object, title: str | None = None) -> str:
+    """The page of a comparison (a `Comparison`, or its `to_json()` dict)."""
+    data = comparison.to_json() if hasattr(comparison, "to_json") else comparison
+    if isinstance(data, str):
+        data = json.loads(data)
+    return page("compare", data, title or "checkspec compare")
