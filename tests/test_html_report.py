@@ -3,6 +3,8 @@ data embedded safely, and `checkspec run --format html` writing it."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 import subprocess
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from checkspec.engine.html import render_report
-from checkspec.engine.html.page import embed_json
+from checkspec.engine.html.page import embed_json, page, slim_report
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -19,10 +21,17 @@ EXAMPLES = REPO / "examples"
 
 def _embedded(page: str) -> Any:
     found = re.search(
-        r'<script type="application/json" id="checkspec-data">(.*?)</script>', page, re.DOTALL
+        r'<script type="application/json" id="checkspec-data" data-encoding="([^"]+)">(.*?)'
+        r"</script>",
+        page,
+        re.DOTALL,
     )
     assert found, "no embedded data"
-    return json.loads(found.group(1))
+    value = json.loads(found.group(2))
+    if found.group(1) == "gzip+base64":
+        return json.loads(gzip.decompress(base64.b64decode(value)))
+    assert found.group(1) == "json"
+    return value
 
 
 def _report(**scenario: Any) -> dict[str, Any]:
@@ -60,7 +69,7 @@ def test_page_is_self_contained() -> None:
 def test_data_cannot_end_its_script_element() -> None:
     hostile = "</script><script>alert(1)</script><!-- \u2028\u2029 & </SCRIPT >"
     page = render_report(_report(scenario_name=hostile, output=hostile))
-    data_start = page.index('id="checkspec-data">')
+    data_start = page.index('id="checkspec-data"')
     data_end = page.index("</script>", data_start)
     embedded = page[data_start:data_end]
     assert "<" not in embedded.split(">", 1)[1]
@@ -107,3 +116,13 @@ def test_run_format_html_writes_the_page(tmp_path: Path) -> None:
     statuses = sorted(s["status"] for s in data["data"]["scenarios"])
     assert statuses.count("fail") == 1 and statuses.count("error") == 1
     assert not re.search(r"https?://", page)
+
+
+def test_big_data_is_embedded_gzipped(tmp_path: Path) -> None:
+    payload = _report(scenario_name="</script>\u2028" + "x" * 5000)
+    small = page("report", slim_report(payload), "t")
+    packed = page("report", slim_report(payload), "t", compress_over=1000)
+    assert 'data-encoding="json"' in small and 'data-encoding="gzip+base64"' in packed
+    assert len(packed) < len(small)
+    assert _embedded(packed) == _embedded(small)
+    assert packed.count("</script>") == 2

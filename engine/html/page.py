@@ -8,13 +8,19 @@ No network: nothing is fetched, the page works from file:// (tests/test_html_rep
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
-_SLOT = re.compile(r"\{\{(title|style|data|script)\}\}")
+_SLOT = re.compile(r"\{\{(title|style|data|encoding|script)\}\}")
+# Data bigger than this is embedded gzipped, as a JSON string of base64 (the page inflates
+# it with the browser's DecompressionStream): a run's JSON repeats its keys and texts, and
+# 10,000 scenarios would be ~14 MB as text, ~1.5 MB so (bench/html_report.py).
+COMPRESS_OVER = 1_000_000
 
 
 @cache
@@ -34,15 +40,33 @@ def _escape_html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def page(kind: str, data: object, title: str, scripts: tuple[str, ...] = ("report.js",)) -> str:
+def page(
+    kind: str,
+    data: object,
+    title: str,
+    scripts: tuple[str, ...] = ("report.js",),
+    compress_over: int = COMPRESS_OVER,
+) -> str:
     """The page of `kind` ("report", "compare", "runs") over `data`."""
+    embedded = embed_json({"page": kind, "data": data})
+    encoding = "json"
+    if len(embedded) > compress_over:
+        packed = gzip.compress(embedded.encode("utf-8"), compresslevel=6, mtime=0)
+        embedded = json.dumps(base64.b64encode(packed).decode("ascii"))
+        encoding = "gzip+base64"
     values = {
         "title": _escape_html(title),
         "style": asset("style.css"),
-        "data": embed_json({"page": kind, "data": data}),
+        "data": embedded,
+        "encoding": encoding,
         "script": "\n".join(asset(name) for name in scripts).replace("</script", "<\\/script"),
     }
     return _SLOT.sub(lambda found: values[found.group(1)], asset("page.html"))
+
+
+# Fields of a scenario the page never shows.
+_UNSHOWN = ("multiple_runs", "runs_executed", "replayed", "ending")
+_STEP_UNSHOWN = ("check_names", "last_interaction_index")
 
 
 def slim_report(payload: dict[str, Any]) -> dict[str, Any]:
@@ -50,13 +74,17 @@ def slim_report(payload: dict[str, Any]) -> dict[str, Any]:
     its final interaction; empty metrics and check-name lists), to keep big pages small."""
     scenarios = []
     for scenario in payload.get("scenarios", []):
-        scenario = dict(scenario)
+        scenario = {k: v for k, v in scenario.items() if k not in _UNSHOWN and v is not None}
         trace = scenario.get("final_trace")
         if isinstance(trace, dict) and "last" in trace:
             scenario["final_trace"] = {k: v for k, v in trace.items() if k != "last"}
         steps = []
         for step in scenario.get("steps", []):
-            step = {k: v for k, v in step.items() if v not in (None, []) or k == "results"}
+            step = {
+                k: v
+                for k, v in step.items()
+                if k not in _STEP_UNSHOWN and (v not in (None, []) or k == "results")
+            }
             step["results"] = [
                 {k: v for k, v in result.items() if k != "metrics" or v}
                 for result in step.get("results", [])

@@ -270,9 +270,21 @@
     root.appendChild(listView(items, { statuses: statuses }));
   }
 
+  /* The embedded data: JSON, or for big pages a JSON string of gzipped JSON in base64. */
+  function load(node) {
+    var raw = JSON.parse(node.textContent);
+    if (node.getAttribute("data-encoding") !== "gzip+base64") return Promise.resolve(raw);
+    var binary = atob(raw), bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
   function start() {
-    var node = document.getElementById("checkspec-data");
-    var data = JSON.parse(node.textContent);
+    load(document.getElementById("checkspec-data")).then(show, function (error) {
+      document.getElementById("app").textContent = "This page could not read its data: " + error;
+    });
+  }
+  function show(data) {
     var root = document.getElementById("app");
     root.textContent = "";
     if (window.acquireVsCodeApi || /vscode-webview/.test(location.protocol)) document.body.classList.add("vscode");
