@@ -288,7 +288,8 @@
     var root = document.getElementById("app");
     root.textContent = "";
     if (window.acquireVsCodeApi || /vscode-webview/.test(location.protocol)) document.body.classList.add("vscode");
-    (data.page === "compare" ? compare : report)(data.data, root);
+    var views = { report: report, compare: compare };
+    (views[data.page] || (window.checkspecViews || {})[data.page] || report)(data.data, root);
     document.body.setAttribute("data-ready", "true");
   }
   window.checkspecPage = { start: start, report: report, compare: compare, el: el, percent: percent, seconds: seconds };
