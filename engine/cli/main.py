@@ -172,6 +172,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_generate(commands)
 
+    if wanted("report", "view"):
+        from .view import add_parsers
+
+        add_parsers(commands, wanted)
+
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
         # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -686,6 +691,18 @@ def _lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .view import report
+
+    return report(args)
+
+
+def _view(args: argparse.Namespace) -> int:
+    from .view import view
+
+    return view(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -697,6 +714,8 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "schema": _schema,
     "lsp": _lsp,
     "generate": _generate,
+    "report": _report,
+    "view": _view,
 }
 COMMANDS = frozenset(_HANDLERS)
 
