@@ -6,6 +6,8 @@ Pure: reads the SQLite file, runs nothing. Callers keep it off the event loop.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -32,26 +34,44 @@ def _same_file(recorded: str, run: dict[str, Any], spec: Path) -> bool:
         return False
 
 
-def runs_of_file(spec: Path, count: int = 2) -> list[dict[str, Any]]:
-    """The newest `count` recorded runs with scenarios of `spec`, newest first, each
-    keeping only those scenarios."""
+def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
+    """The newest recorded runs with scenarios of `spec`, newest first, each keeping only
+    those scenarios."""
     from checkspec.engine.history.store import HistoryStore
 
     path = history_path(spec)
     if not path.is_file():
-        return []
+        return
     store = HistoryStore(path)
-    found: list[dict[str, Any]] = []
     for run in store.runs(RUNS_LOOKED_AT):
-        run_id = run["id"] if isinstance(run, dict) else run.id
-        payload = store.load(run_id)
-        mine = [
-            s for s in payload.get("scenarios", []) if _same_file(s.get("file", ""), payload, spec)
-        ]
+        payload = store.load(run["id"] if isinstance(run, dict) else run.id)
+        scenarios = payload.get("scenarios", [])
+        mine = [s for s in scenarios if _same_file(s.get("file", ""), payload, spec)]
         if mine:
-            found.append({**payload, "scenarios": mine})
-            if len(found) == count:
-                break
+            yield {**payload, "scenarios": mine}
+
+
+def runs_of_file(spec: Path, count: int = 2) -> list[dict[str, Any]]:
+    """The newest `count` recorded runs with scenarios of `spec`, newest first."""
+    return list(islice(_recorded_runs(spec), count))
+
+
+def previous_verdicts(spec: Path, names: Collection[str]) -> dict[str, dict[str, Any]]:
+    """Each named scenario's last recorded verdict: {name: {status, run, started}}."""
+    found: dict[str, dict[str, Any]] = {}
+    wanted = set(names)
+    for payload in _recorded_runs(spec):
+        run = payload.get("run") or {}
+        for scenario in payload["scenarios"]:
+            name = scenario.get("scenario_name")
+            if name in wanted and name not in found:
+                found[name] = {
+                    "status": scenario.get("status"),
+                    "run": run.get("id"),
+                    "started": run.get("started"),
+                }
+        if len(found) == len(wanted):
+            break
     return found
 
 
