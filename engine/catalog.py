@@ -313,6 +313,20 @@ SETTINGS: tuple[Setting, ...] = (
         exclusive_minimum=0,
         editor=True,
     ),
+    Setting(
+        "history",
+        bool,
+        True,
+        "Keep every run in .checkspec/history.db at the workspace root (`checkspec history`, "
+        "`checkspec compare`); `--no-history` leaves one run out.",
+    ),
+    Setting(
+        "history_max_runs",
+        int,
+        200,
+        "Runs the history keeps; the oldest go past it.",
+        minimum=1,
+    ),
 )
 SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 

@@ -61,6 +61,8 @@ class Settings:
     cache_dir: str | None = _default("cache_dir")  # None: .checkspec/cache at the root
     cache_max_mb: float = _default("cache_max_mb")
     max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
+    history: bool = _default("history")  # keep the run in .checkspec/history.db
+    history_max_runs: int = _default("history_max_runs")
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:

@@ -18,10 +18,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..core.result import ScenarioResult, TestCaseStatus
 from ..core.usage import Usage
 from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
+from ..history.payload import new_run_id
 from ..settings import Settings
 from ..spec.document import Document
 from ..spec.scenario_analysis import ScenarioEntry
@@ -48,6 +50,8 @@ class ScenarioRun:
     output: str = ""  # what its code printed
     ending: Ending = Ending.FINISHED
     rerun: str | None = None  # why this is its second run (its worker was lost), if so
+    # With --repeat K: {"runs", "passed", "rate", "flaky", "statuses", "checks"} (repeat.py)
+    repeats: dict[str, Any] | None = None
 
     @classmethod
     def of(
@@ -109,6 +113,16 @@ class RunReport:
     signal: int | None = None  # what interrupted it (SIGINT, SIGTERM, SIGHUP)
     shard: tuple[int, int] | None = None  # (K, N) of `--shard K/N`
     selected: int | None = None  # scenarios selected before sharding (all shards together)
+    # What the run's record says of it (engine/history/payload.py's "run" object).
+    run_id: str = field(default_factory=lambda: new_run_id())
+    started: float = field(default_factory=time.time)  # epoch seconds
+    source: str = "cli"  # cli | pytest | editor
+    target: str | None = None
+    settings: Settings | None = None
+    root: Path | None = None  # the workspace root (None: the current folder)
+    repeat: int = 1
+    min_pass_rate: float = 1.0
+    payload: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # built once
 
     def count(self, status: TestCaseStatus) -> int:
         return sum(1 for r in self.runs if r.result.status is status)
@@ -155,6 +169,7 @@ def run_documents(
     jobs = [Job(i, entry.scenario, target) for i, (_, entry) in enumerate(todo)]  # type: ignore[arg-type]
     runs: list[ScenarioRun | None] = [None] * len(todo)
     started = time.perf_counter()
+    started_at = time.time()
     interrupted = False
     stopped_by: int | None = None
 
@@ -211,6 +226,9 @@ def run_documents(
     done = [run for run in runs if run is not None]
     return RunReport(
         runs=done,
+        started=started_at,
+        target=target,
+        settings=settings,
         duration_s=time.perf_counter() - started,
         interrupted=interrupted,
         signal=stopped_by,

@@ -85,6 +85,26 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             help="neither use nor fill the verdict cache: every judge call goes to the provider",
         )
         run.add_argument(
+            "--no-history",
+            action="store_true",
+            help="do not keep this run in .checkspec/history.db (the `history` setting)",
+        )
+        run.add_argument(
+            "--repeat",
+            type=_count(1),
+            default=1,
+            metavar="K",
+            help="run each scenario K times (the verdict cache bypassed for the repeats); "
+            "reports give pass rates, and a scenario whose verdict varies is flaky",
+        )
+        run.add_argument(
+            "--min-pass-rate",
+            type=_rate,
+            default=1.0,
+            metavar="R",
+            help="with --repeat: the share of its runs (0..1) a scenario must pass (default 1)",
+        )
+        run.add_argument(
             "--dry-run",
             action="store_true",
             help="send nothing: print the model calls the run would make, their tokens and cost",
@@ -142,6 +162,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
         merge.add_argument("--format", choices=REPORT_FORMATS, default="text")
         merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
+
+    if wanted("history", "compare"):
+        from .history import add_parsers as add_history
+
+        add_history(commands, wanted)
 
     if wanted("validate"):
         validate = commands.add_parser("validate", help="check spec files without running anything")
@@ -223,6 +248,16 @@ def _count(least: int) -> Callable[[str], int]:
     return parse
 
 
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
+    return value
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -261,6 +296,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # ---------------------------------------------------------------------------------
+
+
+def _history(args: argparse.Namespace) -> int:
+    from .history import history
+
+    return history(args)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .history import compare
+
+    return compare(args)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -391,6 +438,7 @@ def _run(args: argparse.Namespace) -> int:
         cache=False if args.no_cache else None,
         max_cost=args.max_cost,
         rerun=False if args.no_rerun else None,
+        history=False if args.no_history else None,
     )
     if args.dry_run:
         from .dry_run import print_plan
@@ -438,6 +486,7 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
+    report.root = workspace.root
     for warning in write_last_failed(
         workspace.root,
         (
@@ -448,6 +497,10 @@ def _run(args: argparse.Namespace) -> int:
     ):
         print(warning, file=sys.stderr)
     code = _write(report, args.format, args.output, invalid)
+    if report.runs:
+        from .history import keep_run
+
+        keep_run(report, settings, workspace.root)
     drifted = _record(args, report)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
@@ -565,11 +618,10 @@ def _render(report: RunReport, fmt: str) -> str:
     if fmt == "junit":
         return to_junit(report)
     if fmt == "html":
-        import json
-
+        from ..history.payload import build_payload
         from ..html import render_report
 
-        return render_report(json.loads(to_json(report)))
+        return render_report(build_payload(report))
     return to_sarif(report, tool_version()) + "\n"
 
 
@@ -714,6 +766,8 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "schema": _schema,
     "lsp": _lsp,
     "generate": _generate,
+    "history": _history,
+    "compare": _compare,
     "report": _report,
     "view": _view,
 }

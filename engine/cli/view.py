@@ -39,22 +39,32 @@ def add_parsers(commands: Any, wanted: Any) -> None:
 
 
 def _store() -> Any:
-    from ..history.store import HistoryStore, default_path  # type: ignore[import-not-found]
+    from ..history.store import HistoryStore, history_path
+    from ..spec.workspace import find_config
 
-    return HistoryStore(default_path(Path.cwd()))
+    config = find_config(Path.cwd().resolve())
+    return HistoryStore(history_path(config.parent if config is not None else None))
 
 
 def report(args: argparse.Namespace) -> int:
     import json
+    import sqlite3
 
+    from ..history.payload import ReportFormatError
     from ..history.store import HistoryError
     from ..html import render_report
 
+    store = _store()
     try:
-        payload = _store().resolve(args.run)
-    except HistoryError as exc:
+        payload = store.resolve(args.run)
+    except (HistoryError, ReportFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except sqlite3.Error as exc:
+        print(f"error: {store.path}: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    finally:
+        store.close()
     text = (
         render_report(payload)
         if args.format == "html"
@@ -74,7 +84,7 @@ def report(args: argparse.Namespace) -> int:
 
 
 def view(args: argparse.Namespace) -> int:
-    from ..history.compare import compare  # type: ignore[import-not-found]
+    from ..history.compare import compare
     from ..html.viewer import Viewer, is_loopback, serve
 
     host = args.host or "127.0.0.1"

@@ -102,9 +102,28 @@ def render_report(payload: dict[str, Any], title: str | None = None) -> str:
     return page("report", slim_report(payload), name)
 
 
-def render_compare(comparison: object, title: str | None = None) -> str:
-    """The page of a comparison (a `Comparison`, or its `to_json()` dict)."""
-    data = comparison.to_json() if hasattr(comparison, "to_json") else comparison
-    if isinstance(data, str):
-        data = json.loads(data)
-    return page("compare", data, title or "checkspec compare")
+def render_compare(
+    comparison: Any,
+    title: str | None = None,
+    *,
+    base: dict[str, Any] | None = None,
+    head: dict[str, Any] | None = None,
+) -> str:
+    """The page of a comparison (a `Comparison`, or its `to_json()` dict). Given the two
+    run reports, each listed scenario's conversation and checks in both runs go with it."""
+    data = comparison.to_json() if hasattr(comparison, "to_json") else dict(comparison)
+    if base is not None or head is not None:
+        listed = {
+            change["id"]
+            for section in ("newly_failing", "fixed", "still_failing", "added", "removed")
+            for change in data.get(section, [])
+        } | {change["id"] for change in data.get("changed_outputs", [])}
+        details: dict[str, dict[str, Any]] = {}
+        for side, payload in (("base", base), ("head", head)):
+            for scenario in slim_report(payload or {}).get("scenarios", []):
+                if scenario.get("id") in listed:
+                    details.setdefault(scenario["id"], {})[side] = scenario
+        data["scenarios"] = details
+    runs = data.get("base") or {}, data.get("head") or {}
+    name = title or f"checkspec compare {runs[0].get('id', 'base')} → {runs[1].get('id', 'head')}"
+    return page("compare", data, name)

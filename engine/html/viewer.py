@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..history.store import HistoryError
 from .page import page, render_compare, render_report
 
 
@@ -69,8 +70,8 @@ class Viewer:
     def _load(self, run_id: str) -> dict[str, Any]:
         try:
             return self.history.load(run_id)
-        except (KeyError, LookupError, ValueError) as exc:
-            raise NotFound(f"no run {run_id!r}") from exc
+        except HistoryError as exc:
+            raise NotFound(str(exc)) from exc
 
     def answer(self, target: str) -> tuple[str, str]:
         """The content type and body for a GET of `target`; NotFound when none."""
@@ -100,7 +101,7 @@ class Viewer:
             comparison = self.compare(base, head)
             if path == "/api/compare":
                 return "application/json", json.dumps(comparison)
-            return "text/html", render_compare(comparison)
+            return "text/html", render_compare(comparison, base=base, head=head)
         raise NotFound(path)
 
 
@@ -148,8 +149,10 @@ def serve(viewer: Viewer, host: str, port: int) -> int:
     """Serve until Ctrl-C (exit 0); prints the URL first."""
     server = make_server(viewer, host, port)
     shown = f"[{host.strip('[]')}]" if ":" in host else host
-    print(f"checkspec view: http://{shown}:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
-    try:
+    try:  # the URL printed inside: a Ctrl-C as soon as it is seen still stops cleanly
+        print(
+            f"checkspec view: http://{shown}:{server.server_address[1]}/ (Ctrl-C stops)", flush=True
+        )
         server.serve_forever()
     except KeyboardInterrupt:
         print("checkspec view: stopped", file=sys.stderr)

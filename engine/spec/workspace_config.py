@@ -137,6 +137,8 @@ class WorkspaceConfig(BaseModel):
     cache_dir: str | None = setting_field("cache_dir")
     cache_max_mb: float = setting_field("cache_max_mb")
     max_cost: float | None = setting_field("max_cost")
+    history: bool = setting_field("history")
+    history_max_runs: int = setting_field("history_max_runs")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
     )

@@ -14,22 +14,33 @@ from typing import Any
 RUNS_LOOKED_AT = 50  # the newest runs searched for two that include the file
 
 
+def workspace_root(spec: Path) -> Path:
+    """Where a spec file's runs are recorded: its workspace root (checkspec.yaml's
+    folder), else its own folder."""
+    from checkspec.engine.spec.workspace import find_config
+
+    config = find_config(spec.resolve())
+    return config.parent if config is not None else spec.parent
+
+
 def history_path(spec: Path) -> Path:
     """The history a spec file's runs are recorded in (its workspace's)."""
-    from checkspec.engine.history.store import default_path  # type: ignore[import-not-found]
+    from checkspec.engine.history.store import history_path as at_root
 
-    return default_path(spec.parent)
+    return at_root(workspace_root(spec))
 
 
-def _same_file(recorded: str, run: dict[str, Any], spec: Path) -> bool:
+def _same_file(recorded: str, root: Path, spec: Path) -> bool:
+    """Whether a report's `file` (as the run was given it: relative to where it ran,
+    which the report does not say) is `spec`: the same path from the workspace root, or
+    else, when that names no file, the same file name."""
     candidate = Path(recorded)
     if not candidate.is_absolute():
-        base = (run.get("run") or {}).get("cwd") or (run.get("run") or {}).get("root")
-        if not base:
-            return candidate.name == spec.name
-        candidate = Path(base) / candidate
+        candidate = root / candidate
     try:
-        return candidate.resolve() == spec.resolve()
+        if candidate.resolve() == spec.resolve():
+            return True
+        return not candidate.exists() and candidate.name == spec.name
     except OSError:
         return False
 
@@ -39,16 +50,17 @@ def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
     those scenarios."""
     from checkspec.engine.history.store import HistoryStore
 
+    root = workspace_root(spec)
     path = history_path(spec)
     if not path.is_file():
         return
-    store = HistoryStore(path)
-    for run in store.runs(RUNS_LOOKED_AT):
-        payload = store.load(run["id"] if isinstance(run, dict) else run.id)
-        scenarios = payload.get("scenarios", [])
-        mine = [s for s in scenarios if _same_file(s.get("file", ""), payload, spec)]
-        if mine:
-            yield {**payload, "scenarios": mine}
+    with HistoryStore(path) as store:
+        for run in store.runs(RUNS_LOOKED_AT):
+            payload = store.load(run.id)
+            scenarios = payload.get("scenarios", [])
+            mine = [s for s in scenarios if _same_file(s.get("file", ""), root, spec)]
+            if mine:
+                yield {**payload, "scenarios": mine}
 
 
 def runs_of_file(spec: Path, count: int = 2) -> list[dict[str, Any]]:
@@ -84,14 +96,14 @@ def compare_previous(spec: Path) -> dict[str, Any]:
             "error": f"{spec.name} has {len(runs) or 'no'} recorded run{'s' * (len(runs) != 1)}; "
             "compare needs two (run it again)"
         }
-    from checkspec.engine.history.compare import compare  # type: ignore[import-not-found]
+    from checkspec.engine.history.compare import compare
     from checkspec.engine.html import render_compare
 
     head, base = runs
     base_id, head_id = str(base["run"]["id"]), str(head["run"]["id"])
     title = f"{spec.name}: {base_id} → {head_id}"
     return {
-        "html": render_compare(compare(base, head), title),
+        "html": render_compare(compare(base, head), title, base=base, head=head),
         "title": title,
         "base": base_id,
         "head": head_id,

@@ -119,29 +119,35 @@
       if (step.skip_reason) body.appendChild(el("p", { class: "muted", text: "skipped: " + step.skip_reason }));
       (step.results || []).forEach(function (r) { body.appendChild(checkView(r)); });
     });
+    if (s.repeats) {
+      body.appendChild(el("h2", { text: "Repeats" }));
+      body.appendChild(el("p", { text: "passed " + s.repeats.passed + " of " + s.repeats.runs + " (" + percent(s.repeats.rate) + ")" + (s.repeats.flaky ? ", flaky" : "") +
+        (s.repeats.statuses ? ": " + s.repeats.statuses.join(" ") : "") }));
+      if (s.repeats.checks) body.appendChild(el("details", null, [el("summary", { class: "muted", text: "per check" }), el("pre", { text: text(s.repeats.checks) })]));
+    }
     if (s.output) { body.appendChild(el("h2", { text: "Captured output" })); body.appendChild(el("pre", { text: s.output })); }
     if (s.rerun) body.appendChild(el("p", { class: "muted", text: "re-run: " + s.rerun }));
     return body;
   }
-  function scenarioRow(s, extra) {
-    var row = el("details", { class: "row", "data-status": s.status, "data-id": s.id || "" }, [
+  function scenarioRow(s, extra, makeBody) {
+    var row = el("details", { class: "row", "data-status": s.status, "data-section": s.section || null, "data-id": s.id || "" }, [
       el("summary", null, [badge(s.status), el("span", { class: "name", text: s.scenario_name || s.name || s.id }),
         extra || null,
-        s.flaky ? el("span", { class: "flaky", title: "verdicts differ across repeats", text: "flaky" }) : null,
-        s.pass_rate !== undefined && s.pass_rate !== null ? el("span", { class: "muted", text: percent(s.pass_rate) + (s.passes !== undefined ? " (" + s.passes + "/" + s.repeats + ")" : "") }) : null,
+        s.repeats && s.repeats.flaky ? el("span", { class: "flaky", title: "verdicts differ across repeats", text: "flaky" }) : null,
+        s.repeats ? el("span", { class: "muted", title: "passed / runs", text: percent(s.repeats.rate) + " (" + s.repeats.passed + "/" + s.repeats.runs + ")" }) : null,
       ].concat((s.tags || []).map(function (t) { return el("span", { class: "tag", text: t }); })).concat([
         el("span", { class: "where", text: (s.file || "") + (s.line ? ":" + s.line : "") }),
         el("span", { class: "dur", text: s.duration_ms !== undefined ? seconds(s.duration_ms / 1000) : "" })])),
     ]);
     var filled = false;
-    row.addEventListener("toggle", function () { if (row.open && !filled) { filled = true; row.appendChild(scenarioBody(s)); } });
+    row.addEventListener("toggle", function () { if (row.open && !filled) { filled = true; row.appendChild(makeBody ? makeBody() : scenarioBody(s)); } });
     return row;
   }
 
   /* ---- a filtered, paged list ---- */
   function searchText(s) {
     if (s._search === undefined) {
-      var parts = [s.scenario_name || "", s.id || "", s.file || "", (s.tags || []).join(" ")];
+      var parts = [s.scenario_name || "", s.id || "", s.file || "", (s.tags || []).join(" "), s.reason || ""];
       (s.steps || []).forEach(function (step) { (step.results || []).forEach(function (r) { parts.push(r.message || "", r.check || ""); }); });
       s._search = parts.join("\n").toLowerCase();
     }
@@ -180,7 +186,7 @@
     function draw() {
       var kept = items.filter(keep);
       rows.textContent = "";
-      kept.slice(0, state.shown).forEach(function (item) { rows.appendChild(scenarioRow(item.scenario, item.extra)); });
+      kept.slice(0, state.shown).forEach(function (item) { rows.appendChild(scenarioRow(item.scenario, item.extra, item.body)); });
       if (!kept.length) rows.appendChild(el("div", { class: "empty", text: "No scenario matches." }));
       count.textContent = "showing " + Math.min(kept.length, state.shown) + " of " + kept.length + (kept.length !== items.length ? " (" + items.length + " in all)" : "");
       more.style.display = kept.length > state.shown ? "" : "none";
@@ -193,6 +199,11 @@
   }
 
   /* ---- the report page ---- */
+  function modelsText(models) {
+    if (!models) return "";
+    if (Array.isArray(models)) return models.join(", ");
+    return Object.keys(models).filter(function (k) { return models[k]; }).map(function (k) { return k + " " + models[k]; }).join(", ");
+  }
   function counts(scenarios) {
     var c = { pass: 0, fail: 0, error: 0, skip: 0 };
     scenarios.forEach(function (s) { c[s.status] = (c[s.status] || 0) + 1; });
@@ -210,7 +221,7 @@
       run.started ? el("span", { text: "started " + run.started }) : null,
       git.commit ? el("span", { text: "git " + String(git.commit).slice(0, 10) + (git.dirty ? " (dirty)" : "") }) : null,
       run.target ? el("span", { text: "target " + run.target }) : null,
-      run.models && run.models.length ? el("span", { text: "models " + run.models.join(", ") }) : null,
+      modelsText(run.models) ? el("span", { text: "models " + modelsText(run.models) }) : null,
       data.interrupted ? el("span", { text: "interrupted" }) : null,
       el("span", { text: "overall " + (data.status || "—") }),
     ]));
@@ -232,42 +243,68 @@
   }
 
   /* ---- the compare page ---- */
-  var SECTIONS = [["newly_failing", "Newly failing"], ["fixed", "Fixed"], ["still_failing", "Still failing"], ["changed_output", "Output changed"], ["added", "Added"], ["removed", "Removed"], ["unchanged", "Unchanged"]];
+  var SECTIONS = [["newly_failing", "newly failing"], ["fixed", "fixed"], ["still_failing", "still failing"],
+    ["changed_outputs", "output changed"], ["added", "added"], ["removed", "removed"]];
+  function runLabel(run) {
+    var git = run.git || {};
+    return [run.started ? "started " + run.started : null, git.commit ? "git " + String(git.commit).slice(0, 10) + (git.dirty ? " (dirty)" : "") : null,
+      run.target ? "target " + run.target : null].filter(Boolean).join(", ");
+  }
+  function rateTable(title, rates) {
+    if (!rates || !rates.length) return null;
+    function cell(passed, total, rate) { return el("td", { text: total ? percent(rate) + " (" + passed + "/" + total + ")" : "—" }); }
+    return el("div", null, [el("h2", { text: title }), el("table", null, [
+      el("tr", null, ["", "base", "head", "change"].map(function (h) { return el("th", { text: h }); }))].concat(rates.map(function (r) {
+        var delta = r.delta === null || r.delta === undefined ? "" : (r.delta > 0 ? "+" : "") + (r.delta * 100).toFixed(1) + " pts";
+        return el("tr", null, [el("td", { text: r.name }), cell(r.base_passed, r.base_total, r.base_rate), cell(r.head_passed, r.head_total, r.head_rate),
+          el("td", { class: r.delta < 0 ? "worse" : r.delta > 0 ? "better" : "", text: delta })]);
+      })))]);
+  }
+  function changeBody(entry, section, sides) {
+    var body = el("div", { class: "body" });
+    if (entry.reason) body.appendChild(el("p", { class: "reason", text: entry.reason }));
+    if (section === "changed_outputs") {
+      body.appendChild(el("h2", { text: "Interaction " + (entry.interaction + 1) + ": the same input" }));
+      body.appendChild(el("pre", { text: text(entry.inputs) }));
+      body.appendChild(diffView({ key: "base", value: entry.base_output }, { key: "head", value: entry.head_output }));
+    }
+    if (sides.head) { body.appendChild(el("h2", { text: "In head" })); body.appendChild(scenarioBody(sides.head)); }
+    if (sides.base) {
+      body.appendChild(el("details", null, [el("summary", { class: "muted", text: "In base (" + (sides.base.status || "") + ")" }), scenarioBody(sides.base)]));
+    }
+    return body;
+  }
   function compare(data, root) {
-    var base = data.base || {}, head = data.head || {};
+    var base = data.base || {}, head = data.head || {}, details = data.scenarios || {};
     root.appendChild(el("h1", { text: "Compare " + (base.id || "base") + " → " + (head.id || "head") }));
-    root.appendChild(el("div", { class: "meta" }, [
-      base.started ? el("span", { text: "base " + base.started }) : null,
-      head.started ? el("span", { text: "head " + head.started }) : null,
-      data.note ? el("span", { text: data.note }) : null,
-    ].concat((data.notes || []).map(function (n) { return el("span", { text: n }); }))));
-    var cards = [];
-    SECTIONS.forEach(function (pair) {
-      var list = data[pair[0]];
-      if (Array.isArray(list)) cards.push(card(pair[1].toLowerCase(), list.length, pair[0] === "newly_failing" ? "fail" : pair[0] === "fixed" ? "pass" : ""));
+    root.appendChild(el("div", { class: "meta" }, [el("span", { text: "base: " + runLabel(base) }), el("span", { text: "head: " + runLabel(head) })]));
+    if (data.note) root.appendChild(el("p", { class: "note", text: data.note }));
+    var cards = SECTIONS.map(function (pair) {
+      return card(pair[1], (data[pair[0]] || []).length, pair[0] === "newly_failing" ? "fail" : pair[0] === "fixed" ? "pass" : "");
     });
-    if (base.pass_rate !== undefined || head.pass_rate !== undefined) cards.push(card("pass rate", percent(base.pass_rate) + " → " + percent(head.pass_rate)));
+    cards.push(card("pass rate", percent(base.pass_rate) + " → " + percent(head.pass_rate)));
+    cards.push(card("in common", data.common !== undefined ? data.common : "—"));
     root.appendChild(el("div", { class: "cards", id: "summary" }, cards));
-    var groups = [["per_kind", "Pass rate per check kind"], ["per_tag", "Pass rate per tag"]];
-    groups.forEach(function (pair) {
-      var rates = data[pair[0]];
-      if (!rates || !Object.keys(rates).length) return;
-      root.appendChild(el("h2", { text: pair[1] }));
-      root.appendChild(el("table", null, [el("tr", null, [el("th", { text: pair[0] === "per_kind" ? "kind" : "tag" }), el("th", { text: "base" }), el("th", { text: "head" })])].concat(
-        Object.keys(rates).sort().map(function (k) { var r = rates[k] || {}; return el("tr", null, [el("td", { text: k }), el("td", { text: percent(r.base) }), el("td", { text: percent(r.head) })]); }))));
-    });
     var items = [], statuses = [];
     SECTIONS.forEach(function (pair) {
-      (data[pair[0]] || []).forEach(function (entry) {
-        var s = entry.head || entry.base || entry.scenario || entry;
-        var scenario = Object.assign({}, s, { status: s.status, id: entry.id || s.id });
-        var change = el("span", { class: "change muted", text: (entry.base_status || (entry.base && entry.base.status) || "—") + " → " + (entry.head_status || (entry.head && entry.head.status) || "—") });
-        items.push({ scenario: scenario, status: pair[0], extra: el("span", null, [el("span", { class: "tag", text: pair[1] }), " ", change]) });
+      var list = data[pair[0]] || [];
+      if (list.length) statuses.push(pair[0]);
+      list.forEach(function (entry, k) {
+        var sides = details[entry.id] || {}, shown = sides.head || sides.base || {};
+        var status = pair[0] === "changed_outputs" ? (shown.status || "none") : entry.head_status || entry.base_status;
+        var scenario = { scenario_name: entry.name, id: entry.id, file: entry.file || shown.file, line: entry.line || shown.line,
+          tags: shown.tags || [], status: status, section: pair[0], reason: entry.reason || "", steps: [] };
+        var change = pair[0] === "changed_outputs" ? "interaction " + (entry.interaction + 1)
+          : (entry.base_status || "—") + (entry.base_rate !== null && entry.base_rate !== undefined ? " " + percent(entry.base_rate) : "") + " → " +
+            (entry.head_status || "—") + (entry.head_rate !== null && entry.head_rate !== undefined ? " " + percent(entry.head_rate) : "");
+        items.push({ scenario: scenario, status: pair[0], order: k,
+          extra: el("span", { class: "change" }, [el("span", { class: "section " + pair[0], text: pair[1] }), " ", el("span", { class: "muted", text: change })]),
+          body: function () { return changeBody(entry, pair[0], sides); } });
       });
-      if ((data[pair[0]] || []).length) statuses.push(pair[0]);
     });
-    root.appendChild(el("h2", { text: "Scenarios" }));
+    root.appendChild(el("h2", null, ["Scenarios ", el("span", { class: "section-count", text: items.length ? "" : "(nothing changed)" })]));
     root.appendChild(listView(items, { statuses: statuses }));
+    [rateTable("Pass rate per check kind", data.by_check), rateTable("Pass rate per tag", data.by_tag)].forEach(function (t) { if (t) root.appendChild(t); });
   }
 
   /* The embedded data: JSON, or for big pages a JSON string of gzipped JSON in base64. */

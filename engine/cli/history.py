@@ -1,0 +1,145 @@
+"""`checkspec history` and `checkspec compare`, and the run's record in the history.
+
+Exit codes: history 0 (2 when the history cannot be read); compare 1 when something
+newly fails, else 0, and 2 for a run it cannot find (listing recent ones), a JSON report
+of another format version, or no runs yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..settings import Settings
+    from .execute import RunReport
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def add_parsers(commands: Any, wanted: Any) -> None:
+    """The options of `history` and `compare` (those `wanted` names)."""
+    if wanted("history"):
+        history = commands.add_parser("history", help="list the runs kept, newest first")
+        history.add_argument("--limit", type=int, default=20, metavar="N", help="runs shown")
+        history.add_argument("--format", choices=("text", "json"), default="text")
+    if wanted("compare"):
+        compare = commands.add_parser(
+            "compare",
+            help="compare two runs: newly failing, fixed, changed outputs (exit 1: something "
+            "newly fails)",
+        )
+        compare.add_argument(
+            "base",
+            nargs="?",
+            default=None,
+            metavar="BASE",
+            help="run id, last, last~N, or a JSON report file (default: last~1)",
+        )
+        compare.add_argument(
+            "head", nargs="?", default=None, metavar="HEAD", help="the same (default: last)"
+        )
+        compare.add_argument("--format", default="text", help="text, json, markdown, html")
+        compare.add_argument("--output", "-o", metavar="FILE", help="write the comparison there")
+
+
+def _root() -> Path | None:
+    from ..spec.workspace import find_config
+
+    config = find_config(Path.cwd().resolve())
+    return config.parent if config is not None else None
+
+
+def _store() -> Any:
+    from ..history.store import HistoryStore, history_path
+
+    return HistoryStore(history_path(_root()))
+
+
+def history(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from ..history.render import history_json, history_text
+
+    store = _store()
+    try:
+        runs = store.runs(args.limit) if store.path.exists() else []
+    except sqlite3.Error as exc:
+        print(f"error: {store.path}: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    finally:
+        store.close()
+    render = history_json if args.format == "json" else history_text
+    sys.stdout.write(render(runs))
+    return EXIT_OK
+
+
+def compare(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from ..history.compare import compare as compare_runs
+    from ..history.payload import ReportFormatError
+    from ..history.render import COMPARE_FORMATS
+    from ..history.store import HistoryError
+
+    formats = {**COMPARE_FORMATS, "html": None}  # html: engine/html, given both runs below
+    if args.format not in formats:
+        known = ", ".join(formats)
+        print(f"error: --format {args.format}: expected one of {known}", file=sys.stderr)
+        return EXIT_INVALID
+    base_ref = args.base or "last~1"
+    head_ref = args.head or "last"
+    if args.base and not args.head:  # `compare BASE`: BASE against the last run
+        head_ref = "last"
+    store = _store()
+    try:
+        base = store.resolve(base_ref)
+        head = store.resolve(head_ref)
+    except (HistoryError, ReportFormatError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except sqlite3.Error as exc:
+        print(f"error: {store.path}: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    finally:
+        store.close()
+    comparison = compare_runs(base, head)
+    if args.format == "html":
+        from ..html import render_compare
+
+        rendered = render_compare(comparison, base=base, head=head)
+    else:
+        rendered = COMPARE_FORMATS[args.format](comparison)
+    if args.output:
+        try:
+            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+            Path(args.output).write_text(rendered, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_INVALID
+        newly = len(comparison.newly_failing)
+        print(
+            f"{newly} newly failing, {len(comparison.fixed)} fixed; wrote {args.output}",
+            file=sys.stderr,
+        )
+    else:
+        sys.stdout.write(rendered)
+    return comparison.exit_code
+
+
+def keep_run(report: RunReport, settings: Settings, root: Path | None) -> str | None:
+    """Save a finished run in the workspace's history (unless the settings say not to);
+    its run id. Never raises: a run's exit code does not depend on its history."""
+    if not settings.history:
+        return None
+    try:
+        from ..history.payload import build_payload
+        from ..history.store import save_run
+
+        payload = build_payload(report)
+    except Exception as exc:
+        print(f"checkspec: the run was not kept in the history: {exc}", file=sys.stderr)
+        return None
+    return save_run(payload, root, settings.history_max_runs)
