@@ -101,9 +101,9 @@ def test_slimmed_data_keeps_what_the_page_shows() -> None:
 
 def test_run_format_html_writes_the_page(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    command = [sys.executable, "-m", "checkspec.engine.cli.main", "run", ".", "--format", "html"]
+    command = [sys.executable, "-m", "checkspec.engine.cli.main", "run", ".", "--no-history"]
     done = subprocess.run(
-        [*command, "-o", str(out)],
+        [*command, "--format", "html", "-o", str(out)],
         cwd=EXAMPLES,
         capture_output=True,
         text=True,

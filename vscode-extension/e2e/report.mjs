@@ -1,8 +1,8 @@
 // End-to-end test of the HTML run report and `checkspec view` in a real Chromium
 // (playwright-core, Debian's /usr/bin/chromium headless). Run by `npm run e2e`.
 //
-// On a copy of examples/: runs the suite twice (the second time with one check changed, so
-// a scenario newly fails and the history has two runs to compare), writes the report with
+// On a copy of examples/: runs the suite three times (the second time with one check changed,
+// so a scenario newly fails, the third time as at first), writes the report with
 // `checkspec run --format html`, opens it from file:// and uses the status filter, the tag
 // filter and the search; then starts `checkspec view --port 0`, lists the runs, opens a
 // run and the compare of the two. Screenshots: docs/report.png, docs/viewer.png,
@@ -30,7 +30,8 @@ for (const [what, path] of [["chromium", browserPath], ["checkspec", checkspec]]
 }
 
 const folder = join(mkdtempSync(join(tmpdir(), "checkspec-report-")), "examples");
-cpSync(join(repo, "examples"), folder, { recursive: true });
+// Not examples/.checkspec: the history this test lists is the one it makes.
+cpSync(join(repo, "examples"), folder, { recursive: true, filter: (path) => !path.includes(".checkspec") });
 const env = { ...process.env, NO_COLOR: "1", CHECKSPEC_MODEL: "" };
 
 function cli(args, okCodes = [0, 1]) {
@@ -96,6 +97,8 @@ try {
   check(changed !== text, "the second run asks the refund scenario for what it does not say");
   writeFileSync(spec, changed);
   cli(["run", "."]);
+  writeFileSync(spec, text); // and a third run, fixed again: the trend goes down and up
+  cli(["run", "."]);
   viewer = spawn(checkspec, ["view", "--port", "0"], { cwd: folder, env, stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise((ok, fail) => {
     let seen = "";
@@ -113,11 +116,12 @@ try {
   await app.goto(url);
   await app.waitForSelector("#runs tr[data-id]");
   const listed = await app.locator("#runs tr[data-id]").count();
-  check(listed >= 2, `the viewer lists the runs (${listed})`);
-  check((await app.locator("#trend svg circle").count()) >= 2, "the trend chart has a point per run");
-  await app.screenshot({ path: join(docs, "viewer.png") });
-  await app.locator("#runs tr[data-id] input").nth(0).check();
+  check(listed === 3, `the viewer lists the three runs (${listed})`);
+  check((await app.locator("#trend svg circle").count()) === 3, "the trend chart has a point per run");
+  // The second and third newest: the run that broke the refund scenario against the one before.
   await app.locator("#runs tr[data-id] input").nth(1).check();
+  await app.locator("#runs tr[data-id] input").nth(2).check();
+  await app.screenshot({ path: join(docs, "viewer.png") });
   await Promise.all([app.waitForURL(/compare\?/), app.click("#compare")]);
   await app.waitForSelector("body[data-ready]");
   const newly = await app.locator('#rows details.row[data-status]').evaluateAll((nodes) => nodes.map((n) => n.textContent));

@@ -161,7 +161,8 @@
     var more = el("button", { class: "more", text: "Show more", onclick: function () { state.shown += PAGE; draw(); } });
     var statuses = ["all"].concat(options.failing ? ["failing"] : [], options.statuses);
     var buttons = statuses.map(function (name) {
-      return el("button", { "data-status": name, "aria-pressed": name === "all" ? "true" : "false", text: name === "failing" ? "fail + error" : name,
+      var label = name === "failing" ? "fail + error" : (options.labels || {})[name] || name;
+      return el("button", { "data-status": name, "aria-pressed": name === "all" ? "true" : "false", text: label,
         onclick: function () { state.status = name; state.shown = PAGE; buttons.forEach(function (b) { b.setAttribute("aria-pressed", b === this ? "true" : "false"); }, this); draw(); } });
     });
     var tags = {}, files = {};
@@ -303,7 +304,9 @@
       });
     });
     root.appendChild(el("h2", null, ["Scenarios ", el("span", { class: "section-count", text: items.length ? "" : "(nothing changed)" })]));
-    root.appendChild(listView(items, { statuses: statuses }));
+    var labels = {};
+    SECTIONS.forEach(function (pair) { labels[pair[0]] = pair[1]; });
+    root.appendChild(listView(items, { statuses: statuses, labels: labels }));
     [rateTable("Pass rate per check kind", data.by_check), rateTable("Pass rate per tag", data.by_tag)].forEach(function (t) { if (t) root.appendChild(t); });
   }
 
