@@ -164,10 +164,17 @@ def run_documents(
     executor: Executor,
     on_done: Callable[[ScenarioRun], None] | None = None,
     runner: asyncio.Runner | None = None,
+    repeat: int = 1,
+    min_pass_rate: float = 1.0,
 ) -> RunReport:
-    """Run the given scenarios; the report keeps their order."""
-    jobs = [Job(i, entry.scenario, target) for i, (_, entry) in enumerate(todo)]  # type: ignore[arg-type]
-    runs: list[ScenarioRun | None] = [None] * len(todo)
+    """Run the given scenarios (each `repeat` times: repeat.py folds their runs into one
+    verdict); the report keeps their order."""
+    jobs = [
+        Job(i * repeat + r, entry.scenario, target, repeat=r)  # type: ignore[arg-type]
+        for i, (_, entry) in enumerate(todo)
+        for r in range(repeat)
+    ]
+    runs: list[ScenarioRun | None] = [None] * len(jobs)
     started = time.perf_counter()
     started_at = time.time()
     interrupted = False
@@ -202,7 +209,7 @@ def run_documents(
             loop.add_signal_handler(signum, on_interrupt, signum)
         try:
             async for outcome in executor.stream(jobs, RunOptions(settings)):
-                doc, entry = todo[outcome.key]
+                doc, entry = todo[outcome.key // repeat]
                 runs[outcome.key] = run = ScenarioRun.of(
                     doc, entry, outcome.result, outcome.output, outcome.ending, outcome.rerun
                 )
@@ -223,9 +230,20 @@ def run_documents(
             runner.run(main())
     finally:
         gc.unfreeze()
-    done = [run for run in runs if run is not None]
+    if repeat > 1:
+        from .repeat import fold
+
+        grouped = [
+            [r for r in runs[n * repeat : (n + 1) * repeat] if r is not None]
+            for n in range(len(todo))
+        ]
+        done = [fold(group, min_pass_rate) for group in grouped if group]
+    else:
+        done = [run for run in runs if run is not None]
     return RunReport(
         runs=done,
+        repeat=repeat,
+        min_pass_rate=min_pass_rate,
         started=started_at,
         target=target,
         settings=settings,

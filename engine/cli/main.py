@@ -470,7 +470,9 @@ def _run(args: argparse.Namespace) -> int:
                 return chosen
             todo, selected = chosen
             text_mode = args.format == "text" and not args.output
-            with Progress(len(todo), enabled=text_mode and sys.stdout.isatty()) as progress:
+            with Progress(
+                len(todo) * args.repeat, enabled=text_mode and sys.stdout.isatty()
+            ) as progress:
                 report = run_documents(
                     todo,
                     target=args.target,
@@ -478,6 +480,8 @@ def _run(args: argparse.Namespace) -> int:
                     executor=executor,
                     on_done=lambda run: progress.advance(),
                     runner=runner,
+                    repeat=args.repeat,
+                    min_pass_rate=args.min_pass_rate,
                 )
         except (WorkerStartError, RayUnavailable) as exc:
             print(f"error: {exc}", file=sys.stderr)

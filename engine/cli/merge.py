@@ -112,4 +112,5 @@ def _run_of(path: Path, number: int, data: Any) -> ScenarioRun:
         output=str(data.get("output") or ""),
         ending=Ending(data.get("ending", "finished")),
         rerun=str(data["rerun"]) if data.get("rerun") else None,
+        repeats=data["repeats"] if isinstance(data.get("repeats"), dict) else None,
     )

@@ -47,6 +47,12 @@ def summary_line(report: RunReport) -> str:
     reran = sum(1 for r in report.runs if r.rerun)
     if reran:  # never silent: their first run was lost with its worker
         note += f"; {reran} re-run (their worker process was stopped or died)"
+    if report.repeat > 1:
+        flaky = sum(1 for r in report.runs if r.repeats and r.repeats.get("flaky"))
+        note += (
+            f"; each scenario run {report.repeat} times (min pass rate {report.min_pass_rate:g})"
+            f", {flaky} flaky"
+        )
     spent = report.usage
     cost = f"; {spent.describe()}" if spent else ""
     return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
@@ -63,6 +69,10 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     ]
     if run.rerun:
         lines.append(f"      {run.rerun}")
+    if run.repeats is not None:
+        from .repeat import describe
+
+        lines.append(f"      {describe(run.repeats)}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
@@ -106,9 +116,12 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
-            if run.rerun:
+            if run.rerun or run.repeats is not None:
                 properties = ET.SubElement(case, "properties")
-                ET.SubElement(properties, "property", name="rerun", value=run.rerun)
+                if run.rerun:
+                    ET.SubElement(properties, "property", name="rerun", value=run.rerun)
+                if run.repeats is not None:
+                    _repeat_properties(properties, run.repeats)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])
@@ -124,6 +137,19 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _repeat_properties(properties: ET.Element, repeats: dict[str, Any]) -> None:
+    """`--repeat K`: the scenario's pass count and rate, flaky, and each check's."""
+    for name in ("runs", "passed", "rate", "flaky"):
+        value = repeats.get(name)
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        ET.SubElement(properties, "property", name=f"repeat.{name}", value=shown)
+    for check in repeats.get("checks") or []:
+        label = f"repeat.check.{check['step']}.{check['index']}.{check.get('check') or 'check'}"
+        ET.SubElement(
+            properties, "property", name=label, value=f"{check['passed']}/{check['runs']}"
+        )
 
 
 def _usage_properties(case: ET.Element, usage: Usage) -> None:

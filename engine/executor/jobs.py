@@ -23,6 +23,17 @@ class Job:
     key: int
     scenario: Scenario
     target: str | None = None  # overrides the scenario's own target
+    repeat: int = 0  # `--repeat K`: 0 the first run, 1..K-1 the repeats (no verdict cache)
+
+
+async def run_job(job: Job) -> ScenarioResult:
+    """Run the job's scenario (as its repeat, when it is one)."""
+    work = job.scenario.run(target=job.target, return_exception=True)
+    if not job.repeat:
+        return await work
+    from ..llm.client import in_repeat
+
+    return await in_repeat(job.repeat, work)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from ..llm import limits
 from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
-from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
+from .jobs import Ending, Job, Outcome, RunOptions, not_run, run_job, stopped, timeout_message
 
 
 class InProcessExecutor(Executor):
@@ -38,9 +38,7 @@ class InProcessExecutor(Executor):
                     raise asyncio.CancelledError
                 with capture.capturing() as captured:
                     try:
-                        result = await asyncio.wait_for(
-                            job.scenario.run(target=job.target, return_exception=True), timeout
-                        )
+                        result = await asyncio.wait_for(run_job(job), timeout)
                     except TimeoutError:
                         message = timeout_message(timeout)
                         result = stopped(job.scenario, message, exception_type="ScenarioTimeout")

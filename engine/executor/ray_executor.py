@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 from collections.abc import AsyncGenerator, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from ..llm.limits import BudgetReached, RateLimiter
 from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
-from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
+from .jobs import Ending, Job, Outcome, RunOptions, not_run, run_job, stopped, timeout_message
 
 EXCLUDES = [".git", ".venv", "venv", "node_modules", "__pycache__", ".checkspec", "*.pyc"]
 GRACE_SECONDS = 1.0
@@ -100,7 +101,7 @@ async def _run_all(
                 ending = Ending.FINISHED
                 try:
                     result = await asyncio.wait_for(
-                        scenario.run(target=job.target, return_exception=True), timeout
+                        run_job(replace(job, scenario=scenario)), timeout
                     )
                 except TimeoutError:
                     ending = Ending.TIMEOUT
@@ -272,7 +273,7 @@ class RayExecutor(Executor):
                 if path.is_relative_to(self.root)
                 else str(path)
             )
-        return Job(job.key, job.scenario.placed(folders), job.target)
+        return replace(job, scenario=job.scenario.placed(folders))
 
     async def _consume(
         self, batch: list[Job], options: RunOptions, results: asyncio.Queue[Outcome | None]

@@ -180,7 +180,7 @@ class Worker:
         limits.set_gate(self._gate if gated else None)
 
     async def _run(self, job: Any) -> None:
-        from .jobs import Ending, Outcome, stopped, timeout_message
+        from .jobs import Ending, Outcome, run_job, stopped, timeout_message
 
         async with self._slots:
             # Running from its announcement on: a job finishing meanwhile must not retire
@@ -195,9 +195,7 @@ class Worker:
             ending = Ending.FINISHED
             with capture.capturing() as captured:
                 try:
-                    result = await asyncio.wait_for(
-                        job.scenario.run(target=job.target, return_exception=True), timeout
-                    )
+                    result = await asyncio.wait_for(run_job(job), timeout)
                 except TimeoutError:
                     self._tainted = True
                     ending = Ending.TIMEOUT

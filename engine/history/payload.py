@@ -163,6 +163,7 @@ def run_info(report: RunReport, counts: Mapping[str, int]) -> dict[str, Any]:
         "cost_usd": round(spent.cost_usd, 6) if spent else None,
         "repeat": report.repeat,
         "min_pass_rate": report.min_pass_rate,
+        "flaky": sum(1 for r in report.runs if r.repeats and r.repeats.get("flaky")),
     }
 
 

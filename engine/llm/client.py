@@ -15,6 +15,7 @@ per-event-loop concurrency limit, and a per-event-loop cache of successful answe
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import os
 import re
@@ -77,6 +78,19 @@ def _state() -> _LoopState:
     if state is None:
         state = _loops[loop] = _LoopState()
     return state
+
+
+# The repeat a scenario's calls belong to (`checkspec run --repeat K`): 0 for the first run,
+# which caches as any run does; 1..K-1 for the repeats, whose calls neither read nor fill
+# the verdict cache and share answers only within their own repeat (a stochastic judge is
+# asked again each time).
+_repeat: contextvars.ContextVar[int] = contextvars.ContextVar("checkspec_repeat", default=0)
+
+
+async def in_repeat(number: int, work: Awaitable[T]) -> T:
+    """Await `work` as repeat `number` of its scenario (0: the first run)."""
+    _repeat.set(number)  # this task's own context: the caller's is untouched
+    return await work
 
 
 def clear_cache() -> None:
@@ -460,8 +474,16 @@ async def _cached(key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
     Answers are also kept between runs (verdict_cache.py): a stored one needs no request.
     """
     cache = _state().cache
+    round_ = _repeat.get()
+    if round_:
+        key = ("repeat", round_, key)
     future = cache.get(key)
-    if future is None:
+    if future is None and round_:
+        future = asyncio.ensure_future(compute())
+        cache[key] = future
+        future.add_done_callback(lambda done: _forget_failure(cache, key, done))
+        _evict(cache)
+    elif future is None:
         stored_key = verdict_cache.key_of(*key)  # type: ignore[misc]
         stored = verdict_cache.get(stored_key)
         if stored is not None:
