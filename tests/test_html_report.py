@@ -126,3 +126,19 @@ def test_big_data_is_embedded_gzipped(tmp_path: Path) -> None:
     assert len(packed) < len(small)
     assert _embedded(packed) == _embedded(small)
     assert packed.count("</script>") == 2
+
+
+def test_repeats_are_embedded_for_the_page(tmp_path: Path) -> None:
+    out = tmp_path / "repeat.html"
+    command = [sys.executable, "-m", "checkspec.engine.cli.main", "run", ".", "--no-history"]
+    done = subprocess.run(
+        [*command, "--repeat", "2", "--format", "html", "-o", str(out)],
+        cwd=EXAMPLES,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    data = _embedded(out.read_text(encoding="utf-8"))["data"]
+    assert data["run"]["repeat"] == 2
+    assert all(s["repeats"]["runs"] == 2 for s in data["scenarios"])

@@ -86,13 +86,14 @@
     if (!lines) return el("div", { class: "diff" }, [el("div", null, [el("h4", { text: "expected (" + expected.key + ")" }), el("pre", { text: a })]), el("div", null, [el("h4", { text: "actual (" + actual.key + ")" }), el("pre", { text: b })])]);
     return el("div", { class: "diff" }, [side("expected (" + expected.key + ")", lines[0], "del"), side("actual (" + actual.key + ")", lines[1], "ins")]);
   }
-  function checkView(result) {
+  function checkView(result, repeat) {
     var details = result.details || {};
     var expected = pick(details, EXPECTED), actual = pick(details, ACTUAL);
     var kids = [
       el("div", { class: "head" }, [badge(result.status), el("span", { class: "kind", text: result.check || details.check_kind || "check" }),
         result.line ? el("span", { class: "muted", text: "line " + result.line }) : null,
-        result.pass_rate !== undefined ? el("span", { class: "muted", text: "pass rate " + percent(result.pass_rate) }) : null]),
+        repeat ? el("span", { class: repeat.passed > 0 && repeat.passed < repeat.runs ? "flaky" : "muted", title: "passed / runs over the repeats",
+          text: "passed " + repeat.passed + "/" + repeat.runs + " (" + percent(repeat.rate) + ")" }) : null]),
       result.message ? el("p", { class: "reason", text: result.message }) : null,
     ];
     if (expected && actual && result.status !== "pass") kids.push(diffView(expected, actual));
@@ -113,17 +114,18 @@
       });
     }
     body.appendChild(el("h2", { text: "Checks" }));
+    var repeats = {};
+    ((s.repeats && s.repeats.checks) || []).forEach(function (c) { repeats[c.step + ":" + c.index] = c; });
     (s.steps || []).forEach(function (step, k) {
       if ((s.steps || []).length > 1) body.appendChild(el("div", { class: "muted", text: "step " + (k + 1) + (s.step_lines && s.step_lines[k] ? " (line " + s.step_lines[k] + ")" : "") + ": " + step.status }));
       if (step.error) body.appendChild(el("pre", { text: text(step.error) }));
       if (step.skip_reason) body.appendChild(el("p", { class: "muted", text: "skipped: " + step.skip_reason }));
-      (step.results || []).forEach(function (r) { body.appendChild(checkView(r)); });
+      (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i])); });
     });
     if (s.repeats) {
       body.appendChild(el("h2", { text: "Repeats" }));
       body.appendChild(el("p", { text: "passed " + s.repeats.passed + " of " + s.repeats.runs + " (" + percent(s.repeats.rate) + ")" + (s.repeats.flaky ? ", flaky" : "") +
         (s.repeats.statuses ? ": " + s.repeats.statuses.join(" ") : "") }));
-      if (s.repeats.checks) body.appendChild(el("details", null, [el("summary", { class: "muted", text: "per check" }), el("pre", { text: text(s.repeats.checks) })]));
     }
     if (s.output) { body.appendChild(el("h2", { text: "Captured output" })); body.appendChild(el("pre", { text: s.output })); }
     if (s.rerun) body.appendChild(el("p", { class: "muted", text: "re-run: " + s.rerun }));
@@ -179,7 +181,8 @@
       Object.keys(tags).length ? select("tag", tags, "tag") : null, Object.keys(files).length > 1 ? select("file", files, "file") : null, search, count]));
     function keep(item) {
       var s = item.scenario, status = item.status;
-      if (state.status === "failing" ? status !== "fail" && status !== "error" : state.status !== "all" && status !== state.status) return false;
+      if (state.status === "flaky") { if (!(s.repeats && s.repeats.flaky)) return false; }
+      else if (state.status === "failing" ? status !== "fail" && status !== "error" : state.status !== "all" && status !== state.status) return false;
       if (state.tag && (s.tags || []).indexOf(state.tag) < 0) return false;
       if (state.file && s.file !== state.file) return false;
       return !state.query || searchText(s).indexOf(state.query) >= 0;
@@ -230,6 +233,8 @@
       card("scenarios", total), card("passed", c.pass || 0, "pass"), card("failed", c.fail || 0, "fail"),
       card("errored", c.error || 0, "error"), card("skipped", c.skip || 0), card("pass rate", ran ? percent((c.pass || 0) / ran) : "—"),
       card("duration", seconds(data.duration_s !== undefined ? data.duration_s : run.duration_s)),
+      run.repeat > 1 ? card("repeats", run.repeat + "×") : null,
+      run.repeat > 1 ? card("flaky", scenarios.filter(function (s) { return s.repeats && s.repeats.flaky; }).length, "error") : null,
       usage.requests !== undefined ? card("tokens", ((usage.prompt_tokens || 0) + (usage.completion_tokens || 0)).toLocaleString()) : null,
       usage.cost_usd !== undefined ? card("cost", "$" + Number(usage.cost_usd).toFixed(4)) : null,
     ]));
@@ -240,7 +245,8 @@
     }
     var items = scenarios.map(function (s, k) { return { scenario: s, status: s.status, order: k }; });
     items.sort(function (a, b) { return (ORDER[a.status] - ORDER[b.status]) || a.order - b.order; });
-    root.appendChild(listView(items, { failing: true, statuses: ["pass", "fail", "error", "skip"] }));
+    var flaky = scenarios.filter(function (s) { return s.repeats && s.repeats.flaky; }).length;
+    root.appendChild(listView(items, { failing: true, statuses: ["pass", "fail", "error", "skip"].concat(flaky ? ["flaky"] : []) }));
   }
 
   /* ---- the compare page ---- */
