@@ -1,5 +1,6 @@
 """`checkspec.compareWithPrevious [uri]` over stdio: the compare page of the file's last
-two recorded runs (recorded by `checkspec run`), or why there is none."""
+two recorded runs (recorded by `checkspec run`), or why there is none; and an editor run
+showing, in the transcript hover and the last-run view, the verdict recorded before."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from tests.test_server_lsp import open_file, position_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -45,6 +48,17 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
         assert done.returncode == code, done.stderr
     (folder / "never.scenario.yaml").write_text(SPEC.replace("KEYWORD", "x"), encoding="utf-8")
+    previous = folder / "previous.scenario.yaml"  # recorded failing, then run passing
+    previous.write_text(SPEC.replace("KEYWORD", "goodbye"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "checkspec.engine.cli.main", "run", previous.name],
+        cwd=folder,
+        env={**os.environ, "CHECKSPEC_MODEL": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
     return folder
 
 
@@ -52,6 +66,18 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 async def client(lsp_client: LanguageClient, workspace: Path):
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
+        return None
+
+    @lsp_client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
+    def inlay_refresh(params: None) -> None:
+        return None
+
+    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def lens_refresh(params: None) -> None:
+        return None
+
+    @lsp_client.feature("checkspec/scenarioFinished")
+    def finished(params: Any) -> None:
         return None
 
     await lsp_client.initialize_session(
@@ -91,3 +117,26 @@ async def test_a_file_without_two_runs_says_so(client: LanguageClient, workspace
     assert "html" not in answer and "run it again" in answer["error"]
     answer = await _compare(client, "not a uri")
     assert "takes [file uri]" in answer["error"]
+
+
+async def test_an_editor_run_shows_the_verdict_recorded_before(
+    client: LanguageClient, workspace: Path
+) -> None:
+    text = SPEC.replace("KEYWORD", "hello")
+    uri = open_file(client, workspace / "previous.scenario.yaml", text)
+    ran = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
+    )
+    assert ran["status"] == "pass", ran
+    shown = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.showLastRun", arguments=[uri, 0])
+    )
+    assert shown["previous"]["status"] == "fail", shown
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=position_of(text, "compared", 2),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "previously ✗ fail" in hover.contents.value
