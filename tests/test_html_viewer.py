@@ -138,3 +138,26 @@ def test_a_non_loopback_host_is_warned_about(workspace: Path) -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) -> None:
+    (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
+    process = subprocess.Popen(
+        [*CLI, "view", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", process.stdout.readline())
+        assert found
+        status, body = _get(found.group(1), int(found.group(2)), "/api/runs?limit=x")
+        assert status == 200 and json.loads(body) == {"runs": []}
+        assert not (tmp_path / ".checkspec" / "history.db").exists()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -13,9 +13,11 @@ import ipaddress
 import json
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -66,12 +68,21 @@ class Viewer:
         self.history = history
         self.compare = compare
         self.label = label
+        self._lock = threading.Lock()  # one SQLite connection, requests on several threads
 
     def _load(self, run_id: str) -> dict[str, Any]:
         try:
-            return self.history.load(run_id)
+            with self._lock:
+                return self.history.load(run_id)
         except HistoryError as exc:
             raise NotFound(str(exc)) from exc
+
+    def _runs(self, limit: int) -> list[Any]:
+        path = getattr(self.history, "path", None)
+        if isinstance(path, Path) and not path.exists():
+            return []  # no run recorded yet: nothing to list, and no database made for it
+        with self._lock:
+            return self.history.runs(limit)
 
     def answer(self, target: str) -> tuple[str, str]:
         """The content type and body for a GET of `target`; NotFound when none."""
@@ -88,8 +99,9 @@ class Viewer:
             data = {"history": self.label}
             return "text/html", page("runs", data, "checkspec runs", ("viewer.js", "report.js"))
         if path == "/api/runs":
-            limit = int(query.get("limit", ["200"])[0] or 200)
-            runs = [run_summary(r) for r in self.history.runs(max(1, min(limit, 10_000)))]
+            given = query.get("limit", ["200"])[0]
+            limit = int(given) if given.isdigit() else 200
+            runs = [run_summary(r) for r in self._runs(max(1, min(limit, 10_000)))]
             return "application/json", json.dumps({"runs": runs})
         if path.startswith("/api/runs/"):
             return "application/json", json.dumps(self._load(unquote(path[10:])))
