@@ -3,12 +3,15 @@
 Installed with checkspec but inert unless enabled, so other projects are not
 surprised: `pytest -p checkspec`, `pytest --checkspec`, or `checkspec = true` in the
 ini file. A failing item lists each failed check with its `file:line` and message.
+The session's scenario results are kept in the run history of their workspace
+(`.checkspec/history.db`, source "pytest"; off with the `history: false` setting).
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -110,13 +113,15 @@ class ScenarioItem(_SpecItem):
         from .cli.execute import ScenarioRun
         from .cli.reports import scenario_lines
 
-        outcome = _runs(self.session).outcome(self)
+        runs = _runs(self.session)
+        outcome = runs.outcome(self)
         result = outcome.result
         if outcome.output:
             self.add_report_section("call", "output", outcome.output)
+        document = _spec_file(self).document
+        run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
+        runs.finished.append((self.path, run))
         if not result.passed and not result.skipped:
-            document = _spec_file(self).document
-            run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
             raise ScenarioFailed("\n".join(scenario_lines(run)))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -157,6 +162,9 @@ class _Runs:
         self._futures: dict[str, Future[Outcome]] = {}
         self._threads: list[threading.Thread] = []
         self._pools: list[Any] = []
+        self.started = time.time()
+        self.clock = time.perf_counter()
+        self.finished: list[tuple[Path, Any]] = []  # (spec file, ScenarioRun) as they end
 
     def outcome(self, item: ScenarioItem) -> Outcome:
         if item.nodeid not in self._futures:
@@ -231,3 +239,32 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     runs = session.stash.get(_RUNS, None)
     if runs is not None:
         runs.stop()
+        _keep(runs)
+
+
+def _keep(runs: _Runs) -> None:
+    """The session's scenarios, one run a workspace, in its history (never raises)."""
+    if not runs.finished:
+        return
+    from .cli.execute import RunReport
+    from .cli.history import keep_run
+    from .spec.workspace import load_workspace
+
+    by_root: dict[Path | None, list[Any]] = {}
+    settings_of: dict[Path | None, Settings] = {}
+    for path, run in runs.finished:
+        root = load_workspace(path).root
+        if root not in settings_of:
+            settings_of[root] = _settings_for(path)
+        by_root.setdefault(root, []).append(run)
+    duration = time.perf_counter() - runs.clock
+    for root, done in by_root.items():
+        report = RunReport(
+            runs=done,
+            duration_s=duration,
+            started=runs.started,
+            source="pytest",
+            settings=settings_of[root],
+            root=root,
+        )
+        keep_run(report, settings_of[root], root)

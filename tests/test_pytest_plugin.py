@@ -84,3 +84,26 @@ def test_scenarios_run_in_worker_processes_with_the_workspace_settings(
             "*said by the agent*",
         ]
     )
+
+
+def test_the_session_is_kept_in_the_run_history(project: pytest.Pytester) -> None:
+    import json
+    import sqlite3
+    import sys
+
+    project.makefile(".yaml", checkspec="history_max_runs: 3\n")
+    project.runpytest_subprocess("-p", "checkspec", *QUIET).assert_outcomes(passed=1, failed=2)
+    database = project.path / ".checkspec" / "history.db"
+    db = sqlite3.connect(database)
+    rows = db.execute("SELECT source, passed, failed FROM runs").fetchall()
+    assert rows == [("pytest", 1, 1)]  # the broken file is no scenario run
+    names = {r[0]: r[1] for r in db.execute("SELECT name, status FROM scenarios")}
+    assert names == {"good one": "pass", "bad one": "fail"}
+    db.close()
+    listed = project.run(
+        sys.executable, "-m", "checkspec.engine.cli.main", "history", "--format", "json"
+    )
+    assert json.loads(listed.stdout.str())[0]["source"] == "pytest"
+    project.makefile(".yaml", checkspec="history: false\n")
+    project.runpytest_subprocess("-p", "checkspec", *QUIET)
+    assert sqlite3.connect(database).execute("SELECT count(*) FROM runs").fetchone()[0] == 1

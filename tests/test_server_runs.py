@@ -410,6 +410,43 @@ async def test_run_file_takes_a_list_of_scenario_indexes(
     assert "takes [uri] or [uri, [scenario indexes]]" in refused["error"]
 
 
+async def test_editor_runs_are_kept_in_the_run_history(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    write(tmp_path, "checkspec.yaml", "history_max_runs: 2\n")
+    write(tmp_path, "agents_history.py", AGENTS)
+    path = write(
+        tmp_path,
+        "history.suite.yaml",
+        suite(
+            scenario("kept", "python:agents_history:ok"),
+            scenario("kept failing", "python:agents_history:ok", keyword="never"),
+        ),
+    )
+    uri = open_file(client, path)
+    ids = [(await run_file(client, uri))["runId"] for _ in range(3)]
+    assert all(ids) and len(set(ids)) == 3
+    db = sqlite3.connect(tmp_path / ".checkspec" / "history.db")
+    rows = db.execute("SELECT id, source, passed, failed FROM runs ORDER BY seq").fetchall()
+    assert rows == [(ids[1], "editor", 1, 1), (ids[2], "editor", 1, 1)]  # pruned to 2
+    statuses = db.execute("SELECT identity, status FROM scenarios WHERE run_id = ?", (ids[2],))
+    assert sorted(statuses) == [
+        ("history.suite.yaml::kept", "pass"),
+        ("history.suite.yaml::kept failing", "fail"),
+    ]
+    db.close()
+    write(tmp_path, "checkspec.yaml", "history: false\n")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent((tmp_path / "checkspec.yaml").as_uri(), types.FileChangeType.Changed)]
+        )
+    )
+    await asyncio.sleep(0.5)
+    assert (await run_file(client, uri))["runId"] is None
+
+
 # What the server itself loads --------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ..analysis.command_names import RUN_FILE, RUN_SCENARIO, SHOW_LAST_RUN
-from . import diagnostics
+from . import diagnostics, run_history
 from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
 from .last_runs import refresh_views
@@ -104,6 +104,7 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
             ls.last_runs.record(uri, text, entry, summary)
         publisher.add(entry, outcome)
 
+    started, clock = time.time(), time.perf_counter()
     try:
         outcomes, cancelled = await ls.runs.run(ls, doc, entries, show)
     except WorkerStartError as exc:
@@ -114,6 +115,7 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
         return {"uri": uri, "status": "error", "error": message, "scenarios": []}
     publisher.flush()
     refresh_views(ls)
+    run_id = await run_history.keep(doc, document, entries, outcomes, started, clock)
     summaries = [
         summary_of(entry, outcomes[entry.index])
         if entry.index in outcomes
@@ -123,7 +125,13 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
     if not publisher.progress_shown:
         _tell(ls, summaries)
     status = _worst(s["status"] for s in summaries)
-    return {"uri": uri, "status": status, "cancelled": cancelled, "scenarios": summaries}
+    return {
+        "uri": uri,
+        "status": status,
+        "cancelled": cancelled,
+        "scenarios": summaries,
+        "runId": run_id,
+    }
 
 
 async def _previous_verdicts(
