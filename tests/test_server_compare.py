@@ -48,17 +48,23 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
         assert done.returncode == code, done.stderr
     (folder / "never.scenario.yaml").write_text(SPEC.replace("KEYWORD", "x"), encoding="utf-8")
-    previous = folder / "previous.scenario.yaml"  # recorded failing, then run passing
-    previous.write_text(SPEC.replace("KEYWORD", "goodbye"), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "checkspec.engine.cli.main", "run", previous.name],
-        cwd=folder,
-        env={**os.environ, "CHECKSPEC_MODEL": ""},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 1, done.stderr
+    (folder / "sub").mkdir()
+    # Recorded failing, then run passing in the editor; mixed is run from a subfolder, so
+    # the CLI names it ../mixed.scenario.yaml.
+    for name, cwd in (("previous", folder), ("mixed", folder / "sub")):
+        spec = folder / f"{name}.scenario.yaml"
+        spec.write_text(SPEC.replace("KEYWORD", "goodbye"), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "checkspec.engine.cli.main", "run", f"../{spec.name}"]
+            if cwd != folder
+            else [sys.executable, "-m", "checkspec.engine.cli.main", "run", spec.name],
+            cwd=cwd,
+            env={**os.environ, "CHECKSPEC_MODEL": ""},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 1, done.stderr
     return folder
 
 
@@ -140,3 +146,22 @@ async def test_an_editor_run_shows_the_verdict_recorded_before(
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "previously ✗ fail" in hover.contents.value
+
+
+async def test_an_editor_run_compares_with_a_cli_run_of_the_same_file(
+    client: LanguageClient, workspace: Path
+) -> None:
+    # The fixture's CLI run of mixed.scenario.yaml failed; the editor's run passes it: the
+    # same scenario, fixed (the CLI names the file relatively, the editor by its path).
+    text = SPEC.replace("KEYWORD", "hello")
+    uri = open_file(client, workspace / "mixed.scenario.yaml", text)
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
+    )
+    answer = await _compare(client, uri)
+    page = answer["html"]
+    found = re.search(r'id="checkspec-data" data-encoding="json">(.*?)</script>', page, re.S)
+    assert found
+    data = json.loads(found.group(1))["data"]
+    assert not data["added"] and not data["removed"], data
+    assert [c["name"] for c in data["fixed"]] == ["compared"]

@@ -58,6 +58,8 @@ def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
         for run in store.runs(RUNS_LOOKED_AT):
             payload = store.load(run.id)
             scenarios = payload.get("scenarios", [])
+            # Scenario ids are the same whoever ran the file (relative to the workspace
+            # root); `file` is as the run was given it.
             mine = [s for s in scenarios if _same_file(s.get("file", ""), root, spec)]
             if mine:
                 yield {**payload, "scenarios": mine}
