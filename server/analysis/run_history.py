@@ -30,17 +30,15 @@ def history_path(spec: Path) -> Path:
     return at_root(workspace_root(spec))
 
 
-def _same_file(recorded: str, root: Path, spec: Path) -> bool:
-    """Whether a report's `file` (as the run was given it: relative to where it ran,
-    which the report does not say) is `spec`: the same path from the workspace root, or
-    else, when that names no file, the same file name."""
-    candidate = Path(recorded)
-    if not candidate.is_absolute():
-        candidate = root / candidate
+def _same_file(scenario: dict[str, Any], root: Path, spec: Path) -> bool:
+    """Whether a report's scenario is of `spec`: its id starts with its file's path from
+    the workspace root (whoever ran it; `file` is as the run was given it)."""
+    identity = str(scenario.get("id") or "")
+    if "::" not in identity:
+        return False
+    written = Path(identity.split("::", 1)[0])
     try:
-        if candidate.resolve() == spec.resolve():
-            return True
-        return not candidate.exists() and candidate.name == spec.name
+        return (written if written.is_absolute() else root / written).resolve() == spec.resolve()
     except OSError:
         return False
 
@@ -58,9 +56,7 @@ def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
         for run in store.runs(RUNS_LOOKED_AT):
             payload = store.load(run.id)
             scenarios = payload.get("scenarios", [])
-            # Scenario ids are the same whoever ran the file (relative to the workspace
-            # root); `file` is as the run was given it.
-            mine = [s for s in scenarios if _same_file(s.get("file", ""), root, spec)]
+            mine = [s for s in scenarios if _same_file(s, root, spec)]
             if mine:
                 yield {**payload, "scenarios": mine}
 
