@@ -252,8 +252,11 @@ def _keep(runs: _Runs) -> None:
 
     by_root: dict[Path | None, list[Any]] = {}
     settings_of: dict[Path | None, Settings] = {}
+    root_of: dict[Path, Path | None] = {}  # a workspace read once a spec file
     for path, run in runs.finished:
-        root = load_workspace(path).root
+        if path not in root_of:
+            root_of[path] = load_workspace(path).root
+        root = root_of[path]
         if root not in settings_of:
             settings_of[root] = _settings_for(path)
         by_root.setdefault(root, []).append(run)

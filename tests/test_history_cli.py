@@ -135,6 +135,12 @@ def test_runs_of_different_suites_compare_what_is_common(project: Path) -> None:
     assert "Added (1):" in compared.stdout and "Removed (1):" in compared.stdout
 
 
+def test_a_dry_run_is_not_kept(project: Path) -> None:
+    assert cli(project, "run", ".", "--dry-run").returncode == 0
+    assert not (project / ".checkspec" / "history.db").exists()
+    assert cli(project, "history").stdout == "no runs yet\n"
+
+
 def test_history_is_pruned_and_can_be_off(project: Path) -> None:
     for _ in range(6):
         cli(project, "run", "a.suite.yaml", "--tag", "extra")

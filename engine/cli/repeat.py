@@ -11,10 +11,12 @@ and `repeats`: {"runs", "passed", "rate", "flaky", "statuses", "min_pass_rate", 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..executor import Ending
-from .execute import ScenarioRun
+
+if TYPE_CHECKING:  # execute.py imports this module to fold a run's repeats
+    from .execute import ScenarioRun
 
 
 def fold(runs: Sequence[ScenarioRun], min_pass_rate: float) -> ScenarioRun:
