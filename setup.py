@@ -13,7 +13,10 @@ from setuptools import setup
 ROOTS = {"checkspec.engine": "engine", "checkspec.server": "server", "checkspec.schemas": "schemas"}
 # Folders of data files only (no __init__.py): declared as packages of their own, as
 # setuptools wants for anything importable, with their files as that package's data.
-DATA_ONLY = {"checkspec.engine.judges.prompts": "engine/judges/prompts"}
+DATA_ONLY = {
+    "checkspec.engine.judges.prompts": "engine/judges/prompts",
+    "checkspec.engine.html.assets": "engine/html/assets",
+}
 
 
 def _packages() -> tuple[list[str], dict[str, str]]:
@@ -50,6 +53,7 @@ setup(
         "checkspec.engine.judges.prompts": ["*.j2"],
         "checkspec.engine.generators.prompts": ["*.j2"],
         "checkspec.engine": ["py.typed"],
+        "checkspec.engine.html.assets": ["*.html", "*.css", "*.js"],
         "checkspec.server": ["initialize_answers.json"],
     },
     include_package_data=True,

@@ -47,6 +47,9 @@ def test_wheel_contents(tmp_path: Path) -> None:
     # The simulated user's prompts, and the PEP 561 marker of a typed package.
     assert "checkspec/engine/generators/prompts/user_simulator.j2" in names
     assert "checkspec/engine/py.typed" in names
+    # The HTML report's template, styles and scripts, read at render time (engine/html).
+    for asset in ("page.html", "style.css", "report.js", "viewer.js"):
+        assert f"checkspec/engine/html/assets/{asset}" in names
     assert "checkspec/engine/builtin/__init__.py" in names
     entry_points = (
         zipfile.ZipFile(wheel)

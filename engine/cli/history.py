@@ -41,7 +41,7 @@ def add_parsers(commands: Any, wanted: Any) -> None:
         compare.add_argument(
             "head", nargs="?", default=None, metavar="HEAD", help="the same (default: last)"
         )
-        compare.add_argument("--format", default="text", help="text, json, markdown")
+        compare.add_argument("--format", default="text", help="text, json, markdown, html")
         compare.add_argument("--output", "-o", metavar="FILE", help="write the comparison there")
 
 
@@ -84,9 +84,9 @@ def compare(args: argparse.Namespace) -> int:
     from ..history.render import COMPARE_FORMATS
     from ..history.store import HistoryError
 
-    render = COMPARE_FORMATS.get(args.format)
-    if render is None:
-        known = ", ".join(COMPARE_FORMATS)
+    formats = {**COMPARE_FORMATS, "html": None}  # html: engine/html, given both runs below
+    if args.format not in formats:
+        known = ", ".join(formats)
         print(f"error: --format {args.format}: expected one of {known}", file=sys.stderr)
         return EXIT_INVALID
     base_ref = args.base or "last~1"
@@ -106,7 +106,12 @@ def compare(args: argparse.Namespace) -> int:
     finally:
         store.close()
     comparison = compare_runs(base, head)
-    rendered = render(comparison)
+    if args.format == "html":
+        from ..html import render_compare
+
+        rendered = render_compare(comparison, base=base, head=head)
+    else:
+        rendered = COMPARE_FORMATS[args.format](comparison)
     if args.output:
         try:
             Path(args.output).parent.mkdir(parents=True, exist_ok=True)

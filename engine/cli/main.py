@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_INTERRUPTED = 130
+# html: one self-contained page (engine/html), rendered from the JSON report.
+REPORT_FORMATS = ("text", "json", "junit", "sarif", "html")
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
@@ -67,7 +69,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("run"):
         run = commands.add_parser("run", help="run the scenarios of spec files or folders")
         run.add_argument("paths", nargs="+", metavar="PATH")
-        run.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
         run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
         run.add_argument(
@@ -158,7 +160,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
             "merge", help="merge the JSON reports of shards into the report of the whole run"
         )
         merge.add_argument("reports", nargs="+", metavar="REPORT.json", type=Path)
-        merge.add_argument("--format", choices=("text", "json", "junit", "sarif"), default="text")
+        merge.add_argument("--format", choices=REPORT_FORMATS, default="text")
         merge.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
 
     if wanted("history", "compare"):
@@ -194,6 +196,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         from .generate import add_parser as add_generate
 
         add_generate(commands)
+
+    if wanted("report", "view"):
+        from .view import add_parsers
+
+        add_parsers(commands, wanted)
 
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
@@ -614,6 +621,11 @@ def _render(report: RunReport, fmt: str) -> str:
         return to_json(report) + "\n"
     if fmt == "junit":
         return to_junit(report)
+    if fmt == "html":
+        from ..history.payload import build_payload
+        from ..html import render_report
+
+        return render_report(build_payload(report))
     return to_sarif(report, tool_version()) + "\n"
 
 
@@ -735,6 +747,18 @@ def _lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .view import report
+
+    return report(args)
+
+
+def _view(args: argparse.Namespace) -> int:
+    from .view import view
+
+    return view(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -748,6 +772,8 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "generate": _generate,
     "history": _history,
     "compare": _compare,
+    "report": _report,
+    "view": _view,
 }
 COMMANDS = frozenset(_HANDLERS)
 

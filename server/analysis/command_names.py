@@ -22,3 +22,6 @@ PICK_TAG = "checkspec.curate.pickTag"
 PICK_FILE = "checkspec.curate.pickFile"
 ASK_COMMENT = "checkspec.curate.askComment"
 LIST_TAGS = "checkspec.listTags"  # no arguments; answers {tag: count} over the workspace
+# arguments: [uri]; answers {html, title, base, head} (the compare page of the file's last
+# two recorded runs) or {error}
+COMPARE_WITH_PREVIOUS = "checkspec.compareWithPrevious"

@@ -24,6 +24,12 @@ def transcript_markdown(summary: dict[str, Any]) -> str:
         head += f" · {took}"
     if summary.get("replayed"):
         head += " · recorded outputs replayed"
+    previous = summary.get("previous")
+    if isinstance(previous, dict) and previous.get("status") not in (None, status):
+        was = str(previous["status"])
+        head += f" · previously {MARKS.get(was, '?')} {was}"
+        if previous.get("run"):
+            head += f" (run `{str(previous['run']).replace('`', '')}`)"
     parts = [head]
     checks_by_step: dict[int, list[dict[str, Any]]] = {}
     for check in summary.get("checks", []):

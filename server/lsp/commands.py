@@ -93,11 +93,15 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
     if not entries:
         return {"uri": uri, "error": "no such scenario in this document", "scenarios": []}
     publisher = _Publisher(ls, uri, text)
+    previous = await _previous_verdicts(ls, uri, entries)
 
     def show(entry: ScenarioEntry, outcome: Outcome) -> None:
         ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **summary_of(entry, outcome)})
         if outcome.ending is not Ending.CANCELLED:
-            ls.last_runs.record(uri, text, entry, summary_of(entry, outcome, transcript=True))
+            summary = summary_of(entry, outcome, transcript=True)
+            if entry.name in previous:  # the transcript says when the verdict changed
+                summary["previous"] = previous[entry.name]
+            ls.last_runs.record(uri, text, entry, summary)
         publisher.add(entry, outcome)
 
     started, clock = time.time(), time.perf_counter()
@@ -128,6 +132,28 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
         "scenarios": summaries,
         "runId": run_id,
     }
+
+
+async def _previous_verdicts(
+    ls: Host, uri: str, entries: list[ScenarioEntry]
+) -> dict[str, dict[str, Any]]:
+    """The scenarios' last recorded verdicts (the run history), read in a thread; none
+    when there is no history or it cannot be read (the run goes on)."""
+    import asyncio
+    from pathlib import Path
+
+    from pygls.uris import to_fs_path
+
+    from ..analysis.run_history import previous_verdicts
+
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    if path is None:
+        return {}
+    try:
+        return await asyncio.to_thread(previous_verdicts, Path(path), [e.name for e in entries])
+    except Exception as exc:  # a history that cannot be read never stops a run
+        ls.log(f"checkspec: the run history could not be read: {exc}")
+        return {}
 
 
 class _Publisher:

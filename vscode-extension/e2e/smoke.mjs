@@ -7,7 +7,8 @@
 // the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
 // hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer,
 // shows the results in place (inlay hints, the outcome lens), the transcript on hover and
-// in the Show Last Run view, runs the suite from the Test Explorer (scenarios expand into
+// in the Show Last Run view, the compare page of the file's last two recorded runs (made
+// before the editor starts) in the Compare with Previous Run view, runs the suite from the Test Explorer (scenarios expand into
 // checks; the failure's peek shows expected/actual), and
 // cancels a run that hangs from its progress notification. It works on a copy of the
 // folder, with one more scenario whose target never answers.
@@ -104,6 +105,18 @@ if (install.status !== 0) {
 }
 step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
 
+// Two recorded runs of the refund scenario for "Compare with Previous Run": it passes, then
+// fails (its keyword changed); the file is put back as it was before the editor opens it.
+{
+  const original = readFileSync(specFile, "utf8");
+  for (const text of [original, original.replace("keyword: refund\n", "keyword: refund within 90 days\n")]) {
+    writeFileSync(specFile, text);
+    const ran = spawnSync(serverPath, ["run", "refund.scenario.yaml"], { cwd: folder, encoding: "utf8", env: { ...process.env, CHECKSPEC_MODEL: "" } });
+    if (ran.status !== 0 && ran.status !== 1) throw new Error(`checkspec run: ${ran.status} ${ran.stderr}`);
+  }
+  writeFileSync(specFile, original);
+  step("two recorded runs of refund.scenario.yaml for the compare view");
+}
 const before = digest(specFile);
 const port = await freePort();
 const server = spawn(
@@ -223,6 +236,16 @@ try {
   const checksShown = await view.locator("li.card").count();
   step("Show Last Run view", `${checksShown} checks, the conversation and the verdicts`);
   await shot("05d-last-run-view");
+  await command("View: Close All Editors");
+
+  // Compare with Previous Run: the compare page of the file's last two recorded runs.
+  await quickOpen("refund.scenario.yaml");
+  await command("checkspec: Compare with Previous Run");
+  const compared = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+  await compared.locator("body[data-ready] h1", { hasText: "Compare" }).waitFor({ timeout: 30_000 });
+  await compared.locator("details.row", { hasText: "refund policy is stated" }).first().waitFor({ timeout: 10_000 });
+  step("Compare with Previous Run", (await compared.locator("#summary").innerText()).replace(/\s+/g, " ").trim());
+  await shot("05e-compare-view");
   await command("View: Close All Editors");
 
   // The Test Explorer lists the workspace's spec files and, expanded, their scenarios.

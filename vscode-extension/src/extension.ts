@@ -3,6 +3,7 @@
 
 import * as vscode from "vscode";
 import { ServerManager } from "./client";
+import { COMPARE_WITH_PREVIOUS, CompareView } from "./compareView";
 import { GENERATE, Generation } from "./generate";
 import { Curation } from "./curate";
 import { ASK_COMMENT, PICK_FILE, PICK_TAG } from "./curateRequest";
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   runner.explorer = tests; // lens and palette runs are listed in the Test Explorer too
   const lastRun = new LastRunView(manager, runner);
   const curation = new Curation(manager);
+  const compare = new CompareView(manager);
 
   context.subscriptions.push(
     output,
@@ -35,10 +37,12 @@ export function activate(context: vscode.ExtensionContext): void {
     manager,
     tests,
     lastRun,
+    compare,
     serverStatus(manager),
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
     vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
+    vscode.commands.registerCommand(COMPARE_WITH_PREVIOUS, (uri?: unknown) => compare.show(uri)),
     vscode.commands.registerCommand(GENERATE, (request?: unknown) => new Generation(manager).run(request)),
     vscode.commands.registerCommand(PICK_TAG, (uri?: unknown, indexes?: unknown) => curation.pickTag(uri, indexes)),
     vscode.commands.registerCommand(PICK_FILE, (uri?: unknown, indexes?: unknown) => curation.pickFile(uri, indexes)),

@@ -35,6 +35,8 @@ export interface Transcript {
   checks: TranscriptCheck[];
   errors: { step: number; message: string }[];
   output: string;
+  /** The scenario's verdict in the run recorded before this one (the run history). */
+  previous?: { status: string; run: string };
   /** Set when there is no transcript to show (not run since it changed...). */
   error?: string;
 }
@@ -57,6 +59,10 @@ export function parseTranscript(value: unknown): Transcript {
     errors: list(data["errors"]).map((error) => ({ step: count(error["step"]), message: text(error["message"]) })),
     output: text(data["output"]),
   };
+  const previous = data["previous"];
+  if (isObject(previous) && typeof previous["status"] === "string") {
+    transcript.previous = { status: previous["status"], run: text(previous["run"]) };
+  }
   if (typeof data["error"] === "string") transcript.error = data["error"];
   else if (!isObject(value)) transcript.error = "the server gave no transcript";
   return transcript;
@@ -117,7 +123,9 @@ export function transcriptBody(transcript: Transcript): string {
   if (transcript.error !== undefined) {
     return `<h1>${escapeHtml(transcript.scenario || "checkspec")}</h1><p class="empty">${escapeHtml(transcript.error)}</p>`;
   }
-  const facts = [transcript.status, duration(transcript.durationMs), transcript.replayed ? "recorded outputs replayed" : ""].filter(Boolean);
+  const was = transcript.previous !== undefined && transcript.previous.status !== transcript.status ? transcript.previous : undefined;
+  const changed = was === undefined ? "" : `previously ${mark(was.status)} ${was.status}${was.run ? ` (run ${was.run})` : ""}`;
+  const facts = [transcript.status, duration(transcript.durationMs), transcript.replayed ? "recorded outputs replayed" : "", changed].filter(Boolean);
   const parts = [
     `<header class="${statusClass(transcript.status)}"><h1>${mark(transcript.status)} ${escapeHtml(transcript.scenario)}</h1>`,
     `<p class="facts">${facts.map(escapeHtml).join(" · ")}</p>`,

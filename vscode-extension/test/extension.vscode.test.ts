@@ -81,6 +81,20 @@ describe("activate", () => {
     assert.equal(fake.state.webviews[0]?.title, "Last run: shipping is EU only");
   });
 
+  it("shows the compare of the file's last two recorded runs in a panel, or why not", async () => {
+    await start();
+    script.answer = () => ({ html: "<!doctype html><html><body>compare page</body></html>", title: "a.suite.yaml: r1 → r2", base: "r1", head: "r2" });
+    await fake.command("checkspec.compareWithPrevious")(SUITE.toString());
+    const [request] = runRequests();
+    assert.deepEqual([request?.command, request?.arguments], ["checkspec.compareWithPrevious", [SUITE.toString()]]);
+    assert.equal(fake.state.webviews[0]?.title, "a.suite.yaml: r1 → r2");
+    assert.match(fake.state.webviews[0]?.webview.html ?? "", /compare page/);
+    script.answer = () => ({ error: "a.suite.yaml has no recorded runs; compare needs two (run it again)" });
+    await fake.command("checkspec.compareWithPrevious")(SUITE.toString());
+    assert.equal(fake.state.webviews.length, 1, "one panel, reused");
+    assert.match(fake.state.webviews[0]?.webview.html ?? "", /compare needs two/);
+  });
+
   it("restarts the server when its command changes, not for other settings", async () => {
     await start();
     fake.changeSettings({ "checkspec.model": "openai/gpt-4o" });

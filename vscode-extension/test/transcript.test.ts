@@ -61,3 +61,15 @@ describe("the transcript view", () => {
     assert.match(transcriptHtml(parseTranscript("garbage"), "n", "c"), /no transcript/);
   });
 });
+
+describe("the transcript view's previous verdict", () => {
+  it("says when the verdict differs from the run recorded before", () => {
+    const html = transcriptHtml(parseTranscript({ ...answer, previous: { status: "pass", run: "r<1>" } }), "n", "vscode-webview:");
+    assert.match(html, /previously ✓ pass \(run r&#60;1&#62;\)/);
+  });
+
+  it("says nothing when it is the same", () => {
+    const html = transcriptHtml(parseTranscript({ ...answer, previous: { status: "fail", run: "r1" } }), "n", "vscode-webview:");
+    assert.doesNotMatch(html, /previously/);
+  });
+});
