@@ -504,10 +504,12 @@ class Editing:
         self.base: Document | None = None
         self.window: Window | None = None
         self.current: Document | None = None  # the analysis of `text`, once made
+        self.last_edit: int | None = None  # where the last edit ends (run on save)
 
     def replace(self, start: int, end: int, new_text: str) -> None:
         """Replace [start, end) (code-point offsets) of the text."""
         text = "".join((self.text[:start], new_text, self.text[end:]))
+        self.last_edit = start + len(new_text)  # where the edit ends in the new text
         self.lines = remember(self.lines.edited(text, start, end, start + len(new_text)))
         self.text = text
         if self.base is not None:

@@ -85,7 +85,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
     // Start failures get a notification of our own with a way to the log; a server-side
     // handler error is logged and answered empty, and need not interrupt typing.
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: initializationOptions(readSetting),
+    initializationOptions: initializationOptions(readSetting, vscode.workspace.isTrusted),
     synchronize: { configurationSection: SECTION },
     middleware: {
       workspace: {
@@ -93,7 +93,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
         // whose "" and null mean "unset"), so the server sees one shape from both paths.
         didChangeConfiguration: async (_sections, _next) => {
           await client.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: initializationOptions(readSetting),
+            settings: initializationOptions(readSetting, vscode.workspace.isTrusted),
           });
         },
         // The server pulls `checkspec` when it was given no settings: answer in that shape too.
@@ -101,7 +101,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
           const answer = await next(params, token);
           if (!Array.isArray(answer)) return answer;
           return answer.map((value: unknown, i) =>
-            params.items[i]?.section === SECTION ? serverOptions(readerOf(value)) : value,
+            params.items[i]?.section === SECTION ? serverOptions(readerOf(value), vscode.workspace.isTrusted) : value,
           );
         },
       },
