@@ -152,9 +152,7 @@ async def test_other_scenarios_of_the_same_file_run_side_by_side(
     assert [_statuses(r) for r in results] == [["pass"], ["pass"]]
 
 
-async def test_cancelling_one_run_leaves_the_other(
-    client: LanguageClient, workspace: Path
-) -> None:
+async def test_cancelling_one_run_leaves_the_other(client: LanguageClient, workspace: Path) -> None:
     kept_uri, kept_flag = _waiting_file(workspace, "kept")
     gone_uri, _ = _waiting_file(workspace, "gone")
     kept = _run(client, kept_uri)

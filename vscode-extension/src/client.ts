@@ -144,7 +144,12 @@ export interface ServerInfo {
   source: string; // "setting" | "workspace" | "path"
   version: string | undefined;
   problem?: string;
+  /** Runs going in the server (its checkspec/runs notification). */
+  runs?: number;
 }
+
+/** The server's notification of how many runs are going: `{ running: n }`. */
+export const RUNS_NOTIFICATION = "checkspec/runs";
 
 /** Starts, stops and restarts the one client; others ask it for a running client. */
 export class ServerManager implements vscode.Disposable {
@@ -224,6 +229,12 @@ export class ServerManager implements vscode.Disposable {
       if (this.client === client) this.setState(newState === State.Running ? "running" : "stopped");
     });
     this.info = { ...this.info, version: client.initializeResult?.serverInfo?.version };
+    client.onNotification(RUNS_NOTIFICATION, (params: unknown) => {
+      const running = (params as { running?: unknown } | null)?.running;
+      if (this.client !== client || typeof running !== "number" || this.info === undefined) return;
+      this.info = { ...this.info, runs: running };
+      this.setState(this.state); // the language status shows it
+    });
     this.setState("running");
     return client;
   }
