@@ -156,7 +156,9 @@ def _gc_pauses(path: Path) -> list[float]:
     return [float(line.split()[1]) for line in path.read_text().splitlines() if line.strip()]
 
 
-async def measure(server: Server, path: Path, target: dict[str, int], edits: int) -> Result:
+async def measure(
+    server: Server, path: Path, target: dict[str, int], edits: int, full_sync: bool = False
+) -> Result:
     result = Result()
     text = path.read_text(encoding="utf-8")
     uri = path.as_uri()
@@ -197,7 +199,8 @@ async def measure(server: Server, path: Path, target: dict[str, int], edits: int
         except Exception:  # an error answer: the server read the request
             pass
         result.ready = time.perf_counter() - started
-        incremental = _sync_kind(init) == types.TextDocumentSyncKind.Incremental
+        # --full-sync: send whole texts as a full-sync client does, whatever the server takes.
+        incremental = not full_sync and _sync_kind(init) == types.TextDocumentSyncKind.Incremental
 
         started = time.perf_counter()
         client.text_document_did_open(
@@ -395,6 +398,11 @@ async def main() -> int:
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--only", choices=["checkspec", "yaml-ls"])
     parser.add_argument("--json", type=Path, help="write every measurement here")
+    parser.add_argument(
+        "--full-sync",
+        action="store_true",
+        help="send each edit as the whole text (a full-sync client), not as a range",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}, {os.cpu_count()} CPUs")
@@ -405,7 +413,9 @@ async def main() -> int:
         target = _target(path.read_text(encoding="utf-8"), count)
         for server in servers:
             print(f"N={count:,} {server.name} ...", flush=True)
-            results[(server.name, count)] = found = await measure(server, path, target, args.edits)
+            results[(server.name, count)] = found = await measure(
+                server, path, target, args.edits, args.full_sync
+            )
             print(
                 f"  initialize {found.initialize:.3f} s, ready {found.ready:.3f} s, open {found.open:.3f} s, edits median "
                 f"{_median_ms(found.edits)} (max {max(found.edits):.3f} s), completion "

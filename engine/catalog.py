@@ -334,6 +334,45 @@ SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 EDITOR_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.editor)
 
 
+# Editor-only settings (issue 28 item 2) ----------------------------------------------
+# Settings only the language server reads, from the editor: not in checkspec.yaml, the
+# environment or the CLI. A choice among named values, each with its description.
+
+
+@dataclass(frozen=True)
+class EditorChoice:
+    key: str  # under `checkspec.` (camelCase)
+    default: str
+    choices: tuple[tuple[str, str], ...]  # (value, what it does)
+    description: str
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    def read(self, raw: Mapping[str, Any]) -> str:
+        """The value an editor gave (camelCase key or snake_case), else the default."""
+        snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in self.key)
+        value = raw.get(self.key, raw.get(snake))
+        return value if isinstance(value, str) and value in self.values else self.default
+
+
+RUN_ON_SAVE = EditorChoice(
+    "runOnSave",
+    "off",
+    (
+        ("off", "Saving runs nothing."),
+        ("scenario", "Saving a spec file runs the scenario last edited."),
+        ("file", "Saving a spec file runs all its scenarios."),
+    ),
+    "Run scenarios when a spec file is saved, in the language server (every editor): the "
+    "scenario at the last edit (`scenario`) or the whole file (`file`). Runs import the "
+    "workspace's code: VS Code sends it only in a trusted workspace.",
+)
+EDITOR_CHOICES: tuple[EditorChoice, ...] = (RUN_ON_SAVE,)
+# End of the editor-only settings (issue 28 item 2) --------------------------------------
+
+
 def editor_catalog() -> dict[str, Any]:
     """What the VS Code extension reads (schemas/catalog.json, written by `checkspec
     schema`): the file kinds' names and the editor settings. Its build and its manifest
@@ -372,6 +411,17 @@ def editor_catalog() -> dict[str, Any]:
             for spec in FILE_KINDS
         ],
         "settings": [setting(s) for s in EDITOR_SETTINGS],
+        # Editor-only settings (issue 28 item 2).
+        "editorChoices": [
+            {
+                "key": c.key,
+                "default": c.default,
+                "enum": list(c.values),
+                "enumDescriptions": [what for _, what in c.choices],
+                "description": c.description,
+            }
+            for c in EDITOR_CHOICES
+        ],
     }
 
 

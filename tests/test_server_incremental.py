@@ -179,3 +179,61 @@ async def test_scenarios_after_a_new_line_move_with_it(
     assert codes_and_lines(found) == want
     moved = [d.range.start.line for d in found if d.range.start.line > 4]
     assert moved == [d.range.start.line + 3 for d in before if d.range.start.line > 4]
+
+
+def _sent(found: list[types.Diagnostic]) -> list[tuple[object, ...]]:
+    return sorted(
+        (d.code, d.message, d.range.start.line, d.range.start.character, d.range.end.character)
+        for d in found
+    )
+
+
+async def test_whole_text_changes_give_what_range_changes_give(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """A full-sync client (whole texts on change) gets the diagnostics a range client gets
+    after the same edits: the server diffs the whole text against the previous one."""
+    text = suite(12, end="\r\n", emoji="🎉")
+    ranged = opened(client, workspace / "ranged.suite.yaml", text)
+    whole = opened(client, workspace / "whole.suite.yaml", text)
+    await diagnostics(client, ranged)
+    await diagnostics(client, whole)
+    lines = text.split("\r\n")
+    kinds = [i for i, s in enumerate(lines) if "kind:" in s]
+    emoji_line = next(i for i, s in enumerate(lines) if "order 5?" in s)
+    after_emoji = len(lines[emoji_line]) + 1  # UTF-16 units: the emoji counts two
+    steps = [  # (range in UTF-16 positions, new text, the same on `text`)
+        (types.Range(at(kinds[3], 20), at(kinds[3], 20)), "zz"),
+        (types.Range(at(emoji_line, after_emoji), at(emoji_line, after_emoji)), " #x"),
+        (types.Range(at(kinds[8], 10), at(kinds[9], 10)), ""),  # across scenarios
+        (types.Range(at(2, 0), at(2, 0)), "# new\r\n\r\n"),
+    ]
+    for version, (rng, new) in enumerate(steps, start=2):
+        change(client, ranged, version, (rng, new))
+        text = _applied(text, rng, new)
+        client.diagnostics.pop(whole, None)
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=version, uri=whole),
+                [types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+        want = codes_and_lines(await diagnostics(client, ranged, lambda d: True))
+        assert want == expected(text, "ranged.suite.yaml")
+        found = await diagnostics(client, whole, lambda d, w=want: codes_and_lines(list(d)) == w)
+        assert _sent(found) == _sent(client.diagnostics[ranged])
+
+
+def _applied(text: str, rng: types.Range, new: str) -> str:
+    """An LSP range (UTF-16 columns, CRLF lines) applied to `text`."""
+    starts = [0] + [i + 2 for i in range(len(text)) if text.startswith("\r\n", i)]
+
+    def offset(pos: types.Position) -> int:
+        line_start = starts[pos.line]
+        units, i = 0, line_start
+        while units < pos.character:
+            units += 2 if ord(text[i]) > 0xFFFF else 1
+            i += 1
+        return i
+
+    return text[: offset(rng.start)] + new + text[offset(rng.end) :]

@@ -24,6 +24,12 @@ every deadline and decides every ending:
 Workers that ran jobs are not reused by the next stream: each run imports the
 workspace's modules afresh. With `keep_warm`, fresh workers are started as soon as a
 run ends, so the next run does not wait for Python to start.
+
+Several streams can run at once (the language server runs different files side by side):
+each leases workers of its own from the pool, at most `size` workers live in all, and a
+stream that has none yet waits for one. When a stream waits with none, a stream with
+several stops feeding one of them and gives it back once it is idle, so a short run is
+not held up behind a long one. Each stream is cancelled on its own (`StreamHandle`).
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import AsyncGenerator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..llm.limits import BudgetReached, RateLimiter, run_limiter
@@ -62,6 +68,56 @@ class WorkerStartError(RuntimeError):
 
 def default_size(jobs: int) -> int:
     return jobs if jobs > 0 else os.cpu_count() or 1
+
+
+class StreamHandle:
+    """Cancels one stream of a pool (given to `WorkerPool.stream`), whichever runs."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self._stream: _Stream | None = None
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        if self._stream is not None:
+            self._stream.cancel()
+
+
+@dataclass(eq=False)
+class _Stream:
+    """One stream's own state: its workers, their events, its provider limits."""
+
+    events: asyncio.Queue[tuple[str, _Worker | None, object]] = field(default_factory=asyncio.Queue)
+    workers: list[_Worker] = field(default_factory=list)
+    cancelled: bool = False
+    limiter: RateLimiter | None = None
+    queued: int = 0  # jobs waiting for a worker (another stream may give one back)
+    # Its started scenarios by start time, oldest first (entries of scenarios that ended
+    # are dropped when they reach the top): the next deadline without a scan of every job
+    # in flight at each event, which cost O(jobs in flight) per message of a big run.
+    starts: list[tuple[float, int, _Worker, _Running]] = field(default_factory=list)
+    start_number: int = 0
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.wake()
+
+    def started(self, worker: _Worker, running: _Running) -> None:
+        self.start_number += 1
+        heapq.heappush(self.starts, (running.started or 0.0, self.start_number, worker, running))
+
+    def oldest_start(self) -> float | None:
+        """When its longest-running scenario still in flight started (None: none runs)."""
+        starts = self.starts
+        while starts:
+            _, _, worker, running = starts[0]
+            if worker.inflight.get(running.queued.job.key) is running:
+                return running.started
+            heapq.heappop(starts)
+        return None
+
+    def wake(self) -> None:
+        self.events.put_nowait(("wake", None, None))
 
 
 @dataclass
@@ -91,6 +147,9 @@ class _Worker:
     solo: bool = False
     kill_reason: str | None = None
     late: set[int] = field(default_factory=set)  # keys past their deadline
+    stream: _Stream | None = None  # the stream it is leased to (None: a spare)
+    draining: bool = False  # given no more jobs: it goes back once idle
+    keys: dict[int, int] = field(default_factory=dict)  # the pool's job key -> the stream's
     # Provider turns (judges/limits.py) this worker asked for and was given.
     asking: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     holding: dict[int, object] = field(default_factory=dict)
@@ -128,20 +187,13 @@ class WorkerPool(Executor):
         self.keep_warm = keep_warm
         self._env = {**os.environ, **(env or {}), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
         self._workers: list[_Worker] = []
-        self._events: asyncio.Queue[tuple[str, _Worker | None, object]] = asyncio.Queue()
-        self._cancelled = False
-        self._streaming = False
+        self._streams: list[_Stream] = []
+        self._keys = 0  # job keys unique in the pool (streams' own keys may repeat)
         self._ever_ready = False
         self._start_failures = 0
         self._spares: asyncio.Task[None] | None = None
         self._closed = False
         self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
-        self.limiter: RateLimiter | None = None  # the run's provider limits, for all workers
-        # Started scenarios by start time, oldest first (entries of scenarios that ended are
-        # dropped when they reach the top): the next deadline without a scan of every job
-        # in flight at each event, which cost O(jobs in flight) per message of a big run.
-        self._starts: list[tuple[float, int, _Worker, _Running]] = []
-        self._start_number = 0
 
     # Workers -------------------------------------------------------------------------
 
@@ -177,14 +229,33 @@ class WorkerPool(Executor):
             while True:
                 header = await stdout.readexactly(wire.HEADER_SIZE)
                 payload = await stdout.readexactly(wire.decode_length(header))
-                self._events.put_nowait(("messages", worker, wire.decode(payload)))
+                self._deliver(worker, "messages", wire.decode(payload))
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         except Exception as exc:  # a frame we cannot read: the worker is of no use
             worker.tail += f"\n[checkspec: unreadable message from the worker: {exc}]".encode()
             worker.kill("protocol")
         await worker.proc.wait()
-        self._events.put_nowait(("exit", worker, worker.proc.returncode))
+        self._deliver(worker, "exit", worker.proc.returncode)
+
+    def _deliver(self, worker: _Worker, kind: str, payload: object) -> None:
+        """A worker's messages go to its stream; a spare's are handled here."""
+        if worker.stream is not None:
+            worker.stream.events.put_nowait((kind, worker, payload))
+            return
+        if kind == "messages":
+            for message in payload:  # type: ignore[attr-defined]
+                if message[0] == "ready":
+                    worker.ready = True
+                    self._ever_ready = True
+                    self._start_failures = 0
+        elif kind == "exit" and worker in self._workers:
+            self._workers.remove(worker)
+            self._wake_all()
+
+    def _wake_all(self) -> None:
+        for stream in self._streams:
+            stream.wake()
 
     async def _read_stderr(self, worker: _Worker) -> None:
         stderr = worker.proc.stderr
@@ -193,91 +264,158 @@ class WorkerPool(Executor):
             worker.tail += chunk
             del worker.tail[:-_TAIL_BYTES]
 
-    def _live(self) -> list[_Worker]:
-        return [w for w in self._workers if w.proc.returncode is None and not w.retiring]
+    def _live(self, stream: _Stream | None = None) -> list[_Worker]:
+        """Live workers (of one stream, or all of them)."""
+        workers = self._workers if stream is None else stream.workers
+        return [w for w in workers if w.proc.returncode is None and not w.retiring]
+
+    def _spares_now(self) -> list[_Worker]:
+        return [w for w in self._live() if w.stream is None and not w.used]
 
     async def warm(self, count: int | None = None) -> None:
-        """Start workers now (up to `count`, default the pool size) so a run need not wait."""
+        """Start spare workers now (up to `count`, default the pool size, and never more
+        than `size` live workers in all) so a run need not wait."""
         wanted = self.size if count is None else min(self.size, count)
-        fresh = [w for w in self._live() if not w.used]
-        for _ in range(wanted - len(fresh)):
+        while len(self._spares_now()) < wanted and len(self._live()) < self.size:
             await self._spawn()
 
-    def _retire_used(self) -> None:
-        for worker in self._workers:
+    async def _lease(self, stream: _Stream, count: int) -> None:
+        """Give the stream up to `count` more workers: spares first, then new ones, while
+        fewer than `size` live in all."""
+        for _ in range(max(0, count)):
+            spares = self._spares_now()
+            if spares:
+                worker = next((w for w in spares if w.ready), spares[0])
+            elif len(self._live()) < self.size:
+                worker = await self._spawn()
+            else:
+                return
+            worker.stream = stream
+            stream.workers.append(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        worker.retiring = True
+        if worker.proc.stdin is not None and not worker.proc.stdin.is_closing():
+            worker.proc.stdin.close()  # it exits at end of input
+        self._wake_all()  # its place is free
+
+    def _retire_used(self, stream: _Stream) -> None:
+        for worker in stream.workers:
             if worker.used and worker.proc.returncode is None and not worker.inflight:
-                worker.retiring = True
-                if worker.proc.stdin is not None:
-                    worker.proc.stdin.close()  # it exits at end of input
+                self._retire(worker)
 
     # Streaming -----------------------------------------------------------------------
 
     async def stream(
-        self, jobs: Sequence[Job], options: RunOptions
+        self, jobs: Sequence[Job], options: RunOptions, handle: StreamHandle | None = None
     ) -> AsyncGenerator[Outcome, None]:
-        if self._streaming:
-            raise RuntimeError("a worker pool runs one stream at a time")
-        self._streaming = True
-        self._cancelled = False
-        if self._spares is not None:
-            await self._spares
-            self._spares = None
-        queue: deque[_Queued] = deque(_Queued(job) for job in jobs)
-        remaining = {job.key for job in jobs}
-        self.limiter = run_limiter(options.settings.limits, options.settings.max_cost)
+        """The outcome of every job. Streams may run at once, each on workers of its own;
+        `handle` cancels this one alone (`cancel()` cancels them all)."""
+        stream = _Stream(cancelled=handle is not None and handle.cancelled)
+        if handle is not None:
+            handle._stream = stream  # noqa: SLF001 - the handle is this module's
+        self._streams.append(stream)
+        # Job keys unique in the pool: the workers of a stream only see these.
+        own: dict[int, int] = {}
+        renamed: list[Job] = []
+        for job in jobs:
+            self._keys += 1
+            own[self._keys] = job.key
+            renamed.append(replace(job, key=self._keys))
+        queue: deque[_Queued] = deque(_Queued(job) for job in renamed)
+        remaining = set(own)
+        stream.limiter = run_limiter(options.settings.limits, options.settings.max_cost)
         try:
-            self._retire_used()
-            await self.warm(len(jobs))
+            if self._spares is not None and not self._spares.done():
+                await asyncio.shield(self._spares)
+            await self._lease(stream, len(jobs))
+            stream.queued = len(queue)
+            if not stream.workers:
+                self._wake_all()  # a stream with several workers gives one back
             while remaining:
                 done: list[Outcome] = []
-                if self._cancelled:
-                    done += self._cancel_now(queue)
+                if stream.cancelled:
+                    done += self._cancel_now(stream, queue)
                 else:
-                    done += self._dispatch(queue, options)
+                    done += self._dispatch(stream, queue, options)
                 if not done:
-                    event = await self._next_event(options.scenario_timeout)
+                    event = await self._next_event(stream, options.scenario_timeout)
                     if event is not None:
                         done += self._handle(event, queue)
-                    done += self._check_deadlines(options.scenario_timeout)
-                    if queue and not self._cancelled:
-                        await self._replace_lost(len(queue))
+                    done += self._check_deadlines(stream, options.scenario_timeout)
+                    stream.queued = len(queue)
+                    if queue and not stream.cancelled:
+                        await self._replace_lost(stream, len(queue))
                 for outcome in done:
                     if outcome.key in remaining:
                         remaining.discard(outcome.key)
+                        outcome.key = own[outcome.key]
                         yield outcome
         finally:
-            for worker in self._workers:
+            self._streams.remove(stream)
+            for worker in stream.workers:
                 if worker.inflight:  # the caller stopped listening: stop them too
                     worker.kill("abandoned")
-            self._streaming = False
-            self._retire_used()
+            self._retire_used(stream)
+            for worker in stream.workers:  # leased but never given a job: spares again
+                worker.stream, worker.draining = None, False
+            stream.workers.clear()
+            while not stream.events.empty():  # what they said meanwhile (ready, exit)
+                kind, who, payload = stream.events.get_nowait()
+                if who is not None:
+                    self._deliver(who, kind, payload)
+            self._wake_all()
             if self.keep_warm and not self._closed:
                 self._spares = asyncio.ensure_future(self.warm())
 
     def cancel(self) -> None:
-        self._cancelled = True
-        self._events.put_nowait(("wake", None, None))
+        """Cancel every stream running."""
+        for stream in self._streams:
+            stream.cancel()
 
-    async def _next_event(self, timeout: float) -> tuple[str, _Worker | None, object] | None:
-        oldest = self._oldest_start()
+    async def _next_event(
+        self, stream: _Stream, timeout: float
+    ) -> tuple[str, _Worker | None, object] | None:
+        oldest = stream.oldest_start()
         wait = None
         if oldest is not None:
             wait = max(0.0, oldest + timeout + GRACE_SECONDS - time.monotonic()) + 0.01
-        if not self._events.empty():
-            return self._events.get_nowait()
+        if not stream.events.empty():
+            return stream.events.get_nowait()
         try:
-            return await asyncio.wait_for(self._events.get(), wait)
+            return await asyncio.wait_for(stream.events.get(), wait)
         except TimeoutError:
             return None
 
-    def _dispatch(self, queue: deque[_Queued], options: RunOptions) -> list[Outcome]:
+    def _starving(self, stream: _Stream) -> bool:
+        """Another stream waits for jobs with no worker at all."""
+        return any(
+            other is not stream and other.queued and not self._live(other)
+            for other in self._streams
+        )
+
+    def _dispatch(
+        self, stream: _Stream, queue: deque[_Queued], options: RunOptions
+    ) -> list[Outcome]:
         """Hand queued jobs to ready workers; jobs that cannot be sent end at once.
 
         Free slots are filled first, across all workers. Only then, while the queue is
         long, each worker gets a few jobs ahead, so it does not idle between round trips;
         near the end of the queue none, so no worker waits while another has a backlog.
         """
-        workers = [w for w in self._live() if w.ready and not (w.solo and w.inflight)]
+        live = self._live(stream)
+        if len(live) > 1 and self._starving(stream) and not any(w.draining for w in live):
+            # Give one back to a stream that has none: no more jobs for it, and it goes
+            # once idle (the least busy one).
+            min(live, key=lambda w: len(w.inflight)).draining = True
+        for worker in live:
+            if worker.draining and not worker.inflight:
+                self._retire(worker)
+        workers = [
+            w
+            for w in self._live(stream)
+            if w.ready and not w.draining and not (w.solo and w.inflight)
+        ]
         if not queue or not workers:
             return []
         batches: dict[_Worker, list[_Queued]] = {w: [] for w in workers}
@@ -345,15 +483,15 @@ class WorkerPool(Executor):
                 running = worker.inflight.get(message[1])
                 if running is not None:
                     running.started = time.monotonic()
-                    self._start_number += 1
-                    entry = (running.started, self._start_number, worker, running)
-                    heapq.heappush(self._starts, entry)
+                    if worker.stream is not None:
+                        worker.stream.started(worker, running)
             elif message[0] == "ready":
                 worker.ready = True
                 self._ever_ready = True
                 self._start_failures = 0
             elif message[0] == "retire":
                 worker.retiring = True
+                self._wake_all()  # its place is free
             elif message[0] == "acquire":
                 _, number, model, tokens, cost = message
                 task = asyncio.ensure_future(self._grant(worker, number, model, tokens, cost))
@@ -372,7 +510,7 @@ class WorkerPool(Executor):
     async def _grant(
         self, worker: _Worker, number: int, model: str, tokens: int, cost: float
     ) -> None:
-        limiter = self.limiter
+        limiter = worker.stream.limiter if worker.stream is not None else None
         if limiter is None:  # no limits (or the run is over): go ahead
             worker.send([("grant", number)])
             return
@@ -391,8 +529,9 @@ class WorkerPool(Executor):
 
     def _give_back(self, worker: _Worker, number: int, spent: float = 0.0) -> None:
         ticket = worker.holding.pop(number, None)
-        if ticket is not None and self.limiter is not None:
-            self._background(self.limiter.release(ticket, spent))
+        limiter = worker.stream.limiter if worker.stream is not None else None
+        if ticket is not None and limiter is not None:
+            self._background(limiter.release(ticket, spent))
 
     def _background(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -402,6 +541,7 @@ class WorkerPool(Executor):
     def _on_exit(self, worker: _Worker, code: int, queue: deque[_Queued]) -> list[Outcome]:
         if worker in self._workers:
             self._workers.remove(worker)
+            self._wake_all()  # its place is free
         for asking in worker.asking.values():  # its turns, asked for or held, go back
             asking.cancel()
         for number in list(worker.holding):
@@ -478,23 +618,13 @@ class WorkerPool(Executor):
     def _timeout_of(self, worker: _Worker) -> float:
         return worker.options.scenario_timeout if worker.options else 0.0
 
-    def _oldest_start(self) -> float | None:
-        """When the longest-running scenario still in flight started (None: none runs)."""
-        starts = self._starts
-        while starts:
-            _, _, worker, running = starts[0]
-            if worker.inflight.get(running.queued.job.key) is running:
-                return running.started
-            heapq.heappop(starts)
-        return None
-
-    def _check_deadlines(self, timeout: float) -> list[Outcome]:
+    def _check_deadlines(self, stream: _Stream, timeout: float) -> list[Outcome]:
         now = time.monotonic()
         late: dict[_Worker, set[int]] = {}
         while (
-            oldest := self._oldest_start()
+            oldest := stream.oldest_start()
         ) is not None and now - oldest > timeout + GRACE_SECONDS:
-            _, _, worker, running = heapq.heappop(self._starts)
+            _, _, worker, running = heapq.heappop(stream.starts)
             late.setdefault(worker, set()).add(running.queued.job.key)
         for worker, keys in late.items():
             if worker.proc.returncode is None:
@@ -502,18 +632,22 @@ class WorkerPool(Executor):
                 worker.kill("deadline")
         return []
 
-    async def _replace_lost(self, queued: int) -> None:
-        live = self._live()
-        if len(live) < min(self.size, queued + sum(len(w.inflight) for w in live)):
-            await self._spawn()
+    async def _replace_lost(self, stream: _Stream, queued: int) -> None:
+        """Another worker for the stream when one was lost or it has none, while the pool
+        has room (and no other stream is left with none)."""
+        live = self._live(stream)
+        busy = [w for w in live if not w.draining]
+        wanted = min(self.size, queued + sum(len(w.inflight) for w in busy))
+        if len(busy) < wanted and (not busy or not self._starving(stream)):
+            await self._lease(stream, 1)
 
-    def _cancel_now(self, queue: deque[_Queued]) -> list[Outcome]:
+    def _cancel_now(self, stream: _Stream, queue: deque[_Queued]) -> list[Outcome]:
         why = "not run: the run was cancelled"
         done = [
             Outcome(q.job.key, not_run(q.job.scenario, why), ending=Ending.CANCELLED) for q in queue
         ]
         queue.clear()
-        for worker in self._workers:
+        for worker in stream.workers:
             unstarted = [k for k, r in worker.inflight.items() if r.started is None]
             if len(unstarted) < len(worker.inflight):
                 worker.kill("cancel")

@@ -34,6 +34,7 @@ from .lines import LineIndex, index_of, remember
 from .problems import Position, Problem, Range, moved, moved_problem
 from .scenario_analysis import ScenarioEntry
 from .source import MAX_NODES, Fragment, Row, parse_fragment, parse_jsonl_row
+from .text_diff import diff
 from .tree import Node, Source
 from .workspace import Workspace
 from .yaml_traps import hints_for
@@ -503,10 +504,12 @@ class Editing:
         self.base: Document | None = None
         self.window: Window | None = None
         self.current: Document | None = None  # the analysis of `text`, once made
+        self.last_edit: int | None = None  # where the last edit ends (run on save)
 
     def replace(self, start: int, end: int, new_text: str) -> None:
         """Replace [start, end) (code-point offsets) of the text."""
         text = "".join((self.text[:start], new_text, self.text[end:]))
+        self.last_edit = start + len(new_text)  # where the edit ends in the new text
         self.lines = remember(self.lines.edited(text, start, end, start + len(new_text)))
         self.text = text
         if self.base is not None:
@@ -519,11 +522,12 @@ class Editing:
         self.current = None
 
     def set_text(self, text: str) -> None:
-        """The whole text changed (a client that sends it all)."""
-        if text == self.text:
-            return
-        self.text, self.lines = text, remember(LineIndex(text))
-        self.base, self.window, self.current = None, None, None
+        """The whole text changed (a client that sends it all): diffed against the
+        previous text (common prefix and suffix), the one edit found goes through the same
+        path as a range change (text_diff.py)."""
+        edit = diff(self.text, text)
+        if edit is not None:
+            self.replace(edit.start, edit.end, edit.text)
 
     def set_workspace(self, workspace: Workspace) -> None:
         same = workspace_key(workspace) == workspace_key(self.workspace)

@@ -10,8 +10,12 @@ cancel` of its progress: scenarios not started are not started, running workers 
 killed, and the command answers with what finished, the rest marked cancelled.
 
 The pool is started by the first run and kept warm afterwards (fresh processes: each run
-imports the workspace's modules afresh, so an edited agent is used at once). Runs are
-queued: one runs at a time.
+imports the workspace's modules afresh, so an edited agent is used at once). Runs of
+different files or scenarios proceed side by side, each on workers of its own (at most
+the pool's size in all; a run that finds none free waits for one), each with its own
+progress and cancellation. A run of the same scenarios of the same file again replaces
+the running one (it is cancelled: what finished stays, the rest is marked cancelled).
+How many runs are going is sent as `checkspec/runs` (`{"running": n}`) when it changes.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ if TYPE_CHECKING:  # the engine's executor loads with the first run
     from .documents import OpenDocument
 
 SCENARIO_FINISHED = "checkspec/scenarioFinished"
+RUNS = "checkspec/runs"  # {"running": n}: how many runs are going, sent when it changes
 _SHOW_EVERY_SECONDS = 0.2  # diagnostics and progress during a run, at most this often
 _tokens = itertools.count(1)
 
@@ -64,7 +69,12 @@ class Runs:
     def __init__(self) -> None:
         self._pool: WorkerPool | None = None
         self._pool_key: tuple[Any, ...] | None = None
-        self._lock = asyncio.Lock()
+        self._users: dict[WorkerPool, int] = {}  # runs on each pool (an old one closes after)
+        self._pool_change = asyncio.Lock()
+        # The running runs by what they run (uri, scenario indexes): the same again
+        # replaces it.
+        self._running: dict[tuple[str, tuple[int, ...]], Callable[[], None]] = {}
+        self._count = 0
 
     async def _pool_for(self, settings: Settings) -> WorkerPool:
         # Deferred: the engine's executor loads with the first run (start-up time).
@@ -72,19 +82,37 @@ class Runs:
         from checkspec.engine.executor.start import executor_for
 
         key = (settings.python, settings.jobs, settings.concurrency)
-        if self._pool is None or self._pool_key != key:
-            if self._pool is not None:
-                await self._pool.aclose()
-            pool = executor_for(settings, keep_warm=True)
-            assert isinstance(pool, WorkerPool)
-            self._pool = pool
-            self._pool_key = key
-        return self._pool
+        async with self._pool_change:
+            if self._pool is None or self._pool_key != key:
+                old = self._pool
+                pool = executor_for(settings, keep_warm=True)
+                assert isinstance(pool, WorkerPool)
+                self._pool, self._pool_key = pool, key
+                if old is not None and not self._users.get(old):
+                    self._users.pop(old, None)
+                    await old.aclose()  # else closed when its last run ends
+            self._users[self._pool] = self._users.get(self._pool, 0) + 1
+            return self._pool
+
+    async def _done_with(self, pool: WorkerPool) -> None:
+        self._users[pool] -= 1
+        if pool is not self._pool and not self._users[pool]:
+            del self._users[pool]
+            await pool.aclose()
 
     async def aclose(self) -> None:
-        if self._pool is not None:
-            await self._pool.aclose()
-            self._pool = None
+        for pool in {*self._users, *([self._pool] if self._pool else [])}:
+            await pool.aclose()
+        self._users.clear()
+        self._pool = None
+
+    def _counted(self, ls: Client, delta: int) -> None:
+        self._count += delta
+        ls.protocol.notify(RUNS, {"running": self._count})
+
+    @property
+    def running(self) -> int:
+        return self._count
 
     async def run(
         self,
@@ -96,6 +124,7 @@ class Runs:
         """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
         # Deferred: the engine's executor loads with the first run (start-up time).
         from checkspec.engine.executor import Job, RunOptions, WorkerStartError
+        from checkspec.engine.executor.pool import StreamHandle
         from checkspec.engine.settings import for_workspace
 
         settings = for_workspace(doc.settings, doc.workspace.root)
@@ -103,31 +132,38 @@ class Runs:
         jobs = [Job(e.index, _own_copy(e, doc, settings)) for e in runnable]
         by_index = {e.index: e for e in runnable}
         outcomes: dict[int, Outcome] = {}
-        progress = await Progress.start(ls, len(jobs))
+        handle = StreamHandle()
         cancelled = False
-        pool: WorkerPool | None = None
 
         def cancel() -> None:
             nonlocal cancelled
             cancelled = True
-            if pool is not None:
-                pool.cancel()
+            handle.cancel()
 
+        # The same scenarios of the same file again: the running one is replaced.
+        what = (doc.uri, tuple(sorted(by_index)))
+        replaced = self._running.pop(what, None)
+        if replaced is not None:
+            replaced()
+        self._running[what] = cancel
         request = ls.protocol.msg_id
         hooks = ls.protocol.cancel_hooks
         if request is not None:
             hooks[request] = cancel
-        progress.on_cancel(cancel)
+        self._counted(ls, +1)
+        progress: Progress | None = None
         try:
-            if jobs:
-                progress.report("waiting for the previous run" if self._lock.locked() else None)
-            async with self._lock:
-                if cancelled:
-                    for job in jobs:
-                        outcomes[job.key] = _cancelled(job)
-                    return outcomes, True
-                pool = await self._pool_for(settings)
-                stream = pool.stream(jobs, RunOptions(settings))
+            progress = await Progress.start(ls, len(jobs))
+            progress.on_cancel(cancel)
+            if cancelled:
+                for job in jobs:
+                    outcomes[job.key] = _cancelled(job)
+                return outcomes, True
+            if not jobs:
+                return outcomes, False
+            pool = await self._pool_for(settings)
+            try:
+                stream = pool.stream(jobs, RunOptions(settings), handle)
                 try:
                     async for outcome in stream:
                         outcomes[outcome.key] = outcome
@@ -135,13 +171,19 @@ class Runs:
                         on_outcome(by_index[outcome.key], outcome)
                 finally:
                     await stream.aclose()
+            finally:
+                await self._done_with(pool)
         except WorkerStartError:
             for job in jobs:
                 outcomes.setdefault(job.key, _cancelled(job))
             raise
         finally:
             hooks.pop(request, None)
-            progress.end(cancelled)
+            if self._running.get(what) is cancel:
+                del self._running[what]
+            self._counted(ls, -1)
+            if progress is not None:
+                progress.end(cancelled)
         return outcomes, cancelled
 
 

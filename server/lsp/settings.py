@@ -37,11 +37,25 @@ class EditorSettings:
 
         return editor_overrides(self._raw)
 
+    # Editor-only settings (issue 28 item 2) ---------------------------------------------
+    @cached_property
+    def run_on_save(self) -> str:
+        """`checkspec.runOnSave`: `off`, `scenario` or `file` (anything else is the default)."""
+        from checkspec.engine.catalog import RUN_ON_SAVE
+
+        return RUN_ON_SAVE.read(self._raw or {})
+
+    # -------------------------------------------------------------------------------------
+
     def overrides(self) -> dict[str, Any]:
         """The settings given, as `resolve_settings` keyword arguments."""
         return dict(self.values)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, EditorSettings) and self.values == other.values
+        return (
+            isinstance(other, EditorSettings)
+            and self.values == other.values
+            and self.run_on_save == other.run_on_save
+        )
 
     __hash__ = None  # type: ignore[assignment]

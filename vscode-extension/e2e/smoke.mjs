@@ -325,7 +325,8 @@ try {
   await shot("11-language-status");
   await page.keyboard.press("Escape");
 
-  // checkspec.runOnSave = file: saving a dataset (in the copy) runs it.
+  // checkspec.runOnSave = file: saving a dataset (in the copy) runs it, in the server
+  // (the extension only passes the setting): its outcome lenses appear.
   await quickOpen("faq.dataset.yaml");
   const datasetEditor = page.locator(".editor-instance .monaco-editor").first();
   await datasetEditor.locator(".view-lines").first().waitFor();
@@ -333,7 +334,7 @@ try {
   await page.keyboard.press("Control+End");
   await page.keyboard.type("\n# saved from the e2e run\n");
   await page.keyboard.press("Control+S");
-  const saved = page.locator(".statusbar-item", { hasText: /scenarios —|faq/ }).first();
+  const saved = datasetEditor.locator(".codelens-decoration a", { hasText: "show last run" }).first();
   await saved.waitFor({ timeout: 60_000 });
   step("run on save", (await saved.innerText()).replace(/\s+/g, " ").trim());
   await shot("12-run-on-save");

@@ -29,9 +29,21 @@ export interface SettingEntry {
   machine?: boolean;
 }
 
+/** An editor-only setting (not in checkspec.yaml): one of named values. */
+export interface EditorChoiceEntry {
+  /** The key under `checkspec.` (camelCase). */
+  key: string;
+  default: string;
+  enum: string[];
+  enumDescriptions: string[];
+  description: string;
+}
+
 export interface Catalog {
   fileKinds: FileKindEntry[];
   settings: SettingEntry[];
+  /** Editor-only settings the server reads (issue 28 item 2). */
+  editorChoices: EditorChoiceEntry[];
 }
 
 export const CATALOG: Catalog = data as unknown as Catalog;

@@ -85,7 +85,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
     // Start failures get a notification of our own with a way to the log; a server-side
     // handler error is logged and answered empty, and need not interrupt typing.
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    initializationOptions: initializationOptions(readSetting),
+    initializationOptions: initializationOptions(readSetting, vscode.workspace.isTrusted),
     synchronize: { configurationSection: SECTION },
     middleware: {
       workspace: {
@@ -93,7 +93,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
         // whose "" and null mean "unset"), so the server sees one shape from both paths.
         didChangeConfiguration: async (_sections, _next) => {
           await client.sendNotification(DidChangeConfigurationNotification.type, {
-            settings: initializationOptions(readSetting),
+            settings: initializationOptions(readSetting, vscode.workspace.isTrusted),
           });
         },
         // The server pulls `checkspec` when it was given no settings: answer in that shape too.
@@ -101,7 +101,7 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
           const answer = await next(params, token);
           if (!Array.isArray(answer)) return answer;
           return answer.map((value: unknown, i) =>
-            params.items[i]?.section === SECTION ? serverOptions(readerOf(value)) : value,
+            params.items[i]?.section === SECTION ? serverOptions(readerOf(value), vscode.workspace.isTrusted) : value,
           );
         },
       },
@@ -144,7 +144,12 @@ export interface ServerInfo {
   source: string; // "setting" | "workspace" | "path"
   version: string | undefined;
   problem?: string;
+  /** Runs going in the server (its checkspec/runs notification). */
+  runs?: number;
 }
+
+/** The server's notification of how many runs are going: `{ running: n }`. */
+export const RUNS_NOTIFICATION = "checkspec/runs";
 
 /** Starts, stops and restarts the one client; others ask it for a running client. */
 export class ServerManager implements vscode.Disposable {
@@ -224,6 +229,12 @@ export class ServerManager implements vscode.Disposable {
       if (this.client === client) this.setState(newState === State.Running ? "running" : "stopped");
     });
     this.info = { ...this.info, version: client.initializeResult?.serverInfo?.version };
+    client.onNotification(RUNS_NOTIFICATION, (params: unknown) => {
+      const running = (params as { running?: unknown } | null)?.running;
+      if (this.client !== client || typeof running !== "number" || this.info === undefined) return;
+      this.info = { ...this.info, runs: running };
+      this.setState(this.state); // the language status shows it
+    });
     this.setState("running");
     return client;
   }

@@ -9,10 +9,8 @@ import { Curation } from "./curate";
 import { ASK_COMMENT, PICK_FILE, PICK_TAG } from "./curateRequest";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
-import { scenarioAt } from "./scenarios";
 import { serverStatus } from "./serverStatus";
-import { RESTART_KEYS, SECTION, runOnSave } from "./settings";
-import { isRunnableSpec } from "./specFiles";
+import { RESTART_KEYS, SECTION } from "./settings";
 import { ScenarioTests } from "./testing";
 
 let server: ServerManager | undefined;
@@ -53,25 +51,11 @@ export function activate(context: vscode.ExtensionContext): void {
       // Other settings reach the running server as didChangeConfiguration (client.ts).
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) void manager.restart();
     }),
-    // Trusted now: the workspace's own .venv may hold the server to use.
+    // Trusted now: the workspace's own .venv may hold the server to use, and
+    // checkspec.runOnSave (run by the server on didSave) may now be sent.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void manager.restart()),
-    vscode.workspace.onDidSaveTextDocument((document) => void runSaved(document, runner)),
   );
   void manager.ready();
-}
-
-/** `checkspec.runOnSave`: run the saved file, or the scenario at its cursor. */
-async function runSaved(document: vscode.TextDocument, runner: Runner): Promise<void> {
-  if (!isRunnableSpec(document.uri.path) || !vscode.workspace.isTrusted) return;
-  const mode = runOnSave((key) => vscode.workspace.getConfiguration(SECTION, document.uri).get(key));
-  if (mode === "file") {
-    await runner.runFile(document.uri);
-  } else if (mode === "scenario") {
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
-    const scenarios = editor === undefined ? undefined : await runner.scenarios(document.uri);
-    const here = editor === undefined || scenarios === undefined ? undefined : scenarioAt(scenarios, editor.selection.active);
-    if (here !== undefined && here.runnable) await runner.runScenario(document.uri.toString(), here.index);
-  }
 }
 
 export async function deactivate(): Promise<void> {

@@ -3,10 +3,10 @@
 // file-name test of the run commands. `npm run sync-manifest` writes them; a test fails
 // when package.json drifts from the catalog (as rust-analyzer keeps its package.json in
 // step with its config). Pure.
-import { type Catalog, type SettingEntry, namesSource } from "./catalog";
+import { type Catalog, type EditorChoiceEntry, type SettingEntry, namesSource } from "./catalog";
 
-/** Settings only the extension reads (how to start the server, when to run, tracing). */
-export const EXTENSION_SETTINGS = ["server.path", "server.args", "runOnSave", "trace.server"] as const;
+/** Settings only the extension reads (how to start the server, tracing). */
+export const EXTENSION_SETTINGS = ["server.path", "server.args", "trace.server"] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -31,6 +31,17 @@ export function settingProperty(setting: SettingEntry): JsonObject {
   return property;
 }
 
+/** An editor-only setting of the catalog (issue 28 item 2), e.g. `checkspec.runOnSave`. */
+export function choiceProperty(choice: EditorChoiceEntry): JsonObject {
+  return {
+    type: "string",
+    enum: choice.enum,
+    default: choice.default,
+    enumDescriptions: choice.enumDescriptions,
+    markdownDescription: choice.description,
+  };
+}
+
 /** The regular expression the run commands' `when` clauses test file names with. */
 export function runnableWhen(catalog: Catalog): string {
   const globs = catalog.fileKinds.filter((kind) => kind.runnable).flatMap((kind) => kind.patterns);
@@ -50,6 +61,9 @@ export function generatedManifest(manifest: JsonObject, catalog: Catalog): JsonO
   }
   for (const setting of catalog.settings) {
     properties[`checkspec.${setting.key}`] = settingProperty(setting);
+  }
+  for (const choice of catalog.editorChoices) {
+    properties[`checkspec.${choice.key}`] = choiceProperty(choice);
   }
   for (const key of EXTENSION_SETTINGS.slice(2)) {
     const found = current[`checkspec.${key}`];

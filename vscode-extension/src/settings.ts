@@ -23,8 +23,19 @@ export type SettingReader = (key: string) => unknown;
 /** Keys whose change needs a new server process rather than a notification. */
 export const RESTART_KEYS = ["server.path", "server.args"] as const;
 
-export function serverOptions(read: SettingReader): CheckspecOptions {
+/** Editor-only settings that start runs: left out in an untrusted workspace (runs import
+ * the workspace's code), so the server keeps their default, off. */
+const RUNS_NEED_TRUST = new Set(["runOnSave"]);
+
+export function serverOptions(read: SettingReader, trusted = true): CheckspecOptions {
   const options: CheckspecOptions = {};
+  // Editor-only settings (issue 28 item 2): a value among the catalog's choices, left out
+  // when it is the default (as VS Code returns for an unset key).
+  for (const choice of CATALOG.editorChoices) {
+    const value = read(choice.key);
+    if (!trusted && RUNS_NEED_TRUST.has(choice.key)) continue;
+    if (typeof value === "string" && value !== choice.default && choice.enum.includes(value)) options[choice.key] = value;
+  }
   for (const setting of CATALOG.settings) {
     const value = read(setting.key);
     if (setting.type === "string") {
@@ -45,8 +56,8 @@ function within(setting: SettingEntry, value: number): boolean {
   return setting.exclusiveMinimum === undefined || value > setting.exclusiveMinimum;
 }
 
-export function initializationOptions(read: SettingReader): InitializationOptions {
-  return { [SECTION]: serverOptions(read) };
+export function initializationOptions(read: SettingReader, trusted = true): InitializationOptions {
+  return { [SECTION]: serverOptions(read, trusted) };
 }
 
 /** Reads from a plain object shaped like the `checkspec` section (`{model, server: {path}}`). */
@@ -73,12 +84,4 @@ export function serverArgs(read: SettingReader): string[] {
 export function serverPath(read: SettingReader): string {
   const value = read("server.path");
   return typeof value === "string" ? value : "";
-}
-
-export type RunOnSave = "off" | "scenario" | "file";
-
-/** `checkspec.runOnSave`: what a save runs (anything unknown is `off`). */
-export function runOnSave(read: SettingReader): RunOnSave {
-  const value = read("runOnSave");
-  return value === "scenario" || value === "file" ? value : "off";
 }

@@ -17,7 +17,16 @@ export function statusText(state: ServerState, info: ServerInfo | undefined): { 
     failed: "$(error) checkspec not running",
   }[state];
   if (info === undefined) return { text, detail: "" };
+  const runs = info.runs ?? 0;
+  if (state === "running" && runs > 0) {
+    const shown = `${text} · ${runs} run${runs === 1 ? "" : "s"}`;
+    return { text: shown, detail: statusDetail(info) };
+  }
   if (state === "failed" && info.problem !== undefined) return { text, detail: info.problem };
+  return { text, detail: statusDetail(info) };
+}
+
+function statusDetail(info: ServerInfo): string {
   const source = SOURCES[info.source] ?? "";
-  return { text, detail: [info.command, source].filter(Boolean).join(" — ") };
+  return [info.command, source].filter(Boolean).join(" — ");
 }

@@ -40,7 +40,11 @@ describe("package.json", () => {
 
   it("contributes the catalog's editor settings and the extension's own", () => {
     const properties = Object.keys(manifest.contributes.configuration.properties);
-    const expected = [...EXTENSION_SETTINGS, ...CATALOG.settings.map((setting) => setting.key)];
+    const expected = [
+      ...EXTENSION_SETTINGS,
+      ...CATALOG.settings.map((setting) => setting.key),
+      ...CATALOG.editorChoices.map((choice) => choice.key),
+    ];
     assert.deepEqual(properties.sort(), expected.map((key) => `checkspec.${key}`).sort());
     assert.ok(properties.includes("checkspec.targetTimeout"));
     assert.deepEqual(manifest.contributes.configuration.properties["checkspec.server.args"]?.default, ["lsp"]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { initializationOptions, readerOf, runOnSave, serverArgs, serverOptions, serverPath } from "../src/settings";
+import { initializationOptions, readerOf, serverArgs, serverOptions, serverPath } from "../src/settings";
 
 describe("settings", () => {
   it("sends only the keys the server reads, camelCase, under `checkspec`", () => {
@@ -67,10 +67,16 @@ describe("settings", () => {
     assert.equal(serverPath(readerOf({ server: { path: null } })), "");
   });
 
-  it("reads checkspec.runOnSave, anything unknown being off", () => {
-    assert.equal(runOnSave(readerOf({ runOnSave: "file" })), "file");
-    assert.equal(runOnSave(readerOf({ runOnSave: "scenario" })), "scenario");
-    assert.equal(runOnSave(readerOf({ runOnSave: "always" })), "off");
-    assert.equal(runOnSave(readerOf({})), "off");
+  it("passes checkspec.runOnSave to the server (which runs on save), anything unknown left out", () => {
+    assert.deepEqual(serverOptions(readerOf({ runOnSave: "file" })), { runOnSave: "file" });
+    assert.deepEqual(serverOptions(readerOf({ runOnSave: "scenario" })), { runOnSave: "scenario" });
+    assert.deepEqual(serverOptions(readerOf({ runOnSave: "off" })), {}, "the default: left out");
+    assert.deepEqual(serverOptions(readerOf({ runOnSave: "always" })), {});
+    assert.deepEqual(serverOptions(readerOf({})), {});
+  });
+
+  it("leaves checkspec.runOnSave out in an untrusted workspace (runs import its code)", () => {
+    assert.deepEqual(serverOptions(readerOf({ runOnSave: "file" }), false), {});
+    assert.deepEqual(initializationOptions(readerOf({ model: "m", runOnSave: "file" }), false), { checkspec: { model: "m" } });
   });
 });

@@ -16,4 +16,12 @@ describe("the server's language status", () => {
     const shown = statusText("failed", { command: "", source: "", version: undefined, problem: "checkspec was not found" });
     assert.deepEqual(shown, { text: "$(error) checkspec not running", detail: "checkspec was not found" });
   });
+
+  it("says how many runs are going in the server", () => {
+    const info = { command: "checkspec lsp", source: "path", version: "0.1.0" };
+    assert.equal(statusText("running", { ...info, runs: 2 }).text, "$(check) checkspec 0.1.0 · 2 runs");
+    assert.equal(statusText("running", { ...info, runs: 1 }).text, "$(check) checkspec 0.1.0 · 1 run");
+    assert.equal(statusText("running", { ...info, runs: 0 }).text, "$(check) checkspec 0.1.0");
+    assert.equal(statusText("running", { ...info, runs: 2 }).detail, "checkspec lsp — from PATH");
+  });
 });
