@@ -253,6 +253,7 @@ def test_the_root_of_each_file_kind() -> None:
         FileKind.CONFIG: [
             "$schema",
             "model",
+            "llm_client",
             "embedding_model",
             "api_base",
             "embedding_api_base",
@@ -273,6 +274,7 @@ def test_the_root_of_each_file_kind() -> None:
             "cache_dir",
             "cache_max_mb",
             "max_cost",
+            "diagnostics_scope",
             "custom_checks",
             "agent",
             "presets",

@@ -137,6 +137,7 @@ class WorkspaceConfig(BaseModel):
     cache_dir: str | None = setting_field("cache_dir")
     cache_max_mb: float = setting_field("cache_max_mb")
     max_cost: float | None = setting_field("max_cost")
+    diagnostics_scope: Literal["openFiles", "workspace"] = setting_field("diagnostics_scope")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."
     )

@@ -1,0 +1,216 @@
+"""The problems of every spec file of the workspace, open or not (workspace/diagnostic).
+
+The spec files are found as workspace symbols finds them (analysis/workspace_files.py);
+an unopened one is read from disk and analysed like an open one (the store's `load`: the
+same workspace, checkspec.yaml and editor settings, so its problems are the ones it would
+show when opened), and its report kept with the file's stamp (size and mtime). A report is
+made again only when the file's stamp changed, a watched-file event named it, or a
+checkspec.yaml or the editor settings changed (every report is then stale).
+
+The scan is bounded background work: one file at a time on the event loop, yielding to it
+after each file, so a request on an open file waits at most for one file's analysis (and
+never for a whole workspace's). One scan runs at a time; whoever asks meanwhile waits for
+it. Nothing here runs user code or touches the network (the analysis never does).
+
+Each report's result id is a digest of its diagnostics as sent: a file whose problems did
+not change keeps its id, and a pull that names it is answered `unchanged`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from checkspec.engine.spec.kinds import FileKind, kind_from_name
+
+from .diagnostics import diagnostics_of, pulls, refresh_soon
+from .files import uri_of
+from .guard import report
+
+if TYPE_CHECKING:
+    from .documents import OpenDocument
+    from .host import Host
+
+OPEN_FILES = "openFiles"
+WORKSPACE = "workspace"
+WATCHER_ID = "checkspec-spec-watcher"
+
+
+@dataclass(frozen=True)
+class FileReport:
+    uri: str
+    result_id: str
+    diagnostics: list[types.Diagnostic]
+    version: int | None = None  # an open document's version (None: read from disk)
+
+
+@dataclass
+class _Known:
+    stamp: tuple[int, int]  # (size, mtime_ns) when read
+    generation: int  # the workspace generation it was made in
+    report: FileReport
+
+
+@dataclass
+class WorkspaceScan:
+    """The reports of the unopened spec files, kept between scans."""
+
+    known: dict[Path, _Known] = field(default_factory=dict)
+    generation: int = 0  # bumped when every report is stale (settings, checkspec.yaml)
+    files_read: int = 0  # analyses made from disk (tests and the bench read it)
+    running: asyncio.Task[list[FileReport]] | None = None
+
+    def stale(self, paths: Iterable[Path] | None = None) -> None:
+        """These files (None: every file) must be read again at the next scan."""
+        if paths is None:
+            self.generation += 1
+            return
+        for path in paths:
+            self.known.pop(path.resolve(), None)
+
+
+_SCANS: dict[int, WorkspaceScan] = {}
+
+
+def scan_of(ls: Host) -> WorkspaceScan:
+    return _SCANS.setdefault(id(ls), WorkspaceScan())
+
+
+def scope(ls: Host) -> str:
+    """`checkspec.diagnostics.scope` as the editor gives it (default: the catalog's)."""
+    from checkspec.engine.catalog import SETTINGS_BY_NAME
+
+    given = ls.store.editor.overrides().get("diagnostics_scope")
+    return str(given or SETTINGS_BY_NAME["diagnostics_scope"].default)
+
+
+def result_id(ls: Host, found: list[types.Diagnostic]) -> str:
+    """The same diagnostics, the same id: a digest of what goes over the wire."""
+    wire = json.dumps(ls.protocol.as_json(found), sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(wire.encode(), digest_size=10).hexdigest()
+
+
+def open_report(ls: Host, doc: OpenDocument) -> FileReport:
+    found = diagnostics_of(ls, doc)
+    return FileReport(doc.uri, result_id(ls, found), found, doc.version)
+
+
+async def reports(ls: Host) -> list[FileReport]:
+    """Every spec file's report: the open ones', then the unopened ones' (scope workspace)."""
+    found = [open_report(ls, doc) for doc in ls.store.all() if _is_spec(doc.path)]
+    if scope(ls) != WORKSPACE:
+        return found
+    scan = scan_of(ls)
+    if scan.running is None or scan.running.done():
+        scan.running = asyncio.ensure_future(_scan(ls, scan))
+    return found + await asyncio.shield(scan.running)
+
+
+def _is_spec(path: str) -> bool:
+    kind = kind_from_name(path)
+    return kind is not None and kind is not FileKind.CONFIG
+
+
+async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
+    # Deferred: the analysis loads with the first request (start-up time).
+    from ..analysis.workspace_files import spec_files
+
+    opened = {Path(doc.path).resolve() for doc in ls.store.all()}
+    seen: set[Path] = set()
+    out: list[FileReport] = []
+    for root in ls.workspace_roots():
+        for path in spec_files(root):
+            key = path.resolve()
+            if key in seen or key in opened:
+                continue
+            seen.add(key)
+            known = scan.known.get(key)
+            try:
+                stat = os.stat(key)
+            except OSError:
+                scan.known.pop(key, None)
+                continue
+            stamp = (stat.st_size, stat.st_mtime_ns)
+            if known is None or known.stamp != stamp or known.generation != scan.generation:
+                made = _from_disk(ls, path)
+                scan.files_read += 1
+                if made is None:
+                    scan.known.pop(key, None)
+                    continue
+                known = scan.known[key] = _Known(stamp, scan.generation, made)
+                await asyncio.sleep(0)  # one file at a time: requests go first
+            out.append(known.report)
+    for gone in set(scan.known) - seen:
+        del scan.known[gone]
+    return out
+
+
+def _from_disk(ls: Host, path: Path) -> FileReport | None:
+    uri = uri_of(path)
+    try:
+        doc = ls.store.load(uri)
+        if doc is None:  # over the size limit, or gone
+            return None
+        found = diagnostics_of(ls, doc)
+    except (OSError, UnicodeDecodeError):
+        return None
+    except Exception as exc:  # an analysis bug must not stop the scan of the others
+        report(ls, f"analysing {uri}", exc)
+        return None
+    return FileReport(uri, result_id(ls, found), found)
+
+
+# What changes a report --------------------------------------------------------------------
+
+
+def files_changed(ls: Host, changes: Iterable[types.FileEvent]) -> None:
+    """Spec files created, changed or deleted on disk (workspace/didChangeWatchedFiles)."""
+    paths = [Path(p) for c in changes if (p := to_fs_path(c.uri)) and _is_spec(p)]
+    if paths:
+        scan_of(ls).stale(paths)
+        refresh_soon(ls)
+
+
+def everything_changed(ls: Host) -> None:
+    """The editor settings or a checkspec.yaml changed: every report may differ."""
+    scan_of(ls).stale()
+    refresh_soon(ls)
+
+
+async def watch_spec_files(ls: Host) -> None:
+    """Ask the client to tell us about spec files changed on disk (dynamic registration)."""
+    if not pulls(ls):
+        return
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    if not (watched and watched.dynamic_registration):
+        return
+    from checkspec.engine.catalog import FILE_KINDS
+
+    globs = [f"**/{p}" for k in FILE_KINDS if k.kind is not FileKind.CONFIG for p in k.patterns]
+    options: Any = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in globs]
+    )
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id=WATCHER_ID,
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=options,
+                    )
+                ]
+            )
+        )
+    except Exception as exc:  # the client refused: a pull still sees changed stamps
+        ls.log(f"checkspec: not watching spec files ({exc})", types.MessageType.Warning)
