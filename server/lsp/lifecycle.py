@@ -11,7 +11,7 @@ from lsprotocol import types
 from .configuration import apply_settings, can_pull_config, watch_configs
 from .feature import handler
 from .settings import EditorSettings
-from .workspace_scan import watch_spec_files
+from .workspace_scan import close_analyser, watch_spec_files
 
 if TYPE_CHECKING:
     from .host import Host
@@ -37,6 +37,7 @@ def initialized(ls: Host, params: types.InitializedParams) -> None:
 @handler(types.SHUTDOWN)
 async def shutdown(ls: Host, params: Any) -> None:
     await ls.runs.aclose()  # no worker process outlives the server
+    close_analyser()  # nor the workspace diagnostics' analysing process
 
 
 def _warm_up(ls: Host) -> None:

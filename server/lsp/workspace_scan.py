@@ -7,10 +7,14 @@ show when opened), and its report kept with the file's stamp (size and mtime). A
 made again only when the file's stamp changed, a watched-file event named it, or a
 checkspec.yaml or the editor settings changed (every report is then stale).
 
-The scan is bounded background work: one file at a time on the event loop, yielding to it
-after each file, so a request on an open file waits at most for one file's analysis (and
-never for a whole workspace's). One scan runs at a time; whoever asks meanwhile waits for
-it. Nothing here runs user code or touches the network (the analysis never does).
+The scan is bounded background work that never holds up a request: the files are read
+and analysed in one child process (`analyser`, started at the first scan, a spawned
+interpreter that imports only the analysis), one file a task, so this process only
+stats files and turns problems into diagnostics. (Analysed on the event loop, a request
+waited for a whole file's analysis several times over: pygls reads a message in a few
+steps through a thread, each waiting for the loop.) One scan runs at a time; whoever
+asks meanwhile waits for it. Nothing here runs user code or touches the network (the
+analysis never does). An unopened file is analysed with checkspec.yaml as saved.
 
 Each report's result id is a digest of its diagnostics as sent: a file whose problems did
 not change keeps its id, and a pull that names it is answered `unchanged`.
@@ -21,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import multiprocessing
 import os
 from collections.abc import Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,12 +38,15 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.spec.kinds import FileKind, kind_from_name
 
+from .convert import PositionCodec, to_diagnostic
 from .diagnostics import diagnostics_of, pulls, refresh_soon
 from .files import uri_of
 from .guard import report
 
 if TYPE_CHECKING:
-    from .documents import OpenDocument
+    from checkspec.engine.spec.problems import Problem
+
+    from .documents import DocumentStore, OpenDocument
     from .host import Host
 
 OPEN_FILES = "openFiles"
@@ -125,8 +134,11 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
     from ..analysis.workspace_files import spec_files
 
     opened = {Path(doc.path).resolve() for doc in ls.store.all()}
+    overrides = ls.store.editor.overrides()
     seen: set[Path] = set()
     out: list[FileReport] = []
+    pending: list[tuple[Path, tuple[int, int], int, asyncio.Future[Any]]] = []
+    loop = asyncio.get_running_loop()
     for root in ls.workspace_roots():
         for path in spec_files(root):
             key = path.resolve()
@@ -141,32 +153,75 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
                 continue
             stamp = (stat.st_size, stat.st_mtime_ns)
             if known is None or known.stamp != stamp or known.generation != scan.generation:
-                made = _from_disk(ls, path)
-                scan.files_read += 1
-                if made is None:
-                    scan.known.pop(key, None)
-                    continue
-                known = scan.known[key] = _Known(stamp, scan.generation, made)
-                await asyncio.sleep(0)  # one file at a time: requests go first
-            out.append(known.report)
+                task = loop.run_in_executor(analyser(), analyse_file, str(path), overrides)
+                pending.append((key, stamp, scan.generation, task))
+            else:
+                out.append(known.report)
+    for key, stamp, generation, task in pending:
+        try:
+            found = await task
+        except Exception as exc:  # the child died or a bug: the others still count
+            report(ls, f"analysing {key}", exc)
+            continue
+        scan.files_read += 1
+        if found is None:  # over the size limit, unreadable or gone
+            scan.known.pop(key, None)
+            continue
+        text, problems = found
+        codec = PositionCodec(text, ls.encoding)
+        diagnostics = [to_diagnostic(problem, codec) for problem in problems]
+        made = FileReport(uri_of(key), result_id(ls, diagnostics), diagnostics)
+        scan.known[key] = _Known(stamp, generation, made)
+        out.append(made)
     for gone in set(scan.known) - seen:
         del scan.known[gone]
     return out
 
 
-def _from_disk(ls: Host, path: Path) -> FileReport | None:
-    uri = uri_of(path)
+# The analysing process ------------------------------------------------------------------
+
+_ANALYSER: list[Executor] = []
+
+
+def analyser() -> Executor:
+    """The one child process unopened files are analysed in (spawned: no fork of a server
+    with threads), started when first needed; it ends with the server."""
+    if not _ANALYSER:
+        context = multiprocessing.get_context("spawn")
+        _ANALYSER.append(ProcessPoolExecutor(max_workers=1, mp_context=context))
+    return _ANALYSER[0]
+
+
+def close_analyser() -> None:
+    while _ANALYSER:
+        _ANALYSER.pop().shutdown(wait=False, cancel_futures=True)
+
+
+_CHILD_STORE: list[DocumentStore] = []
+
+
+def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Problem]] | None:
+    """In the analysing process: a file's text and its problems as an open document of it
+    would have them (the store's workspace and settings); None: not to be listed."""
+    from .documents import DocumentStore
+    from .settings import EditorSettings
+
+    if not _CHILD_STORE:
+        store = DocumentStore()
+        store.keep_scenarios = False
+        _CHILD_STORE.append(store)
+    store = _CHILD_STORE[0]
+    store.editor = EditorSettings(overrides)
     try:
-        doc = ls.store.load(uri)
-        if doc is None:  # over the size limit, or gone
+        doc = store.load(uri_of(Path(path)))
+        if doc is None:
             return None
-        found = diagnostics_of(ls, doc)
+        document = store.analysis(doc)
     except (OSError, UnicodeDecodeError):
         return None
-    except Exception as exc:  # an analysis bug must not stop the scan of the others
-        report(ls, f"analysing {uri}", exc)
-        return None
-    return FileReport(uri, result_id(ls, found), found)
+    if document.kind is None:
+        return doc.text, []
+    return doc.text, document.all_problems
 
 
 # What changes a report --------------------------------------------------------------------
