@@ -3,10 +3,11 @@
 //
 //   npm run e2e            (packages checkspec.vsix first; smoke.mjs, then this)
 //
-// code-server runs with PATH reduced to /usr/bin:/bin (its python3 has no checkspec; the
-// project's .venv is not on it), no checkspec.server.path setting, and a workspace without
-// a .venv: the extension must start the server it bundles (bundled/libs) with that
-// python3. With `checkspec.diagnostics.scope: workspace` the Problems panel lists the
+// code-server runs with PATH reduced to /usr/bin:/bin (the project's .venv is not on it),
+// no checkspec.server.path setting, and a workspace without a .venv: the extension must
+// start the server it bundles (bundled/libs) with the first python3 on PATH. (VS Code's
+// extension host reads the login shell's PATH, which may put another python3 first; the
+// script checks that the one named in the language status has no checkspec either.) With `checkspec.diagnostics.scope: workspace` the Problems panel lists the
 // problems of a file never opened (workspace pull diagnostics, item 3), then those of an
 // open file after a typo; the language status names the bundled server.
 // Screenshots go to $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e), prefixed "bundled-".
@@ -171,15 +172,20 @@ try {
   step("Problems panel: the typo of the open file", (await typo.innerText()).replace(/\s+/g, " ").trim());
   await shot("bundled-03-typo");
 
-  // The language status names the bundled server.
-  await page.locator(".statusbar-item", { hasText: "{ }" }).first().click().catch(() => undefined);
-  const status = page.locator(".language-status-hover, .monaco-hover", { hasText: "bundled with the extension" }).first();
-  if (await status.waitFor({ timeout: 10_000 }).then(() => true, () => false)) {
-    step("language status", (await status.innerText()).replace(/\s+/g, " ").trim().slice(0, 200));
-  } else {
-    step("language status not shown as a hover (see the screenshot)");
-  }
+  // Which server runs: the language status item ({ } next to YAML) and the output channel.
+  await page.locator('[id="status.languageStatus"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+  const status = page.locator(".monaco-hover, .context-view", { hasText: "bundled with the extension" }).first();
+  await status.waitFor({ timeout: 10_000 });
+  const shown = (await status.innerText()).replace(/\s+/g, " ").trim();
+  step("language status", shown.slice(0, 200));
   await shot("bundled-04-status");
+  // The Python it runs (the extension host sees the login shell's PATH, not code-server's)
+  // has no checkspec of its own either.
+  const python = /(\/\S+?)\s*-m checkspec\.server/.exec(shown)?.[1];
+  if (python === undefined) throw new Error(`no Python named in the status: ${shown}`);
+  const own = spawnSync(python, ["-c", "import checkspec"], { encoding: "utf8" });
+  if (own.status === 0) throw new Error(`${python} has checkspec installed: the bundled server was not what ran`);
+  step("the Python it runs has no checkspec", `${python}: ${own.stderr.trim().split("\n").at(-1)}`);
   await page.keyboard.press("Escape");
   await page.keyboard.press("Control+Z");
 } catch (error) {
