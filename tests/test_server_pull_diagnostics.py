@@ -215,3 +215,15 @@ async def test_a_client_that_does_not_pull_gets_pushed_diagnostics(tmp_path: Pat
         assert [d.code for d in client.diagnostics[uri]] == ["unknown-kind"]
     finally:
         await stop(client)
+
+
+async def test_the_scope_may_come_from_checkspec_yaml(tmp_path: Path) -> None:
+    paths = suite(tmp_path, 2, bad={1})
+    (tmp_path / "checkspec.yaml").write_text("diagnostics_scope: workspace\n", encoding="utf-8")
+    client = await start(tmp_path, {})
+    try:
+        found = await workspace_pull(client)
+        assert set(found) == {p.as_uri() for p in paths}
+        assert codes(found[paths[1].as_uri()]) == ["unknown-kind"]
+    finally:
+        await stop(client)

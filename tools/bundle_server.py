@@ -27,8 +27,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "vscode-extension" / "bundled"
-# Not needed to serve or run: the scripts pip writes (they name this machine's Python).
-DROPPED = ("bin",)
+# Not needed to serve or run: the scripts pip writes (they name this machine's Python),
+# and test suites; textstat installs a top-level `tests` package, which first on the
+# server's path would shadow the user's own `tests` in a run.
+DROPPED = ("bin", "tests")
+NESTED_TESTS = ("tests",)  # <package>/tests folders
 # Left out: litellm (with its own dependencies, 300 of the 430 MB) only sends model calls
 # of models not written openai/NAME (the direct path, engine/llm/client.py, needs only
 # openai); validating, the editor features and runs of openai/ models work without it.
@@ -66,6 +69,10 @@ def install(wheel: Path, libs: Path) -> None:
     subprocess.run([*pip, "--no-compile", *requirements(wheel)], check=True)
     for name in DROPPED:
         shutil.rmtree(libs / name, ignore_errors=True)
+    for package in libs.iterdir():
+        for name in NESTED_TESTS:
+            if package.is_dir() and (package / name / "__init__.py").exists():
+                shutil.rmtree(package / name)
 
 
 def main() -> int:
