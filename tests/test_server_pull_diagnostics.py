@@ -227,3 +227,34 @@ async def test_the_scope_may_come_from_checkspec_yaml(tmp_path: Path) -> None:
         assert codes(found[paths[1].as_uri()]) == ["unknown-kind"]
     finally:
         await stop(client)
+
+
+async def test_a_run_s_failures_reach_a_pulling_client(tmp_path: Path) -> None:
+    suite(tmp_path, 0, set())
+    failing = GOOD.replace("keyword: hello", "keyword: goodbye")
+    client = await start(tmp_path, {})
+    try:
+        path = tmp_path / "fails.scenario.yaml"
+        path.write_text(failing, encoding="utf-8")
+        uri = open_doc(client, path, failing)
+        ident = types.TextDocumentIdentifier(uri)
+        before = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(ident))
+        assert list(before.items) == []
+        refreshes = client.diagnostic_refresh_count
+        result = await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
+        )
+        assert isinstance(result, dict) and result["scenarios"][0]["status"] == "fail"
+        for _ in range(200):  # asked to pull again, instead of a push
+            if client.diagnostic_refresh_count > refreshes:
+                break
+            await asyncio.sleep(0.02)
+        assert client.diagnostic_refresh_count > refreshes
+        after = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(ident, previous_result_id=before.result_id)
+        )
+        assert isinstance(after, types.RelatedFullDocumentDiagnosticReport)
+        assert after.items and {d.source for d in after.items} == {"checkspec run"}
+        assert uri not in client.diagnostics
+    finally:
+        await stop(client)
