@@ -77,9 +77,12 @@ class WorkspaceScan:
     generation: int = 0  # bumped when every report is stale (settings, checkspec.yaml)
     files_read: int = 0  # analyses made from disk (tests and the bench read it)
     running: asyncio.Task[list[FileReport]] | None = None
+    changes: int = 0  # bumped by `stale`: a scan started before a change is not reused
+    running_from: int = 0  # `changes` when the running scan started
 
     def stale(self, paths: Iterable[Path] | None = None) -> None:
         """These files (None: every file) must be read again at the next scan."""
+        self.changes += 1
         if paths is None:
             self.generation += 1
             return
@@ -127,9 +130,16 @@ async def reports(ls: Host) -> list[FileReport]:
     if scope(ls) != WORKSPACE:
         return found
     scan = scan_of(ls)
-    if scan.running is None or scan.running.done():
-        scan.running = asyncio.ensure_future(_scan(ls, scan))
-    return found + await asyncio.shield(scan.running)
+    while True:
+        if scan.running is None or scan.running.done():
+            scan.running_from = scan.changes
+            scan.running = asyncio.ensure_future(_scan(ls, scan))
+        running, started_at = scan.running, scan.running_from
+        made = await asyncio.shield(running)
+        if started_at == scan.changes:  # nothing changed since it started: current
+            return found + made
+        if scan.running is running:  # stale: scan again (only what changed is re-read)
+            scan.running = None
 
 
 def _is_spec(path: str) -> bool:
