@@ -138,9 +138,15 @@ class Setting:
     exclusive_minimum: float | None = None
     maximum: float | None = None
     machine: bool = False  # a path on this machine (the editor scopes it so)
+    # -- workspace diagnostics (issue 28 item 3): an enum, and an editor key of its own --
+    choices: tuple[str, ...] | None = None  # the only values accepted (a string setting)
+    editor_name: str | None = None  # the editor key when not the camelCased name
+    # -- end workspace diagnostics --
 
     @property
     def editor_key(self) -> str:
+        if self.editor_name is not None:
+            return self.editor_name
         first, *rest = self.name.split("_")
         return first + "".join(part.title() for part in rest)
 
@@ -327,6 +333,19 @@ SETTINGS: tuple[Setting, ...] = (
         "Runs the history keeps; the oldest go past it.",
         minimum=1,
     ),
+    # -- workspace diagnostics (issue 28 item 3) --
+    Setting(
+        "diagnostics_scope",
+        str,
+        "openFiles",
+        "Which files the editor's Problems list shows checkspec's problems of: openFiles, or "
+        "workspace (every spec file of the workspace, unopened ones read from disk; needs an "
+        "editor with LSP pull diagnostics).",
+        editor=True,
+        choices=("openFiles", "workspace"),
+        editor_name="diagnostics.scope",
+    ),
+    # -- end workspace diagnostics --
 )
 SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 
@@ -397,6 +416,8 @@ def editor_catalog() -> dict[str, Any]:
             found["env"] = s.env
         if s.machine:
             found["machine"] = True
+        if s.choices:
+            found["enum"] = list(s.choices)
         return found
 
     return {

@@ -69,6 +69,7 @@ class Settings:
     max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
     history: bool = _default("history")  # keep the run in .checkspec/history.db
     history_max_runs: int = _default("history_max_runs")
+    diagnostics_scope: str = _default("diagnostics_scope")  # openFiles | workspace (editor)
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -187,6 +188,12 @@ def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for setting in EDITOR_SETTINGS:
         value = raw.get(setting.editor_key, raw.get(setting.name))
+        if value is None and "." in setting.editor_key:  # nested, as workspace/configuration
+            value = _dotted(raw, setting.editor_key)
+        if setting.choices is not None:
+            if value in setting.choices:
+                found[setting.name] = value
+            continue
         if setting.type in (int, float):
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if number and setting.type is int and value != int(value):
@@ -196,6 +203,16 @@ def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:
         elif setting.type is str and isinstance(value, str) and value.strip():
             found[setting.name] = value.strip()
     return found
+
+
+def _dotted(raw: Mapping[str, Any], key: str) -> Any:
+    """`diagnostics.scope` in `{"diagnostics": {"scope": ...}}`."""
+    value: Any = raw
+    for part in key.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
 
 
 def _within(setting: Setting, value: float) -> bool:

@@ -46,6 +46,11 @@ CLIENT_FLAGS = (
 )
 
 
+# Capabilities keyed as absent or present (an object): pull diagnostics are advertised
+# only to clients that pull (protocol.py).
+CLIENT_OBJECTS = ("textDocument.diagnostic",)
+
+
 def answer_key(capabilities: Any) -> str | None:
     """The table's key for a client: the client capabilities pygls's answer reads.
 
@@ -67,6 +72,11 @@ def answer_key(capabilities: Any) -> str | None:
         if flag is not None and not isinstance(flag, bool):
             return None
         key.append("absent" if flag is None else str(flag).lower())
+    for path in CLIENT_OBJECTS:
+        found = _at(capabilities, path)
+        if found is not None and not isinstance(found, dict):
+            return None
+        key.append("absent" if found is None else "present")
     return ",".join(key)
 
 

@@ -164,14 +164,18 @@ def test_a_missing_table_answers_nothing(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_the_key_reads_the_encoding_and_the_flags_pygls_reads() -> None:
-    assert answer_key({}) == "utf-16,absent,absent,absent"
+    assert answer_key({}) == "utf-16,absent,absent,absent,absent"
     assert answer_key({"general": {"positionEncodings": ["utf-8"]}}).startswith("utf-16,")
     assert answer_key({"general": {"positionEncodings": ["utf-32"]}}).startswith("utf-32,")
     rename = {"textDocument": {"rename": {"prepareSupport": True}}}
-    assert answer_key(rename) == "utf-16,true,absent,absent"
+    assert answer_key(rename) == "utf-16,true,absent,absent,absent"
     sync = {"textDocument": {"synchronization": {"willSave": False, "willSaveWaitUntil": True}}}
-    assert answer_key(sync) == "utf-16,absent,false,true"
-    assert answer_key({"general": None, "textDocument": None}) == "utf-16,absent,absent,absent"
+    assert answer_key(sync) == "utf-16,absent,false,true,absent"
+    none = {"general": None, "textDocument": None}
+    assert answer_key(none) == "utf-16,absent,absent,absent,absent"
+    pull = {"textDocument": {"diagnostic": {"dynamicRegistration": True}}}
+    assert answer_key(pull) == "utf-16,absent,absent,absent,present"
+    assert answer_key({"textDocument": {"diagnostic": True}}) is None
     assert answer_key({"general": 3}) is None
     assert answer_key({"textDocument": {"rename": []}}) is None
 

@@ -615,10 +615,11 @@ async def test_a_bad_command_argument_is_an_error_answer_not_a_crash(
 
 async def test_utf32_is_chosen_when_the_client_offers_it(tmp_path: Path) -> None:
     client: Any = await SERVER.start()
+    capabilities = client_capabilities("neovim")
+    assert capabilities.text_document is not None
+    capabilities.text_document.diagnostic = None  # pushed: pulling is tested on its own
     try:
-        result = await client.initialize_session(
-            types.InitializeParams(capabilities=client_capabilities("neovim"))
-        )
+        result = await client.initialize_session(types.InitializeParams(capabilities=capabilities))
         assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf32
         text = 'name: x\nsteps:\n  - checks:\n      - {keyword: "🎉", kind: string_matchng}\n'
         path = tmp_path / "utf32.scenario.yaml"

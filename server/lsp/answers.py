@@ -14,25 +14,31 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..early_initialize import CLIENT_FLAGS, TABLE, UTF16, UTF32
+from ..early_initialize import CLIENT_FLAGS, CLIENT_OBJECTS, TABLE, UTF16, UTF32
 from .server import create_server
 
 
 def _client(key: tuple[str, ...]) -> dict[str, Any]:
     """Client capabilities saying exactly what a table key says."""
     capabilities: dict[str, Any] = {"general": {"positionEncodings": [key[0]]}}
-    for path, flag in zip(CLIENT_FLAGS, key[1:], strict=True):
+    for path, flag in zip((*CLIENT_FLAGS, *CLIENT_OBJECTS), key[1:], strict=True):
         if flag != "absent":
             *parents, name = path.split(".")
             node = capabilities
             for parent in parents:
                 node = node.setdefault(parent, {})
-            node[name] = flag == "true"
+            node[name] = {} if flag == "present" else flag == "true"
     return capabilities
 
 
 # Every choice pygls's answer depends on (early_initialize.answer_key).
-KEYS = list(product((UTF16, UTF32), *[("absent", "false", "true")] * len(CLIENT_FLAGS)))
+KEYS = list(
+    product(
+        (UTF16, UTF32),
+        *[("absent", "false", "true")] * len(CLIENT_FLAGS),
+        *[("absent", "present")] * len(CLIENT_OBJECTS),
+    )
+)
 
 
 def computed_answer(capabilities: dict[str, Any]) -> dict[str, Any]:

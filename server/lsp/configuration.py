@@ -13,7 +13,7 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.spec.kinds import CONFIG_NAMES, is_config_name
 
-from . import diagnostics
+from . import diagnostics, workspace_scan
 from .feature import handler
 from .settings import SECTION, EditorSettings
 
@@ -32,6 +32,7 @@ def did_change_watched_files(ls: Host, params: types.DidChangeWatchedFilesParams
         path = to_fs_path(change.uri)
         if path is not None and is_config_name(path):
             config_changed(ls, Path(path))
+    workspace_scan.files_changed(ls, params.changes)  # spec files: workspace diagnostics
 
 
 async def apply_settings(ls: Host, settings: Any) -> None:
@@ -47,10 +48,12 @@ async def apply_settings(ls: Host, settings: Any) -> None:
         settings = pulled[0] if pulled else None
     for doc in ls.store.set_editor_settings(EditorSettings.from_client(settings)):
         diagnostics.publish(ls, doc.uri)
+    workspace_scan.everything_changed(ls)  # workspace diagnostics (scope, settings)
 
 
 def config_changed(ls: Host, config: Path) -> None:
     """checkspec.yaml changed: its custom checks and settings may change every diagnostic."""
+    workspace_scan.everything_changed(ls)  # the unopened files' too
     for doc in ls.store.refresh(ls.store.using_config(config)):
         if not doc.is_config:
             diagnostics.publish_soon(ls, doc.uri)

@@ -1,5 +1,7 @@
 """Diagnostics: the document's problems, plus the findings of its last run.
 
+Pushed to clients that do not pull (LSP 3.17 pull clients ask: pull_diagnostics.py; they
+are told to ask again when something else than their text changed, `refresh_soon`).
 Not a request: publishing is driven by the documents' sync (sync.py), their workspace's
 changes (configuration.py) and runs (commands.py). Static problems are published as soon
 as a document opens and after a pause in typing about as long as the last analysis took
@@ -38,6 +40,9 @@ def diagnostics_of(ls: Host, doc: OpenDocument) -> list[types.Diagnostic]:
 
 def publish(ls: Host, uri: str) -> None:
     _cancel_pending(ls, uri)
+    if pulls(ls):  # the client pulls (pull_diagnostics.py): tell it to, never push
+        refresh_soon(ls)
+        return
     doc = ls.store.get(uri)
     if doc is None:
         return
@@ -60,6 +65,8 @@ def publish_soon(ls: Host, uri: str) -> None:
     the next keystroke.
     """
     _cancel_pending(ls, uri)
+    if pulls(ls):  # a pulling client pulls after each change of the text by itself
+        return
     doc = ls.store.get(uri)
     wait = delay(doc.change_seconds if doc is not None else ls.debounce, ls.debounce)
     loop = asyncio.get_running_loop()
@@ -83,6 +90,9 @@ def _publish_changed(ls: Host, uri: str) -> None:
 
 def clear(ls: Host, uri: str) -> None:
     _cancel_pending(ls, uri)
+    if pulls(ls):  # a closed file may still be listed from disk (scope workspace)
+        refresh_soon(ls)
+        return
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
@@ -90,3 +100,45 @@ def _cancel_pending(ls: Host, uri: str) -> None:
     timer = ls.timers.pop(uri, None)
     if timer is not None:
         timer.cancel()
+
+
+# Pull clients (LSP 3.17: pull_diagnostics.py) ------------------------------------------
+
+
+def pulls(ls: Host) -> bool:
+    """The client asks for diagnostics (LSP 3.17 pull): the server then never pushes."""
+    try:
+        text_document = ls.client_capabilities.text_document
+    except (AttributeError, RuntimeError):  # not initialized yet
+        return False
+    return text_document is not None and text_document.diagnostic is not None
+
+
+_REFRESHES: dict[int, asyncio.TimerHandle] = {}
+REFRESH_DELAY = 0.1
+
+
+def refresh_soon(ls: Host) -> None:
+    """Ask a pulling client to pull again (workspace/diagnostic/refresh): once for a burst
+    of changes (run findings, settings, checkspec.yaml, files changed on disk)."""
+    if not pulls(ls) or not _can_refresh(ls):
+        return
+    pending = _REFRESHES.pop(id(ls), None)
+    if pending is not None:
+        pending.cancel()
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    _REFRESHES[id(ls)] = loop.call_later(REFRESH_DELAY, _refresh, ls)
+
+
+def _can_refresh(ls: Host) -> bool:
+    workspace = ls.client_capabilities.workspace
+    diagnostics = workspace.diagnostics if workspace else None
+    return bool(diagnostics and diagnostics.refresh_support)
+
+
+def _refresh(ls: Host) -> None:
+    _REFRESHES.pop(id(ls), None)
+    ls.workspace_diagnostic_refresh(None)

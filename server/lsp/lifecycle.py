@@ -11,6 +11,7 @@ from lsprotocol import types
 from .configuration import apply_settings, can_pull_config, watch_configs
 from .feature import handler
 from .settings import EditorSettings
+from .workspace_scan import close_analyser, watch_spec_files
 
 if TYPE_CHECKING:
     from .host import Host
@@ -28,6 +29,7 @@ def initialized(ls: Host, params: types.InitializedParams) -> None:
     # and send), load what its analysis needs.
     asyncio.get_running_loop().call_soon(_warm_up, ls)
     ls.spawn(watch_configs(ls))
+    ls.spawn(watch_spec_files(ls))  # workspace diagnostics (pull clients)
     if not ls.given_options and can_pull_config(ls):
         ls.spawn(apply_settings(ls, None))
 
@@ -35,6 +37,7 @@ def initialized(ls: Host, params: types.InitializedParams) -> None:
 @handler(types.SHUTDOWN)
 async def shutdown(ls: Host, params: Any) -> None:
     await ls.runs.aclose()  # no worker process outlives the server
+    close_analyser()  # nor the workspace diagnostics' analysing process
 
 
 def _warm_up(ls: Host) -> None:

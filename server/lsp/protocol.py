@@ -67,7 +67,12 @@ class CheckspecProtocol(LanguageServerProtocol):
             general.position_encodings = [
                 negotiate_encoding(list(offered) if offered is not None else None)
             ]
-        return (yield from super().lsp_initialize(params))
+        result: types.InitializeResult = yield from super().lsp_initialize(params)
+        text_document = params.capabilities.text_document
+        if text_document is None or text_document.diagnostic is None:
+            # Pull diagnostics only for clients that pull; the others get them pushed.
+            result.capabilities.diagnostic_provider = None
+        return result
 
     # Runs: their progress token and what a $/cancelRequest of them does ---------------
 

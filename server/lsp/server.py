@@ -34,6 +34,7 @@ from . import (
     inlay_hints,
     lifecycle,
     links,
+    pull_diagnostics,
     references,
     rename,
     symbols,
@@ -84,6 +85,9 @@ HANDLERS: tuple[Handler, ...] = (
     workspace_symbols.workspace_symbol,
     curation_actions.curate,
     curation_actions.list_tags,
+    # workspace (pull) diagnostics, issue 28 item 3
+    pull_diagnostics.document_diagnostic,
+    pull_diagnostics.workspace_diagnostic,
 )
 
 

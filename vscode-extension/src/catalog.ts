@@ -27,6 +27,8 @@ export interface SettingEntry {
   maximum?: number;
   env?: string;
   machine?: boolean;
+  /** The only values accepted (a string setting), e.g. `diagnostics.scope`. */
+  enum?: string[];
 }
 
 /** An editor-only setting (not in checkspec.yaml): one of named values. */

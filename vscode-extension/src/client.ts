@@ -1,8 +1,10 @@
 // The LanguageClient: how the server is started (stdio), which documents it gets, and the
 // settings it is sent. ServerManager owns the one client and its restarts.
 
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
+import * as nodePath from "node:path";
 import * as vscode from "vscode";
 import { PROMPTS_CAPABILITY } from "./curateRequest";
 import {
@@ -16,7 +18,13 @@ import {
   type ServerOptions,
   type StaticFeature,
 } from "vscode-languageclient/node";
-import { resolveServerCommand, type FileSystem, type ServerCommandResult } from "./serverCommand";
+import {
+  bundledPythonProblem,
+  resolveServerCommand,
+  type BundledServer,
+  type FileSystem,
+  type ServerCommandResult,
+} from "./serverCommand";
 import { SECTION, initializationOptions, readerOf, serverArgs, serverOptions, serverPath } from "./settings";
 import { SPEC_PATTERNS } from "./specFiles";
 
@@ -37,23 +45,74 @@ function readSetting(key: string): unknown {
   return vscode.workspace.getConfiguration(SECTION).get(key);
 }
 
-export function findServer(): ServerCommandResult {
+// -- the bundled server (issue 28 item 5) ------------------------------------------------
+
+/** The server bundled in the .vsix (tools/bundle_server.py), if this build carries one. */
+function bundledServer(extensionPath: string | undefined, selectedPython: string | undefined): BundledServer | undefined {
+  if (extensionPath === undefined) return undefined;
+  const folder = nodePath.join(extensionPath, "bundled");
+  try {
+    const info = JSON.parse(fs.readFileSync(nodePath.join(folder, "bundle.json"), "utf8")) as { python?: unknown };
+    if (typeof info.python !== "string") return undefined;
+    return { libs: nodePath.join(folder, "libs"), python: info.python, selectedPython };
+  } catch {
+    return undefined;
+  }
+}
+
+interface PythonApi {
+  environments?: {
+    getActiveEnvironmentPath?(resource?: vscode.Uri): { path: string } | undefined;
+    resolveEnvironment?(env: { path: string }): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
+  };
+}
+
+/** The interpreter the Python extension (ms-python.python) selects for the first folder. */
+async function selectedPython(): Promise<string | undefined> {
+  const python = vscode.extensions.getExtension<PythonApi>("ms-python.python");
+  if (python === undefined) return undefined;
+  try {
+    const api = python.isActive ? python.exports : await python.activate();
+    const environments = api?.environments;
+    const active = environments?.getActiveEnvironmentPath?.(vscode.workspace.workspaceFolders?.[0]?.uri);
+    if (active === undefined) return undefined;
+    const resolved = await environments?.resolveEnvironment?.(active);
+    return resolved?.executable?.uri?.fsPath ?? active.path;
+  } catch {
+    return undefined; // an older Python extension: PATH's python3 then
+  }
+}
+
+/** The `major.minor` version of a Python, or what it said instead. */
+function pythonVersion(python: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { timeout: 20_000 }, (error, stdout) =>
+      resolve(error ? "" : stdout),
+    );
+  });
+}
+
+// -- end of the bundled server -----------------------------------------------------------
+
+export async function findServer(extensionPath?: string): Promise<ServerCommandResult> {
   const folders = (vscode.workspace.workspaceFolders ?? [])
     .filter((folder) => folder.uri.scheme === "file")
     .map((folder) => folder.uri.fsPath);
-  return resolveServerCommand(
-    {
-      configuredPath: serverPath(readSetting),
-      args: serverArgs(readSetting),
-      workspaceFolders: folders,
-      envPath: process.env["PATH"],
-      envPathExt: process.env["PATHEXT"],
-      home: os.homedir(),
-      platform: process.platform,
-      trusted: vscode.workspace.isTrusted,
-    },
-    nodeFs,
-  );
+  const input = {
+    configuredPath: serverPath(readSetting),
+    args: serverArgs(readSetting),
+    workspaceFolders: folders,
+    envPath: process.env["PATH"],
+    envPathExt: process.env["PATHEXT"],
+    home: os.homedir(),
+    platform: process.platform,
+    trusted: vscode.workspace.isTrusted,
+  };
+  const found = resolveServerCommand(input, nodeFs);
+  const bundle = bundledServer(extensionPath, undefined);
+  if (found.ok || bundle === undefined) return found;
+  // Nothing installed: the bundled server, with the Python the Python extension selects.
+  return resolveServerCommand({ ...input, bundled: { ...bundle, selectedPython: await selectedPython() } }, nodeFs);
 }
 
 /**
@@ -69,7 +128,12 @@ class CheckspecLanguageClient extends LanguageClient {
   }
 }
 
-function createClient(command: string, args: string[], output: vscode.OutputChannel): LanguageClient {
+function createClient(
+  command: string,
+  args: string[],
+  output: vscode.OutputChannel,
+  env?: Record<string, string>,
+): LanguageClient {
   const cwd = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === "file")?.uri.fsPath;
   const server: ServerOptions = {
     command,
@@ -77,7 +141,11 @@ function createClient(command: string, args: string[], output: vscode.OutputChan
     // stdio. Not `transport: TransportKind.stdio`: that appends `--stdio` to the arguments,
     // which `checkspec lsp` does not take (it always speaks on stdio).
     // Node refuses to spawn .cmd/.bat files without a shell (Windows).
-    options: { ...(cwd === undefined ? {} : { cwd }), shell: /\.(cmd|bat)$/i.test(command) },
+    options: {
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
+      shell: /\.(cmd|bat)$/i.test(command),
+    },
   };
   const options: LanguageClientOptions = {
     documentSelector: SPEC_PATTERNS.map((pattern) => ({ scheme: "file", pattern })),
@@ -160,7 +228,10 @@ export class ServerManager implements vscode.Disposable {
   state: ServerState = "stopped";
   info: ServerInfo | undefined;
 
-  constructor(private readonly output: vscode.OutputChannel) {}
+  constructor(
+    private readonly output: vscode.OutputChannel,
+    private readonly extensionPath?: string,
+  ) {}
 
   /** The running client, starting it if needed; undefined (after telling the user) if it cannot start. */
   async ready(): Promise<LanguageClient | undefined> {
@@ -199,7 +270,23 @@ export class ServerManager implements vscode.Disposable {
   }
 
   private async start(): Promise<LanguageClient | undefined> {
-    const found = findServer();
+    if (this.extensionPath === undefined) return this.startFound(await findServer());
+    // The bundled server may need a moment to set up (the Python extension, the version
+    // check): a progress notification says so; it goes once the server runs.
+    const found = await findServer(this.extensionPath);
+    if (!found.ok || found.source !== "bundled") return this.startFound(found);
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "checkspec: setting up the bundled language server" },
+      async () => {
+        const version = await pythonVersion(found.command);
+        const problem = bundledPythonProblem(version, found.command, found.requiresPython ?? "");
+        if (problem !== undefined) return this.startFound({ ok: false, message: problem, tried: [found.command] });
+        return this.startFound(found);
+      },
+    );
+  }
+
+  private async startFound(found: ServerCommandResult): Promise<LanguageClient | undefined> {
     if (!found.ok) {
       this.info = { command: "", source: "", version: undefined, problem: found.message };
       this.output.appendLine(`checkspec: ${found.message}`);
@@ -211,7 +298,7 @@ export class ServerManager implements vscode.Disposable {
     this.output.appendLine(`checkspec: starting ${[found.command, ...found.args].join(" ")} (from ${found.source})`);
     this.info = { command: [found.command, ...found.args].join(" "), source: found.source, version: undefined };
     this.setState("starting");
-    const client = createClient(found.command, found.args, this.output);
+    const client = createClient(found.command, found.args, this.output, found.env);
     this.client = client;
     try {
       await client.start();

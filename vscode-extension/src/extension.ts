@@ -20,7 +20,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = vscode.window.createStatusBarItem("checkspec.run", vscode.StatusBarAlignment.Left, 0);
   statusBar.name = "checkspec run";
   statusBar.command = "checkspec.showOutput";
-  server = new ServerManager(output);
+  server = new ServerManager(output, context.extensionPath);
   const manager = server;
   const runner = new Runner(manager, statusBar, output);
   const tests = new ScenarioTests(manager, runner);

@@ -23,6 +23,12 @@ export function settingProperty(setting: SettingEntry): JsonObject {
     setting.type === "string"
       ? { type: "string", default: "" }
       : { type: [setting.type, "null"], default: null };
+  // -- settings with choices (diagnostics.scope, issue 28): the values and the default --
+  if (setting.enum !== undefined) {
+    property["enum"] = setting.enum;
+    property["default"] = setting.default;
+  }
+  // -- end settings with choices --
   if (setting.minimum !== undefined) property["minimum"] = setting.minimum;
   if (setting.exclusiveMinimum !== undefined) property["exclusiveMinimum"] = setting.exclusiveMinimum;
   if (setting.maximum !== undefined) property["maximum"] = setting.maximum;

@@ -3,7 +3,9 @@
 //
 // Order: the `checkspec.server.path` setting; else `checkspec` in a workspace virtualenv
 // (.venv, then venv) — the one that has the project's own dependencies, which a run
-// imports; else `checkspec` on PATH.
+// imports; else `checkspec` on PATH; else the server bundled in the extension
+// (bundled/libs, made by tools/bundle_server.py), run by the Python the Python extension
+// selects, else the first `python3` on PATH.
 
 import * as nodePath from "node:path";
 
@@ -31,13 +33,36 @@ export interface ServerCommandInput {
    * of its own, so it is never looked up there.
    */
   trusted: boolean;
+  /** The server bundled in the extension, when the .vsix carries one. */
+  bundled?: BundledServer | undefined;
 }
 
-export type ServerSource = "setting" | "workspace" | "path";
+/** The bundled server: its libraries and the Python they were built for (bundle.json). */
+export interface BundledServer {
+  /** The folder put first on the server's PYTHONPATH. */
+  libs: string;
+  /** "3.11": the minor version its binary libraries (pydantic-core...) were built for. */
+  python: string;
+  /** The interpreter the Python extension selects, if it is installed and selects one. */
+  selectedPython?: string | undefined;
+}
+
+export type ServerSource = "setting" | "workspace" | "path" | "bundled";
 
 export type ServerCommandResult =
-  | { ok: true; command: string; args: string[]; source: ServerSource }
+  | {
+      ok: true;
+      command: string;
+      args: string[];
+      source: ServerSource;
+      /** Set for the bundled server: the environment it needs, and the Python to check. */
+      env?: Record<string, string>;
+      requiresPython?: string;
+    }
   | { ok: false; message: string; tried: string[] };
+
+/** The oldest Python checkspec runs on. */
+export const MIN_PYTHON = "3.11";
 
 export const SERVER_NAME = "checkspec";
 const VENV_NAMES = [".venv", "venv"];
@@ -79,6 +104,31 @@ export function resolveServerCommand(input: ServerCommandInput, fs: FileSystem):
     tried.push(candidate);
     if (fs.isExecutable(candidate)) return { ok: true, command: candidate, args, source: "path" };
   }
+  const bundled = input.bundled;
+  if (bundled !== undefined) {
+    const pythons = [
+      ...(bundled.selectedPython ? [bundled.selectedPython] : []),
+      ...onPath(input.platform === "win32" ? "python" : "python3", input, path),
+    ];
+    for (const python of pythons) {
+      tried.push(python);
+      if (fs.isExecutable(python)) {
+        return {
+          ok: true,
+          command: python,
+          args: ["-m", "checkspec.server"],
+          source: "bundled",
+          env: { PYTHONPATH: bundled.libs },
+          requiresPython: bundled.python,
+        };
+      }
+    }
+    return notFound(
+      `checkspec's bundled language server needs Python ${bundled.python} (>= ${MIN_PYTHON}), and no Python was ` +
+        "found: install one (or select it with the Python extension), or install checkspec in the workspace's .venv.",
+      tried,
+    );
+  }
   return notFound(
     "The checkspec language server was not found. Install checkspec in the workspace's .venv " +
       "(pip install checkspec) or set checkspec.server.path.",
@@ -116,4 +166,23 @@ function onPath(name: string, input: ServerCommandInput, path: nodePath.Platform
       ? (input.envPathExt ?? ".EXE;.CMD;.BAT").split(";").filter((s) => s !== "").map((s) => s.toLowerCase())
       : [""];
   return directories.flatMap((directory) => suffixes.map((suffix) => path.join(directory, name + suffix)));
+}
+
+/**
+ * Why the bundled server cannot run on a Python of this version ("3.12"), or undefined when
+ * it can: Python >= 3.11, and the minor version its binary libraries were built for.
+ */
+export function bundledPythonProblem(version: string, python: string, required: string): string | undefined {
+  const [major, minor] = version.trim().split(".").map(Number);
+  if (major === undefined || minor === undefined || Number.isNaN(major) || Number.isNaN(minor)) {
+    return `${python} did not say its version (${version.trim() || "no answer"}): checkspec needs Python >= ${MIN_PYTHON}.`;
+  }
+  const [minMajor, minMinor] = MIN_PYTHON.split(".").map(Number) as [number, number];
+  if (major < minMajor || (major === minMajor && minor < minMinor)) {
+    return `${python} is Python ${major}.${minor}; checkspec needs Python >= ${MIN_PYTHON}. Install a newer Python (or select one with the Python extension), or set checkspec.server.path.`;
+  }
+  if (`${major}.${minor}` !== required) {
+    return `${python} is Python ${major}.${minor}, but this checkspec extension bundles its server for Python ${required}. Select a Python ${required} (Python extension), or install checkspec in the workspace's .venv (pip install checkspec).`;
+  }
+  return undefined;
 }

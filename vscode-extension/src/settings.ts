@@ -38,7 +38,11 @@ export function serverOptions(read: SettingReader, trusted = true): CheckspecOpt
   }
   for (const setting of CATALOG.settings) {
     const value = read(setting.key);
-    if (setting.type === "string") {
+    if (setting.enum !== undefined) {
+      // A choice (diagnostics.scope): VS Code reads its default when unset, which stays unsent.
+      if (typeof value === "string" && setting.enum.includes(value) && value !== setting.default)
+        options[setting.key] = value;
+    } else if (setting.type === "string") {
       if (typeof value === "string" && value.trim() !== "") options[setting.key] = value.trim();
     } else if (setting.type !== "boolean" && typeof value === "number" && within(setting, value)) {
       options[setting.key] = value;

@@ -6,6 +6,7 @@ const SOURCES: Readonly<Record<string, string>> = {
   setting: "from checkspec.server.path",
   workspace: "from the workspace's virtualenv",
   path: "from PATH",
+  bundled: "bundled with the extension",
 };
 
 export function statusText(state: ServerState, info: ServerInfo | undefined): { text: string; detail: string } {

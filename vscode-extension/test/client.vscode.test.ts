@@ -41,22 +41,22 @@ function workspaceWithVenv(): { folder: string; venvServer: string } {
 }
 
 describe("which server starts", () => {
-  it("uses the workspace's .venv only in a trusted workspace", () => {
+  it("uses the workspace's .venv only in a trusted workspace", async () => {
     const { venvServer } = workspaceWithVenv();
     fake.setting("checkspec.server.path", "");
     process.env["PATH"] = mkdtempSync(join(tmpdir(), "checkspec-empty-path-"));
-    assert.deepEqual(findServer(), { ok: true, command: venvServer, args: ["lsp"], source: "workspace" });
+    assert.deepEqual(await findServer(), { ok: true, command: venvServer, args: ["lsp"], source: "workspace" });
     fake.untrust();
-    const found = findServer();
+    const found = await findServer();
     assert.equal(found.ok, false);
     assert.ok(!found.ok && !found.tried.includes(venvServer), "an untrusted workspace's .venv is not even looked at");
   });
 
-  it("takes a relative checkspec.server.path from the first workspace folder", () => {
+  it("takes a relative checkspec.server.path from the first workspace folder", async () => {
     const { folder, venvServer } = workspaceWithVenv();
     fake.setting("checkspec.server.path", ".venv/bin/checkspec");
     fake.setting("checkspec.server.args", ["lsp", 3, "--x"]);
-    assert.deepEqual(findServer(), { ok: true, command: venvServer, args: ["lsp", "--x"], source: "setting" });
+    assert.deepEqual(await findServer(), { ok: true, command: venvServer, args: ["lsp", "--x"], source: "setting" });
     assert.ok(venvServer.startsWith(folder));
   });
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { resolveServerCommand, type FileSystem, type ServerCommandInput } from "../src/serverCommand";
+import { bundledPythonProblem, resolveServerCommand, type FileSystem, type ServerCommandInput } from "../src/serverCommand";
 
 function fakeFs(...executables: string[]): FileSystem & { asked: string[] } {
   const asked: string[] = [];
@@ -144,5 +144,56 @@ describe("resolveServerCommand", () => {
   it("works with no workspace folder and no PATH", () => {
     const result = resolveServerCommand({ ...base, workspaceFolders: [], envPath: undefined }, fakeFs());
     assert.deepEqual(!result.ok && result.tried, []);
+  });
+});
+
+describe("the bundled server (last in the order)", () => {
+  const bundled = { libs: "/ext/bundled/libs", python: "3.11" };
+  const withBundle: ServerCommandInput = { ...base, bundled };
+
+  it("comes after the setting, the workspace .venv and PATH", () => {
+    const all = ["/x/checkspec", "/work/project/.venv/bin/checkspec", "/usr/bin/checkspec", "/usr/bin/python3"];
+    const source = (fs: FileSystem, input: ServerCommandInput = withBundle) => {
+      const found = resolveServerCommand(input, fs);
+      return found.ok ? found.source : found.message;
+    };
+    assert.equal(source(fakeFs(...all), { ...withBundle, configuredPath: "/x/checkspec" }), "setting");
+    assert.equal(source(fakeFs(...all)), "workspace");
+    assert.equal(source(fakeFs(...all.slice(2))), "path");
+    assert.equal(source(fakeFs(...all.slice(3))), "bundled");
+  });
+
+  it("runs the bundled libraries with the Python the Python extension selects, else python3 on PATH", () => {
+    const selected = { ...withBundle, bundled: { ...bundled, selectedPython: "/envs/p311/bin/python" } };
+    assert.deepEqual(resolveServerCommand(selected, fakeFs("/envs/p311/bin/python", "/usr/bin/python3")), {
+      ok: true,
+      command: "/envs/p311/bin/python",
+      args: ["-m", "checkspec.server"],
+      source: "bundled",
+      env: { PYTHONPATH: "/ext/bundled/libs" },
+      requiresPython: "3.11",
+    });
+    const found = resolveServerCommand(selected, fakeFs("/usr/bin/python3"));
+    assert.equal(found.ok && found.command, "/usr/bin/python3");
+  });
+
+  it("says so clearly when there is no Python at all", () => {
+    const found = resolveServerCommand(withBundle, fakeFs());
+    assert.equal(found.ok, false);
+    assert.match(!found.ok ? found.message : "", /needs Python 3\.11 \(>= 3\.11\), and no Python was found/);
+    assert.ok(!found.ok && found.tried.includes("/usr/bin/python3"));
+  });
+
+  it("without a bundle, PATH is the last place looked", () => {
+    const found = resolveServerCommand(base, fakeFs("/usr/bin/python3"));
+    assert.equal(found.ok, false);
+    assert.match(!found.ok ? found.message : "", /was not found/);
+  });
+
+  it("checks the Python's version: >= 3.11 and the bundle's own", () => {
+    assert.equal(bundledPythonProblem("3.11\n", "/usr/bin/python3", "3.11"), undefined);
+    assert.match(bundledPythonProblem("3.9", "/usr/bin/python3", "3.11") ?? "", /is Python 3\.9; checkspec needs Python >= 3\.11/);
+    assert.match(bundledPythonProblem("3.12", "/usr/bin/python3", "3.11") ?? "", /bundles its server for Python 3\.11/);
+    assert.match(bundledPythonProblem("", "/usr/bin/python3", "3.11") ?? "", /did not say its version/);
   });
 });

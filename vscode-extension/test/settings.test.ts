@@ -35,6 +35,14 @@ describe("settings", () => {
     assert.deepEqual(serverOptions(readerOf(undefined)), {});
   });
 
+  it("sends a choice (diagnostics.scope) only when one of its values other than the default", () => {
+    assert.deepEqual(serverOptions(readerOf({ diagnostics: { scope: "workspace" } })), {
+      "diagnostics.scope": "workspace",
+    });
+    assert.deepEqual(serverOptions(readerOf({ diagnostics: { scope: "openFiles" } })), {});
+    assert.deepEqual(serverOptions(readerOf({ diagnostics: { scope: "everything" } })), {});
+  });
+
   it("trims text and drops values of the wrong type", () => {
     const section = { model: "  gpt  ", target: 42, concurrency: 0, maxFileSize: 1.5, apiBase: "   " };
     assert.deepEqual(serverOptions(readerOf(section)), { model: "gpt" });

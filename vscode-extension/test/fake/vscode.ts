@@ -730,6 +730,13 @@ export const tests = {
   },
 };
 
+/** No other extension is installed (the Python extension is looked up by client.ts). */
+export const extensions = {
+  getExtension(_id: string): undefined {
+    return undefined;
+  },
+};
+
 export const languages = {
   createLanguageStatusItem(id: string, _selector: unknown): FakeState["languageStatusItems"][number] & { dispose(): void } {
     const item = { id, text: "", severity: LanguageStatusSeverity.Information, busy: false, dispose: () => undefined };

@@ -1,0 +1,250 @@
+// End-to-end: the .vsix's own server, in a real VS Code (code-server in headless Chromium),
+// on a machine where nothing else provides checkspec (issue 28 item 5).
+//
+//   npm run e2e            (packages checkspec.vsix first; smoke.mjs, then this)
+//
+// code-server runs with PATH reduced to /usr/bin:/bin (the project's .venv is not on it),
+// no checkspec.server.path setting, and a workspace without a .venv: the extension must
+// start the server it bundles (bundled/libs) with the first python3 on PATH. (VS Code's
+// extension host reads the login shell's PATH, which may put another python3 first; the
+// script checks that the one named in the language status has no checkspec either.) With `checkspec.diagnostics.scope: workspace` the Problems panel lists the
+// problems of a file never opened (workspace pull diagnostics, item 3), then those of an
+// open file after a typo; the language status names the bundled server.
+// Screenshots go to $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e), prefixed "bundled-".
+//
+// Environment: CODE_SERVER_DIR (default /tmp/cs), CHROMIUM (default /usr/bin/chromium),
+// CHECKSPEC_E2E_PATH (default /usr/bin:/bin: the PATH code-server gets).
+
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const extension = resolve(here, "..");
+const repo = resolve(extension, "..");
+const env = process.env;
+const codeServer = join(env.CODE_SERVER_DIR ?? "/tmp/cs", "node_modules/code-server/out/node/entry.js");
+const browserPath = env.CHROMIUM ?? "/usr/bin/chromium";
+const bareEnvPath = env.CHECKSPEC_E2E_PATH ?? "/usr/bin:/bin";
+const out = env.CHECKSPEC_E2E_OUT ?? "/tmp/checkspec-e2e";
+const vsix = join(extension, "checkspec.vsix");
+
+for (const [what, path, hint] of [
+  ["code-server", codeServer, "run e2e/setup.sh (or set CODE_SERVER_DIR)"],
+  ["chromium", browserPath, "apt-get install -y chromium (or set CHROMIUM)"],
+  ["checkspec.vsix", vsix, "npm run package"],
+]) {
+  if (!existsSync(path)) {
+    console.error(`e2e: ${what} not found at ${path}: ${hint}`);
+    process.exit(2);
+  }
+}
+// The premise: the Python code-server will find has no checkspec of its own.
+const bare = spawnSync("python3", ["-c", "import checkspec"], { env: { PATH: bareEnvPath }, encoding: "utf8" });
+if (bare.status === 0) {
+  console.error(`e2e: python3 on ${bareEnvPath} has checkspec installed: the bundled server would not be tested`);
+  process.exit(2);
+}
+
+const steps = [];
+function step(name, detail = "") {
+  steps.push(`ok   ${name}${detail ? `: ${detail}` : ""}`);
+  console.log(steps.at(-1));
+}
+step("python3 on the bare PATH has no checkspec", bare.stderr.trim().split("\n").at(-1));
+
+mkdirSync(out, { recursive: true });
+const folder = join(mkdtempSync(join(out, "bundled-workspace-")), "examples");
+cpSync(join(repo, "examples"), folder, { recursive: true, filter: (src) => !/[\\/]\.?venv([\\/]|$)/.test(src) });
+writeFileSync(
+  join(folder, "never-opened.scenario.yaml"),
+  "name: never opened\nsteps:\n  - interacts:\n      - {inputs: hi, outputs: hello}\n    checks:\n      - {kind: string_matchnig, keyword: hello}\n",
+);
+const scratch = mkdtempSync(join(out, "bundled-profile-"));
+const userData = join(scratch, "user-data");
+const extensions = join(scratch, "extensions");
+mkdirSync(join(userData, "User"), { recursive: true });
+writeFileSync(
+  join(userData, "User", "settings.json"),
+  JSON.stringify(
+    {
+      "checkspec.diagnostics.scope": "workspace",
+      "checkspec.trace.server": "messages",
+      "security.workspace.trust.enabled": false,
+      "workbench.startupEditor": "none",
+      "workbench.tips.enabled": false,
+      "workbench.enableExperiments": false,
+      "extensions.ignoreRecommendations": true,
+      "telemetry.telemetryLevel": "off",
+      "files.autoSave": "off",
+      "git.openRepositoryInParentFolders": "never",
+      "editor.minimap.enabled": false,
+    },
+    null,
+    2,
+  ),
+);
+
+const install = spawnSync(
+  process.execPath,
+  [codeServer, "--install-extension", vsix, "--extensions-dir", extensions, "--user-data-dir", userData],
+  { encoding: "utf8" },
+);
+if (install.status !== 0) {
+  console.error(install.stdout, install.stderr);
+  process.exit(1);
+}
+step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
+
+const port = await freePort();
+const server = spawn(
+  process.execPath,
+  [
+    codeServer,
+    "--auth", "none",
+    "--bind-addr", `127.0.0.1:${port}`,
+    "--user-data-dir", userData,
+    "--extensions-dir", extensions,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    folder,
+  ],
+  {
+    detached: true, // own process group: stopped as one
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { HOME: env.HOME ?? "/root", PATH: bareEnvPath, LANG: "C.UTF-8" },
+  },
+);
+let serverLog = "";
+server.stdout.on("data", (chunk) => (serverLog += chunk));
+server.stderr.on("data", (chunk) => (serverLog += chunk));
+
+let browser;
+let page;
+let failed = false;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  step("code-server is up", `port ${port}, PATH=${bareEnvPath}`);
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+  await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  step("workbench loaded");
+
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
+  await quickOpen("refund.scenario.yaml");
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  await editor.locator(".view-lines").getByText("refund policy is stated").waitFor({ timeout: 30_000 });
+  step("opened refund.scenario.yaml");
+  const progress = page.locator(".notifications-toasts .notification-toast", { hasText: "setting up the bundled" }).first();
+  if (await progress.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+    step("progress notification", (await progress.innerText()).replace(/\s+/g, " ").trim());
+    await shot("bundled-01-setting-up");
+  }
+  const lens = editor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first();
+  await lens.waitFor({ timeout: 120_000 });
+  step("the bundled server answers (code lens)", await lens.innerText());
+
+  // Workspace diagnostics: the file never opened is in the Problems panel.
+  await page.keyboard.press("Control+Shift+M");
+  const unopened = page.locator(".markers-panel .monaco-list-row", { hasText: "string_matchnig" }).first();
+  await unopened.waitFor({ timeout: 60_000 });
+  step("Problems panel lists a file never opened", (await unopened.innerText()).replace(/\s+/g, " ").trim());
+  await shot("bundled-02-unopened-problem");
+
+  // An open file: a typo (line 9 is `      - kind: string_matching`) shows in the panel too.
+  await editor.click({ position: { x: 400, y: 100 } });
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("9");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Backspace");
+  await editor.locator(".squiggly-error").first().waitFor({ timeout: 30_000 });
+  const typo = page.locator(".markers-panel .monaco-list-row", { hasText: "string_matchin'" }).first();
+  await typo.waitFor({ timeout: 30_000 });
+  step("Problems panel: the typo of the open file", (await typo.innerText()).replace(/\s+/g, " ").trim());
+  await shot("bundled-03-typo");
+
+  // Which server runs: the language status item ({ } next to YAML) and the output channel.
+  await page.locator('[id="status.languageStatus"]').first().click({ timeout: 5_000 }).catch(() => undefined);
+  const status = page.locator(".monaco-hover, .context-view", { hasText: "bundled with the extension" }).first();
+  await status.waitFor({ timeout: 10_000 });
+  const shown = (await status.innerText()).replace(/\s+/g, " ").trim();
+  step("language status", shown.slice(0, 200));
+  await shot("bundled-04-status");
+  // The Python it runs (the extension host sees the login shell's PATH, not code-server's)
+  // has no checkspec of its own either.
+  const python = /(\/\S+?)\s*-m checkspec\.server/.exec(shown)?.[1];
+  if (python === undefined) throw new Error(`no Python named in the status: ${shown}`);
+  const own = spawnSync(python, ["-c", "import checkspec"], { encoding: "utf8" });
+  if (own.status === 0) throw new Error(`${python} has checkspec installed: the bundled server was not what ran`);
+  step("the Python it runs has no checkspec", `${python}: ${own.stderr.trim().split("\n").at(-1)}`);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+Z");
+} catch (error) {
+  failed = true;
+  console.error(`FAIL ${error instanceof Error ? error.message : String(error)}`);
+  if (page) await shot("bundled-failure").catch(() => undefined);
+} finally {
+  await browser?.close().catch(() => undefined);
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+if (failed) {
+  writeFileSync(join(out, "bundled-code-server.log"), serverLog);
+  console.error(`e2e: failed; screenshots and bundled-code-server.log in ${out}`);
+} else {
+  rmSync(scratch, { recursive: true, force: true });
+  console.log(`e2e (bundled): ${steps.length} steps passed; screenshots in ${out}`);
+}
+process.exit(failed ? 1 : 0);
+
+async function shot(name) {
+  const path = join(out, `${name}.png`);
+  await page.screenshot({ path });
+  console.log(`     screenshot ${path}`);
+}
+
+async function quickOpen(file) {
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input.input").waitFor();
+  await page.keyboard.type(file);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeout) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
