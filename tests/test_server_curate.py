@@ -11,12 +11,20 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.test_server_lsp import accept_registrations, apply_edits, open_file, position_of
+from tests.test_server_lsp import (
+    accept_registrations,
+    apply_edits,
+    change_file,
+    open_file,
+    position_of,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+converter = get_converter()
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
 
 SUITE = """\
@@ -70,6 +78,11 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     )
     yield
     await lsp_client.shutdown_session()
+
+
+def edits_of(edit: types.WorkspaceEdit) -> list[types.TextDocumentEdit]:
+    assert edit.changes is None and edit.document_changes is not None
+    return [c for c in edit.document_changes if isinstance(c, types.TextDocumentEdit)]
 
 
 async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
@@ -173,9 +186,11 @@ async def test_code_actions_on_a_selection_edit_its_scenarios(
     def edited(title: str) -> str:
         action = by_title[title]
         assert isinstance(action, types.CodeAction)
-        edit = action.edit
-        assert edit is not None and edit.changes is not None
-        return apply_edits(SUITE, edit.changes[uri])
+        assert action.edit is not None
+        (edit,) = edits_of(action.edit)
+        assert edit.text_document.uri == uri
+        assert edit.text_document.version == 1  # the open text's version it was made on
+        return apply_edits(SUITE, edit.edits)
 
     assert edited("Remove tag 'billing' from 2 scenarios") == SUITE.replace(
         "tags: [billing, reviewed]", "tags: [reviewed]"
@@ -203,7 +218,8 @@ async def test_the_curate_command_answers_a_workspace_edit(
             arguments=[uri, [0, 2], "comment", "looks right"],
         )
     )
-    assert answer["changes"][uri]
+    (edit,) = answer["documentChanges"]
+    assert edit["textDocument"] == {"uri": uri, "version": 1} and edit["edits"]
     answer = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(
             command="checkspec.curate",
@@ -212,6 +228,47 @@ async def test_the_curate_command_answers_a_workspace_edit(
     )
     kinds = [change.get("kind", "edit") for change in answer["documentChanges"]]
     assert kinds == ["create", "edit", "edit"]
+
+
+TARGET_ON_DISK = """\
+name: target
+scenarios:
+  - name: saved one
+    steps: []
+"""
+
+TARGET_UNSAVED = (
+    TARGET_ON_DISK
+    + """\
+  # typed, not saved
+  - name: unsaved one
+    steps: []
+"""
+)
+
+
+async def test_a_move_into_an_open_file_edits_its_unsaved_text(
+    client: LanguageClient, workspace: Path
+) -> None:
+    source = open_file(client, workspace / "from.suite.yaml", SUITE)
+    target_path = workspace / "into.suite.yaml"
+    target_path.write_text(TARGET_ON_DISK)
+    target = open_file(client, target_path, TARGET_ON_DISK)
+    change_file(client, target, TARGET_UNSAVED, 7)  # the editor's text, not the disk's
+    raw = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="checkspec.curate", arguments=[source, [2], "move", "into.suite.yaml"]
+        )
+    )
+    answer = converter.structure(raw, types.WorkspaceEdit)
+    by_uri = {e.text_document.uri: e for e in edits_of(answer)}
+    assert by_uri[target].text_document.version == 7
+    assert by_uri[source].text_document.version == 1
+    moved = apply_edits(TARGET_UNSAVED, by_uri[target].edits)
+    assert moved.startswith(TARGET_UNSAVED)  # appended after the unsaved scenario
+    assert "  - name: opening hours\n" in moved[len(TARGET_UNSAVED) :]
+    assert target_path.read_text() == TARGET_ON_DISK  # nothing written: the editor applies it
+    assert "opening hours" not in apply_edits(SUITE, by_uri[source].edits)
 
 
 async def test_the_tags_of_the_workspace_for_a_picker(client: LanguageClient) -> None:

@@ -101,10 +101,16 @@ def curation_actions(
 
 
 def curation_edit(
-    text: str, path: Path, indexes: Sequence[int], operation: str, value: str | None
+    text: str,
+    path: Path,
+    indexes: Sequence[int],
+    operation: str,
+    value: str | None,
+    read: ReadText | None = None,
 ) -> list[FileChange]:
     """The edit of one operation on these scenarios of the file (CurateError saying why
-    it cannot be made)."""
+    it cannot be made). `read`: how another file is read (the editor's text of an open
+    one, unsaved edits included), for the file a move goes to; the disk's without it."""
     spec = parse_spec(path, b"", text)
     wanted = set(indexes)
     items = [i for i in spec.items if i.index in wanted]
@@ -115,9 +121,17 @@ def curation_edit(
         if not value:
             raise CurateError("a move needs the file to move to")
         target = Path(value)
-        return _changes(spec, plan(operation, group, to=target))
+        return _changes(spec, plan(operation, group, to=target, target=_read_target(target, read)))
     values = [value] if value is not None else []
     return _changes(spec, plan(operation, group, values))
+
+
+def _read_target(path: Path, read: ReadText | None) -> SpecFile | None:
+    """The file a move goes to as the editor has it, or None (read from disk, or made)."""
+    if read is None or not path.exists():
+        return None
+    text = read(path)
+    return None if text is None else parse_spec(path, text.encode("utf-8"), text)
 
 
 def _changes(spec: SpecFile, done: Plan) -> list[FileChange]:

@@ -11,6 +11,7 @@ import {
   curateTarget,
   fileItems,
   parseCurateAnswer,
+  staleDocuments,
   tagItems,
   typed,
   type PickItem,
@@ -53,6 +54,13 @@ export class Curation {
     const parsed = parseCurateAnswer(answer);
     if (!parsed.ok) {
       void vscode.window.showErrorMessage(`checkspec: ${parsed.message}`);
+      return;
+    }
+    // An open file's edit names the version it was made on: typed into since, it is refused.
+    const versionOf = (uri: string) => vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri)?.version;
+    const stale = staleDocuments(parsed.edit, versionOf);
+    if (stale.length > 0) {
+      void vscode.window.showErrorMessage(`checkspec: ${stale.map((uri) => vscode.Uri.parse(uri).fsPath).join(", ")} changed meanwhile; nothing was applied (try again)`);
       return;
     }
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(parsed.edit as never);

@@ -60,3 +60,19 @@ export function curateTarget(uri: unknown, indexes: unknown): { uri: string; ind
   if (!indexes.every((index) => Number.isInteger(index) && index >= 0)) return undefined;
   return { uri, indexes: indexes as number[] };
 }
+
+/** The documents a versioned edit was made on that the editor has since changed: each
+ *  TextDocumentEdit naming a version the open document no longer has (`versionOf` gives
+ *  the open document's version, undefined when it is not open). */
+export function staleDocuments(edit: unknown, versionOf: (uri: string) => number | undefined): string[] {
+  const changes = (edit as { documentChanges?: unknown } | null)?.documentChanges;
+  if (!Array.isArray(changes)) return [];
+  const stale: string[] = [];
+  for (const change of changes as unknown[]) {
+    const doc = (change as { textDocument?: { uri?: unknown; version?: unknown } } | null)?.textDocument;
+    if (doc === undefined || typeof doc.uri !== "string" || typeof doc.version !== "number") continue;
+    const now = versionOf(doc.uri);
+    if (now !== undefined && now !== doc.version) stale.push(doc.uri);
+  }
+  return stale;
+}

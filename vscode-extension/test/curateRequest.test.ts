@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { curateTarget, fileItems, parseCurateAnswer, tagItems, typed } from "../src/curateRequest";
+import { curateTarget, fileItems, parseCurateAnswer, staleDocuments, tagItems, typed } from "../src/curateRequest";
 
 describe("the curation pickers", () => {
   it("offer the workspace's tags, the most used first, then a new one", () => {
@@ -28,5 +28,20 @@ describe("the curation pickers", () => {
     assert.equal(curateTarget(1, [0]), undefined);
     assert.equal(typed("  "), undefined);
     assert.equal(typed(" a "), "a");
+  });
+
+  it("find the open documents a versioned edit no longer fits", () => {
+    const edit = {
+      documentChanges: [
+        { kind: "create", uri: "file:///new" },
+        { textDocument: { uri: "file:///typed", version: 3 }, edits: [] },
+        { textDocument: { uri: "file:///same", version: 5 }, edits: [] },
+        { textDocument: { uri: "file:///closed", version: null }, edits: [] },
+      ],
+    };
+    const open: Record<string, number> = { "file:///typed": 4, "file:///same": 5 };
+    assert.deepEqual(staleDocuments(edit, (uri) => open[uri]), ["file:///typed"]);
+    assert.deepEqual(staleDocuments({ changes: {} }, () => 1), []);
+    assert.deepEqual(staleDocuments(null, () => 1), []);
   });
 });
