@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -63,9 +64,18 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+APPLIED: list[types.ApplyWorkspaceEditParams] = []  # workspace/applyEdit the server asked
+
+
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
     accept_registrations(lsp_client)
+
+    @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        APPLIED.append(params)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
     capabilities = client_capabilities("visual-studio-code")
     # The editor commands of "Add tag…" and the like are offered to a client that has them.
     capabilities.experimental = {"checkspecCurationPrompts": True}
@@ -276,3 +286,84 @@ async def test_the_tags_of_the_workspace_for_a_picker(client: LanguageClient) ->
         types.ExecuteCommandParams(command="checkspec.listTags", arguments=[])
     )
     assert answer["billing"] >= 2 and answer["fr"] == 1
+
+
+AGENT = """\
+def answer(question):
+    return "echo: " + question
+"""
+
+RECORDING = """\
+name: recorded here
+target: python:rec_agent:answer
+scenarios:
+  # kept as it is
+  - name: never recorded
+    steps:
+      - interacts: [{inputs: hello}]
+        checks: [{kind: string_matching, keyword: echo}]
+  - name: recorded long ago
+    steps:
+      - interacts:
+          - inputs: bye
+            outputs: "goodbye"   # stale
+        checks: [{kind: string_matching, keyword: echo}]
+"""
+
+
+async def code_actions(client: LanguageClient, uri: str, line: int) -> dict[str, Any]:
+    at = types.Position(line=line, character=4)
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=at, end=at),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return {a.title: a for a in found or []}
+
+
+async def test_record_outputs_from_the_target_runs_it_and_applies_an_edit(
+    client: LanguageClient, workspace: Path
+) -> None:
+    (workspace / "rec_agent.py").write_text(AGENT)
+    path = workspace / "recording.suite.yaml"
+    uri = open_file(client, path, RECORDING)
+    # Offered on a scenario, and on the file's head for all of its scenarios.
+    on_one = await code_actions(client, uri, position_of(RECORDING, "never recorded").line)
+    assert "Record outputs from the target" in on_one, list(on_one)
+    on_file = await code_actions(client, uri, 0)
+    assert list(on_file) == ["Record outputs from the target (2 scenarios of the file)"]
+    # A file without a target replays: nothing to record from.
+    replay = open_file(client, workspace / "replay.suite.yaml", SUITE)
+    assert not [t for t in await code_actions(client, replay, 2) if t.startswith("Record")]
+
+    APPLIED.clear()
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[uri, [0, 1]])
+    )
+    assert answer["recorded"] == 2 and answer["applied"] is True, answer
+    (drift,) = answer["drifts"]
+    assert drift["scenario"] == "recorded long ago" and "+echo: bye" in drift["diff"]
+    (asked,) = APPLIED
+    (edit,) = edits_of(asked.edit)
+    assert edit.text_document.uri == uri and edit.text_document.version == 1
+    recorded = apply_edits(RECORDING, edit.edits)
+    assert recorded == RECORDING.replace(
+        "[{inputs: hello}]", '[{inputs: hello, outputs: "echo: hello"}]'
+    ).replace('outputs: "goodbye"', 'outputs: "echo: bye"'), recorded
+    assert path.read_text() == RECORDING  # the editor applies it (and can undo it)
+
+
+async def test_record_outputs_refuses_what_it_cannot_record(
+    client: LanguageClient, workspace: Path
+) -> None:
+    replay = open_file(client, workspace / "replay2.suite.yaml", SUITE)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[replay, [0]])
+    )
+    assert "nothing to record" in answer["error"]
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[replay])
+    )
+    assert "takes [uri, [scenario indexes]]" in answer["error"]

@@ -22,3 +22,7 @@ PICK_TAG = "checkspec.curate.pickTag"
 PICK_FILE = "checkspec.curate.pickFile"
 ASK_COMMENT = "checkspec.curate.askComment"
 LIST_TAGS = "checkspec.listTags"  # no arguments; answers {tag: count} over the workspace
+# arguments: [uri, [scenario indexes]]: runs them against their target in the worker
+# processes and applies (workspace/applyEdit) the edit writing each interaction's live
+# outputs; answers {recorded, drifts, skipped, applied, edit}
+RECORD_OUTPUTS = "checkspec.recordOutputs"

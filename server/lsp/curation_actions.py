@@ -1,11 +1,13 @@
 """Curation in the editor: code actions on the scenarios a selection touches (add or
 remove a tag, mark draft or active, delete: each a WorkspaceEdit; "Add tag…", "Move to
 file…", "Add comment…" carry an editor command that asks, then calls `checkspec.curate`,
-for clients that declare they implement those commands),
+for clients that declare they implement those commands; "Record outputs from the
+target" carries the server's `checkspec.recordOutputs`, record_outputs.py),
 and that command, which answers the WorkspaceEdit of one operation."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +31,23 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
     doc, ls = request.doc, request.ls
     if doc.folder is None and not doc.path:
         return []
+
+    def recordable(indexes: Sequence[int]) -> list[int]:
+        """The scenarios among these that run against a target (not a replay)."""
+        wanted = set(indexes)
+        return [
+            e.index
+            for e in ls.store.analysis(doc).scenarios
+            if e.index in wanted and e.scenario is not None and not e.scenario.replays
+        ]
+
     found = actions_at(
         doc.text,
         Path(doc.path),
         request.range,
         doc.uri,
         lambda: workspace_index(ls).tag_counts(),
+        recordable,
     )
     prompts = _takes_prompts(ls)
     answer = []
@@ -47,7 +60,7 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
                     edit=workspace_edit(ls, action.changes),
                 )
             )
-        elif action.command is not None and prompts:
+        elif action.command is not None and (prompts or action.server_command):
             answer.append(
                 types.CodeAction(
                     title=action.title,

@@ -33,6 +33,7 @@ from . import (
     inlay_hints,
     lifecycle,
     links,
+    record_outputs,
     references,
     rename,
     symbols,
@@ -82,6 +83,7 @@ HANDLERS: tuple[Handler, ...] = (
     workspace_symbols.workspace_symbol,
     curation_actions.curate,
     curation_actions.list_tags,
+    record_outputs.record_outputs,
 )
 
 
