@@ -3,7 +3,12 @@ outline, the scenarios a selection chooses, the workspace index's search."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Position, Range, Severity
@@ -93,3 +98,51 @@ def test_workspace_search_matches_names_inputs_tags_and_fuzzy_names(tmp_path: Pa
     (tmp_path / "a.suite.yaml").unlink()
     index.refresh([tmp_path], lambda p: p.read_text())
     assert [s.name for s in search(index, "")] == ["où est"]
+
+
+def _search_one_by_one(index: WorkspaceIndex, query: str, limit: int) -> list[str]:
+    """What `search` answers, found scenario by scenario (how it was first written)."""
+    words = query.casefold().split()
+    fuzzy = re.compile(".*?".join(map(re.escape, words[0]))) if len(words) == 1 else None
+    named, other = [], []
+    for symbol in index.symbols():
+        name = symbol.words.partition("\n")[0]
+        if all(word in symbol.words for word in words):
+            (named if words[0] in name else other).append(symbol.name)
+        elif fuzzy is not None and fuzzy.search(name):
+            other.append(symbol.name)
+    return (named + other)[:limit]
+
+
+_LETTERS = st.sampled_from("abcé ßK\x00-")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    files=st.lists(
+        st.lists(
+            st.tuples(st.text(_LETTERS, min_size=1, max_size=6), st.text(_LETTERS, max_size=8)),
+            min_size=1,
+            max_size=6,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    query=st.text(_LETTERS, max_size=5),
+    limit=st.integers(1, 8),
+)
+def test_workspace_search_finds_what_a_scan_of_each_scenario_finds(
+    files: list[list[tuple[str, str]]], query: str, limit: int
+) -> None:
+    texts = {
+        Path(f"/w/f{n}.dataset.jsonl"): "".join(
+            json.dumps({"name": f"{name}{i}", "interactions": [{"input": said}]}) + "\n"
+            for i, (name, said) in enumerate(rows)
+        )
+        for n, rows in enumerate(files)
+    }
+    index = WorkspaceIndex()
+    index.refresh([], texts.get, list(texts))
+    if not query.split():
+        return
+    assert [s.name for s in search(index, query, limit)] == _search_one_by_one(index, query, limit)
