@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Position, Range, Severity
-from checkspec.server.analysis.curation import curation_actions, curation_edit
+from checkspec.server.analysis.curation import curation_actions, curation_edit, recording_edit
 from checkspec.server.analysis.hover import hover
 from checkspec.server.analysis.symbols import document_symbols
 from checkspec.server.analysis.workspace_symbols import WorkspaceIndex, search
@@ -146,3 +146,31 @@ def test_workspace_search_finds_what_a_scan_of_each_scenario_finds(
     if not query.split():
         return
     assert [s.name for s in search(index, query, limit)] == _search_one_by_one(index, query, limit)
+
+
+def test_recording_into_a_dataset_writes_each_rows_output_and_tells_the_drift() -> None:
+    rows = (
+        '{"interactions": [{"input": "hi"}]}\n'
+        '{"name": 5, "interactions": [{"input": "yo", "output": "old"}], "tags": ["k"]}\n'
+    )
+    changes, done = recording_edit(
+        rows, Path("/w/r.dataset.jsonl"), [(0, "hi", ["hello"]), (1, "scenario 2", [{"a": 1}])]
+    )
+    assert done.recorded == 2 and done.skipped == []
+    (drift,) = done.drifts
+    assert drift.line == 2 and "-old" in drift.diff
+    (change,) = changes
+    lines = rows.splitlines(keepends=True)
+    edited = [
+        (e.range.start.line, e.range.start.character, e.range.end.character, e.new_text)
+        for e in change.edits
+    ]
+    assert edited == [
+        (
+            0,
+            len('{"interactions": [{"input": "hi"'),
+            len('{"interactions": [{"input": "hi"'),
+            ', "output": "hello"',
+        ),
+        (1, lines[1].index('"old"'), lines[1].index('"old"') + 5, '{"a": 1}'),
+    ]

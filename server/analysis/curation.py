@@ -148,16 +148,17 @@ def recording_edit(
     text: str, path: Path, runs: Sequence[tuple[int, str, Sequence[Any]]]
 ) -> tuple[list[FileChange], Recording]:
     """The edit writing live outputs into the file as the editor has it (`text`): each
-    run is (scenario index, its name, each interaction's outputs in order); the same
-    engine code as `checkspec run --record` (engine/curate/record.py) makes it."""
+    run is (scenario index in that text, its name for messages, each interaction's
+    outputs in order); the same engine code as `checkspec run --record`
+    (engine/curate/record.py) makes it."""
     spec = parse_spec(path, text.encode("utf-8"), text)
     by_index = {i.index: i for i in spec.items}
     done = Recording()
     found = []
     for index, name, outputs in runs:
-        item = by_index.get(index)
-        if item is None or item.name != name:
-            done.skipped.append(f"{name}: no longer scenario #{index} of the file (changed?)")
+        item = by_index.get(index)  # the text is the one the run was made from
+        if item is None:
+            done.skipped.append(f"{name}: no scenario #{index} in the file (changed?)")
             continue
         found.append((item, outputs, name))
     editor = record_into(spec, found, done, write=True)
