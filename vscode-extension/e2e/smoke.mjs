@@ -4,7 +4,8 @@
 //   npm run e2e            (packages checkspec.vsix first)
 //
 // It installs the .vsix into a fresh profile, adds a tag to a scenario through the
-// curation code action's quick pick and undoes it, opens examples/refund.scenario.yaml, checks
+// curation code action's quick pick and undoes it, records a scenario's outputs from its
+// target with the "Record outputs from the target" code action and undoes it, opens examples/refund.scenario.yaml, checks
 // the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
 // hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer,
 // shows the results in place (inlay hints, the outcome lens), the transcript on hover and
@@ -48,6 +49,11 @@ writeFileSync(
   join(folder, "curate.suite.yaml"),
   "name: curation\nscenarios:\n  - name: reviewed already\n    tags: [reviewed]\n    steps: []\n  - name: tag me\n    steps: []\n",
 );
+writeFileSync(
+  join(folder, "record.suite.yaml"),
+  "name: recording\ntarget: python:agent:answer\nscenarios:\n  - name: hours asked\n    steps:\n      - interacts:\n          - inputs: When are you open?\n        checks: [{kind: string_matching, keyword: open}]\n",
+);
+const recordFile = join(folder, "record.suite.yaml");
 const specFile = join(folder, "refund.scenario.yaml");
 const curateFile = join(folder, "curate.suite.yaml");
 // CHECKSPEC_E2E_ONLY=curation: only the curation step (after the workbench loads).
@@ -115,6 +121,7 @@ step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
 
 const before = digest(specFile);
 const curateBefore = digest(curateFile);
+const recordBefore = digest(recordFile);
 const port = await freePort();
 const server = spawn(
   process.execPath,
@@ -185,6 +192,33 @@ try {
   }
   await shot("00d-tag-undone");
   step("curation: one undo takes the edit back");
+  await command("View: Close All Editors");
+
+  // "Record outputs from the target": the scenario runs in the server's workers and the
+  // answer is written after its inputs in the open document; one undo takes it back.
+  await quickOpen("record.suite.yaml");
+  const recordEditor = page.locator(".editor-instance .monaco-editor").first();
+  await recordEditor.locator(".view-lines").getByText("hours asked").first().waitFor({ timeout: 30_000 });
+  await recordEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first().waitFor({ timeout: 60_000 });
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("4");
+  await page.keyboard.press("Enter");
+  await command("Refactor...");
+  await page.locator(".action-widget .monaco-list-row", { hasText: "Record outputs from the target" }).first().waitFor({ timeout: 30_000 });
+  await shot("00e-record-action");
+  await page.keyboard.press("ArrowUp"); // from the first action to the last: this one
+  await page.waitForTimeout(300);
+  await shot("00e2-record-focused");
+  await page.keyboard.press("Enter");
+  const recorded = recordEditor.locator(".view-lines").getByText("Support is open Monday", { exact: false }).first();
+  await recorded.waitFor({ timeout: 60_000 });
+  await shot("00f-recorded");
+  if (digest(recordFile) !== recordBefore) throw new Error("the recorded outputs were written to disk, not to the editor");
+  step("Record outputs from the target", (await recorded.innerText()).replace(/\s+/g, " ").trim());
+  await recordEditor.click({ position: { x: 400, y: 60 } });
+  await page.keyboard.press("Control+Z");
+  await recorded.waitFor({ state: "detached", timeout: 30_000 });
+  step("recording: one undo takes it back");
   await command("View: Close All Editors");
   if (onlyCuration) throw new Done();
 
@@ -378,7 +412,7 @@ try {
   }
 }
 
-for (const [path, digestBefore] of [[specFile, before], [curateFile, curateBefore]]) {
+for (const [path, digestBefore] of [[specFile, before], [curateFile, curateBefore], [recordFile, recordBefore]]) {
   if (digest(path) !== digestBefore) {
     failed = true;
     console.error(`FAIL ${path} changed on disk`);

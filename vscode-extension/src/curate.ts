@@ -11,6 +11,8 @@ import {
   curateTarget,
   fileItems,
   parseCurateAnswer,
+  RECORD_OUTPUTS,
+  recordedMessage,
   staleDocuments,
   tagItems,
   typed,
@@ -45,6 +47,23 @@ export class Curation {
     if (target === undefined || client === undefined) return;
     const text = typed(await vscode.window.showInputBox({ prompt: "Comment on the selected scenarios" }));
     if (text !== undefined) await this.curate(client, target, "comment", text);
+  }
+
+  /** "Record outputs from the target": the server runs the scenarios and applies the edit. */
+  async recordOutputs(uri: unknown, indexes: unknown): Promise<void> {
+    const target = curateTarget(uri, indexes);
+    const client = target === undefined ? undefined : await this.server.ready();
+    if (target === undefined || client === undefined) return;
+    const answer: unknown = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "checkspec: recording outputs from the target" },
+      () =>
+        client
+          .sendRequest(ExecuteCommandRequest.type, { command: RECORD_OUTPUTS, arguments: [target.uri, target.indexes] })
+          .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
+    );
+    const told = recordedMessage(answer);
+    if (told.ok) void vscode.window.showInformationMessage(`checkspec: ${told.message}`);
+    else void vscode.window.showErrorMessage(`checkspec: ${told.message}`);
   }
 
   private async curate(client: LanguageClient, target: { uri: string; indexes: number[] }, operation: string, value: string): Promise<void> {

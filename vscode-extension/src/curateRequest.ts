@@ -8,6 +8,9 @@ export const PICK_FILE = "checkspec.curate.pickFile";
 export const ASK_COMMENT = "checkspec.curate.askComment";
 export const CURATE = "checkspec.curate";
 export const LIST_TAGS = "checkspec.listTags";
+/** The server's command behind "Record outputs from the target" ([uri, [indexes]]): it runs
+ *  them and applies the edit itself (workspace/applyEdit); answers what it recorded. */
+export const RECORD_OUTPUTS = "checkspec.recordOutputs";
 /** The client capability that makes the server offer those actions. */
 export const PROMPTS_CAPABILITY = "checkspecCurationPrompts";
 
@@ -75,4 +78,19 @@ export function staleDocuments(edit: unknown, versionOf: (uri: string) => number
     if (now !== undefined && now !== doc.version) stale.push(doc.uri);
   }
   return stale;
+}
+
+/** What to tell of checkspec.recordOutputs' answer: {recorded, drifts, skipped, applied} or {error}. */
+export function recordedMessage(answer: unknown): { ok: boolean; message: string } {
+  if (answer === null || typeof answer !== "object") return { ok: false, message: "the server did not answer" };
+  const found = answer as { error?: unknown; recorded?: unknown; drifts?: unknown; skipped?: unknown; cancelled?: unknown };
+  if (typeof found.error === "string") return { ok: false, message: found.error };
+  if (found.cancelled === true) return { ok: true, message: "recording cancelled" };
+  const recorded = typeof found.recorded === "number" ? found.recorded : 0;
+  const drifts = Array.isArray(found.drifts) ? found.drifts.length : 0;
+  const skipped = Array.isArray(found.skipped) ? found.skipped.filter((s): s is string => typeof s === "string") : [];
+  const parts = [`recorded the outputs of ${recorded === 1 ? "1 scenario" : `${recorded} scenarios`}`];
+  if (drifts > 0) parts.push(`${drifts} drifted from the recorded ones`);
+  if (skipped.length > 0) parts.push(`not recorded: ${skipped.join("; ")}`);
+  return { ok: true, message: parts.join("; ") };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { curateTarget, fileItems, parseCurateAnswer, staleDocuments, tagItems, typed } from "../src/curateRequest";
+import { curateTarget, fileItems, parseCurateAnswer, recordedMessage, staleDocuments, tagItems, typed } from "../src/curateRequest";
 
 describe("the curation pickers", () => {
   it("offer the workspace's tags, the most used first, then a new one", () => {
@@ -43,5 +43,18 @@ describe("the curation pickers", () => {
     assert.deepEqual(staleDocuments(edit, (uri) => open[uri]), ["file:///typed"]);
     assert.deepEqual(staleDocuments({ changes: {} }, () => 1), []);
     assert.deepEqual(staleDocuments(null, () => 1), []);
+  });
+
+  it("tell what a recording did", () => {
+    assert.deepEqual(recordedMessage({ error: "no target" }), { ok: false, message: "no target" });
+    assert.deepEqual(recordedMessage({ recorded: 1, drifts: [], skipped: [], applied: true }), {
+      ok: true,
+      message: "recorded the outputs of 1 scenario",
+    });
+    assert.deepEqual(recordedMessage({ recorded: 2, drifts: [{}], skipped: ["x: did not finish"] }), {
+      ok: true,
+      message: "recorded the outputs of 2 scenarios; 1 drifted from the recorded ones; not recorded: x: did not finish",
+    });
+    assert.equal(recordedMessage(null).ok, false);
   });
 });
