@@ -441,3 +441,95 @@ def test_record_writes_live_outputs_and_a_later_run_reports_drift(project: Path)
     assert cli(project, "run", "live.suite.yaml", "--fail-on-drift").returncode == 1
     # without --record the file is left as it was
     assert "outputs: hello ana\n" in suite.read_text()
+
+
+# -- hostile files ----------------------------------------------------------------------
+
+HOSTILE = {
+    "crlf.suite.yaml": (
+        b"name: s\r\nscenarios:\r\n  # kept\r\n  - name: first\r\n    tags: [x]\r\n"
+        b"    steps:\r\n      - interacts: [{inputs: hi, outputs: hello}]\r\n"
+        b"        checks: [{kind: string_matching, keyword: hello}]\r\n"
+        b"  - name: untouched\r\n    steps: []\r\n"
+    ),
+    "bom.suite.yaml": (
+        "\ufeffname: s\nscenarios:\n  - name: first\n    tags: [x]\n    steps:\n"
+        "      - interacts: [{inputs: hi, outputs: hello}]\n"
+        "        checks: [{kind: string_matching, keyword: hello}]\n"
+        "  - name: untouched\n    steps: []\n"
+    ).encode(),
+    "tabs.suite.yaml": (
+        b"name: s\nscenarios:\n  - name: first\t# a tab, then a comment\n    tags: [x]\t\n"
+        b"    steps:\n      - interacts: [{inputs: hi, outputs: hello}]\n"
+        b"        checks: [{kind: string_matching, keyword: hello}]\n"
+        b"  - name: untouched\n    steps: []\n"
+    ),
+    "unicode.suite.yaml": (
+        'name: s\nscenarios:\n  - name: "caf\u00e9 \U0001f600 \u200b \u05e9\u05dc\u05d5\u05dd"\n'
+        "    tags: [x]\n    steps:\n      - interacts: [{inputs: hi, outputs: hello}]\n"
+        "        checks: [{kind: string_matching, keyword: hello}]\n"
+        "  - name: untouched\n    steps: []\n"
+    ).encode(),
+    "flow.suite.yaml": (
+        b"{name: s, scenarios: [{name: first, tags: [x], steps: [{interacts: "
+        b"[{inputs: hi, outputs: hello}], checks: [{kind: string_matching, keyword: hello}]}]},"
+        b" {name: untouched, steps: []}]}\n"
+    ),
+}
+UNTOUCHED = {
+    "crlf.suite.yaml": b"  - name: untouched\r\n    steps: []\r\n",
+    "flow.suite.yaml": b"{name: untouched, steps: []}]}\n",
+}
+EDITS = [
+    ("tag", "add", "new tag", "{0}::#0"),
+    ("tag", "remove", "x", "{0}::#0"),
+    ("status", "draft", "{0}::#0"),
+    ("comment", "{0}::#0", "looks right — Zoë"),
+    ("checks", "disable", "string_matching", "{0}::#0"),
+    ("move", "{0}::#0", "--to", "moved.suite.yaml"),
+    ("delete", "{0}::#0", "--yes"),
+]
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_every_edit_keeps_a_hostile_files_bytes_and_validates(tmp_path: Path, name: str) -> None:
+    (tmp_path / "checkspec.yaml").write_text("jobs: 1\n")
+    path = tmp_path / name
+    untouched = UNTOUCHED.get(name, b"  - name: untouched\n    steps: []\n")
+    for edit in EDITS:
+        path.write_bytes(HOSTILE[name])
+        (tmp_path / "moved.suite.yaml").unlink(missing_ok=True)
+        done = cli(tmp_path, *[part.format(name) for part in edit])
+        assert done.returncode == 0, (edit, done.stderr)
+        after = path.read_bytes()
+        assert after != HOSTILE[name], edit
+        assert after.endswith(untouched), (edit, after)  # the other scenario, byte for byte
+        assert after.startswith(HOSTILE[name][:8]), edit  # a BOM, the first line's bytes
+        if name == "crlf.suite.yaml":
+            assert after.count(b"\n") == after.count(b"\r\n"), (edit, after)  # no bare LF
+        checked = cli(tmp_path, "validate", name, *(["moved.suite.yaml"] if "move" in edit else []))
+        assert checked.returncode == 0, (edit, checked.stdout, checked.stderr, after)
+
+
+def test_every_edit_of_a_jsonl_with_a_bad_line_exits_2_located_and_changes_nothing(
+    project: Path,
+) -> None:
+    bad = project / "bad.dataset.jsonl"
+    bad.write_text(json.dumps(ROW) + '\n{"name": "broken", oops\n' + json.dumps(ROW) + "\n")
+    before = snapshot(project)
+    for edit in [*EDITS, ("move", "faq.dataset.jsonl::#0", "--to", "{0}")]:
+        args = [part.format("bad.dataset.jsonl") for part in edit]
+        args = [a.replace("moved.suite.yaml", "moved.dataset.jsonl") for a in args]
+        done = cli(project, *args)
+        assert done.returncode == 2, (edit, done.stderr)
+        assert "bad.dataset.jsonl:2:20: " in done.stderr, (edit, done.stderr)
+        assert snapshot(project) == before, edit
+
+
+def test_an_unknown_check_exits_2_with_the_nearest_ones(project: Path) -> None:
+    before = snapshot(project)
+    done = cli(project, "checks", "disable", "string_matchng", "support.suite.yaml")
+    assert done.returncode == 2
+    assert "support.suite.yaml:6:1: no check 'string_matchng'" in done.stderr
+    assert "did you mean 'string_matching'" in done.stderr
+    assert snapshot(project) == before

@@ -12,7 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from checkspec.engine.curate import edits
-from checkspec.engine.curate.files import SpecFile, parse_spec
+from checkspec.engine.curate.files import SpecFile, parse_spec, read_spec
+from checkspec.engine.curate.operations import plan
+from checkspec.engine.curate.select import Selected
 from checkspec.engine.spec.source import parse_source
 
 WORDS = st.sampled_from(
@@ -282,3 +284,55 @@ def test_a_scan_finds_what_a_full_read_finds(tmp_path_factory, text: str, words,
         return [(i.index, i.line, i.name) for group in chosen for i in group.items]
 
     assert found(True) == found(False)
+
+
+TARGETS = {
+    "new.suite.yaml": None,
+    "new.suite.json": None,
+    "block.suite.yaml": "name: t  # kept\nscenarios:\n  - name: here\n    steps: []\n",
+    "flow.suite.yaml": "{name: t, scenarios: [{name: here, steps: []}]}\n",
+    "pretty.suite.json": '{\n  "name": "t",\n  "scenarios": [\n    {"name": "here", "steps": []}\n  ]\n}\n',
+}
+
+
+@st.composite
+def move_sources(draw: st.DrawFn) -> tuple[str, str]:
+    """A YAML suite in block style, or in flow style (a JSON text is YAML flow), or JSON."""
+    style = draw(st.sampled_from(["block", "flow", "json"]))
+    if style == "block":
+        return "from.suite.yaml", draw(yaml_suites())
+    path, text = draw(json_suites())
+    while path.endswith(".jsonl"):
+        path, text = draw(json_suites())
+    return ("from.suite.yaml" if style == "flow" else "from.suite.json"), text
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=move_sources(), target=st.sampled_from(sorted(TARGETS)), data=st.data())
+def test_a_move_carries_the_scenarios_values_and_the_source_loses_only_them(
+    tmp_path_factory, source: tuple[str, str], target: str, data
+) -> None:
+    folder = tmp_path_factory.mktemp("move")
+    name, text = source
+    (folder / name).write_bytes(text.encode())
+    if TARGETS[target] is not None:
+        (folder / target).write_text(TARGETS[target])
+    spec = read_spec(folder / name)
+    count = len(spec.items)
+    chosen = sorted(data.draw(st.sets(st.integers(0, count - 1), min_size=1), label="chosen"))
+    values = [json.loads(json.dumps(i.node.value)) for i in spec.items]
+    done = plan("move", [Selected(spec, [spec.items[i] for i in chosen])], to=folder / target)
+    texts = {part.path.name: part.new for part in done.files}
+    moved = texts[target]
+    assert moved is not None
+    read_back = parse_spec(folder / target, moved.encode(), moved)  # no syntax error
+    already = [{"name": "here", "steps": []}] if TARGETS[target] is not None else []
+    assert [json.loads(json.dumps(i.node.value)) for i in read_back.items] == already + [
+        values[i] for i in chosen
+    ]
+    left = texts[name]
+    assert left is not None
+    again = parse_spec(folder / name, left.encode(), left)
+    assert [json.loads(json.dumps(i.node.value)) for i in again.items] == [
+        v for i, v in enumerate(values) if i not in chosen
+    ]

@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.test_server_lsp import accept_registrations, apply_edits, open_file, position_of
+from tests.test_server_lsp import (
+    accept_registrations,
+    apply_edits,
+    change_file,
+    open_file,
+    position_of,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+converter = get_converter()
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
 
 SUITE = """\
@@ -55,9 +63,18 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+APPLIED: list[types.ApplyWorkspaceEditParams] = []  # workspace/applyEdit the server asked
+
+
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
     accept_registrations(lsp_client)
+
+    @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        APPLIED.append(params)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
     capabilities = client_capabilities("visual-studio-code")
     # The editor commands of "Add tag…" and the like are offered to a client that has them.
     capabilities.experimental = {"checkspecCurationPrompts": True}
@@ -70,6 +87,11 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     )
     yield
     await lsp_client.shutdown_session()
+
+
+def edits_of(edit: types.WorkspaceEdit) -> list[types.TextDocumentEdit]:
+    assert edit.changes is None and edit.document_changes is not None
+    return [c for c in edit.document_changes if isinstance(c, types.TextDocumentEdit)]
 
 
 async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
@@ -126,22 +148,28 @@ async def test_tags_complete_from_the_workspace_with_their_counts(
     ]
 
 
-async def test_workspace_symbols_over_8000_scenarios_answer_fast(
+async def test_workspace_symbols_over_8000_scenarios(
     client: LanguageClient, workspace: Path
 ) -> None:
+    # How fast: bench/curate.py --only symbols (no timing in tests).
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from workload import write_suite_yaml
 
-    write_suite_yaml(workspace / "big" / "big.suite.yaml", 8000)
+    big = write_suite_yaml(workspace / "big" / "big.suite.yaml", 8000)
     assert len(await symbols(client, "scenario-07999")) == 1  # indexes the new file
-    took = []
-    for query in ("scenario-04242", "scn0424", "where case 77"):
-        started = time.perf_counter()
-        found = await symbols(client, query)
-        took.append(time.perf_counter() - started)
-        assert found, query
-    # The answer over stdio, JSON both ways: the search itself is a fraction of it.
-    assert min(took) < 0.25, took
+    found = await symbols(client, "scenario-04242")
+    assert [s.name for s in found] == ["scenario-04242"]
+    assert found[0].location.uri == big.as_uri()
+    text = big.read_text()
+    assert found[0].location.range.start == position_of(text, "scenario-04242")
+    assert len(await symbols(client, "case")) == 500  # the answer's cap
+    assert "scenario-04242" in [s.name for s in await symbols(client, "scn04242")]  # fuzzy
+    assert [s.name for s in await symbols(client, "where case 4242?")] == ["scenario-04242"]
+    # A file not open changes on disk: the index follows it.
+    big.write_text(text.replace("scenario-04242", "renamed-04242"))
+    assert [s.name for s in await symbols(client, "renamed-04242")] == ["renamed-04242"]
+    big.unlink()
+    assert await symbols(client, "renamed-04242") == []
 
 
 async def test_code_actions_on_a_selection_edit_its_scenarios(
@@ -173,9 +201,11 @@ async def test_code_actions_on_a_selection_edit_its_scenarios(
     def edited(title: str) -> str:
         action = by_title[title]
         assert isinstance(action, types.CodeAction)
-        edit = action.edit
-        assert edit is not None and edit.changes is not None
-        return apply_edits(SUITE, edit.changes[uri])
+        assert action.edit is not None
+        (edit,) = edits_of(action.edit)
+        assert edit.text_document.uri == uri
+        assert edit.text_document.version == 1  # the open text's version it was made on
+        return apply_edits(SUITE, edit.edits)
 
     assert edited("Remove tag 'billing' from 2 scenarios") == SUITE.replace(
         "tags: [billing, reviewed]", "tags: [reviewed]"
@@ -203,7 +233,8 @@ async def test_the_curate_command_answers_a_workspace_edit(
             arguments=[uri, [0, 2], "comment", "looks right"],
         )
     )
-    assert answer["changes"][uri]
+    (edit,) = answer["documentChanges"]
+    assert edit["textDocument"] == {"uri": uri, "version": 1} and edit["edits"]
     answer = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(
             command="checkspec.curate",
@@ -214,8 +245,130 @@ async def test_the_curate_command_answers_a_workspace_edit(
     assert kinds == ["create", "edit", "edit"]
 
 
+TARGET_ON_DISK = """\
+name: target
+scenarios:
+  - name: saved one
+    steps: []
+"""
+
+TARGET_UNSAVED = (
+    TARGET_ON_DISK
+    + """\
+  # typed, not saved
+  - name: unsaved one
+    steps: []
+"""
+)
+
+
+async def test_a_move_into_an_open_file_edits_its_unsaved_text(
+    client: LanguageClient, workspace: Path
+) -> None:
+    source = open_file(client, workspace / "from.suite.yaml", SUITE)
+    target_path = workspace / "into.suite.yaml"
+    target_path.write_text(TARGET_ON_DISK)
+    target = open_file(client, target_path, TARGET_ON_DISK)
+    change_file(client, target, TARGET_UNSAVED, 7)  # the editor's text, not the disk's
+    raw = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="checkspec.curate", arguments=[source, [2], "move", "into.suite.yaml"]
+        )
+    )
+    answer = converter.structure(raw, types.WorkspaceEdit)
+    by_uri = {e.text_document.uri: e for e in edits_of(answer)}
+    assert by_uri[target].text_document.version == 7
+    assert by_uri[source].text_document.version == 1
+    moved = apply_edits(TARGET_UNSAVED, by_uri[target].edits)
+    assert moved.startswith(TARGET_UNSAVED)  # appended after the unsaved scenario
+    assert "  - name: opening hours\n" in moved[len(TARGET_UNSAVED) :]
+    assert target_path.read_text() == TARGET_ON_DISK  # nothing written: the editor applies it
+    assert "opening hours" not in apply_edits(SUITE, by_uri[source].edits)
+
+
 async def test_the_tags_of_the_workspace_for_a_picker(client: LanguageClient) -> None:
     answer = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="checkspec.listTags", arguments=[])
     )
     assert answer["billing"] >= 2 and answer["fr"] == 1
+
+
+AGENT = """\
+def answer(question):
+    return "echo: " + question
+"""
+
+RECORDING = """\
+name: recorded here
+target: python:rec_agent:answer
+scenarios:
+  # kept as it is
+  - name: never recorded
+    steps:
+      - interacts: [{inputs: hello}]
+        checks: [{kind: string_matching, keyword: echo}]
+  - name: recorded long ago
+    steps:
+      - interacts:
+          - inputs: bye
+            outputs: "goodbye"   # stale
+        checks: [{kind: string_matching, keyword: echo}]
+"""
+
+
+async def code_actions(client: LanguageClient, uri: str, line: int) -> dict[str, Any]:
+    at = types.Position(line=line, character=4)
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=at, end=at),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return {a.title: a for a in found or []}
+
+
+async def test_record_outputs_from_the_target_runs_it_and_applies_an_edit(
+    client: LanguageClient, workspace: Path
+) -> None:
+    (workspace / "rec_agent.py").write_text(AGENT)
+    path = workspace / "recording.suite.yaml"
+    uri = open_file(client, path, RECORDING)
+    # Offered on a scenario, and on the file's head for all of its scenarios.
+    on_one = await code_actions(client, uri, position_of(RECORDING, "never recorded").line)
+    assert "Record outputs from the target" in on_one, list(on_one)
+    on_file = await code_actions(client, uri, 0)
+    assert list(on_file) == ["Record outputs from the target (2 scenarios of the file)"]
+    # A file without a target replays: nothing to record from.
+    replay = open_file(client, workspace / "replay.suite.yaml", SUITE)
+    assert not [t for t in await code_actions(client, replay, 2) if t.startswith("Record")]
+
+    APPLIED.clear()
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[uri, [0, 1]])
+    )
+    assert answer["recorded"] == 2 and answer["applied"] is True, answer
+    (drift,) = answer["drifts"]
+    assert drift["scenario"] == "recorded long ago" and "+echo: bye" in drift["diff"]
+    (asked,) = APPLIED
+    (edit,) = edits_of(asked.edit)
+    assert edit.text_document.uri == uri and edit.text_document.version == 1
+    recorded = apply_edits(RECORDING, edit.edits)
+    assert recorded == RECORDING.replace(
+        "[{inputs: hello}]", '[{inputs: hello, outputs: "echo: hello"}]'
+    ).replace('outputs: "goodbye"', 'outputs: "echo: bye"'), recorded
+    assert path.read_text() == RECORDING  # the editor applies it (and can undo it)
+
+
+async def test_record_outputs_refuses_what_it_cannot_record(
+    client: LanguageClient, workspace: Path
+) -> None:
+    replay = open_file(client, workspace / "replay2.suite.yaml", SUITE)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[replay, [0]])
+    )
+    assert "nothing to record" in answer["error"]
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.recordOutputs", arguments=[replay])
+    )
+    assert "takes [uri, [scenario indexes]]" in answer["error"]

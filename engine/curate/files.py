@@ -160,8 +160,12 @@ def _jsonl(path: Path, data: bytes, text: str) -> SpecFile:
         if row.root is None or (
             row.problems and any(p.severity is Severity.ERROR for p in row.problems)
         ):
-            message = row.problems[0].message if row.problems else "not a JSON value"
-            raise CurateError(f"{path}:{number + 1}: {message} (the file is left as it is)")
+            first = row.problems[0] if row.problems else None
+            message = first.message if first is not None else "not a JSON value"
+            column = first.range.start.character + 1 if first is not None else 1
+            raise CurateError(
+                f"{path}:{number + 1}:{column}: {message} (the file is left as it is)"
+            )
         spec.items.append(_item(row.root, len(spec.items), FileKind.DATASET))
     return spec
 

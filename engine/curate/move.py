@@ -64,6 +64,10 @@ def source_kind(spec: SpecFile) -> FileKind:
 def item_lines(spec: SpecFile, item: Item, prefix: str, eol: str) -> str:
     """A YAML block item of `spec` as lines for a list whose dashes sit at `prefix`."""
     editor = Editor(spec)
+    seq = spec.scenarios_node
+    if spec.kind is not FileKind.SCENARIO and seq is not None and editor.is_flow(seq):
+        # An item of a flow list shares its lines with the others: its value, as flow.
+        return f"{prefix}- {json_value(item_value(spec, item))}{eol}"
     first, last = item.line, editor.last_line(item.node)
     if spec.kind is not FileKind.SCENARIO:
         first = editor.dash_line(item.node)

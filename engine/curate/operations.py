@@ -5,6 +5,7 @@ WorkspaceEdit the editor can undo."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -75,6 +76,8 @@ def plan(
         if to is None:
             raise CurateError("a move needs the file to move to")
         return _move(chosen, to, copy=operation == "copy", target=target)
+    if operation in ("checks enable", "checks disable"):
+        _known_checks(chosen, values)
     files: list[FilePlan] = []
     changed = 0
     stamp = now_stamp()
@@ -95,6 +98,27 @@ def plan(
         if editor.edits:
             files.append(FilePlan(spec.path, spec, editor.result(), list(editor.edits)))
     return Plan(files, changed)
+
+
+def _known_checks(chosen: Sequence[Selected], checks: Sequence[str]) -> None:
+    """Each check named is a kind or name of a check of one of the chosen scenarios
+    (else CurateError with the nearest ones: a typo must not pass as "nothing to do")."""
+    known: dict[str, None] = {}
+    for group in chosen:
+        for item in group.items:
+            for _, kind, name in edits.check_nodes(item):
+                known.update({k: None for k in (kind, name) if k})
+    for check in checks:
+        if check in known:
+            continue
+        near = difflib.get_close_matches(check, list(known), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        first = next((g for g in chosen if g.items), None)
+        where = f"{first.spec.path}:{first.items[0].line + 1}:1: " if first is not None else ""
+        raise CurateError(
+            f"{where}no check {check!r} in the chosen scenario(s) "
+            f"(a check is named by its kind or its name){hint}"
+        )
 
 
 def _one(

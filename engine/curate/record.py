@@ -81,33 +81,51 @@ def record(runs: Iterable[Ran], *, write: bool) -> Recording:
         except CurateError as exc:
             done.skipped.append(str(exc))
             continue
-        editor = edits.Editor(spec)
+        found: list[tuple[Item, Sequence[Any], str]] = []
         for ran in ran_here:
             item = _item_of(spec, ran.identity)
             if item is None:
                 done.skipped.append(f"{ran.identity}: not found in {path} (changed?)")
                 continue
-            where = places(spec, item)
-            if len(where) != len(ran.outputs):
-                done.skipped.append(
-                    f"{ran.identity}: the run made {len(ran.outputs)} interaction(s), the file "
-                    f"writes {len(where)}: not recorded"
-                )
-                continue
-            for (node, key), live in zip(where, ran.outputs, strict=True):
-                before = node.get(key)
-                if before is not None and _plain(before.value) != _plain(live):
-                    done.drifts.append(
-                        Drift(path, item.name, before.line + 1, _diff(before.value, live))
-                    )
-                if write and (before is None or _plain(before.value) != _plain(live)):
-                    editor.set_key(
-                        node, key, _plain(live), after=key[:-1] if key == "outputs" else "input"
-                    )
-            done.recorded += 1
+            found.append((item, ran.outputs, ran.identity))
+        editor = record_into(spec, found, done, write=write)
         if write and editor.edits:
             done.changes.append(Change(path, spec.data, editor.result().encode("utf-8")))
     return done
+
+
+def record_into(
+    spec: SpecFile,
+    runs: Iterable[tuple[Item, Sequence[Any], str]],
+    done: Recording,
+    *,
+    write: bool,
+) -> edits.Editor:
+    """Record into one file read for curation (from disk by `record`, from the editor's
+    text by the language server): each (scenario, its live outputs in order, how it is
+    named in messages). The drifts, skips and count go to `done`; the edits are the
+    returned editor's (on `spec`'s text), made only when `write`."""
+    editor = edits.Editor(spec)
+    for item, outputs, identity in runs:
+        where = places(spec, item)
+        if len(where) != len(outputs):
+            done.skipped.append(
+                f"{identity}: the run made {len(outputs)} interaction(s), the file "
+                f"writes {len(where)}: not recorded"
+            )
+            continue
+        for (node, key), live in zip(where, outputs, strict=True):
+            before = node.get(key)
+            if before is not None and _plain(before.value) != _plain(live):
+                done.drifts.append(
+                    Drift(spec.path, item.name, before.line + 1, _diff(before.value, live))
+                )
+            if write and (before is None or _plain(before.value) != _plain(live)):
+                editor.set_key(
+                    node, key, _plain(live), after=key[:-1] if key == "outputs" else "input"
+                )
+        done.recorded += 1
+    return editor
 
 
 def _item_of(spec: SpecFile, identity: str) -> Item | None:

@@ -25,3 +25,7 @@ LIST_TAGS = "checkspec.listTags"  # no arguments; answers {tag: count} over the 
 # arguments: [uri]; answers {html, title, base, head} (the compare page of the file's last
 # two recorded runs) or {error}
 COMPARE_WITH_PREVIOUS = "checkspec.compareWithPrevious"
+# arguments: [uri, [scenario indexes]]: runs them against their target in the worker
+# processes and applies (workspace/applyEdit) the edit writing each interaction's live
+# outputs; answers {recorded, drifts, skipped, applied, edit}
+RECORD_OUTPUTS = "checkspec.recordOutputs"

@@ -1,11 +1,13 @@
 """Curation in the editor: code actions on the scenarios a selection touches (add or
 remove a tag, mark draft or active, delete: each a WorkspaceEdit; "Add tag…", "Move to
 file…", "Add comment…" carry an editor command that asks, then calls `checkspec.curate`,
-for clients that declare they implement those commands),
+for clients that declare they implement those commands; "Record outputs from the
+target" carries the server's `checkspec.recordOutputs`, record_outputs.py),
 and that command, which answers the WorkspaceEdit of one operation."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +31,23 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
     doc, ls = request.doc, request.ls
     if doc.folder is None and not doc.path:
         return []
+
+    def recordable(indexes: Sequence[int]) -> list[int]:
+        """The scenarios among these that run against a target (not a replay)."""
+        wanted = set(indexes)
+        return [
+            e.index
+            for e in ls.store.analysis(doc).scenarios
+            if e.index in wanted and e.scenario is not None and not e.scenario.replays
+        ]
+
     found = actions_at(
         doc.text,
         Path(doc.path),
         request.range,
         doc.uri,
         lambda: workspace_index(ls).tag_counts(),
+        recordable,
     )
     prompts = _takes_prompts(ls)
     answer = []
@@ -47,7 +60,7 @@ def curation_actions(request: DocumentRequest[types.CodeActionParams]) -> list[t
                     edit=workspace_edit(ls, action.changes),
                 )
             )
-        elif action.command is not None and prompts:
+        elif action.command is not None and (prompts or action.server_command):
             answer.append(
                 types.CodeAction(
                     title=action.title,
@@ -72,22 +85,29 @@ def _takes_prompts(ls: Host) -> bool:
 
 
 def workspace_edit(ls: Host, changes: list[FileChange]) -> types.WorkspaceEdit:
-    """Edits of existing files as `changes`; with a file made or deleted, `documentChanges`."""
+    """Edits of existing files as `changes`; with a file made or deleted, or an edited file
+    open in the editor (and a client that takes `documentChanges`), `documentChanges`: an
+    open file's edit names the version it was computed on, so the editor applies it to
+    that text, unsaved edits included, and refuses it if the text moved on."""
     from .convert import PositionCodec
 
     read = reader(ls)
-    converted: list[tuple[FileChange, list[types.TextEdit]]] = []
+    opened = {Path(doc.path).resolve(): doc for doc in ls.store.all()}
+    converted: list[tuple[FileChange, list[types.TextEdit], str, int | None]] = []
     for change in changes:
         codec = PositionCodec("" if change.create else read(change.path) or "", ls.encoding)
         edits = [
             types.TextEdit(range=codec.range(e.range), new_text=e.new_text) for e in change.edits
         ]
-        converted.append((change, edits))
-    if not any(c.create or c.delete for c in changes):
-        return types.WorkspaceEdit(changes={uri_of(c.path): e for c, e in converted})
+        doc = opened.get(change.path.resolve())
+        uri = doc.uri if doc is not None else uri_of(change.path)
+        converted.append((change, edits, uri, doc.version if doc is not None else None))
+    made = any(c.create or c.delete for c in changes)
+    versioned = _takes_document_changes(ls) and any(v is not None for *_, v in converted)
+    if not made and not versioned:
+        return types.WorkspaceEdit(changes={uri: e for _, e, uri, _ in converted})
     document_changes: list[Any] = []
-    for change, edits in converted:
-        uri = uri_of(change.path)
+    for change, edits, uri, version in converted:
         if change.delete:
             document_changes.append(types.DeleteFile(uri=uri))
             continue
@@ -98,7 +118,7 @@ def workspace_edit(ls: Host, changes: list[FileChange]) -> types.WorkspaceEdit:
         document_changes.append(
             types.TextDocumentEdit(
                 text_document=types.OptionalVersionedTextDocumentIdentifier(
-                    uri=uri, version=_version(ls, uri)
+                    uri=uri, version=version
                 ),
                 edits=list(edits),
             )
@@ -106,9 +126,10 @@ def workspace_edit(ls: Host, changes: list[FileChange]) -> types.WorkspaceEdit:
     return types.WorkspaceEdit(document_changes=document_changes)
 
 
-def _version(ls: Host, uri: str) -> int | None:
-    doc = ls.store.get(uri)
-    return doc.version if doc is not None else None
+def _takes_document_changes(ls: Host) -> bool:
+    workspace = ls.client_capabilities.workspace
+    edit = workspace.workspace_edit if workspace is not None else None
+    return bool(edit is not None and edit.document_changes)
 
 
 @command(CURATE, empty=lambda: {"error": "the edit failed; see the checkspec log"})
@@ -133,7 +154,9 @@ def curate(ls: Host, *args: Any) -> Any:
     if value is not None and operation in ("move", "copy") and not Path(value).is_absolute():
         value = str(Path(path).parent / value)
     try:
-        changes = curation_edit(text, Path(path), [int(i) for i in indexes], operation, value)
+        changes = curation_edit(
+            text, Path(path), [int(i) for i in indexes], operation, value, reader(ls)
+        )
     except (CurateError, ValueError) as exc:
         return {"error": str(exc)}
     return workspace_edit(ls, changes)

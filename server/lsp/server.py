@@ -35,6 +35,7 @@ from . import (
     lifecycle,
     links,
     pull_diagnostics,
+    record_outputs,
     references,
     rename,
     symbols,
@@ -88,6 +89,7 @@ HANDLERS: tuple[Handler, ...] = (
     # workspace (pull) diagnostics, issue 28 item 3
     pull_diagnostics.document_diagnostic,
     pull_diagnostics.workspace_diagnostic,
+    record_outputs.record_outputs,
 )
 
 

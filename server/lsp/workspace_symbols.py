@@ -5,7 +5,7 @@ the session and re-reads a file only when its text changed."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -30,28 +30,37 @@ def workspace_index(ls: Host) -> WorkspaceIndex:
 
 
 @handler(types.WORKSPACE_SYMBOL, types.WorkspaceSymbolOptions(), empty=list)
-def workspace_symbol(
-    ls: Host, params: types.WorkspaceSymbolParams
-) -> list[types.SymbolInformation]:
+def workspace_symbol(ls: Host, params: types.WorkspaceSymbolParams) -> list[dict[str, Any]]:
+    """SymbolInformation as plain JSON data: an answer may hold 500 symbols, and typed
+    objects are each converted again as the answer is written (most of its cost)."""
     from ..analysis.workspace_symbols import search
     from .convert import PositionCodec
 
     index = workspace_index(ls)
     found = search(index, params.query)
-    codecs: dict[object, PositionCodec] = {}
+    places: dict[Path, tuple[PositionCodec, str]] = {}
     symbols = []
     for symbol in found:
-        text = index.files[symbol.path.resolve()].text
-        codec = codecs.get(symbol.path)
-        if codec is None:
-            codec = codecs[symbol.path] = PositionCodec(text, ls.encoding)
+        place = places.get(symbol.path)
+        if place is None:
+            known = index.files[symbol.path.resolve()]
+            codec = PositionCodec(known.text, ls.encoding, known.lines)
+            place = places[symbol.path] = (codec, uri_of(symbol.path))
+        codec, uri = place
+        start, end = codec.to_lsp(symbol.range.start), codec.to_lsp(symbol.range.end)
         tags = f" [{', '.join(symbol.tags)}]" if symbol.tags else ""
         symbols.append(
-            types.SymbolInformation(
-                name=symbol.name,
-                kind=types.SymbolKind.Class,
-                location=types.Location(uri=uri_of(symbol.path), range=codec.range(symbol.range)),
-                container_name=f"{symbol.path.name}{tags}",
-            )
+            {
+                "name": symbol.name,
+                "kind": types.SymbolKind.Class.value,
+                "location": {
+                    "uri": uri,
+                    "range": {
+                        "start": {"line": start.line, "character": start.character},
+                        "end": {"line": end.line, "character": end.character},
+                    },
+                },
+                "containerName": f"{symbol.path.name}{tags}",
+            }
         )
     return symbols

@@ -3,7 +3,9 @@
 //
 //   npm run e2e            (packages checkspec.vsix first)
 //
-// It installs the .vsix into a fresh profile, opens examples/refund.scenario.yaml, checks
+// It installs the .vsix into a fresh profile, adds a tag to a scenario through the
+// curation code action's quick pick and undoes it, records a scenario's outputs from its
+// target with the "Record outputs from the target" code action and undoes it, opens examples/refund.scenario.yaml, checks
 // the code lens, makes a typo and waits for the diagnostic (squiggle + Problems panel),
 // hovers it, undoes it, runs the scenario from its lens and lists it in the Test Explorer,
 // shows the results in place (inlay hints, the outcome lens), the transcript on hover and
@@ -44,7 +46,20 @@ writeFileSync(
   join(folder, "slow.scenario.yaml"),
   "name: never answers\ntarget: python:slow_agent:answer\nsteps:\n  - interacts:\n      - inputs: hello?\n    checks:\n      - {kind: string_matching, keyword: hello}\n",
 );
+writeFileSync(
+  join(folder, "curate.suite.yaml"),
+  "name: curation\nscenarios:\n  - name: reviewed already\n    tags: [reviewed]\n    steps: []\n  - name: tag me\n    steps: []\n",
+);
+writeFileSync(
+  join(folder, "record.suite.yaml"),
+  "name: recording\ntarget: python:agent:answer\nscenarios:\n  - name: hours asked\n    steps:\n      - interacts:\n          - inputs: When are you open?\n        checks: [{kind: string_matching, keyword: open}]\n",
+);
+const recordFile = join(folder, "record.suite.yaml");
 const specFile = join(folder, "refund.scenario.yaml");
+const curateFile = join(folder, "curate.suite.yaml");
+// CHECKSPEC_E2E_ONLY=curation: only the curation step (after the workbench loads).
+const onlyCuration = env.CHECKSPEC_E2E_ONLY === "curation";
+class Done extends Error {}
 
 for (const [what, path, hint] of [
   ["code-server", codeServer, "run /work/shared/tools/code-server-setup.sh /tmp/cs (or set CODE_SERVER_DIR)"],
@@ -118,6 +133,8 @@ step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
   step("two recorded runs of refund.scenario.yaml for the compare view");
 }
 const before = digest(specFile);
+const curateBefore = digest(curateFile);
+const recordBefore = digest(recordFile);
 const port = await freePort();
 const server = spawn(
   process.execPath,
@@ -152,6 +169,71 @@ try {
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
   await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
   step("workbench loaded");
+
+  // Curation through its quick pick: on the scenario "tag me", the code action "Add tag…"
+  // lists the workspace's tags with their counts; picking one edits the open document (not
+  // the disk), and one undo takes the edit back.
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
+  await quickOpen("curate.suite.yaml");
+  const curateEditor = page.locator(".editor-instance .monaco-editor").first();
+  await curateEditor.locator(".view-lines").getByText("tag me").first().waitFor({ timeout: 30_000 });
+  await curateEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first().waitFor({ timeout: 60_000 });
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("6");
+  await page.keyboard.press("Enter");
+  await command("Refactor...");
+  const addTag = page.locator(".action-widget .monaco-list-row", { hasText: "Add tag…" }).first();
+  await addTag.waitFor({ timeout: 30_000 });
+  const offered = (await page.locator(".action-widget").first().innerText()).replace(/\s+/g, " ").trim();
+  await shot("00a-curation-actions");
+  await page.keyboard.press("Enter"); // the first action, "Add tag…", is focused
+  const tagRow = page.locator(".quick-input-list .monaco-list-row", { hasText: "reviewed" }).first();
+  await tagRow.waitFor({ timeout: 30_000 });
+  const picked = (await tagRow.innerText()).replace(/\s+/g, " ").trim();
+  await shot("00b-tag-quick-pick");
+  await tagRow.hover();
+  await tagRow.click({ force: true });
+  await curateEditor.locator(".view-lines").getByText("tags: [reviewed]").nth(1).waitFor({ timeout: 30_000 });
+  await shot("00c-tag-added");
+  if (digest(curateFile) !== curateBefore) throw new Error("the curation edit was written to disk, not to the editor");
+  step("curation: Add tag… quick pick", `${offered.slice(0, 160)}; picked "${picked}"; the editor's text changed, the disk's did not`);
+  await curateEditor.click({ position: { x: 400, y: 60 } });
+  await page.keyboard.press("Control+Z");
+  await curateEditor.locator(".view-lines").getByText("tags: [reviewed]").nth(1).waitFor({ state: "detached", timeout: 30_000 });
+  if ((await curateEditor.locator(".view-lines").getByText("tags: [reviewed]").count()) !== 1) {
+    throw new Error("undo did not take the tag back");
+  }
+  await shot("00d-tag-undone");
+  step("curation: one undo takes the edit back");
+  await command("View: Close All Editors");
+
+  // "Record outputs from the target": the scenario runs in the server's workers and the
+  // answer is written after its inputs in the open document; one undo takes it back.
+  await quickOpen("record.suite.yaml");
+  const recordEditor = page.locator(".editor-instance .monaco-editor").first();
+  await recordEditor.locator(".view-lines").getByText("hours asked").first().waitFor({ timeout: 30_000 });
+  await recordEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first().waitFor({ timeout: 60_000 });
+  await page.keyboard.press("Control+G");
+  await page.keyboard.type("4");
+  await page.keyboard.press("Enter");
+  await command("Refactor...");
+  await page.locator(".action-widget .monaco-list-row", { hasText: "Record outputs from the target" }).first().waitFor({ timeout: 30_000 });
+  await shot("00e-record-action");
+  await page.keyboard.press("ArrowUp"); // from the first action to the last: this one
+  await page.waitForTimeout(300);
+  await shot("00e2-record-focused");
+  await page.keyboard.press("Enter");
+  const recorded = recordEditor.locator(".view-lines").getByText("Support is open Monday", { exact: false }).first();
+  await recorded.waitFor({ timeout: 60_000 });
+  await shot("00f-recorded");
+  if (digest(recordFile) !== recordBefore) throw new Error("the recorded outputs were written to disk, not to the editor");
+  step("Record outputs from the target", (await recorded.innerText()).replace(/\s+/g, " ").trim());
+  await recordEditor.click({ position: { x: 400, y: 60 } });
+  await page.keyboard.press("Control+Z");
+  await recorded.waitFor({ state: "detached", timeout: 30_000 });
+  step("recording: one undo takes it back");
+  await command("View: Close All Editors");
+  if (onlyCuration) throw new Done();
 
   // Open the scenario with Quick Open.
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
@@ -339,9 +421,9 @@ try {
   step("run on save", (await saved.innerText()).replace(/\s+/g, " ").trim());
   await shot("12-run-on-save");
 } catch (error) {
-  failed = true;
-  console.error(`FAIL ${error instanceof Error ? error.message : error}`);
-  if (page) {
+  if (!(error instanceof Done)) failed = true;
+  if (failed) console.error(`FAIL ${error instanceof Error ? error.message : error}`);
+  if (failed && page) {
     await shot("failure").catch(() => undefined);
     await showOutput().catch((e) => console.error(`(no output view: ${e.message.split("\n")[0]})`));
   }
@@ -354,9 +436,11 @@ try {
   }
 }
 
-if (digest(specFile) !== before) {
-  failed = true;
-  console.error(`FAIL ${specFile} changed on disk`);
+for (const [path, digestBefore] of [[specFile, before], [curateFile, curateBefore], [recordFile, recordBefore]]) {
+  if (digest(path) !== digestBefore) {
+    failed = true;
+    console.error(`FAIL ${path} changed on disk`);
+  }
 }
 if (failed) {
   writeFileSync(join(out, "code-server.log"), serverLog);

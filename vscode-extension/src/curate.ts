@@ -11,6 +11,9 @@ import {
   curateTarget,
   fileItems,
   parseCurateAnswer,
+  RECORD_OUTPUTS,
+  recordedMessage,
+  staleDocuments,
   tagItems,
   typed,
   type PickItem,
@@ -46,6 +49,23 @@ export class Curation {
     if (text !== undefined) await this.curate(client, target, "comment", text);
   }
 
+  /** "Record outputs from the target": the server runs the scenarios and applies the edit. */
+  async recordOutputs(uri: unknown, indexes: unknown): Promise<void> {
+    const target = curateTarget(uri, indexes);
+    const client = target === undefined ? undefined : await this.server.ready();
+    if (target === undefined || client === undefined) return;
+    const answer: unknown = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "checkspec: recording outputs from the target" },
+      () =>
+        client
+          .sendRequest(ExecuteCommandRequest.type, { command: RECORD_OUTPUTS, arguments: [target.uri, target.indexes] })
+          .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
+    );
+    const told = recordedMessage(answer);
+    if (told.ok) void vscode.window.showInformationMessage(`checkspec: ${told.message}`);
+    else void vscode.window.showErrorMessage(`checkspec: ${told.message}`);
+  }
+
   private async curate(client: LanguageClient, target: { uri: string; indexes: number[] }, operation: string, value: string): Promise<void> {
     const answer: unknown = await client
       .sendRequest(ExecuteCommandRequest.type, { command: CURATE, arguments: [target.uri, target.indexes, operation, value] })
@@ -53,6 +73,13 @@ export class Curation {
     const parsed = parseCurateAnswer(answer);
     if (!parsed.ok) {
       void vscode.window.showErrorMessage(`checkspec: ${parsed.message}`);
+      return;
+    }
+    // An open file's edit names the version it was made on: typed into since, it is refused.
+    const versionOf = (uri: string) => vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri)?.version;
+    const stale = staleDocuments(parsed.edit, versionOf);
+    if (stale.length > 0) {
+      void vscode.window.showErrorMessage(`checkspec: ${stale.map((uri) => vscode.Uri.parse(uri).fsPath).join(", ")} changed meanwhile; nothing was applied (try again)`);
       return;
     }
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(parsed.edit as never);

@@ -8,6 +8,9 @@ export const PICK_FILE = "checkspec.curate.pickFile";
 export const ASK_COMMENT = "checkspec.curate.askComment";
 export const CURATE = "checkspec.curate";
 export const LIST_TAGS = "checkspec.listTags";
+/** The server's command behind "Record outputs from the target" ([uri, [indexes]]): it runs
+ *  them and applies the edit itself (workspace/applyEdit); answers what it recorded. */
+export const RECORD_OUTPUTS = "checkspec.recordOutputs";
 /** The client capability that makes the server offer those actions. */
 export const PROMPTS_CAPABILITY = "checkspecCurationPrompts";
 
@@ -59,4 +62,35 @@ export function curateTarget(uri: unknown, indexes: unknown): { uri: string; ind
   if (typeof uri !== "string" || !Array.isArray(indexes)) return undefined;
   if (!indexes.every((index) => Number.isInteger(index) && index >= 0)) return undefined;
   return { uri, indexes: indexes as number[] };
+}
+
+/** The documents a versioned edit was made on that the editor has since changed: each
+ *  TextDocumentEdit naming a version the open document no longer has (`versionOf` gives
+ *  the open document's version, undefined when it is not open). */
+export function staleDocuments(edit: unknown, versionOf: (uri: string) => number | undefined): string[] {
+  const changes = (edit as { documentChanges?: unknown } | null)?.documentChanges;
+  if (!Array.isArray(changes)) return [];
+  const stale: string[] = [];
+  for (const change of changes as unknown[]) {
+    const doc = (change as { textDocument?: { uri?: unknown; version?: unknown } } | null)?.textDocument;
+    if (doc === undefined || typeof doc.uri !== "string" || typeof doc.version !== "number") continue;
+    const now = versionOf(doc.uri);
+    if (now !== undefined && now !== doc.version) stale.push(doc.uri);
+  }
+  return stale;
+}
+
+/** What to tell of checkspec.recordOutputs' answer: {recorded, drifts, skipped, applied} or {error}. */
+export function recordedMessage(answer: unknown): { ok: boolean; message: string } {
+  if (answer === null || typeof answer !== "object") return { ok: false, message: "the server did not answer" };
+  const found = answer as { error?: unknown; recorded?: unknown; drifts?: unknown; skipped?: unknown; cancelled?: unknown };
+  if (typeof found.error === "string") return { ok: false, message: found.error };
+  if (found.cancelled === true) return { ok: true, message: "recording cancelled" };
+  const recorded = typeof found.recorded === "number" ? found.recorded : 0;
+  const drifts = Array.isArray(found.drifts) ? found.drifts.length : 0;
+  const skipped = Array.isArray(found.skipped) ? found.skipped.filter((s): s is string => typeof s === "string") : [];
+  const parts = [`recorded the outputs of ${recorded === 1 ? "1 scenario" : `${recorded} scenarios`}`];
+  if (drifts > 0) parts.push(`${drifts} drifted from the recorded ones`);
+  if (skipped.length > 0) parts.push(`not recorded: ${skipped.join("; ")}`);
+  return { ok: true, message: parts.join("; ") };
 }

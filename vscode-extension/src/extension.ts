@@ -6,7 +6,7 @@ import { ServerManager } from "./client";
 import { COMPARE_WITH_PREVIOUS, CompareView } from "./compareView";
 import { GENERATE, Generation } from "./generate";
 import { Curation } from "./curate";
-import { ASK_COMMENT, PICK_FILE, PICK_TAG } from "./curateRequest";
+import { ASK_COMMENT, PICK_FILE, PICK_TAG, RECORD_OUTPUTS } from "./curateRequest";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
 import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
 import { serverStatus } from "./serverStatus";
@@ -45,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(PICK_TAG, (uri?: unknown, indexes?: unknown) => curation.pickTag(uri, indexes)),
     vscode.commands.registerCommand(PICK_FILE, (uri?: unknown, indexes?: unknown) => curation.pickFile(uri, indexes)),
     vscode.commands.registerCommand(ASK_COMMENT, (uri?: unknown, indexes?: unknown) => curation.askComment(uri, indexes)),
+    vscode.commands.registerCommand(RECORD_OUTPUTS, (uri?: unknown, indexes?: unknown) => curation.recordOutputs(uri, indexes)),
     vscode.commands.registerCommand("checkspec.restartServer", () => manager.restart()),
     vscode.commands.registerCommand("checkspec.showOutput", () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((event) => {

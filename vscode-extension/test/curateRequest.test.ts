@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { curateTarget, fileItems, parseCurateAnswer, tagItems, typed } from "../src/curateRequest";
+import { curateTarget, fileItems, parseCurateAnswer, recordedMessage, staleDocuments, tagItems, typed } from "../src/curateRequest";
 
 describe("the curation pickers", () => {
   it("offer the workspace's tags, the most used first, then a new one", () => {
@@ -28,5 +28,33 @@ describe("the curation pickers", () => {
     assert.equal(curateTarget(1, [0]), undefined);
     assert.equal(typed("  "), undefined);
     assert.equal(typed(" a "), "a");
+  });
+
+  it("find the open documents a versioned edit no longer fits", () => {
+    const edit = {
+      documentChanges: [
+        { kind: "create", uri: "file:///new" },
+        { textDocument: { uri: "file:///typed", version: 3 }, edits: [] },
+        { textDocument: { uri: "file:///same", version: 5 }, edits: [] },
+        { textDocument: { uri: "file:///closed", version: null }, edits: [] },
+      ],
+    };
+    const open: Record<string, number> = { "file:///typed": 4, "file:///same": 5 };
+    assert.deepEqual(staleDocuments(edit, (uri) => open[uri]), ["file:///typed"]);
+    assert.deepEqual(staleDocuments({ changes: {} }, () => 1), []);
+    assert.deepEqual(staleDocuments(null, () => 1), []);
+  });
+
+  it("tell what a recording did", () => {
+    assert.deepEqual(recordedMessage({ error: "no target" }), { ok: false, message: "no target" });
+    assert.deepEqual(recordedMessage({ recorded: 1, drifts: [], skipped: [], applied: true }), {
+      ok: true,
+      message: "recorded the outputs of 1 scenario",
+    });
+    assert.deepEqual(recordedMessage({ recorded: 2, drifts: [{}], skipped: ["x: did not finish"] }), {
+      ok: true,
+      message: "recorded the outputs of 2 scenarios; 1 drifted from the recorded ones; not recorded: x: did not finish",
+    });
+    assert.equal(recordedMessage(null).ok, false);
   });
 });
