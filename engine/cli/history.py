@@ -52,10 +52,31 @@ def _root() -> Path | None:
     return config.parent if config is not None else None
 
 
-def _store() -> Any:
+def open_store() -> Any:
+    """The workspace's run history (at the root of the checkspec.yaml above, else here)."""
     from ..history.store import HistoryStore, history_path
 
     return HistoryStore(history_path(_root()))
+
+
+def resolve_runs(*refs: str) -> list[dict[str, Any]] | None:
+    """The runs named (run ids, last, last~N, JSON report files); None once it has said
+    on stderr why one cannot be read."""
+    import sqlite3
+
+    from ..history.payload import ReportFormatError
+    from ..history.store import HistoryError
+
+    store = open_store()
+    try:
+        return [store.resolve(ref) for ref in refs]
+    except (HistoryError, ReportFormatError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+    except sqlite3.Error as exc:
+        print(f"error: {store.path}: {exc}", file=sys.stderr)
+    finally:
+        store.close()
+    return None
 
 
 def history(args: argparse.Namespace) -> int:
@@ -63,7 +84,7 @@ def history(args: argparse.Namespace) -> int:
 
     from ..history.render import history_json, history_text
 
-    store = _store()
+    store = open_store()
     try:
         runs = store.runs(args.limit) if store.path.exists() else []
     except sqlite3.Error as exc:
@@ -77,12 +98,9 @@ def history(args: argparse.Namespace) -> int:
 
 
 def compare(args: argparse.Namespace) -> int:
-    import sqlite3
 
     from ..history.compare import compare as compare_runs
-    from ..history.payload import ReportFormatError
     from ..history.render import COMPARE_FORMATS
-    from ..history.store import HistoryError
 
     formats = {**COMPARE_FORMATS, "html": None}  # html: engine/html, given both runs below
     if args.format not in formats:
@@ -93,18 +111,10 @@ def compare(args: argparse.Namespace) -> int:
     head_ref = args.head or "last"
     if args.base and not args.head:  # `compare BASE`: BASE against the last run
         head_ref = "last"
-    store = _store()
-    try:
-        base = store.resolve(base_ref)
-        head = store.resolve(head_ref)
-    except (HistoryError, ReportFormatError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    runs = resolve_runs(base_ref, head_ref)
+    if runs is None:
         return EXIT_INVALID
-    except sqlite3.Error as exc:
-        print(f"error: {store.path}: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    finally:
-        store.close()
+    base, head = runs
     comparison = compare_runs(base, head)
     if args.format == "html":
         from ..html import render_compare

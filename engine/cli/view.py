@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .history import open_store, resolve_runs
+
 EXIT_OK, EXIT_INVALID = 0, 2
 
 
@@ -38,33 +40,15 @@ def add_parsers(commands: Any, wanted: Any) -> None:
         )
 
 
-def _store() -> Any:
-    from ..history.store import HistoryStore, history_path
-    from ..spec.workspace import find_config
-
-    config = find_config(Path.cwd().resolve())
-    return HistoryStore(history_path(config.parent if config is not None else None))
-
-
 def report(args: argparse.Namespace) -> int:
     import json
-    import sqlite3
 
-    from ..history.payload import ReportFormatError
-    from ..history.store import HistoryError
     from ..html import render_report
 
-    store = _store()
-    try:
-        payload = store.resolve(args.run)
-    except (HistoryError, ReportFormatError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    runs = resolve_runs(args.run)
+    if runs is None:
         return EXIT_INVALID
-    except sqlite3.Error as exc:
-        print(f"error: {store.path}: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    finally:
-        store.close()
+    (payload,) = runs
     text = (
         render_report(payload)
         if args.format == "html"
@@ -94,7 +78,7 @@ def view(args: argparse.Namespace) -> int:
             "run history (its conversations and outputs)",
             file=sys.stderr,
         )
-    store = _store()
+    store = open_store()
 
     def compared(base: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
         return compare(base, head).to_json()
