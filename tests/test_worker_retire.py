@@ -55,7 +55,7 @@ async def test_a_job_announced_but_not_begun_keeps_a_tainted_worker(
             await finish.wait()
             return {"scenario": "b"}
 
-        job = SimpleNamespace(key=2, scenario=SimpleNamespace(run=run), target=None)
+        job = SimpleNamespace(key=2, scenario=SimpleNamespace(run=run), target=None, repeat=0)
         task = asyncio.create_task(worker._run(job))  # noqa: SLF001
         await asyncio.wait_for(began.wait(), 5)
         assert left == []  # it did not retire under the announced job

@@ -6,7 +6,7 @@ server over stdio on examples/ and writes them again (`make fixtures`), or, with
 --check, says which ones the server no longer gives (tests/test_extension_fixtures.py).
 
 Answers are made stable before they are compared or written: the repository's folder
-becomes file:///workspace and run durations become 0.
+becomes file:///workspace, run durations become 0 and a run's history id `RUN-ID`.
 """
 
 from __future__ import annotations
@@ -85,10 +85,14 @@ def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
     return uri
 
 
+# Keys whose values differ at each run: written as these.
+VOLATILE: dict[str, Any] = {"duration_ms": 0, "runId": "RUN-ID"}
+
+
 def stable(value: Any) -> Any:
     """The answer without what varies between machines and runs."""
     if isinstance(value, dict):
-        return {k: 0 if k == "duration_ms" else stable(v) for k, v in value.items()}
+        return {k: VOLATILE[k] if k in VOLATILE else stable(v) for k, v in value.items()}
     if isinstance(value, list):
         return [stable(v) for v in value]
     if isinstance(value, str) and value.startswith(REPO.as_uri()):
