@@ -416,7 +416,7 @@ try {
   await page.keyboard.press("Control+End");
   await page.keyboard.type("\n# saved from the e2e run\n");
   await page.keyboard.press("Control+S");
-  const saved = datasetEditor.locator(".codelens-decoration a", { hasText: "show last run" }).first();
+  const saved = datasetEditor.locator(".codelens-decoration a:visible", { hasText: "show last run" }).first();
   await saved.waitFor({ timeout: 60_000 });
   step("run on save", (await saved.innerText()).replace(/\s+/g, " ").trim());
   await shot("12-run-on-save");
