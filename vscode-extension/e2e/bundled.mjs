@@ -15,12 +15,13 @@
 // Environment: CODE_SERVER_DIR (default /tmp/cs), CHROMIUM (default /usr/bin/chromium),
 // CHECKSPEC_E2E_PATH (default /usr/bin:/bin: the PATH code-server gets).
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+
+import { freePort, installVsix, quickOpen, startCodeServer, waitForHttp } from "./harness.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const extension = resolve(here, "..");
@@ -88,40 +89,10 @@ writeFileSync(
   ),
 );
 
-const install = spawnSync(
-  process.execPath,
-  [codeServer, "--install-extension", vsix, "--extensions-dir", extensions, "--user-data-dir", userData],
-  { encoding: "utf8" },
-);
-if (install.status !== 0) {
-  console.error(install.stdout, install.stderr);
-  process.exit(1);
-}
-step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
+step("installed the .vsix", installVsix({ codeServer, vsix, extensions, userData }));
 
 const port = await freePort();
-const server = spawn(
-  process.execPath,
-  [
-    codeServer,
-    "--auth", "none",
-    "--bind-addr", `127.0.0.1:${port}`,
-    "--user-data-dir", userData,
-    "--extensions-dir", extensions,
-    "--disable-telemetry",
-    "--disable-update-check",
-    "--disable-workspace-trust",
-    folder,
-  ],
-  {
-    detached: true, // own process group: stopped as one
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { HOME: env.HOME ?? "/root", PATH: bareEnvPath, LANG: "C.UTF-8" },
-  },
-);
-let serverLog = "";
-server.stdout.on("data", (chunk) => (serverLog += chunk));
-server.stderr.on("data", (chunk) => (serverLog += chunk));
+const { server, log: serverLog } = startCodeServer({ codeServer, port, userData, extensions, folder, env: { HOME: env.HOME ?? "/root", PATH: bareEnvPath, LANG: "C.UTF-8" } });
 
 let browser;
 let page;
@@ -139,7 +110,7 @@ try {
   step("workbench loaded");
 
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
-  await quickOpen("refund.scenario.yaml");
+  await quickOpen(page, "refund.scenario.yaml");
   const editor = page.locator(".editor-instance .monaco-editor").first();
   await editor.locator(".view-lines").getByText("refund policy is stated").waitFor({ timeout: 30_000 });
   step("opened refund.scenario.yaml");
@@ -202,7 +173,7 @@ try {
 }
 
 if (failed) {
-  writeFileSync(join(out, "bundled-code-server.log"), serverLog);
+  writeFileSync(join(out, "bundled-code-server.log"), serverLog());
   console.error(`e2e: failed; screenshots and bundled-code-server.log in ${out}`);
 } else {
   rmSync(scratch, { recursive: true, force: true });
@@ -216,35 +187,5 @@ async function shot(name) {
   console.log(`     screenshot ${path}`);
 }
 
-async function quickOpen(file) {
-  await page.keyboard.press("Control+P");
-  await page.locator(".quick-input-widget input.input").waitFor();
-  await page.keyboard.type(file);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
-async function waitForHttp(url, timeout) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}

@@ -20,13 +20,14 @@
 // Environment: CODE_SERVER_DIR (default /tmp/cs), CHROMIUM (default /usr/bin/chromium),
 // CHECKSPEC_SERVER (default ../.venv/bin/checkspec), CHECKSPEC_E2E_FOLDER (default ../examples).
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+
+import { freePort, installVsix, quickOpen, startCodeServer, waitForHttp } from "./harness.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const extension = resolve(here, "..");
@@ -109,16 +110,7 @@ writeFileSync(
   ),
 );
 
-const install = spawnSync(
-  process.execPath,
-  [codeServer, "--install-extension", vsix, "--extensions-dir", extensions, "--user-data-dir", userData],
-  { encoding: "utf8" },
-);
-if (install.status !== 0) {
-  console.error(install.stdout, install.stderr);
-  process.exit(1);
-}
-step("installed the .vsix", install.stdout.trim().split("\n").at(-1));
+step("installed the .vsix", installVsix({ codeServer, vsix, extensions, userData }));
 
 // Two recorded runs of the refund scenario for "Compare with Previous Run": it passes, then
 // fails (its keyword changed); the file is put back as it was before the editor opens it.
@@ -136,24 +128,7 @@ const before = digest(specFile);
 const curateBefore = digest(curateFile);
 const recordBefore = digest(recordFile);
 const port = await freePort();
-const server = spawn(
-  process.execPath,
-  [
-    codeServer,
-    "--auth", "none",
-    "--bind-addr", `127.0.0.1:${port}`,
-    "--user-data-dir", userData,
-    "--extensions-dir", extensions,
-    "--disable-telemetry",
-    "--disable-update-check",
-    "--disable-workspace-trust",
-    folder,
-  ],
-  { detached: true, stdio: ["ignore", "pipe", "pipe"] }, // own process group: stopped as one
-);
-let serverLog = "";
-server.stdout.on("data", (chunk) => (serverLog += chunk));
-server.stderr.on("data", (chunk) => (serverLog += chunk));
+const { server, log: serverLog } = startCodeServer({ codeServer, port, userData, extensions, folder });
 
 let browser;
 let page;
@@ -174,7 +149,7 @@ try {
   // lists the workspace's tags with their counts; picking one edits the open document (not
   // the disk), and one undo takes the edit back.
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
-  await quickOpen("curate.suite.yaml");
+  await quickOpen(page, "curate.suite.yaml");
   const curateEditor = page.locator(".editor-instance .monaco-editor").first();
   await curateEditor.locator(".view-lines").getByText("tag me").first().waitFor({ timeout: 30_000 });
   await curateEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first().waitFor({ timeout: 60_000 });
@@ -209,7 +184,7 @@ try {
 
   // "Record outputs from the target": the scenario runs in the server's workers and the
   // answer is written after its inputs in the open document; one undo takes it back.
-  await quickOpen("record.suite.yaml");
+  await quickOpen(page, "record.suite.yaml");
   const recordEditor = page.locator(".editor-instance .monaco-editor").first();
   await recordEditor.locator(".view-lines").getByText("hours asked").first().waitFor({ timeout: 30_000 });
   await recordEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first().waitFor({ timeout: 60_000 });
@@ -237,7 +212,7 @@ try {
 
   // Open the scenario with Quick Open.
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } });
-  await quickOpen("refund.scenario.yaml");
+  await quickOpen(page, "refund.scenario.yaml");
   const editor = page.locator(".editor-instance .monaco-editor").first();
   await editor.locator(".view-lines").getByText("refund policy is stated").waitFor({ timeout: 30_000 });
   step("opened refund.scenario.yaml");
@@ -321,7 +296,7 @@ try {
   await command("View: Close All Editors");
 
   // Compare with Previous Run: the compare page of the file's last two recorded runs.
-  await quickOpen("refund.scenario.yaml");
+  await quickOpen(page, "refund.scenario.yaml");
   await command("checkspec: Compare with Previous Run");
   const compared = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
   await compared.locator("body[data-ready] h1", { hasText: "Compare" }).waitFor({ timeout: 30_000 });
@@ -361,7 +336,7 @@ try {
   await page.keyboard.press("Escape");
 
   // The palette command runs the scenario under the cursor: line 16 is inside "opening hours".
-  await quickOpen("support.suite.yaml");
+  await quickOpen(page, "support.suite.yaml");
   await page.waitForTimeout(300);
   await page.keyboard.press("Control+Home"); // the failure peek left it scrolled down
   const suiteEditor = page.locator(".editor-instance .monaco-editor").first();
@@ -381,7 +356,7 @@ try {
   await shot("08-run-at-cursor");
 
   // A run whose target never answers: its progress notification's Cancel stops it at once.
-  await quickOpen("slow.scenario.yaml");
+  await quickOpen(page, "slow.scenario.yaml");
   const slowEditor = page.locator(".editor-instance .monaco-editor").first();
   await slowEditor.locator(".view-lines").getByText("never answers").first().waitFor();
   const slowLens = slowEditor.locator(".codelens-decoration a", { hasText: "Run scenario" }).first();
@@ -409,7 +384,7 @@ try {
 
   // checkspec.runOnSave = file: saving a dataset (in the copy) runs it, in the server
   // (the extension only passes the setting): its outcome lenses appear.
-  await quickOpen("faq.dataset.yaml");
+  await quickOpen(page, "faq.dataset.yaml");
   const datasetEditor = page.locator(".editor-instance .monaco-editor").first();
   await datasetEditor.locator(".view-lines").first().waitFor();
   await datasetEditor.click({ position: { x: 300, y: 60 } });
@@ -443,7 +418,7 @@ for (const [path, digestBefore] of [[specFile, before], [curateFile, curateBefor
   }
 }
 if (failed) {
-  writeFileSync(join(out, "code-server.log"), serverLog);
+  writeFileSync(join(out, "code-server.log"), serverLog());
   console.error(`e2e: failed; screenshots and code-server.log in ${out}`);
 } else {
   rmSync(scratch, { recursive: true, force: true });
@@ -466,13 +441,6 @@ async function inlayHints(editor) {
     .filter(Boolean);
 }
 
-async function quickOpen(file) {
-  await page.keyboard.press("Control+P");
-  await page.locator(".quick-input-widget input.input").waitFor();
-  await page.keyboard.type(file);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor();
-  await page.keyboard.press("Enter");
-}
 
 async function command(title) {
   await page.keyboard.press("Control+Shift+P");
@@ -504,27 +472,4 @@ function digest(path) {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
-async function waitForHttp(url, timeout) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer in ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
