@@ -17,6 +17,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from .lsp_helpers import accept_server_requests
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
@@ -31,13 +33,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
-    def refresh_lenses(params: None) -> None:
-        return None
+    accept_server_requests(lsp_client)
 
     @lsp_client.feature("checkspec/runs")
     def runs(params: Any) -> None:

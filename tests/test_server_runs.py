@@ -21,6 +21,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from .lsp_helpers import accept_server_requests
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 SCENARIO_TIMEOUT = 3
@@ -54,13 +56,7 @@ SERVER = ClientServerConfig(server_command=[sys.executable, "-c", LAUNCH])
 
 @pytest_lsp.fixture(scope="module", config=SERVER)
 async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        return None
-
-    @lsp_client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
-    def refresh_lenses(params: None) -> None:
-        return None
+    accept_server_requests(lsp_client)
 
     @lsp_client.feature("checkspec/scenarioFinished")
     def finished(params: Any) -> None:
