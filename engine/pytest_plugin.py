@@ -220,9 +220,9 @@ class _Runs:
 def _settings_for(path: Path) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
     from .settings import run_settings
-    from .spec.workspace import load_workspace
+    from .spec.workspace import find_workspace
 
-    return run_settings(load_workspace(path))
+    return run_settings(find_workspace([path]))
 
 
 _RUNS = pytest.StashKey[_Runs]()
@@ -248,14 +248,14 @@ def _keep(runs: _Runs) -> None:
         return
     from .cli.execute import RunReport
     from .cli.history import keep_run
-    from .spec.workspace import load_workspace
+    from .spec.workspace import find_workspace
 
     by_root: dict[Path | None, list[Any]] = {}
     settings_of: dict[Path | None, Settings] = {}
     root_of: dict[Path, Path | None] = {}  # a workspace read once a spec file
     for path, run in runs.finished:
         if path not in root_of:
-            root_of[path] = load_workspace(path).root
+            root_of[path] = find_workspace([path]).root
         root = root_of[path]
         if root not in settings_of:
             settings_of[root] = _settings_for(path)

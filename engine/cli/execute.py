@@ -92,10 +92,10 @@ class ScenarioRun:
 
 def scenario_identity(path: str, entry: ScenarioEntry) -> str:
     """`<file relative to the workspace root>::<name>` (`#<index>` when unnamed)."""
-    from ..spec.workspace import find_config
+    from ..spec.workspace import find_config_for
 
     resolved = Path(path).resolve()
-    config = find_config(resolved)
+    config = find_config_for([resolved])
     root = config.parent if config is not None else Path.cwd()
     try:
         shown = resolved.relative_to(root).as_posix()

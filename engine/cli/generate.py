@@ -140,11 +140,16 @@ def run(args: argparse.Namespace) -> int:
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
     from ..settings import apply_llm_settings, run_settings
-    from ..spec.workspace import load_workspace
+    from ..spec.workspace import WorkspaceConflict, find_workspace
 
     output = Path(args.output or "generated.dataset.yaml")
-    anchor = Path(args.docs[0]) if args.docs else output.parent if args.output else Path.cwd()
-    workspace = load_workspace(anchor if anchor.exists() else Path.cwd())
+    try:
+        # The workspace the suite is written into (its model, api_base, agent, presets),
+        # with the suites it imitates; the knowledge base may lie anywhere (issue 35).
+        like = [args.like.split("::")[0]] if args.like else []
+        workspace = find_workspace([output, *like])
+    except WorkspaceConflict as exc:
+        return _error(str(exc))
     config = workspace.config
     if args.list_presets:
         for name, preset in sorted(known_presets(config.presets).items()):

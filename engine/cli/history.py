@@ -46,10 +46,9 @@ def add_parsers(commands: Any, wanted: Any) -> None:
 
 
 def _root() -> Path | None:
-    from ..spec.workspace import find_config
+    from ..spec.workspace import find_workspace
 
-    config = find_config(Path.cwd().resolve())
-    return config.parent if config is not None else None
+    return find_workspace().root
 
 
 def open_store() -> Any:

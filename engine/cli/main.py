@@ -321,7 +321,7 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
 
     Without `runnable` (validate) only their problems are read (`load_file`)."""
     from ..spec.files import collect, load_file
-    from ..spec.workspace import find_config, load_workspace
+    from ..spec.workspace import find_config_for, load_workspace
 
     files, missing = collect(paths)
     invalid = False
@@ -335,7 +335,7 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
         )
         invalid = True
     documents = [load_file(path, runnable=runnable) for path in files]
-    configs = {p for path in files if (p := find_config(path.resolve())) is not None}
+    configs = {p for path in files if (p := find_config_for([path])) is not None}
     for config in sorted(configs):
         workspace = load_workspace(config)
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
@@ -413,7 +413,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
     from ..settings import run_settings
-    from ..spec.workspace import load_workspace
+    from ..spec.workspace import WorkspaceConflict, find_workspace
     from ..targets import describe_target_problem
     from .execute import run_documents
     from .progress import Progress
@@ -425,7 +425,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.output and (problem := _prepare_output(Path(args.output))):
         print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
-    workspace = load_workspace(Path(args.paths[0]))
+    try:
+        workspace = find_workspace(args.paths)
+    except WorkspaceConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     settings = run_settings(
         workspace,
         model=args.model,
@@ -696,14 +700,14 @@ def _list(args: argparse.Namespace) -> int:
     if listed is not None:
         return listed
     from ..core.check import Check
-    from ..spec.workspace import load_workspace
+    from ..spec.workspace import find_workspace
 
     registry = Check.registry()
     width = max(len(kind) for kind in registry)
     for kind, cls in registry.items():
         doc = (cls.__doc__ or "").strip().splitlines()
         print(f"{kind:<{width}}  {doc[0] if doc else ''}")
-    workspace = load_workspace(Path.cwd() / "checkspec.yaml")
+    workspace = find_workspace()
     for identifier, custom in workspace.custom_checks.items():
         about = custom.description or custom.name or f"custom {custom.base_kind}"
         print(f"{identifier:<{width}}  {about} (custom, {custom.base_kind})")

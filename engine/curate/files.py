@@ -18,7 +18,7 @@ from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Severity
 from ..spec.source import MAX_NODES, parse_jsonl_row, parse_source
 from ..spec.tree import Node
-from ..spec.workspace import find_config
+from ..spec.workspace import find_config_for
 
 
 class CurateError(Exception):
@@ -93,7 +93,7 @@ def shown_path(path: Path) -> str:
     """The file relative to the workspace root (the folder of checkspec.yaml, else the
     current folder), as scenario identities give it."""
     resolved = path.resolve()
-    config = find_config(resolved)
+    config = find_config_for([resolved])
     root = config.parent if config is not None else Path.cwd()
     try:
         return resolved.relative_to(root).as_posix()

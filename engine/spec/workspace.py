@@ -1,13 +1,19 @@
 """The workspace: the nearest `checkspec.yaml` up the folder tree and what it defines.
 
-`load_workspace` finds and reads it (once per change of the file); its settings and
-custom checks are modelled in workspace_config.py, and read with located problems by
-config_analysis.py.
+`find_workspace(paths)` is THE discovery every front end uses (the CLI's commands,
+`generate`, curation, history, the pytest plugin, the language server): the nearest
+checkspec.yaml (or .yml) in or above the paths a command is given, else the current
+folder, as pytest finds its rootdir and ruff its config. Paths of two workspaces in one
+call raise `WorkspaceConflict`, naming both roots. `load_workspace` reads one (once per
+change of the file); its settings and custom checks are modelled in workspace_config.py,
+and read with located problems by config_analysis.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 
 from ..catalog import CONFIG_NAMES
@@ -42,14 +48,52 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+class WorkspaceConflict(ValueError):
+    """The paths of one command lie in two workspaces (two checkspec.yaml files)."""
+
+    def __init__(self, first: Path, second: Path) -> None:
+        self.roots = (first, second)
+        super().__init__(
+            f"the paths given belong to two workspaces, {first} and {second} "
+            "(each has its own checkspec.yaml); run them separately"
+        )
+
+
+def find_config_for(paths: Iterable[str | PathLike[str]] = ()) -> Path | None:
+    """The one checkspec.yaml of `paths` (else of the current folder); None when there is
+    none. Paths in no workspace go with the others' one; two different ones raise
+    WorkspaceConflict."""
+    starts = [Path(p).resolve() for p in paths] or [Path.cwd().resolve()]
+    found: Path | None = None
+    for start in starts:
+        config = find_config(start)
+        if config is None or config == found:
+            continue
+        if found is not None:
+            raise WorkspaceConflict(found.parent, config.parent)
+        found = config
+    return found
+
+
+def find_workspace(paths: Iterable[str | PathLike[str]] = ()) -> Workspace:
+    """The workspace of the paths a command is given (else of the current folder): the
+    nearest checkspec.yaml in or above them. Raises WorkspaceConflict for two."""
+    config = find_config_for(paths)
+    return Workspace() if config is None else _read(config)
+
+
 _CACHE: dict[Path, tuple[float, Workspace]] = {}
 
 
 def load_workspace(spec_path: Path) -> Workspace:
-    """The workspace of a spec file; re-read only when checkspec.yaml changes."""
+    """The workspace of one spec file; re-read only when checkspec.yaml changes."""
     config_path = find_config(spec_path.resolve())
     if config_path is None:
         return Workspace()
+    return _read(config_path)
+
+
+def _read(config_path: Path) -> Workspace:
     mtime = config_path.stat().st_mtime
     cached = _CACHE.get(config_path)
     if cached and cached[0] == mtime:

@@ -17,9 +17,9 @@ RUNS_LOOKED_AT = 50  # the newest runs searched for two that include the file
 def workspace_root(spec: Path) -> Path:
     """Where a spec file's runs are recorded: its workspace root (checkspec.yaml's
     folder), else its own folder."""
-    from checkspec.engine.spec.workspace import find_config
+    from checkspec.engine.spec.workspace import find_config_for
 
-    config = find_config(spec.resolve())
+    config = find_config_for([spec])
     return config.parent if config is not None else spec.parent
 
 

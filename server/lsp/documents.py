@@ -244,19 +244,19 @@ class DocumentStore:
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
         # Deferred: the engine loads with the first document (start-up time).
-        from checkspec.engine.spec.workspace import Workspace, find_config, load_workspace
+        from checkspec.engine.spec.workspace import Workspace, find_config_for, find_workspace
 
         path = Path(doc.path)
         if not path.is_absolute():
             return Workspace()
         try:
-            config = find_config(path.parent)
+            config = find_config_for([path])
             if config is None:
                 return Workspace()
             open_config = self._open_config(config)
             if open_config is not None:
                 return open_config
-            return load_workspace(path)
+            return find_workspace([path])
         except (OSError, UnicodeDecodeError):  # unreadable checkspec.yaml: no workspace
             return Workspace()
 
