@@ -2,8 +2,9 @@
 
 The settings themselves (names, types, defaults, variables, flags, editor keys) are the
 catalog's (SETTINGS in engine/catalog.py). Resolution order (later wins): defaults <
-checkspec.yaml < environment (CHECKSPEC_*) < explicit overrides (CLI flags, editor
-settings), always through `resolve_settings`.
+checkspec.yaml < environment (CHECKSPEC_*) < editor settings < CLI flags, always
+through `resolve` (which also says where each value came from: `checkspec settings`, the
+editor's hover on checkspec.yaml) or its short form `resolve_settings`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -28,6 +29,7 @@ from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
 from .llm.endpoints import (  # noqa: F401
+    API_KEY_ENV,
     get_default_embedding_model,
     get_default_generator,
     set_default_embedding_model,
@@ -73,17 +75,49 @@ class Settings:
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
+    """The settings: defaults < checkspec.yaml < environment < `overrides` (flags)."""
+    return resolve(workspace, flags=overrides).settings
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The resolved settings and where each came from (`checkspec settings`, hover)."""
+
+    settings: Settings
+    origins: Mapping[str, str]  # name -> `checkspec.yaml:3`, `CHECKSPEC_MODEL`, `--model`...
+    api_key: str | None = field(default=None, repr=False)  # CHECKSPEC_API_KEY (shown masked)
+    api_key_origin: str = "default"
+
+
+def resolve(
+    workspace: Workspace | None = None,
+    *,
+    flags: Mapping[str, Any] | None = None,
+    editor: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Resolved:
+    """The settings with the origin of each: flags (the CLI's, as `--model`) > editor
+    settings (`editor: checkspec.model`) > environment (`CHECKSPEC_MODEL`) > checkspec.yaml
+    (`checkspec.yaml:3`, the key's line) > `default`. The environment is read here only
+    (`environ`: os.environ)."""
+    environ = os.environ if environ is None else environ
     settings = Settings()
+    origins = {f.name: "default" for f in fields(Settings)}
     if workspace is not None:
         config = workspace.config
-        settings = replace(
-            settings,
-            **{
-                f.name: getattr(config, f.name)
-                for f in fields(Settings)
-                if getattr(config, f.name, None) is not None
-            },
-        )
+        given = config.model_fields_set if workspace.config_path is not None else set()
+        from_file = {
+            f.name: getattr(config, f.name)
+            for f in fields(Settings)
+            if getattr(config, f.name, None) is not None
+        }
+        settings = replace(settings, **from_file)
+        lines = _key_lines(workspace)
+        name = workspace.config_path.name if workspace.config_path else "checkspec.yaml"
+        for key in from_file:
+            if key in given:
+                line = lines.get(key)
+                origins[key] = f"{name}:{line + 1}" if line is not None else name
         judge = provider_limits.ModelLimits(config.max_parallel_requests, config.rpm, config.tpm)
         per_model = {
             name: provider_limits.ModelLimits(m.max_parallel_requests, m.rpm, m.tpm)
@@ -96,9 +130,51 @@ def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Se
             if m.input_cost_per_token is not None or m.output_cost_per_token is not None
         )
         settings = replace(settings, limits=found, prices=prices)
-    settings = replace(settings, **_from_environment())
-    given = {k: v for k, v in overrides.items() if v is not None}
-    return replace(settings, **given)
+        for key in ("limits", "prices"):
+            if getattr(settings, key):
+                origins[key] = name
+    from_env = _from_environment(environ)
+    settings = replace(settings, **from_env)
+    origins.update({key: _ENV[key] for key in from_env})
+    by_editor = {k: v for k, v in (editor or {}).items() if v is not None}
+    settings = replace(settings, **by_editor)
+    origins.update({key: f"editor: checkspec.{_editor_key(key)}" for key in by_editor})
+    by_flag = {k: v for k, v in (flags or {}).items() if v is not None}
+    settings = replace(settings, **by_flag)
+    origins.update({key: _flag(key) for key in by_flag})
+    api_key = environ.get(API_KEY_ENV, "").strip() or None
+    return Resolved(settings, origins, api_key, API_KEY_ENV if api_key else "default")
+
+
+def _key_lines(workspace: Workspace) -> dict[str, int]:
+    """The 0-based line of each top-level key of the workspace's checkspec.yaml."""
+    if workspace.config_path is None:
+        return {}
+    from .spec.config_analysis import key_lines
+
+    if workspace.text is not None:
+        return key_lines(workspace.text)
+    try:
+        return key_lines(workspace.config_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
+def _editor_key(name: str) -> str:
+    setting = SETTINGS_BY_NAME.get(name)
+    return setting.editor_key if setting is not None else name
+
+
+def _flag(name: str) -> str:
+    setting = SETTINGS_BY_NAME.get(name)
+    return setting.flag if setting is not None and setting.flag else f"--{name.replace('_', '-')}"
+
+
+def masked(secret: str | None) -> str | None:
+    """A secret as shown: its last four characters at most."""
+    if not secret:
+        return secret
+    return "****" + (secret[-4:] if len(secret) >= 12 else "")
 
 
 def run_settings(workspace: Workspace, **overrides: Any) -> Settings:
@@ -129,11 +205,11 @@ def worker_python(python: str | None, root: Path | None = None) -> str:
     return str(path)
 
 
-def _from_environment() -> dict[str, Any]:
+def _from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     """The CHECKSPEC_* variables that are set; numbers that do not read as one are ignored."""
     found: dict[str, Any] = {}
     for name, var in _ENV.items():
-        raw = os.environ.get(var, "").strip()
+        raw = environ.get(var, "").strip()
         if not raw:
             continue
         kind = SETTINGS_BY_NAME[name].type

@@ -202,6 +202,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_parsers(commands, wanted)
 
+    if wanted("settings"):
+        from .settings_cmd import add_parser as add_settings
+
+        add_settings(commands, _setting_options)
+
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
         # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -763,6 +768,12 @@ def _view(args: argparse.Namespace) -> int:
     return view(args)
 
 
+def _settings(args: argparse.Namespace) -> int:
+    from .settings_cmd import run
+
+    return run(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -778,6 +789,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "compare": _compare,
     "report": _report,
     "view": _view,
+    "settings": _settings,
 }
 COMMANDS = frozenset(_HANDLERS)
 

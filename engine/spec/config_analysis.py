@@ -97,3 +97,27 @@ def _custom_params(
             exc, params, head=head, model=Check.registry()[kind], what=kind
         )
     return lint_check(check, params, head, ctx)
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The 0-based line of each top-level key of checkspec.yaml text, by the name of the
+    setting it gives (any accepted spelling; the last one wins, as when it is read)."""
+    from ..catalog import fields_of
+
+    try:
+        source = parse_source(text, max_bytes=WorkspaceConfig().max_file_size)
+    except Exception:  # noqa: BLE001 (unreadable text: no lines, never a traceback)
+        return {}
+    root = source.root
+    if root is None or root.kind != "mapping":
+        return {}
+    spelling = {
+        key: spec.attribute
+        for spec in fields_of(WorkspaceConfig).values()
+        for key in (spec.name, *spec.aliases, *spec.deprecated)
+    }
+    found: dict[str, int] = {}
+    for key_node, _value in root.entries:
+        if isinstance(key_node.value, str) and key_node.value in spelling:
+            found[spelling[key_node.value]] = key_node.line
+    return found

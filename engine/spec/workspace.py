@@ -31,6 +31,7 @@ class Workspace:
     config: WorkspaceConfig = field(default_factory=WorkspaceConfig.model_construct)
     config_path: Path | None = None
     problems: list[Problem] = field(default_factory=list)
+    text: str | None = None  # checkspec.yaml's text as read (its keys' lines: origins)
 
     @property
     def custom_checks(self) -> dict[str, CustomCheck]:
@@ -115,5 +116,9 @@ def workspace_from_text(text: str, config_path: Path) -> Workspace:
 
     config, problems = analyze_config(text)
     return Workspace(
-        root=config_path.parent, config=config, config_path=config_path, problems=problems
+        root=config_path.parent,
+        config=config,
+        config_path=config_path,
+        problems=problems,
+        text=text,
     )

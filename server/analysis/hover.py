@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checkspec.engine.core.jsonpath import JSONPathError, NoMatch, compile_path, resolve
 from checkspec.engine.spec.document import Document
@@ -16,6 +16,9 @@ from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.tree import Key, Node
 from checkspec.engine.spec.workspace import Workspace
+
+if TYPE_CHECKING:
+    from checkspec.engine.settings import Resolved
 
 from .context import frames_along
 from .docs import check_markdown, field_markdown
@@ -35,8 +38,14 @@ class HoverInfo:
 
 
 def hover(
-    document: Document, position: Position, workspace: Workspace | None = None
+    document: Document,
+    position: Position,
+    workspace: Workspace | None = None,
+    settings: Resolved | None = None,
 ) -> HoverInfo | None:
+    """What is under `position`; on a setting of checkspec.yaml, with `settings` (resolved
+    by the caller with its environment and editor settings), its effective value and
+    where that comes from."""
     source = document.source
     root = source.root
     if root is None or document.kind is None:
@@ -67,6 +76,10 @@ def hover(
     if doc is None:
         return None
     text = field_markdown(doc, shape.title)
+    if settings is not None and document.kind is FileKind.CONFIG and len(path) == 1:
+        effective = effective_markdown(doc.name, settings)
+        if effective:
+            text = f"{effective}\n\n---\n\n{text}"
     if key == "name" and "comments" in shape.fields:
         comments = comments_markdown(parent.get("comments"))
         if comments:
@@ -183,3 +196,21 @@ def _shown(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "\n…"
+
+
+def effective_markdown(name: str, settings: Resolved) -> str | None:
+    """`model` -> its effective value and origin (`checkspec.yaml:3`, `CHECKSPEC_MODEL`,
+    `editor: checkspec.model`, `default`), as `checkspec settings` shows them."""
+    origin = settings.origins.get(name)
+    if origin is None:
+        return None
+    value = getattr(settings.settings, name)
+    if value is None:
+        shown = "(unset)"
+    elif isinstance(value, bool):
+        shown = "true" if value else "false"
+    elif isinstance(value, tuple):
+        shown = json.dumps(value)
+    else:
+        shown = str(value)
+    return f"**Effective value:** `{shown}` (from `{origin}`)"

@@ -29,6 +29,7 @@ from .settings import EditorSettings
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
     from checkspec.engine.spec.document import Document
+    from checkspec.engine.settings import Resolved
     from checkspec.engine.spec.workspace import Workspace
 
 
@@ -43,6 +44,7 @@ class OpenDocument:
         self.version = version
         self.editing = Editing(text, path)
         self.settings = Settings()
+        self.resolved: Resolved | None = None  # the settings with their origins
         self.last_parsed: Document | None = None  # the latest analysis whose text parsed
         self.run_findings: dict[int, list[Problem]] = {}  # by scenario index
         # How long the last analysis took, and the last one after a change (diagnostics
@@ -230,10 +232,11 @@ class DocumentStore:
 
     def _attach_workspace(self, doc: OpenDocument) -> None:
         # Deferred: the engine loads with the first document (start-up time).
-        from checkspec.engine.settings import resolve_settings
+        from checkspec.engine.settings import resolve
 
         base = self._base_workspace(doc)
-        settings = resolve_settings(base, **self.editor.overrides())
+        resolved = resolve(base, editor=self.editor.overrides())
+        settings = resolved.settings
         # Analysis reads the default target and the size limit from the config: give it the
         # resolved values, so editor settings and environment count there too.
         config = base.config.model_copy(
@@ -241,6 +244,7 @@ class DocumentStore:
         )
         doc.workspace = replace(base, config=config)
         doc.settings = settings
+        doc.resolved = resolved  # with each value's origin (hover on checkspec.yaml)
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
         # Deferred: the engine loads with the first document (start-up time).

@@ -17,5 +17,5 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
 
     doc, document, position = request.doc, request.analysis, request.position
     found = last_run_hover(document, doc.text, request.ls.last_runs.of(doc.uri), position)
-    found = found or hover_at(document, position, doc.workspace)
+    found = found or hover_at(document, position, doc.workspace, doc.resolved)
     return to_hover(found, request.codec) if found is not None else None

@@ -1,0 +1,84 @@
+"""`checkspec settings [PATHS] [--format json]`: every resolved setting and its origin.
+
+As `git config --show-origin`: the value each setting has for a run of these paths (their
+workspace, else the current folder's) and where it came from: `checkspec.yaml:3` (the
+key's line), `CHECKSPEC_MODEL` (the variable), `--model` (the flag given here) or
+`default`. Secrets are shown masked. Resolution is engine/settings.py's `resolve`, the
+one every front end uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Any
+
+EXIT_OK, EXIT_INVALID = 0, 2
+
+
+def add_parser(
+    commands: Any, setting_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    parser = commands.add_parser(
+        "settings", help="show every resolved setting and where it comes from"
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="whose workspace (default: .)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    setting_options(parser)  # the run's flags count as an origin (`--model`)
+
+
+def rows(args: argparse.Namespace) -> list[dict[str, str]]:
+    """{name, value, origin} of each setting, in the catalog's order (the api key last)."""
+    from ..catalog import SETTINGS
+    from ..settings import Settings, masked, resolve
+    from ..spec.workspace import find_workspace
+
+    workspace = find_workspace(args.paths)
+    flags = {s.name: getattr(args, s.name, None) for s in SETTINGS if s.flag}
+    resolved = resolve(workspace, flags=flags)
+    found = []
+    for item in fields(Settings):
+        value = getattr(resolved.settings, item.name)
+        found.append({"name": item.name, "value": _shown(value), "origin": resolved.origins[item.name]})
+    found.append(
+        {"name": "api_key", "value": _shown(masked(resolved.api_key)), "origin": resolved.api_key_origin}
+    )
+    return found
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_shown(v) for v in value]
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..spec.workspace import WorkspaceConflict
+
+    try:
+        found = rows(args)
+    except WorkspaceConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    if args.format == "json":
+        print(json.dumps(found, indent=2))
+        return EXIT_OK
+    texts = [(r["name"], _text(r["value"]), r["origin"]) for r in found]
+    name_width = max(len(n) for n, _, _ in texts)
+    value_width = max(len(v) for _, v, _ in texts)
+    for name, value, origin in texts:
+        print(f"{name:<{name_width}}  {value:<{value_width}}  {origin}".rstrip())
+    return EXIT_OK
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return json.dumps(value)
+    return str(value)
