@@ -9,9 +9,9 @@ editor's hover on checkspec.yaml) or its short form `resolve_settings`.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
@@ -24,12 +24,11 @@ from .core.report_limits import (  # noqa: F401 (the reference library's name)
     normalize_max_reported_failures,
 )
 from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
-from .llm import client, endpoints, prompt_limits, usage, verdict_cache
+from .llm import endpoints, snapshot
 from .llm import limits as provider_limits
 
 # The LLM defaults, also importable from here as from the reference library's settings.
 from .llm.endpoints import (  # noqa: F401
-    API_KEY_ENV,
     get_default_embedding_model,
     get_default_generator,
     set_default_embedding_model,
@@ -37,8 +36,15 @@ from .llm.endpoints import (  # noqa: F401
 )
 from .spec.workspace import Workspace
 
-# The variables of the catalog's settings (the LLM checks read the model ones).
-_ENV = {s.name: s.env for s in SETTINGS if s.env}
+# Where each variable-borne value comes from (`checkspec settings`): the catalog's
+# CHECKSPEC_* variables, and the secrets and the SDK's base that no file holds.
+_ENV_OF = {
+    **{s.name: s.env for s in SETTINGS if s.env},
+    "api_key": snapshot.API_KEY_ENV,
+    "embedding_api_key": snapshot.EMBEDDING_API_KEY_ENV,
+    "sdk_api_base": snapshot.SDK_API_BASE_ENV,
+}
+SECRETS = frozenset({"api_key", "embedding_api_key"})  # shown masked, never written
 
 
 def _default(name: str) -> Any:
@@ -72,6 +78,11 @@ class Settings:
     history: bool = _default("history")  # keep the run in .checkspec/history.db
     history_max_runs: int = _default("history_max_runs")
     diagnostics_scope: str = _default("diagnostics_scope")  # openFiles | workspace (editor)
+    # From the environment only (no file holds a secret): CHECKSPEC_API_KEY,
+    # CHECKSPEC_EMBEDDING_API_KEY, and OPENAI_API_BASE for `openai/` models without api_base.
+    api_key: str | None = field(default=None, repr=False)
+    embedding_api_key: str | None = field(default=None, repr=False)
+    sdk_api_base: str | None = None
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -85,8 +96,6 @@ class Resolved:
 
     settings: Settings
     origins: Mapping[str, str]  # name -> `checkspec.yaml:3`, `CHECKSPEC_MODEL`, `--model`...
-    api_key: str | None = field(default=None, repr=False)  # CHECKSPEC_API_KEY (shown masked)
-    api_key_origin: str = "default"
 
 
 def resolve(
@@ -99,8 +108,7 @@ def resolve(
     """The settings with the origin of each: flags (the CLI's, as `--model`) > editor
     settings (`editor: checkspec.model`) > environment (`CHECKSPEC_MODEL`) > checkspec.yaml
     (`checkspec.yaml:3`, the key's line) > `default`. The environment is read here only
-    (`environ`: os.environ)."""
-    environ = os.environ if environ is None else environ
+    (`environ`: os.environ) through engine/llm/snapshot.py's `environment_values`."""
     settings = Settings()
     origins = {f.name: "default" for f in fields(Settings)}
     if workspace is not None:
@@ -133,17 +141,16 @@ def resolve(
         for key in ("limits", "prices"):
             if getattr(settings, key):
                 origins[key] = name
-    from_env = _from_environment(environ)
+    from_env = snapshot.environment_values(environ)
     settings = replace(settings, **from_env)
-    origins.update({key: _ENV[key] for key in from_env})
+    origins.update({key: _ENV_OF[key] for key in from_env})
     by_editor = {k: v for k, v in (editor or {}).items() if v is not None}
     settings = replace(settings, **by_editor)
     origins.update({key: f"editor: checkspec.{_editor_key(key)}" for key in by_editor})
     by_flag = {k: v for k, v in (flags or {}).items() if v is not None}
     settings = replace(settings, **by_flag)
     origins.update({key: _flag(key) for key in by_flag})
-    api_key = environ.get(API_KEY_ENV, "").strip() or None
-    return Resolved(settings, origins, api_key, API_KEY_ENV if api_key else "default")
+    return Resolved(settings, origins)
 
 
 def _key_lines(workspace: Workspace) -> dict[str, int]:
@@ -205,53 +212,35 @@ def worker_python(python: str | None, root: Path | None = None) -> str:
     return str(path)
 
 
-def _from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The CHECKSPEC_* variables that are set; numbers that do not read as one are ignored."""
-    found: dict[str, Any] = {}
-    for name, var in _ENV.items():
-        raw = environ.get(var, "").strip()
-        if not raw:
-            continue
-        kind = SETTINGS_BY_NAME[name].type
-        if kind is int:
-            if raw.isdigit() and int(raw) > 0:
-                found[name] = int(raw)
-        elif kind is float:
-            try:
-                number = float(raw)
-            except ValueError:
-                continue
-            if number > 0 and number != float("inf"):
-                found[name] = number
-        else:
-            found[name] = raw
-    return found
+def llm_snapshot(settings: Settings) -> snapshot.LLMSettings:
+    """What model calls need of the settings (engine/llm/snapshot.py), for `use_settings`.
 
-
-def apply_llm_settings(settings: Settings) -> None:
-    """Make the resolved model settings the defaults of the LLM checks (no litellm import).
-
-    The embedding model's endpoint falls back to the judge's (see get_default_embedding_model).
+    The embedding model's endpoint falls back to the judge's (get_default_embedding_model).
+    With a run-wide limit, a process may use all of it (the run's limiter shares it out);
+    without one, each process keeps the endpoint's own default.
     """
-    # With a run-wide limit, this process may use all of it (the run's limiter shares it
-    # out); without one, each process keeps the endpoint's own default.
     judge = dict(settings.limits).get("")
-    parallel = judge.max_parallel_requests if judge is not None else None
-    extra = {"max_concurrency": parallel} if parallel else {}
-    if settings.model or settings.api_base or extra:
-        endpoints.set_default_generator(
-            endpoints.Generator(model=settings.model, api_base=settings.api_base, **extra)
-        )
-    if settings.embedding_model or settings.embedding_api_base or extra:
-        endpoints.set_default_embedding_model(
-            endpoints.EmbeddingModel(
-                model=settings.embedding_model, api_base=settings.embedding_api_base, **extra
-            )
-        )
-    client.set_llm_client(settings.llm_client)
-    prompt_limits.set_max_prompt_size(settings.max_prompt_size)
-    usage.set_prices(dict(settings.prices))
-    verdict_cache.configure(settings.cache_dir if settings.cache else None, settings.cache_max_mb)
+    return snapshot.LLMSettings(
+        model=settings.model,
+        api_base=settings.api_base,
+        api_key=settings.api_key,
+        embedding_model=settings.embedding_model,
+        embedding_api_base=settings.embedding_api_base,
+        embedding_api_key=settings.embedding_api_key,
+        max_concurrency=(judge.max_parallel_requests or None) if judge is not None else None,
+        llm_client=settings.llm_client,
+        max_prompt_size=settings.max_prompt_size,
+        prices=settings.prices,
+        cache_dir=settings.cache_dir if settings.cache else None,
+        cache_max_mb=settings.cache_max_mb,
+        sdk_api_base=settings.sdk_api_base,
+    )
+
+
+def use_settings(settings: Settings) -> AbstractContextManager[snapshot.LLMSettings]:
+    """Run the block (an executor job, `generate`) with these settings: the model, its
+    key, the prompt limit, the prices and the verdict cache. Nothing global is written."""
+    return snapshot.using(llm_snapshot(settings))
 
 
 def editor_overrides(raw: Mapping[str, Any]) -> dict[str, Any]:

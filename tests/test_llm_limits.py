@@ -21,7 +21,7 @@ from checkspec.engine.judges import (
 from checkspec.engine.llm.client import mask_secret, set_llm_client
 from checkspec.engine.llm.prompt_limits import set_max_prompt_size
 from checkspec.engine.llm.prompts import PromptError
-from checkspec.engine.settings import apply_llm_settings, editor_overrides, resolve_settings
+from checkspec.engine.settings import editor_overrides, resolve_settings, use_settings
 from checkspec.engine.spec.workspace import workspace_from_text
 
 from .openai_stub import OpenAIStub, running_stub
@@ -118,12 +118,12 @@ async def test_the_limit_follows_the_settings(
     assert "over the 2 KB limit" in (result.message or "")
     config = workspace_from_text("max_prompt_size: 5000\n", Path("/w/checkspec.yaml"))
     monkeypatch.delenv("CHECKSPEC_MAX_PROMPT_SIZE")
-    apply_llm_settings(resolve_settings(config))
-    assert (await LLMJudge(prompt=template).run(TRACE)).passed  # the same prompt: cached
-    apply_llm_settings(resolve_settings(config, max_prompt_size=100))
-    assert "over the 100 bytes limit" in (
-        (await LLMJudge(prompt=template).run(TRACE)).message or ""
-    )
+    with use_settings(resolve_settings(config)):
+        assert (await LLMJudge(prompt=template).run(TRACE)).passed  # the same prompt: cached
+    with use_settings(resolve_settings(config, max_prompt_size=100)):
+        assert "over the 100 bytes limit" in (
+            (await LLMJudge(prompt=template).run(TRACE)).message or ""
+        )
     assert len(judge.chat_requests) == 1
 
 
@@ -176,8 +176,8 @@ async def test_embeddings_use_the_judge_api_base_from_checkspec_yaml(
         f"api_base: {stub.base_url}\n",
         Path("/w/checkspec.yaml"),
     )
-    apply_llm_settings(resolve_settings(config))
-    result = await SemanticSimilarity(reference_text="Paris.").run(TRACE)
+    with use_settings(resolve_settings(config)):
+        result = await SemanticSimilarity(reference_text="Paris.").run(TRACE)
     assert result.passed, result.message
     assert stub.embedding_headers[0]["authorization"] == f"Bearer {API_KEY}"
 
@@ -193,8 +193,8 @@ async def test_an_editor_embedding_api_base_wins(
         api_base="http://127.0.0.1:9/v1",
         embedding_api_base=stub.base_url,
     )
-    apply_llm_settings(settings)
-    result = await SemanticSimilarity(reference_text="Paris.").run(TRACE)
+    with use_settings(settings):
+        result = await SemanticSimilarity(reference_text="Paris.").run(TRACE)
     assert result.passed, result.message
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..llm import dry_run, usage
 from ..llm.client import price_map
 from ..scenarios.estimate import plan_run
-from ..settings import Settings, apply_llm_settings
+from ..settings import Settings, use_settings
 from ..spec.document import Document, ScenarioEntry
 
 
@@ -22,13 +22,17 @@ def estimate(
     todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings
 ) -> list[dict[str, Any]]:
     """One row per model: calls, cached answers, estimated tokens and dollars (None: no price)."""
-    apply_llm_settings(settings)  # the models, the cache and the prices of this run
     scenarios = [entry.scenario for _, entry in todo if entry.scenario is not None]
-    plan = asyncio.run(plan_run(scenarios))
-    prices = price_map() if plan.calls else None
+    with use_settings(settings):  # the models, the cache and the prices of this run
+        plan = asyncio.run(plan_run(scenarios))
+        prices = price_map() if plan.calls else None
+        costs = {
+            model: usage.cost_of(model, counted.prompt_tokens, counted.answer_tokens, prices)
+            for model, counted in plan.models.items()
+        }
     rows = []
     for model, counted in sorted(plan.models.items()):
-        cost = usage.cost_of(model, counted.prompt_tokens, counted.answer_tokens, prices)
+        cost = costs[model]
         rows.append(
             {
                 "model": model,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,12 @@ def _error(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`checkspec generate`: with the workspace's settings snapshot in force until it ends."""
+    with ExitStack() as scope:
+        return _run(args, scope)
+
+
+def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     import asyncio
 
     from ..generate import pipeline, service
@@ -139,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
-    from ..settings import apply_llm_settings, run_settings
+    from ..settings import run_settings, use_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
 
     output = Path(args.output or "generated.dataset.yaml")
@@ -190,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         embedding_model=args.embedding_model,
         cache=False if args.no_cache else None,
     )
-    apply_llm_settings(settings)
+    scope.enter_context(use_settings(settings))  # the model, key, cache and prices of this run
     generator = get_default_generator()
     if getattr(generator, "model", None):
         from ..llm.client import warm_up

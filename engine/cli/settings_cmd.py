@@ -19,9 +19,7 @@ from typing import Any
 EXIT_OK, EXIT_INVALID = 0, 2
 
 
-def add_parser(
-    commands: Any, setting_options: Callable[[argparse.ArgumentParser], None]
-) -> None:
+def add_parser(commands: Any, setting_options: Callable[[argparse.ArgumentParser], None]) -> None:
     parser = commands.add_parser(
         "settings", help="show every resolved setting and where it comes from"
     )
@@ -31,9 +29,9 @@ def add_parser(
 
 
 def rows(args: argparse.Namespace) -> list[dict[str, str]]:
-    """{name, value, origin} of each setting, in the catalog's order (the api key last)."""
+    """{name, value, origin} of each setting, in the catalog's order (the secrets last)."""
     from ..catalog import SETTINGS
-    from ..settings import Settings, masked, resolve
+    from ..settings import SECRETS, Settings, masked, resolve
     from ..spec.workspace import find_workspace
 
     workspace = find_workspace(args.paths)
@@ -42,10 +40,10 @@ def rows(args: argparse.Namespace) -> list[dict[str, str]]:
     found = []
     for item in fields(Settings):
         value = getattr(resolved.settings, item.name)
-        found.append({"name": item.name, "value": _shown(value), "origin": resolved.origins[item.name]})
-    found.append(
-        {"name": "api_key", "value": _shown(masked(resolved.api_key)), "origin": resolved.api_key_origin}
-    )
+        if item.name in SECRETS:
+            value = masked(value)
+        origin = resolved.origins[item.name]
+        found.append({"name": item.name, "value": _shown(value), "origin": origin})
     return found
 
 

@@ -26,8 +26,19 @@ class Job:
     repeat: int = 0  # `--repeat K`: 0 the first run, 1..K-1 the repeats (no verdict cache)
 
 
-async def run_job(job: Job) -> ScenarioResult:
-    """Run the job's scenario (as its repeat, when it is one)."""
+async def run_job(job: Job, settings: Settings | None = None) -> ScenarioResult:
+    """Run the job's scenario (as its repeat, when it is one) with the run's settings
+    snapshot: its model calls see those settings (engine/llm/snapshot.py), and nothing
+    global is written. None: the environment's (library use)."""
+    if settings is None:
+        return await _run_job(job)
+    from ..settings import use_settings
+
+    with use_settings(settings):
+        return await _run_job(job)
+
+
+async def _run_job(job: Job) -> ScenarioResult:
     work = job.scenario.run(target=job.target, return_exception=True)
     if not job.repeat:
         return await work

@@ -10,7 +10,6 @@ import asyncio
 from collections.abc import AsyncGenerator, Sequence
 
 from ..llm import limits
-from ..settings import apply_llm_settings
 from . import capture
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, run_job, stopped, timeout_message
@@ -26,7 +25,6 @@ class InProcessExecutor(Executor):
         self, jobs: Sequence[Job], options: RunOptions
     ) -> AsyncGenerator[Outcome, None]:
 
-        apply_llm_settings(options.settings)
         limits.set_gate(limits.run_limiter(options.settings.limits, options.settings.max_cost))
         self._cancelled = False
         semaphore = asyncio.Semaphore(self._concurrency)
@@ -38,7 +36,7 @@ class InProcessExecutor(Executor):
                     raise asyncio.CancelledError
                 with capture.capturing() as captured:
                     try:
-                        result = await asyncio.wait_for(run_job(job), timeout)
+                        result = await asyncio.wait_for(run_job(job, options.settings), timeout)
                     except TimeoutError:
                         message = timeout_message(timeout)
                         result = stopped(job.scenario, message, exception_type="ScenarioTimeout")

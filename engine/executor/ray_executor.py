@@ -34,7 +34,7 @@ from typing import Any
 
 from ..llm import limits
 from ..llm.limits import BudgetReached, RateLimiter
-from ..settings import apply_llm_settings
+from ..settings import Settings
 from . import capture
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, run_job, stopped, timeout_message
@@ -53,7 +53,6 @@ def run_batch(
     """In a Ray worker: run the batch, `slots` scenarios at a time, yielding lists of
     ("started", key) before a scenario's code runs and ("done", outcome) after."""
 
-    apply_llm_settings(options.settings)
     limits.set_gate(_ActorGate(limiter) if limiter is not None else None)
     timeout = options.scenario_timeout
     running: dict[int, float] = {}  # key -> when it started, for the watchdog
@@ -66,7 +65,9 @@ def run_batch(
         # stopped at its deadline may never return.
         runner = asyncio.new_event_loop()
         try:
-            runner.run_until_complete(_run_all(jobs, slots, timeout, running, events))
+            runner.run_until_complete(
+                _run_all(jobs, slots, timeout, running, events, options.settings)
+            )
         finally:
             runner.close()
             events.put(None)
@@ -109,6 +110,7 @@ async def _run_all(
     timeout: float,
     running: dict[int, float],
     events: queue.Queue[tuple[str, Any] | None],
+    settings: Settings,
 ) -> None:
     root = os.getcwd()  # Ray's working_dir: the workspace root
     semaphore = asyncio.Semaphore(max(1, slots))
@@ -124,7 +126,7 @@ async def _run_all(
                 ending = Ending.FINISHED
                 try:
                     result = await asyncio.wait_for(
-                        run_job(replace(job, scenario=scenario)), timeout
+                        run_job(replace(job, scenario=scenario), settings), timeout
                     )
                 except TimeoutError:
                     ending = Ending.TIMEOUT

@@ -171,11 +171,9 @@ class Worker:
 
     def _configure(self, options: Any, slots: int) -> None:
         from ..llm import limits
-        from ..settings import apply_llm_settings
 
         self._options = options
         self._slots = asyncio.Semaphore(max(1, slots))
-        apply_llm_settings(options.settings)
         gated = options.settings.limits or options.settings.max_cost is not None
         limits.set_gate(self._gate if gated else None)
 
@@ -195,7 +193,7 @@ class Worker:
             ending = Ending.FINISHED
             with capture.capturing() as captured:
                 try:
-                    result = await asyncio.wait_for(run_job(job), timeout)
+                    result = await asyncio.wait_for(run_job(job, self._options.settings), timeout)
                 except TimeoutError:
                     self._tainted = True
                     ending = Ending.TIMEOUT

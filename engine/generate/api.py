@@ -10,7 +10,7 @@ Each returned `Scenario` is a draft (`status="draft"`) carrying its checks, tags
 provenance (`annotations["generated"]`); `records` gives the dataset records instead.
 The model is the engine's default generator (`set_default_generator`, else the
 CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables), or `model=`; the
-verdict cache is used when configured (`apply_llm_settings`), as for judges.
+verdict cache is used when the run's settings snapshot has one (`use_settings`), as for judges.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
-from . import dry_run, limits, usage, verdict_cache
+from . import dry_run, limits, snapshot, usage, verdict_cache
 from .answers import extract_json_object
 from .endpoints import EmbeddingModel, Generator, _Endpoint
 from .errors import ProviderError
@@ -144,7 +144,9 @@ def set_llm_client(mode: str) -> None:
 
 def _direct_name(model: str | None) -> str | None:
     """The name to send straight to an OpenAI-compatible endpoint, or None (litellm)."""
-    if not _direct_enabled or not model or not model.startswith(_DIRECT_PREFIX):
+    run = snapshot.current()
+    direct = run.llm_client != "litellm" if run is not None else _direct_enabled
+    if not direct or not model or not model.startswith(_DIRECT_PREFIX):
         return None
     return model[len(_DIRECT_PREFIX) :] or None
 
@@ -162,7 +164,7 @@ def _sdk_client(endpoint: _Endpoint) -> Any:
     client = clients.get(key)
     if client is None:
         client = clients[key] = openai.AsyncOpenAI(
-            base_url=endpoint.api_base or os.environ.get("OPENAI_API_BASE") or None,
+            base_url=endpoint.api_base or snapshot.effective().sdk_api_base or None,
             api_key=endpoint.secret(),
             timeout=endpoint.timeout,
             max_retries=0,

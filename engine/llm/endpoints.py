@@ -1,13 +1,13 @@
-"""Which LLM and embedding model a call goes to, and the process-wide defaults.
+"""Which LLM and embedding model a call goes to.
 
-The defaults come from `set_default_*` when a caller (workspace config, CLI flag)
-set one, else from the environment, read on every call so a variable exported after
-import (or patched by a test) takes effect.
+In a run, from the run's settings snapshot (snapshot.py, resolved once by
+engine/settings.py); without one (library use), from `set_default_*` when user code set
+one, else from the environment (snapshot.environment_values, read on every call so a
+variable exported after import, or patched by a test, takes effect).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Annotated, Any, Self
 
 from pydantic import (
@@ -21,18 +21,19 @@ from pydantic import (
 )
 
 from ..catalog import SETTINGS_BY_NAME
+from . import snapshot
 from .external import rebuild_external
 
 # The variables of the model settings are the catalog's (engine/catalog.py); the keys are
 # secrets, never settings shown or written anywhere.
 MODEL_ENV = str(SETTINGS_BY_NAME["model"].env)
 API_BASE_ENV = str(SETTINGS_BY_NAME["api_base"].env)
-API_KEY_ENV = "CHECKSPEC_API_KEY"
+API_KEY_ENV = snapshot.API_KEY_ENV
 EMBEDDING_MODEL_ENV = str(SETTINGS_BY_NAME["embedding_model"].env)
 # The embedding model's own endpoint, for when it is served elsewhere than the judge
 # (unset, the judge's endpoint and key are used).
 EMBEDDING_API_BASE_ENV = str(SETTINGS_BY_NAME["embedding_api_base"].env)
-EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
+EMBEDDING_API_KEY_ENV = snapshot.EMBEDDING_API_KEY_ENV
 
 
 class _Endpoint(BaseModel):
@@ -97,31 +98,52 @@ _default_generator: Any = None
 _default_embedding_model: Any = None
 
 
-def _env(name: str) -> str | None:
-    return os.environ.get(name) or None
+def _given(**values: Any) -> dict[str, Any]:
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def set_default_generator(generator: Any) -> None:
     """Use `generator` (settings, a model name, or a generator object) for LLM checks
-    without their own; None: back to the environment."""
+    without their own; None: back to the environment. A fallback set by user code (the
+    reference library's API): a run's resolved settings (snapshot.py) go over it, and
+    checkspec's own resolution never calls this."""
     global _default_generator
     _default_generator = Generator(model=generator) if isinstance(generator, str) else generator
 
 
+def _snapshot_generator(settings: snapshot.LLMSettings) -> Generator:
+    return Generator(
+        **_given(
+            model=settings.model,
+            api_base=settings.api_base,
+            api_key=settings.api_key,
+            max_concurrency=settings.max_concurrency,
+        )
+    )
+
+
 def get_default_generator() -> Any:
-    """The generator set with set_default_generator, its gaps (e.g. the key) filled from the
-    CHECKSPEC_MODEL / CHECKSPEC_API_BASE / CHECKSPEC_API_KEY variables; else just those.
+    """The judge's generator. In a run: the run's settings (snapshot.py: flag, environment,
+    checkspec.yaml), their gaps filled from set_default_generator's. Without one: the
+    generator set with set_default_generator, its gaps (e.g. the key) filled from the
+    environment (CHECKSPEC_MODEL / _API_BASE / _API_KEY); else just those.
 
     A generator object of another library is returned as it was set.
     """
-    from_env = Generator(
-        model=_env(MODEL_ENV), api_base=_env(API_BASE_ENV), api_key=_env(API_KEY_ENV)
-    )
+    run = snapshot.current()
+    if run is not None:
+        resolved = _snapshot_generator(run)
+        if isinstance(_default_generator, Generator):
+            return resolved.merged_over(_default_generator)
+        if _default_generator is not None and not resolved.model:
+            return _default_generator
+        return resolved
+    from_env = _snapshot_generator(snapshot.from_environment())
     if _default_generator is None:
         return from_env
     if not isinstance(_default_generator, Generator):
         return _default_generator
-    # Secrets stay in the environment: a model set from checkspec.yaml still gets its key.
+    # Secrets stay in the environment: a model set in code still gets its key.
     return _default_generator.merged_over(from_env)
 
 
@@ -138,7 +160,8 @@ def resolve_generator(own: Any) -> Any:
 
 def set_default_embedding_model(model: Any) -> None:
     """Use `model` (settings, a model name, or an embedding model object) for embedding
-    checks; None: back to the environment."""
+    checks; None: back to the environment. A fallback set by user code, as
+    set_default_generator."""
     global _default_embedding_model
     if isinstance(model, str):
         model = EmbeddingModel(model=model)
@@ -146,21 +169,35 @@ def set_default_embedding_model(model: Any) -> None:
 
 
 def get_default_embedding_model() -> Any:
-    """The model set with set_default_embedding_model, its gaps filled from the
-    CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables, then from the judge's
-    endpoint (`get_default_generator`: checkspec.yaml, editor, CHECKSPEC_API_BASE / _API_KEY),
-    so the four variables that configure a provider configure its embeddings too."""
+    """The embedding model: the run's settings (else the environment's: the
+    CHECKSPEC_EMBEDDING_MODEL / _API_BASE / _API_KEY variables), its endpoint and key
+    falling back to the judge's (`get_default_generator`), so the settings that configure
+    a provider configure its embeddings too; with set_default_embedding_model's as in
+    get_default_generator."""
+    run = snapshot.current()
+    settings = run or snapshot.from_environment()
     judge = get_default_generator()
-    from_env = EmbeddingModel(
-        model=_env(EMBEDDING_MODEL_ENV),
-        api_base=_env(EMBEDDING_API_BASE_ENV) or judge.api_base,
-        api_key=_env(EMBEDDING_API_KEY_ENV) or judge.secret(),
+    judge_base = judge.api_base if isinstance(judge, Generator) else None
+    judge_key = judge.secret() if isinstance(judge, Generator) else None
+    resolved = EmbeddingModel(
+        **_given(
+            model=settings.embedding_model,
+            api_base=settings.embedding_api_base or judge_base,
+            api_key=settings.embedding_api_key or judge_key,
+            max_concurrency=settings.max_concurrency,
+        )
     )
+    if run is not None:
+        if isinstance(_default_embedding_model, EmbeddingModel):
+            return resolved.merged_over(_default_embedding_model)
+        if _default_embedding_model is not None and not resolved.model:
+            return _default_embedding_model
+        return resolved
     if _default_embedding_model is None:
-        return from_env
+        return resolved
     if not isinstance(_default_embedding_model, EmbeddingModel):
         return _default_embedding_model
-    return _default_embedding_model.merged_over(from_env)
+    return _default_embedding_model.merged_over(resolved)
 
 
 # -- fields that take a generator / embedding model -------------------------------------

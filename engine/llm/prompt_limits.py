@@ -9,7 +9,6 @@ filters and globals that grow text, and `str` methods such as `center` or `forma
 
 from __future__ import annotations
 
-import os
 import re
 import string
 from collections.abc import Callable, Iterable
@@ -29,6 +28,7 @@ from jinja2.sandbox import SecurityError
 from jinja2.utils import generate_lorem_ipsum
 
 from ..catalog import SETTINGS_BY_NAME
+from . import snapshot
 
 MAX_PROMPT_SIZE_ENV = str(SETTINGS_BY_NAME["max_prompt_size"].env)
 DEFAULT_MAX_PROMPT_SIZE: int = SETTINGS_BY_NAME["max_prompt_size"].default  # UTF-8 bytes
@@ -49,11 +49,14 @@ def set_max_prompt_size(size: int | None) -> None:
 
 
 def max_prompt_size() -> int:
-    """The limit set with set_max_prompt_size, else CHECKSPEC_MAX_PROMPT_SIZE, else 200 KB."""
+    """The run's limit (its settings snapshot), else the one set with set_max_prompt_size,
+    else CHECKSPEC_MAX_PROMPT_SIZE, else 200 KB."""
+    run = snapshot.current()
+    if run is not None:
+        return run.max_prompt_size
     if _explicit is not None:
         return _explicit
-    raw = os.environ.get(MAX_PROMPT_SIZE_ENV, "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_PROMPT_SIZE
+    return int(snapshot.environment_values().get("max_prompt_size", DEFAULT_MAX_PROMPT_SIZE))
 
 
 def describe(limit: int) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.usage import Usage
+from . import snapshot
 
 
 @dataclass
@@ -121,7 +122,10 @@ def price_of(
     process's, set_prices), else litellm's map's."""
     if not model:
         return None
-    configured = _prices if prices is None else prices
+    if prices is None:
+        run = snapshot.current()
+        prices = dict(run.prices) if run is not None else _prices
+    configured = prices
     if model in configured:
         return configured[model]
     if price_map is None:

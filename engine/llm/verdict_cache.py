@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import SETTINGS_BY_NAME
+from . import snapshot
 
 try:
     import fcntl
@@ -53,9 +54,18 @@ _lock = threading.Lock()
 
 
 def configure(folder: Path | str | None, max_mb: float = DEFAULT_MAX_MB) -> None:
-    """Use this folder for the cache (None: none). Each process calls it (apply_llm_settings)."""
+    """Use this folder for the cache (None: none) where no run is in progress (library
+    use, set by user code). A run's cache is its settings snapshot's (snapshot.py)."""
     global _config
     _config = CacheConfig(Path(folder) if folder else None, max_mb)
+
+
+def _current() -> CacheConfig:
+    """The run's cache (its snapshot), else the one configured here."""
+    run = snapshot.current()
+    if run is None:
+        return _config
+    return CacheConfig(Path(run.cache_dir) if run.cache_dir else None, run.cache_max_mb)
 
 
 def key_of(*parts: Any) -> str:
@@ -99,7 +109,7 @@ def put(key: str, value: Any) -> None:
 
 
 def _evict(db: sqlite3.Connection) -> None:
-    limit = int(_config.max_mb * 1_000_000)
+    limit = int(_current().max_mb * 1_000_000)
     (total,) = db.execute("SELECT COALESCE(SUM(size), 0) FROM verdicts").fetchone()
     if total <= limit:
         return
@@ -114,7 +124,7 @@ def _evict(db: sqlite3.Connection) -> None:
 
 
 def _db() -> sqlite3.Connection | None:
-    folder = _config.folder
+    folder = _current().folder
     if folder is None:
         return None
     # One connection per thread and folder: sqlite3 connections are not shared.
@@ -167,8 +177,9 @@ def _corrupted(db: sqlite3.Connection, exc: sqlite3.DatabaseError) -> None:
                 del _connections[slot]
     with contextlib.suppress(sqlite3.Error):
         db.close()
-    if _config.folder is not None:
-        repair(_config.folder, force=True)
+    folder = _current().folder
+    if folder is not None:
+        repair(folder, force=True)
 
 
 def repair(folder: Path | str, *, force: bool = False) -> str | None:

@@ -28,8 +28,8 @@ from .convert import PositionCodec
 from .settings import EditorSettings
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
-    from checkspec.engine.spec.document import Document
     from checkspec.engine.settings import Resolved
+    from checkspec.engine.spec.document import Document
     from checkspec.engine.spec.workspace import Workspace
 
 
