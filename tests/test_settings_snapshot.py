@@ -15,7 +15,15 @@ from checkspec.engine.executor import WorkerPool
 from checkspec.engine.executor.jobs import Job, Outcome, RunOptions
 from checkspec.engine.executor.local import InProcessExecutor
 from checkspec.engine.judges import Conformity, clear_cache
-from checkspec.engine.llm import client, endpoints, prompt_limits, snapshot, usage, verdict_cache
+from checkspec.engine.llm import (
+    client,
+    endpoints,
+    limits,
+    prompt_limits,
+    snapshot,
+    usage,
+    verdict_cache,
+)
 from checkspec.engine.settings import Settings, resolve
 
 from .openai_stub import OpenAIStub, running_stub
@@ -37,6 +45,7 @@ def module_state() -> tuple[object, ...]:
         prompt_limits._explicit,  # noqa: SLF001
         dict(usage._prices),  # noqa: SLF001
         verdict_cache._config,  # noqa: SLF001
+        limits._gate,  # noqa: SLF001
     )
 
 
@@ -62,6 +71,7 @@ def test_two_runs_side_by_side_in_one_process_each_call_their_own_model(tmp_path
             api_base=one.base_url,
             api_key="k1",
             prices=(("openai/one", (0.5, 0.5)),),
+            max_cost=1000.0,  # a budget: this run's gate, passed with its jobs
             cache_dir=str(tmp_path / "c1"),
         )
         second = Settings(model="openai/two", api_base=two.base_url, api_key="k2", cache=False)

@@ -227,7 +227,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             file=sys.stderr,
         )
     if settings.limits:
-        limits.set_gate(limits.RateLimiter(settings.limits))
+        scope.enter_context(limits.gating(limits.RateLimiter(settings.limits)))
 
     reporter = _Reporter(args.progress)
     try:
@@ -253,8 +253,6 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     except pipeline.GenerationError as exc:
         print(f"error: nothing was written: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    finally:
-        limits.set_gate(None)
     if not outcome.scenarios:
         print(f"error: {outcome.summary()}; nothing was written", file=sys.stderr)
         return EXIT_FAILED

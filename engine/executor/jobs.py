@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ..core.result import CheckResult, ScenarioResult, TestCaseError, TestCaseResult
 from ..core.trace import Trace
@@ -26,15 +27,17 @@ class Job:
     repeat: int = 0  # `--repeat K`: 0 the first run, 1..K-1 the repeats (no verdict cache)
 
 
-async def run_job(job: Job, settings: Settings | None = None) -> ScenarioResult:
+async def run_job(job: Job, settings: Settings | None = None, gate: Any = None) -> ScenarioResult:
     """Run the job's scenario (as its repeat, when it is one) with the run's settings
-    snapshot: its model calls see those settings (engine/llm/snapshot.py), and nothing
-    global is written. None: the environment's (library use)."""
+    snapshot and its provider-limits gate (limits.Gate; None: no limits): its model calls
+    see those (engine/llm/snapshot.py, limits.gating), and nothing global is written.
+    No settings: the environment's and the process's gate (library use)."""
     if settings is None:
         return await _run_job(job)
+    from ..llm import limits
     from ..settings import use_settings
 
-    with use_settings(settings):
+    with use_settings(settings), limits.gating(gate):
         return await _run_job(job)
 
 

@@ -24,8 +24,7 @@ class InProcessExecutor(Executor):
     async def stream(
         self, jobs: Sequence[Job], options: RunOptions
     ) -> AsyncGenerator[Outcome, None]:
-
-        limits.set_gate(limits.run_limiter(options.settings.limits, options.settings.max_cost))
+        gate = limits.run_limiter(options.settings.limits, options.settings.max_cost)
         self._cancelled = False
         semaphore = asyncio.Semaphore(self._concurrency)
         timeout = options.scenario_timeout
@@ -36,7 +35,9 @@ class InProcessExecutor(Executor):
                     raise asyncio.CancelledError
                 with capture.capturing() as captured:
                     try:
-                        result = await asyncio.wait_for(run_job(job, options.settings), timeout)
+                        result = await asyncio.wait_for(
+                            run_job(job, options.settings, gate), timeout
+                        )
                     except TimeoutError:
                         message = timeout_message(timeout)
                         result = stopped(job.scenario, message, exception_type="ScenarioTimeout")
@@ -63,7 +64,6 @@ class InProcessExecutor(Executor):
                 task.cancel()
             self._tasks = []
             streams.__exit__(None, None, None)
-            limits.set_gate(None)
 
     def cancel(self) -> None:
         self._cancelled = True

@@ -53,7 +53,7 @@ def run_batch(
     """In a Ray worker: run the batch, `slots` scenarios at a time, yielding lists of
     ("started", key) before a scenario's code runs and ("done", outcome) after."""
 
-    limits.set_gate(_ActorGate(limiter) if limiter is not None else None)
+    gate = _ActorGate(limiter) if limiter is not None else None
     timeout = options.scenario_timeout
     running: dict[int, float] = {}  # key -> when it started, for the watchdog
     events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
@@ -66,7 +66,7 @@ def run_batch(
         runner = asyncio.new_event_loop()
         try:
             runner.run_until_complete(
-                _run_all(jobs, slots, timeout, running, events, options.settings)
+                _run_all(jobs, slots, timeout, running, events, options.settings, gate)
             )
         finally:
             runner.close()
@@ -111,6 +111,7 @@ async def _run_all(
     running: dict[int, float],
     events: queue.Queue[tuple[str, Any] | None],
     settings: Settings,
+    gate: Any,
 ) -> None:
     root = os.getcwd()  # Ray's working_dir: the workspace root
     semaphore = asyncio.Semaphore(max(1, slots))
@@ -126,7 +127,7 @@ async def _run_all(
                 ending = Ending.FINISHED
                 try:
                     result = await asyncio.wait_for(
-                        run_job(replace(job, scenario=scenario), settings), timeout
+                        run_job(replace(job, scenario=scenario), settings, gate), timeout
                     )
                 except TimeoutError:
                     ending = Ending.TIMEOUT

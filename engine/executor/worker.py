@@ -88,6 +88,7 @@ class Worker:
         self._abandoned_at_start = 0
         self._tainted = False  # a scenario was stopped mid-way: its threads may live on
         self._gate = _PipeGate(self)
+        self._run_gate: _PipeGate | None = None  # the gate of the run's jobs (limits)
         self._starting: list[int] = []
         self._announced: asyncio.Future[None] | None = None
 
@@ -170,12 +171,10 @@ class Worker:
                         task.add_done_callback(self._tasks.discard)
 
     def _configure(self, options: Any, slots: int) -> None:
-        from ..llm import limits
-
         self._options = options
         self._slots = asyncio.Semaphore(max(1, slots))
         gated = options.settings.limits or options.settings.max_cost is not None
-        limits.set_gate(self._gate if gated else None)
+        self._run_gate = self._gate if gated else None  # passed with each job (run_job)
 
     async def _run(self, job: Any) -> None:
         from .jobs import Ending, Outcome, run_job, stopped, timeout_message
@@ -193,7 +192,9 @@ class Worker:
             ending = Ending.FINISHED
             with capture.capturing() as captured:
                 try:
-                    result = await asyncio.wait_for(run_job(job, self._options.settings), timeout)
+                    result = await asyncio.wait_for(
+                        run_job(job, self._options.settings, self._run_gate), timeout
+                    )
                 except TimeoutError:
                     self._tainted = True
                     ending = Ending.TIMEOUT

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
@@ -183,17 +183,36 @@ class Gate(Protocol):
 
 
 _gate: Gate | None = None
+_NOT_GIVEN = object()
+# The run's gate, passed with its jobs (executor/jobs.py run_job); _NOT_GIVEN: set_gate's.
+_run_gate: ContextVar[object] = ContextVar("checkspec_gate", default=_NOT_GIVEN)
 
 
 def set_gate(gate: Gate | None) -> None:
-    """Where this process asks before a provider call (None: nowhere, no limits)."""
+    """Where this process asks before a provider call outside a run's `gating` block
+    (None: nowhere, no limits): library use and tests."""
     global _gate
     _gate = gate
 
 
+@contextmanager
+def gating(gate: Gate | None) -> Iterator[None]:
+    """Run the block (a job, `generate`) asking `gate` before each provider call."""
+    token = _run_gate.set(gate)
+    try:
+        yield
+    finally:
+        _run_gate.reset(token)
+
+
+def _current_gate() -> Gate | None:
+    given = _run_gate.get()
+    return _gate if given is _NOT_GIVEN else given  # type: ignore[return-value]
+
+
 def gated() -> bool:
-    """A gate decides this process's calls (limits or a budget): estimates are wanted."""
-    return _gate is not None
+    """A gate decides these calls (limits or a budget): estimates are wanted."""
+    return _current_gate() is not None
 
 
 @dataclass
@@ -215,7 +234,7 @@ def settle(cost: float | None) -> None:
 async def turn(model: str | None, tokens: int, cost: float = 0.0) -> AsyncIterator[None]:
     """Wait for the run's limits (and budget) to allow a call to `model` of about `cost`
     dollars; hold the slot during it, then account for what it cost."""
-    gate = _gate
+    gate = _current_gate()
     if gate is None or model is None:
         yield
         return
