@@ -153,7 +153,7 @@ def resolve(
     return Resolved(settings, origins)
 
 
-def _key_lines(workspace: Workspace) -> dict[str, int]:
+def _key_lines(workspace: Workspace) -> Mapping[str, int]:
     """The 0-based line of each top-level key of the workspace's checkspec.yaml."""
     if workspace.config_path is None:
         return {}

@@ -6,6 +6,8 @@ against the built-in check it configures, as a check in a spec file would be.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -99,7 +101,8 @@ def _custom_params(
     return lint_check(check, params, head, ctx)
 
 
-def key_lines(text: str) -> dict[str, int]:
+@lru_cache(maxsize=8)  # every open document of a workspace resolves its settings
+def key_lines(text: str) -> Mapping[str, int]:
     """The 0-based line of each top-level key of checkspec.yaml text, by the name of the
     setting it gives (any accepted spelling; the last one wins, as when it is read)."""
     from ..catalog import fields_of

@@ -1,6 +1,6 @@
 """Editor settings under `checkspec` (initializationOptions, didChangeConfiguration).
 
-They override checkspec.yaml through the engine's own resolution (`resolve_settings`), so
+They override checkspec.yaml through the engine's own resolution (`resolve(..., editor=...)`), so
 the editor, the CLI and CI agree on everything else. Which keys exist and their types come
 from the engine's `Settings` (`editor_overrides`).
 """
@@ -48,7 +48,7 @@ class EditorSettings:
     # -------------------------------------------------------------------------------------
 
     def overrides(self) -> dict[str, Any]:
-        """The settings given, as `resolve_settings` keyword arguments."""
+        """The settings given, as `resolve`'s `editor` mapping."""
         return dict(self.values)
 
     def __eq__(self, other: object) -> bool:
