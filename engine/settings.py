@@ -1,4 +1,4 @@
-"""One settings object for CLI, language server, pytest plugin and extension.
+"""One settings snapshot for CLI, language server, pytest plugin and extension.
 
 The settings themselves (names, types, defaults, variables, flags, editor keys) are the
 catalog's (SETTINGS in engine/catalog.py). Resolution order (later wins): defaults <
@@ -53,7 +53,8 @@ def _default(name: str) -> Any:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every setting of the catalog (defaults from there) plus the provider limits."""
+    """Every setting of the catalog (defaults from there) plus the provider limits: one
+    frozen snapshot, resolved once (`resolve`) and passed to what runs (`use_settings`)."""
 
     model: str | None = _default("model")
     llm_client: str = _default("llm_client")  # auto: openai/ models through the SDK
@@ -121,11 +122,15 @@ def resolve(
         }
         settings = replace(settings, **from_file)
         lines = _key_lines(workspace)
-        name = workspace.config_path.name if workspace.config_path else "checkspec.yaml"
+        file_name = workspace.config_path.name if workspace.config_path else "checkspec.yaml"
+
+        def at(key: str) -> str:
+            line = lines.get(key)
+            return f"{file_name}:{line + 1}" if line is not None else file_name
+
         for key in from_file:
             if key in given:
-                line = lines.get(key)
-                origins[key] = f"{name}:{line + 1}" if line is not None else name
+                origins[key] = at(key)
         judge = provider_limits.ModelLimits(config.max_parallel_requests, config.rpm, config.tpm)
         per_model = {
             name: provider_limits.ModelLimits(m.max_parallel_requests, m.rpm, m.tpm)
@@ -140,7 +145,7 @@ def resolve(
         settings = replace(settings, limits=found, prices=prices)
         for key in ("limits", "prices"):
             if getattr(settings, key):
-                origins[key] = name
+                origins[key] = at("models") if key == "prices" or "models" in lines else file_name
     from_env = snapshot.environment_values(environ)
     settings = replace(settings, **from_env)
     origins.update({key: _ENV_OF[key] for key in from_env})

@@ -171,3 +171,20 @@ async def test_hover_on_a_checkspec_yaml_key_shows_the_effective_value_and_its_o
     assert "`http://env:2`" in api_base and "CHECKSPEC_API_BASE" in api_base
     concurrency = await hover_text(client, uri, 3)
     assert "`3`" in concurrency and "checkspec.yaml:4" in concurrency
+
+
+def test_settings_command_shows_limits_and_prices_by_model(tmp_path: Path) -> None:
+    (tmp_path / "checkspec.yaml").write_text(
+        "model: openai/x\nmodels:\n  openai/x: {rpm: 10, input_cost_per_token: 0.1}\n"
+    )
+    done = cli(tmp_path, "settings", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    rows = {row["name"]: row for row in json.loads(done.stdout)}
+    assert rows["limits"] == {
+        "name": "limits",
+        "value": {"openai/x": {"rpm": 10}},
+        "origin": "checkspec.yaml:2",
+    }
+    assert rows["prices"]["value"] == {"openai/x": [0.1, 0.0]}
+    text = cli(tmp_path, "settings")
+    assert '{"openai/x": {"rpm": 10}}' in text.stdout

@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
 EXIT_OK, EXIT_INVALID = 0, 2
@@ -48,6 +48,13 @@ def rows(args: argparse.Namespace) -> list[dict[str, str]]:
 
 
 def _shown(value: Any) -> Any:
+    """A value as JSON holds it: limits and prices by model ("" is the judge's)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {k: v for k, v in asdict(value).items() if v is not None}
+    if isinstance(value, tuple) and all(
+        isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value
+    ):
+        return {name: _shown(v) for name, v in value}
     if isinstance(value, tuple):
         return [_shown(v) for v in value]
     return value
@@ -77,6 +84,6 @@ def _text(value: Any) -> str:
         return "(unset)"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
-        return json.dumps(value)
+    if isinstance(value, list | dict):
+        return json.dumps(value) if value else "(none)"
     return str(value)

@@ -87,11 +87,9 @@ _CACHE: dict[Path, tuple[float, Workspace]] = {}
 
 
 def load_workspace(spec_path: Path) -> Workspace:
-    """The workspace of one spec file; re-read only when checkspec.yaml changes."""
-    config_path = find_config(spec_path.resolve())
-    if config_path is None:
-        return Workspace()
-    return _read(config_path)
+    """The workspace of one spec file (`find_workspace` of it); re-read only when
+    checkspec.yaml changes."""
+    return find_workspace([spec_path])
 
 
 def _read(config_path: Path) -> Workspace:
