@@ -28,7 +28,7 @@ def add_parser(commands: Any, setting_options: Callable[[argparse.ArgumentParser
     setting_options(parser)  # the run's flags count as an origin (`--model`)
 
 
-def rows(args: argparse.Namespace) -> list[dict[str, str]]:
+def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """{name, value, origin} of each setting, in the catalog's order (the secrets last)."""
     from ..catalog import SETTINGS
     from ..settings import SECRETS, Settings, masked, resolve
