@@ -10,6 +10,12 @@ Chunks follow the text's own structure: a heading starts a new chunk (and its he
 path is the chunk's title), paragraphs are put together up to `CHUNK_CHARS`, and a
 paragraph longer than that is cut at sentence ends.
 
+Links: a file or folder named on the command line is read wherever it points, but inside
+a folder no link is followed out of that folder (a `faq.md -> ~/.aws/credentials` is
+skipped with a warning, never read nor sent to a model), and only regular files are read
+(a FIFO or a device would block or never end). Each file is opened without following a
+link swapped in after the check (`O_NOFOLLOW` where the system has it).
+
 Topics: the first-level subfolders of a folder given are its topics (files directly in
 it are "general"); without subfolders, topics are found by clustering (topics.py).
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -90,6 +97,7 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
         except OSError as exc:
             raise KnowledgeError(f"{given}: cannot be read ({exc.strerror or exc})") from None
         found = False
+        inside = path.resolve()
         for root, dirs, names in os.walk(
             path,
             onerror=lambda exc: warnings.append(
@@ -102,6 +110,10 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
                 if name.startswith(".") or file.suffix.lower() not in SUFFIXES:
                     continue
                 found = True
+                why = _outside(file, inside)
+                if why:
+                    warnings.append(f"{file}: skipped, {why}")
+                    continue
                 topic = None
                 if subfolders:
                     relative = file.relative_to(path).parts
@@ -156,6 +168,36 @@ def load_knowledge_base(
     return kb
 
 
+def _outside(file: Path, inside: Path) -> str | None:
+    """Why `file`, found in the folder `inside`, is not read (None: it may be)."""
+    try:
+        target = file.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "cannot be read (No such file or directory)"
+    if file.is_symlink() and not target.is_relative_to(inside):
+        return "a link out of the knowledge base (links are followed only inside it)"
+    if not target.is_file():
+        return "not a regular file"
+    return None
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open(path: Path, *, follow: bool) -> BinaryIO:
+    """The file opened for reading; `follow=False` refuses a link put there since."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if follow else _NOFOLLOW)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Skip("not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class _Skip(Exception):
     """This file is skipped (the message says why)."""
 
@@ -172,13 +214,14 @@ class _Block:
 
 def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
     suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        yield from _pdf_blocks(path)
-        return
     try:
-        handle = path.open("rb")
+        handle = _open(path, follow=path.is_symlink())
     except OSError as exc:
         raise _Skip(f"cannot be read ({exc.strerror or exc})") from None
+    if suffix == ".pdf":
+        with handle:
+            yield from _pdf_blocks(handle)
+        return
     with handle:
         head = handle.read(_SNIFF)
         if b"\0" in head:
@@ -321,13 +364,13 @@ def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iter
         warnings.append(f"{path}: {bad} line(s) skipped (not a JSON object with a 'text' string)")
 
 
-def _pdf_blocks(path: Path) -> Iterator[_Block]:
+def _pdf_blocks(path: BinaryIO) -> Iterator[_Block]:
     try:
         from pypdf import PdfReader  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise _Skip("PDF needs pypdf, which is not installed (pip install pypdf)") from None
     try:
-        reader = PdfReader(str(path))
+        reader = PdfReader(path)
         for page_number, page in enumerate(reader.pages, 1):
             for paragraph in re.split(r"\n\s*\n", page.extract_text() or ""):
                 if paragraph.strip():
