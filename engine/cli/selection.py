@@ -7,7 +7,9 @@ files, so N CI jobs with K = 1..N run disjoint sets that together are the whole 
 The last run's failing and erroring scenarios are kept in `.checkspec/lastfailed.json`
 at the workspace root (as pytest keeps its own), updated after every run under a lock
 (concurrent runs lose no update); a record that cannot be read is moved aside
-(`lastfailed.json.corrupt-<time>`) with a warning, and a new one starts.
+(`lastfailed.json.corrupt-<time>`) with a warning, and a new one starts. A record that
+cannot be written (a full disk, a read-only checkout, a link in `.checkspec/`) is
+reported and left as it was: no temporary file stays behind.
 """
 
 from __future__ import annotations
@@ -116,10 +118,15 @@ def read_last_failed(root: Path | None, warnings: list[str] | None = None) -> se
 def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> list[str]:
     """Update the record with this run: (identity, failed) of each scenario that ran.
     Returns the warnings to show (an unreadable record moved aside)."""
+    from ..history.state import check_file, make_folder
+
     warnings: list[str] = []
     folder = state_folder(root)
+    temporary: str | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
+        check_file(folder / LOCK)
+        check_file(folder / LAST_FAILED)
         with _locked(folder):
             failed = read_last_failed(root, warnings)
             for identity, bad in ran:
@@ -133,9 +140,12 @@ def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> lis
                 json.dump({"failed": sorted(failed)}, out, indent=1)
             os.chmod(temporary, 0o644)
             os.replace(temporary, folder / LAST_FAILED)
-        ignore = folder / ".gitignore"
-        if not ignore.exists():  # local state, never committed (as .pytest_cache does)
-            ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
-    except OSError:  # a read-only checkout: --lf just has nothing to go on
-        pass
+            temporary = None
+    except OSError as exc:  # a full disk, a read-only checkout: the old record stands
+        why = exc.strerror if exc.strerror and exc.filename else str(exc)
+        warnings.append(f"warning: {folder / LAST_FAILED} was not updated: {why}")
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
     return warnings
