@@ -22,6 +22,7 @@ it are "general"); without subfolders, topics are found by clustering (topics.py
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -37,6 +38,9 @@ CHUNK_CHARS = 1500  # a chunk grows to about this many characters
 MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
 MAX_KNOWLEDGE_CHARS = 10_000_000  # text kept from a knowledge base (10 M characters)
 _SNIFF = 8192
+_LINE_BYTES = 1 << 20  # a longer line is read in pieces of this many bytes
+_BLOCK_CHARS = 1 << 20  # a paragraph longer than this is cut into blocks
+_RECORD_CHARS = 16 << 20  # a JSON Lines record longer than this is skipped
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -237,33 +241,66 @@ def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
 
 
 def _text_lines(handle: BinaryIO, path: Path) -> Iterator[str]:
-    for number, raw in enumerate(handle, 1):
+    """The file's lines, decoded; a line longer than _LINE_BYTES comes in pieces of at
+    most that (only the last ends with its line break), so what sits in memory is bounded
+    whatever the file's shape, and reading stops as soon as the budget is spent."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    number = 1
+    first = True
+    while True:
+        raw = handle.readline(_LINE_BYTES)
+        if not raw:
+            break
+        if first:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+            first = False
         try:
-            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            text = decoder.decode(raw)
         except UnicodeDecodeError:
             raise _Skip(f"line {number} is not UTF-8 text") from None
+        if raw.endswith(b"\n"):
+            number += 1
+        if text:
+            yield text
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise _Skip(f"line {number} is not UTF-8 text") from None
 
 
 def _text_blocks(lines: Iterable[str], *, markdown: bool) -> Iterator[_Block]:
     paragraph: list[str] = []
     start = 1
     fence = False
-    number = 0
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if markdown and stripped.startswith(("```", "~~~")):
-            fence = not fence
-        heading = None if (fence or not markdown) else _HEADING.match(stripped)
-        if heading or (not stripped and not fence):
-            if paragraph:
-                yield _Block("\n".join(paragraph), start)
-                paragraph = []
-            if heading:
-                yield _Block(heading.group(2), number, len(heading.group(1)))
-            continue
+    number = 1
+    size = 0
+    whole = True  # the piece starts a line (a long line comes in pieces)
+    for line in lines:
+        starts, whole = whole, line.endswith("\n")
+        if starts:
+            stripped = line.strip()
+            if markdown and stripped.startswith(("```", "~~~")):
+                fence = not fence
+            heading = None if (fence or not markdown) else _HEADING.match(stripped)
+            if heading or (not stripped and not fence):
+                if paragraph:
+                    yield _Block("\n".join(paragraph), start)
+                    paragraph, size = [], 0
+                if heading:
+                    yield _Block(heading.group(2), number, len(heading.group(1)))
+                number += whole
+                continue
         if not paragraph:
             start = number
-        paragraph.append(line.rstrip("\r\n"))
+        if starts or not paragraph:
+            paragraph.append(line.rstrip("\r\n"))
+        else:  # the rest of a long line
+            paragraph[-1] += line.rstrip("\r\n")
+        size += len(line)
+        number += whole
+        if size > _BLOCK_CHARS:  # a paragraph without end: cut, as a chunk would be
+            yield _Block("\n".join(paragraph), start)
+            paragraph, size = [], 0
     if paragraph:
         yield _Block("\n".join(paragraph), start)
 
@@ -342,12 +379,15 @@ def _html_blocks(lines: Iterable[str]) -> Iterator[_Block]:
 
 def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[_Block]:
     bad = 0
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_whole_lines(lines), 1):
+        if line is None:  # longer than a record may be
+            bad += 1
+            continue
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's stack
             record = None
         text = record.get("text") if isinstance(record, dict) else None
         if not isinstance(text, str):
@@ -362,6 +402,21 @@ def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iter
                 yield _Block(paragraph.strip(), number)
     if bad:
         warnings.append(f"{path}: {bad} line(s) skipped (not a JSON object with a 'text' string)")
+
+
+def _whole_lines(pieces: Iterable[str]) -> Iterator[str | None]:
+    """Lines put back together from their pieces; None for one over _RECORD_CHARS."""
+    parts: list[str] = []
+    size = 0
+    for piece in pieces:
+        if size <= _RECORD_CHARS:
+            parts.append(piece)
+        size += len(piece)
+        if piece.endswith("\n"):
+            yield "".join(parts) if size <= _RECORD_CHARS else None
+            parts, size = [], 0
+    if parts:
+        yield "".join(parts) if size <= _RECORD_CHARS else None
 
 
 def _pdf_blocks(path: BinaryIO) -> Iterator[_Block]:
@@ -414,20 +469,30 @@ def _chunks(blocks: Iterable[_Block], source: str) -> Iterator[Chunk]:
 
 
 def _pieces(text: str) -> Iterator[str]:
-    """The paragraph, or its sentences grouped up to CHUNK_CHARS when it is longer."""
+    """The paragraph, or its sentences grouped up to CHUNK_CHARS when it is longer.
+
+    Linear in the text: it walks the sentence ends by position and slices only what it
+    yields (a sentence with no end in sight is cut every CHUNK_CHARS characters), never
+    copying the rest of the text, so a 50 MB line costs what 50 MB of lines cost."""
     text = text.strip()
     if len(text) <= CHUNK_CHARS:
         yield text
         return
     group: list[str] = []
     size = 0
-    for sentence in _SENTENCE_END.split(text):
-        while len(sentence) > CHUNK_CHARS:  # no sentence end: cut it
+    start = 0
+    ends = _SENTENCE_END.finditer(text)
+    while start < len(text):
+        end = next(ends, None)
+        stop, after = (end.start(), end.end()) if end else (len(text), len(text))
+        while stop - start > CHUNK_CHARS:  # no sentence end: cut it
             if group:
                 yield " ".join(group)
                 group, size = [], 0
-            yield sentence[:CHUNK_CHARS]
-            sentence = sentence[CHUNK_CHARS:]
+            yield text[start : start + CHUNK_CHARS]
+            start += CHUNK_CHARS
+        sentence = text[start:stop]
+        start = after
         if group and size + len(sentence) > CHUNK_CHARS:
             yield " ".join(group)
             group, size = [], 0
