@@ -133,6 +133,7 @@ def _error(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from ..core.write import write_target
     from ..generate import pipeline, service
     from ..generate.output import OutputError, output_format, write_atomically
     from ..generate.presets import known_presets
@@ -177,6 +178,10 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"{output} exists: --force overwrites it, --append adds to it")
         if output.is_dir():
             return _error(f"{output} is a folder")
+        try:  # refused before any model call: a link out of the workspace, a 0444 file
+            write_target(output, workspace.root or Path.cwd())
+        except OSError as exc:
+            return _error(str(exc.strerror or exc))
     if args.list_topics and not args.docs:
         return _error("--list-topics needs --from-docs PATH...")
     settings = run_settings(
@@ -256,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {problem}", file=sys.stderr)
         return EXIT_FAILED
     try:
-        write_atomically(output, text)
+        write_atomically(output, text, workspace.root or Path.cwd())
     except OSError as exc:
         return _error(f"cannot write {output}: {exc.strerror or exc}")
     verb = "added to" if args.append else "written to"
