@@ -99,14 +99,15 @@ def commit(changes: Sequence[Change]) -> None:
                 os.replace(staged_at, change.path)
             done.append(change)
     except OSError as exc:
+        failed = change.path  # the file that stopped it, not the last one put back
         _discard(staged[len(done) :])
-        for change in done:  # put back what was already replaced
-            if change.old is None:
-                change.path.unlink(missing_ok=True)
+        for undone in done:  # put back what was already replaced
+            if undone.old is None:
+                undone.path.unlink(missing_ok=True)
             else:
-                change.path.write_bytes(change.old)
+                undone.path.write_bytes(undone.old)
         raise CurateError(
-            f"{change.path}: cannot write: {exc.strerror or exc}; nothing changed"
+            f"{failed}: cannot write: {exc.strerror or exc}; nothing changed"
         ) from None
 
 
