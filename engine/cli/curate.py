@@ -39,8 +39,15 @@ def _natural(text: str) -> int:
     return value
 
 
+def terminal(text: str, *, one_line: bool = False) -> str:
+    """Text from files without control characters (core/safe_text.py)."""
+    from ..core.safe_text import terminal as shown
+
+    return shown(text, one_line=one_line)
+
+
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -73,7 +80,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     lines = []
     for spec, item in shown:
         tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
-        lines.append(f"{spec.path}:{item.line + 1}  {item.name}{tags}")
+        lines.append(terminal(f"{spec.path}:{item.line + 1}  {item.name}{tags}", one_line=True))
     if lines:
         print("\n".join(lines))
     if len(shown) < len(rows):
@@ -100,7 +107,7 @@ def list_tags(args: argparse.Namespace) -> int:
         return EXIT_OK
     width = max((len(t) for t, _ in ordered), default=0)
     for tag, count in ordered:
-        print(f"{tag:<{width}}  {count}")
+        print(terminal(f"{tag:<{width}}  {count}", one_line=True))
     return EXIT_OK
 
 

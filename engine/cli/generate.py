@@ -16,6 +16,13 @@ from typing import Any
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
 
+def terminal(text: str) -> str:
+    """Text from files and models without control characters (core/safe_text.py)."""
+    from ..core.safe_text import terminal as shown
+
+    return shown(text)
+
+
 def add_parser(commands: Any) -> None:
     from ..generate.constants import (
         DEFAULT_SIMILARITY,
@@ -126,7 +133,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -149,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     config = workspace.config
     if args.list_presets:
         for name, preset in sorted(known_presets(config.presets).items()):
-            print(f"{name}: {preset.description}")
+            print(terminal(f"{name}: {preset.description}"))
         return EXIT_OK
     types = tuple(t.strip() for t in args.types.split(",") if t.strip())
     agent = args.agent_description or (config.agent.description if config.agent else None)
@@ -201,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     except service.RequestError as exc:
         return _error(str(exc))
     for warning in prepared.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(terminal(f"warning: {warning}"), file=sys.stderr)
 
     if args.concurrency:
         generator = generator.model_copy(update={"max_concurrency": args.concurrency})
@@ -230,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
                     service.topics_of(prepared, generator if has_model else None, embedding)
                 )
                 for name, count in found.items():
-                    print(f"{count:6d}  {name}")
+                    print(terminal(f"{count:6d}  {name}"))
                 return EXIT_OK
             if args.preview:
                 return _preview(runner, prepared, generator, agent)
@@ -241,15 +248,15 @@ def run(args: argparse.Namespace) -> int:
     except service.RequestError as exc:
         return _error(str(exc))
     except ProviderError as exc:
-        print(f"error: the provider failed, nothing was written: {exc}", file=sys.stderr)
+        print(terminal(f"error: the provider failed, nothing was written: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     except pipeline.GenerationError as exc:
-        print(f"error: nothing was written: {exc}", file=sys.stderr)
+        print(terminal(f"error: nothing was written: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     finally:
         limits.set_gate(None)
     if not outcome.scenarios:
-        print(f"error: {outcome.summary()}; nothing was written", file=sys.stderr)
+        print(terminal(f"error: {outcome.summary()}; nothing was written"), file=sys.stderr)
         return EXIT_FAILED
     try:
         text, problems = service.render(prepared, outcome, output, append=args.append)
@@ -258,14 +265,14 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         print("error: the generated file would not validate; nothing was written:", file=sys.stderr)
         for problem in problems[:20]:
-            print(f"  {problem}", file=sys.stderr)
+            print(terminal(f"  {problem}"), file=sys.stderr)
         return EXIT_FAILED
     try:
         write_atomically(output, text, workspace.root or Path.cwd())
     except OSError as exc:
         return _error(f"cannot write {output}: {exc.strerror or exc}")
     verb = "added to" if args.append else "written to"
-    print(f"{outcome.summary()}, {verb} {output} (status: draft)", file=sys.stderr)
+    print(terminal(f"{outcome.summary()}, {verb} {output} (status: draft)"), file=sys.stderr)
     if args.progress == "json":
         final = {
             "written": str(output),
@@ -283,13 +290,13 @@ def _preview(runner: Any, prepared: Any, generator: Any, agent: str | None) -> i
     if preset is None:
         return _error("--preview needs --persona or --preset")
     proposed = runner.run(propose_rules(generator, preset.description, agent))
-    print(f"persona: {preset.description}")
+    print(terminal(f"persona: {preset.description}"))
     print("sample inputs:")
     for sample in proposed["samples"]:
-        print(f"  - {sample}")
+        print(terminal(f"  - {sample}"))
     print("rules" + (" (the preset's)" if preset.rules else " (proposed)") + ":")
     for rule in preset.rules or proposed["rules"]:
-        print(f"  - {rule}")
+        print(terminal(f"  - {rule}"))
     return EXIT_OK
 
 
