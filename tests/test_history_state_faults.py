@@ -199,3 +199,27 @@ def test_a_history_db_that_is_a_folder_is_refused_with_what_to_do(tmp_path: Path
     err = io.StringIO()
     assert save_run(payload("r1"), tmp_path, 10, stderr=err) is None
     assert "history.db is a folder; move it away" in err.getvalue()
+
+
+def test_a_last_failed_record_that_cannot_be_read_is_left_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_last_failed(tmp_path, [("a::x", True)])
+    record = tmp_path / ".checkspec" / "lastfailed.json"
+    before = record.read_bytes()
+    real_read = Path.read_bytes
+
+    def io_error(self: Path) -> bytes:
+        if self.name == "lastfailed.json":
+            raise OSError(5, "Input/output error")
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", io_error)
+    warnings: list[str] = []
+    assert read_last_failed(tmp_path, warnings) == set()
+    said = write_last_failed(tmp_path, [("a::y", True)])
+    monkeypatch.setattr(Path, "read_bytes", real_read)
+    assert "cannot be read (Input/output error); left as it is" in warnings[0]
+    assert "not updated" in said[0]
+    assert record.read_bytes() == before
+    assert list(record.parent.glob("lastfailed.json.corrupt-*")) == []

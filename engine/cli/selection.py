@@ -59,6 +59,11 @@ class _Unreadable(Exception):
     """The record exists but is not one (truncated, not JSON, not its shape)."""
 
 
+class _NotRead(Exception):
+    """The record could not be read (an I/O error, no permission): it may be intact, so
+    it is left where it is."""
+
+
 def _parse(path: Path) -> set[str]:
     """The record's identities; none when it does not exist."""
     try:
@@ -66,7 +71,7 @@ def _parse(path: Path) -> set[str]:
     except FileNotFoundError:
         return set()
     except OSError as exc:
-        raise _Unreadable(exc.strerror or str(exc)) from None
+        raise _NotRead(exc.strerror or str(exc)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except ValueError as exc:
@@ -103,11 +108,16 @@ def _locked(folder: Path) -> Iterator[None]:
 
 
 def read_last_failed(root: Path | None, warnings: list[str] | None = None) -> set[str]:
-    """The identities that failed last time. An unreadable record is moved aside (its
-    warning added to `warnings`) and reads as empty."""
+    """The identities that failed last time. A record that is not one is moved aside (its
+    warning added to `warnings`) and reads as empty; one that cannot be read (an I/O
+    error) is left where it is, with a warning, and reads as empty."""
     path = state_folder(root) / LAST_FAILED
     try:
         return _parse(path)
+    except _NotRead as exc:
+        if warnings is not None:
+            warnings.append(f"warning: {path} cannot be read ({exc}); left as it is")
+        return set()
     except _Unreadable as exc:
         warning = _move_aside(path, str(exc))
         if warnings is not None:
@@ -128,7 +138,15 @@ def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> lis
         check_file(folder / LOCK)
         check_file(folder / LAST_FAILED)
         with _locked(folder):
-            failed = read_last_failed(root, warnings)
+            record = folder / LAST_FAILED
+            try:
+                failed = _parse(record)
+            except _NotRead as exc:  # maybe intact: not overwritten with this run alone
+                warnings.append(f"warning: {record} cannot be read ({exc}); not updated")
+                return warnings
+            except _Unreadable as exc:
+                warnings.append(_move_aside(record, str(exc)))
+                failed = set()
             for identity, bad in ran:
                 if bad:
                     failed.add(identity)
