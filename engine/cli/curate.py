@@ -39,8 +39,15 @@ def _natural(text: str) -> int:
     return value
 
 
+def terminal(text: str, *, one_line: bool = False) -> str:
+    """Text from files without control characters (core/safe_text.py)."""
+    from ..core.safe_text import terminal as shown
+
+    return shown(text, one_line=one_line)
+
+
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -73,7 +80,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     lines = []
     for spec, item in shown:
         tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
-        lines.append(f"{spec.path}:{item.line + 1}  {item.name}{tags}")
+        lines.append(terminal(f"{spec.path}:{item.line + 1}  {item.name}{tags}", one_line=True))
     if lines:
         print("\n".join(lines))
     if len(shown) < len(rows):
@@ -100,7 +107,7 @@ def list_tags(args: argparse.Namespace) -> int:
         return EXIT_OK
     width = max((len(t) for t, _ in ordered), default=0)
     for tag, count in ordered:
-        print(f"{tag:<{width}}  {count}")
+        print(terminal(f"{tag:<{width}}  {count}", one_line=True))
     return EXIT_OK
 
 
@@ -254,6 +261,7 @@ def add_hub_command(commands: argparse._SubParsersAction) -> None:
     export.add_argument("paths", nargs="+", metavar="SELECTOR")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: stdout)")
     export.add_argument("--format", choices=("jsonl", "json"), default="jsonl")
+    export.add_argument("--force", action="store_true", help="overwrite the --output file")
     _filters(export)
     imported = actions.add_parser(
         "import", help="Hub scenarios (JSON or JSON Lines) into a dataset"
@@ -269,6 +277,8 @@ def hub(args: argparse.Namespace) -> int:
         return _hub(args)
     except CurateError as exc:
         return _fail(str(exc))
+    except RecursionError:  # a value nested past the stack, met writing it
+        return _fail(f"{getattr(args, 'source', 'the input')}: nested too deeply to be written")
 
 
 def _hub(args: argparse.Namespace) -> int:
@@ -291,6 +301,8 @@ def _hub(args: argparse.Namespace) -> int:
         else:
             text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
         if args.output:
+            if Path(args.output).exists() and not args.force:
+                raise CurateError(f"{args.output}: exists; --force overwrites it")
             commit([Change(Path(args.output), _bytes_of(Path(args.output)), text.encode())])
         else:
             sys.stdout.write(text)
@@ -306,9 +318,37 @@ def _hub(args: argparse.Namespace) -> int:
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
     made = hub.write_rows(args.to, rows, args.to.name.split(".")[0])
+    _refuse_invalid(made, args.to)
     commit([Change(args.to, None, made.encode("utf-8"))])
     print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
     return EXIT_OK
+
+
+def _refuse_invalid(text: str, path: Path) -> None:
+    """CurateError, nothing written, when checkspec would refuse the file it imports to:
+    a value of the wrong shape, or a file over the limits of one file (the size and the
+    YAML node count): then the source is to be split and imported in parts."""
+    from ..curate.files import CurateError
+    from ..spec.document import analyze
+    from ..spec.kinds import FileKind
+    from ..spec.problems import Severity
+    from ..spec.workspace import load_workspace
+
+    document = analyze(text, str(path), load_workspace(path.absolute()), kind=FileKind.DATASET)
+    errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
+    if not errors:
+        return
+    if any(p.code in ("too-many-nodes", "too-large") for p in errors):
+        raise CurateError(
+            f"{path}: the imported dataset would be over the limits of one file "
+            f"({errors[0].message}); nothing was written: split the source and import each "
+            "part into its own dataset"
+        )
+    shown = "; ".join(p.format(str(path)) for p in errors[:5])
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    raise CurateError(
+        f"the imported dataset would not validate, nothing was written: {shown}{more}"
+    )
 
 
 def _bytes_of(path: Path) -> bytes | None:

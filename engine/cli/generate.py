@@ -17,6 +17,13 @@ from typing import Any
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
 
+def terminal(text: str) -> str:
+    """Text from files and models without control characters (core/safe_text.py)."""
+    from ..core.safe_text import terminal as shown
+
+    return shown(text)
+
+
 def add_parser(commands: Any) -> None:
     from ..generate.constants import (
         DEFAULT_SIMILARITY,
@@ -127,7 +134,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
 
 
@@ -140,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     import asyncio
 
+    from ..core.write import write_target
     from ..generate import pipeline, service
     from ..generate.output import OutputError, output_format, write_atomically
     from ..generate.presets import known_presets
@@ -160,7 +168,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     config = workspace.config
     if args.list_presets:
         for name, preset in sorted(known_presets(config.presets).items()):
-            print(f"{name}: {preset.description}")
+            print(terminal(f"{name}: {preset.description}"))
         return EXIT_OK
     types = tuple(t.strip() for t in args.types.split(",") if t.strip())
     agent = args.agent_description or (config.agent.description if config.agent else None)
@@ -189,6 +197,10 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             return _error(f"{output} exists: --force overwrites it, --append adds to it")
         if output.is_dir():
             return _error(f"{output} is a folder")
+        try:  # refused before any model call: a link out of the workspace, a 0444 file
+            write_target(output, workspace.root or Path.cwd())
+        except OSError as exc:
+            return _error(str(exc.strerror or exc))
     if args.list_topics and not args.docs:
         return _error("--list-topics needs --from-docs PATH...")
     settings = run_settings(
@@ -208,7 +220,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     except service.RequestError as exc:
         return _error(str(exc))
     for warning in prepared.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(terminal(f"warning: {warning}"), file=sys.stderr)
 
     if args.concurrency:
         generator = generator.model_copy(update={"max_concurrency": args.concurrency})
@@ -237,7 +249,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
                     service.topics_of(prepared, generator if has_model else None, embedding)
                 )
                 for name, count in found.items():
-                    print(f"{count:6d}  {name}")
+                    print(terminal(f"{count:6d}  {name}"))
                 return EXIT_OK
             if args.preview:
                 return _preview(runner, prepared, generator, agent)
@@ -248,13 +260,13 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     except service.RequestError as exc:
         return _error(str(exc))
     except ProviderError as exc:
-        print(f"error: the provider failed, nothing was written: {exc}", file=sys.stderr)
+        print(terminal(f"error: the provider failed, nothing was written: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     except pipeline.GenerationError as exc:
-        print(f"error: nothing was written: {exc}", file=sys.stderr)
+        print(terminal(f"error: nothing was written: {exc}"), file=sys.stderr)
         return EXIT_FAILED
     if not outcome.scenarios:
-        print(f"error: {outcome.summary()}; nothing was written", file=sys.stderr)
+        print(terminal(f"error: {outcome.summary()}; nothing was written"), file=sys.stderr)
         return EXIT_FAILED
     try:
         text, problems = service.render(prepared, outcome, output, append=args.append)
@@ -263,14 +275,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     if problems:
         print("error: the generated file would not validate; nothing was written:", file=sys.stderr)
         for problem in problems[:20]:
-            print(f"  {problem}", file=sys.stderr)
+            print(terminal(f"  {problem}"), file=sys.stderr)
         return EXIT_FAILED
     try:
-        write_atomically(output, text)
+        write_atomically(output, text, workspace.root or Path.cwd())
     except OSError as exc:
         return _error(f"cannot write {output}: {exc.strerror or exc}")
     verb = "added to" if args.append else "written to"
-    print(f"{outcome.summary()}, {verb} {output} (status: draft)", file=sys.stderr)
+    print(terminal(f"{outcome.summary()}, {verb} {output} (status: draft)"), file=sys.stderr)
     if args.progress == "json":
         final = {
             "written": str(output),
@@ -288,13 +300,13 @@ def _preview(runner: Any, prepared: Any, generator: Any, agent: str | None) -> i
     if preset is None:
         return _error("--preview needs --persona or --preset")
     proposed = runner.run(propose_rules(generator, preset.description, agent))
-    print(f"persona: {preset.description}")
+    print(terminal(f"persona: {preset.description}"))
     print("sample inputs:")
     for sample in proposed["samples"]:
-        print(f"  - {sample}")
+        print(terminal(f"  - {sample}"))
     print("rules" + (" (the preset's)" if preset.rules else " (proposed)") + ":")
     for rule in preset.rules or proposed["rules"]:
-        print(f"  - {rule}")
+        print(terminal(f"  - {rule}"))
     return EXIT_OK
 
 

@@ -624,8 +624,10 @@ def _render(report: RunReport, fmt: str) -> str:
     from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
 
     if fmt == "text":
+        from ..core.safe_text import terminal  # names, messages, outputs: no escapes
+
         lines = [line for run in report.runs for line in scenario_lines(run)]
-        return "\n".join([*lines, summary_line(report)]) + "\n"
+        return terminal("\n".join([*lines, summary_line(report)])) + "\n"
     if fmt == "json":
         return to_json(report) + "\n"
     if fmt == "junit":

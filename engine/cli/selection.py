@@ -7,7 +7,9 @@ files, so N CI jobs with K = 1..N run disjoint sets that together are the whole 
 The last run's failing and erroring scenarios are kept in `.checkspec/lastfailed.json`
 at the workspace root (as pytest keeps its own), updated after every run under a lock
 (concurrent runs lose no update); a record that cannot be read is moved aside
-(`lastfailed.json.corrupt-<time>`) with a warning, and a new one starts.
+(`lastfailed.json.corrupt-<time>`) with a warning, and a new one starts. A record that
+cannot be written (a full disk, a read-only checkout, a link in `.checkspec/`) is
+reported and left as it was: no temporary file stays behind.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ class _Unreadable(Exception):
     """The record exists but is not one (truncated, not JSON, not its shape)."""
 
 
+class _NotRead(Exception):
+    """The record could not be read (an I/O error, no permission): it may be intact, so
+    it is left where it is."""
+
+
 def _parse(path: Path) -> set[str]:
     """The record's identities; none when it does not exist."""
     try:
@@ -64,7 +71,7 @@ def _parse(path: Path) -> set[str]:
     except FileNotFoundError:
         return set()
     except OSError as exc:
-        raise _Unreadable(exc.strerror or str(exc)) from None
+        raise _NotRead(exc.strerror or str(exc)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except ValueError as exc:
@@ -101,11 +108,16 @@ def _locked(folder: Path) -> Iterator[None]:
 
 
 def read_last_failed(root: Path | None, warnings: list[str] | None = None) -> set[str]:
-    """The identities that failed last time. An unreadable record is moved aside (its
-    warning added to `warnings`) and reads as empty."""
+    """The identities that failed last time. A record that is not one is moved aside (its
+    warning added to `warnings`) and reads as empty; one that cannot be read (an I/O
+    error) is left where it is, with a warning, and reads as empty."""
     path = state_folder(root) / LAST_FAILED
     try:
         return _parse(path)
+    except _NotRead as exc:
+        if warnings is not None:
+            warnings.append(f"warning: {path} cannot be read ({exc}); left as it is")
+        return set()
     except _Unreadable as exc:
         warning = _move_aside(path, str(exc))
         if warnings is not None:
@@ -116,12 +128,25 @@ def read_last_failed(root: Path | None, warnings: list[str] | None = None) -> se
 def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> list[str]:
     """Update the record with this run: (identity, failed) of each scenario that ran.
     Returns the warnings to show (an unreadable record moved aside)."""
+    from ..history.state import check_file, make_folder
+
     warnings: list[str] = []
     folder = state_folder(root)
+    temporary: str | None = None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
+        check_file(folder / LOCK)
+        check_file(folder / LAST_FAILED)
         with _locked(folder):
-            failed = read_last_failed(root, warnings)
+            record = folder / LAST_FAILED
+            try:
+                failed = _parse(record)
+            except _NotRead as exc:  # maybe intact: not overwritten with this run alone
+                warnings.append(f"warning: {record} cannot be read ({exc}); not updated")
+                return warnings
+            except _Unreadable as exc:
+                warnings.append(_move_aside(record, str(exc)))
+                failed = set()
             for identity, bad in ran:
                 if bad:
                     failed.add(identity)
@@ -133,9 +158,12 @@ def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> lis
                 json.dump({"failed": sorted(failed)}, out, indent=1)
             os.chmod(temporary, 0o644)
             os.replace(temporary, folder / LAST_FAILED)
-        ignore = folder / ".gitignore"
-        if not ignore.exists():  # local state, never committed (as .pytest_cache does)
-            ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
-    except OSError:  # a read-only checkout: --lf just has nothing to go on
-        pass
+            temporary = None
+    except OSError as exc:  # a full disk, a read-only checkout: the old record stands
+        why = exc.strerror if exc.strerror and exc.filename else str(exc)
+        warnings.append(f"warning: {folder / LAST_FAILED} was not updated: {why}")
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
     return warnings

@@ -75,7 +75,8 @@ def view(args: argparse.Namespace) -> int:
     if not is_loopback(host):
         print(
             f"warning: listening on {host}: anyone who can reach this address can read the "
-            "run history (its conversations and outputs)",
+            "run history (its conversations and outputs), and the Host check that stops "
+            "DNS rebinding is off (it holds only on loopback)",
             file=sys.stderr,
         )
     store = open_store()

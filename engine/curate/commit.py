@@ -4,6 +4,11 @@ Every file is checked against the bytes it was read from (a file changed since i
 refused, naming it), the new texts go to temporary files beside their targets, and only
 then does each replace its file (`os.replace`, atomic on one file system). Should a
 replace fail, the files already replaced get their old bytes back.
+
+A file that is a link is edited at its target when that is inside the workspace (the link
+stays a link, and the file it shares gets the edit); a link out of the workspace and a
+read-only file (no write bit) are refused before anything is written (core/write.py).
+A new file gets the mode the umask gives; a changed one keeps its mode.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.write import write_target
+from ..spec.workspace import find_config
 from .files import CurateError
 
 
@@ -42,6 +49,16 @@ class Change:
 def commit(changes: Sequence[Change]) -> None:
     """Write every change or none; CurateError naming the file that stopped it."""
     changes = [c for c in changes if c.old != c.new]
+    targets: dict[int, Path] = {}
+    for n, change in enumerate(changes):  # links and read-only files: refused up front
+        try:
+            targets[n] = write_target(change.path, _root_of(change.path))
+        except OSError as exc:
+            raise CurateError(f"{exc.strerror or exc}; nothing was written") from None
+    changes = [
+        Change(targets[n], change.old, change.new) if targets[n] != change.path else change
+        for n, change in enumerate(changes)
+    ]
     for change in changes:  # nothing is written until every file is as it was read
         try:
             now: bytes | None = change.path.read_bytes()
@@ -82,14 +99,15 @@ def commit(changes: Sequence[Change]) -> None:
                 os.replace(staged_at, change.path)
             done.append(change)
     except OSError as exc:
+        failed = change.path  # the file that stopped it, not the last one put back
         _discard(staged[len(done) :])
-        for change in done:  # put back what was already replaced
-            if change.old is None:
-                change.path.unlink(missing_ok=True)
+        for undone in done:  # put back what was already replaced
+            if undone.old is None:
+                undone.path.unlink(missing_ok=True)
             else:
-                change.path.write_bytes(change.old)
+                undone.path.write_bytes(undone.old)
         raise CurateError(
-            f"{change.path}: cannot write: {exc.strerror or exc}; nothing changed"
+            f"{failed}: cannot write: {exc.strerror or exc}; nothing changed"
         ) from None
 
 
@@ -97,6 +115,13 @@ def _discard(staged: Sequence[tuple[Change, str | None]]) -> None:
     for _, temporary in staged:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
+
+
+def _root_of(path: Path) -> Path:
+    """The workspace a file is in: the folder of the nearest checkspec.yaml above the file
+    itself (not above a link's target), else the current folder."""
+    config = find_config(path.absolute().parent)
+    return config.parent if config is not None else Path.cwd()
 
 
 def _umask() -> int:

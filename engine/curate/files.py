@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..catalog import SCHEMA_KEY
 from ..spec.datasets import record_name
+from ..spec.event_reader import too_many_message
 from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Severity
@@ -162,6 +163,8 @@ def _jsonl(path: Path, data: bytes, text: str) -> SpecFile:
         ):
             first = row.problems[0] if row.problems else None
             message = first.message if first is not None else "not a JSON value"
+            if first is not None and first.code == "too-many-nodes":
+                message = too_many_message(MAX_NODES)  # the file's limit, not what was left
             column = first.range.start.character + 1 if first is not None else 1
             raise CurateError(
                 f"{path}:{number + 1}:{column}: {message} (the file is left as it is)"

@@ -121,12 +121,58 @@ def _as_object(value: Any, key: str) -> dict[str, Any]:
     return {"response": {"role": "assistant", "content": value}}
 
 
+def _check_row(row: dict[str, Any], where: str) -> None:
+    """CurateError naming what in a Hub scenario is not of the Hub's shape (a string where
+    an object goes, `tags: 5`), instead of a traceback further on."""
+
+    def fail(what: str, expected: str, value: Any) -> None:
+        raise CurateError(f"{where}: {what} should be {expected}, not {type(value).__name__}")
+
+    def objects(value: Any, what: str) -> list[dict[str, Any]]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            fail(what, "a list", value)
+        for n, item in enumerate(value):
+            if not isinstance(item, dict):
+                fail(f"{what}[{n}]", "an object", item)
+        return value
+
+    def position(item: dict[str, Any], what: str) -> None:
+        value = item.get("position", 0)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            fail(f"{what}.position", "a number", value)
+
+    for key in ("name", "description", "status"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            fail(key, "a string", row[key])
+    tags = row.get("tags")
+    if tags is not None and (
+        not isinstance(tags, list) or not all(isinstance(t, str) for t in tags)
+    ):
+        fail("tags", "a list of strings", tags)
+    for n, turn in enumerate(objects(row["interactions"], "interactions")):
+        position(turn, f"interactions[{n}]")
+        for m, check in enumerate(objects(turn.get("checks"), f"interactions[{n}].checks")):
+            position(check, f"interactions[{n}].checks[{m}]")
+            for key in ("check_id", "identifier", "name"):
+                if check.get(key) is not None and not isinstance(check[key], str):
+                    fail(f"interactions[{n}].checks[{m}].{key}", "a string", check[key])
+            for key in ("spec", "override_spec", "params"):
+                if check.get(key) is not None and not isinstance(check[key], dict):
+                    fail(f"interactions[{n}].checks[{m}].{key}", "an object", check[key])
+    for n, comment in enumerate(objects(row.get("comments"), "comments")):
+        if comment.get("user") is not None and not isinstance(comment["user"], dict):
+            fail(f"comments[{n}].user", "an object", comment["user"])
+
+
 def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Hub `Scenario` objects as dataset rows (this project's dataset format)."""
     out = []
     for number, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("interactions"), list):
             raise CurateError(f"scenario {number + 1}: not a Hub scenario (no interactions)")
+        _check_row(row, f"scenario {number + 1}")
         turns = []
         for turn in sorted(row["interactions"], key=lambda t: t.get("position", 0)):
             checks = []
@@ -142,9 +188,12 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 if check.get("enabled") is False:
                     entry["enabled"] = False
                 checks.append(entry)
-            made: dict[str, Any] = {"input": turn.get("input")}
+            given = turn.get("input")  # a plain text as the chat object a dataset holds
+            made: dict[str, Any] = {
+                "input": given if given is None else _as_object(given, "messages")
+            }
             if turn.get("output") is not None:
-                made["output"] = turn["output"]
+                made["output"] = _as_object(turn["output"], "response")
             if checks:
                 made["checks"] = checks
             turns.append(made)
@@ -185,6 +234,8 @@ def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in text.splitlines() if line.strip()]
     except ValueError as exc:
         raise CurateError(f"{path}: not JSON or JSON Lines: {exc}") from None
+    except RecursionError:
+        raise CurateError(f"{path}: nested too deeply to be read") from None
 
 
 def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:

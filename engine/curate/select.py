@@ -25,7 +25,12 @@ class Selected:
 
 def is_selector(text: str) -> bool:
     """Whether a command-line word names scenarios (an existing path or `PATH::...`)."""
-    return SEPARATOR in text or Path(text).exists()
+    if SEPARATOR in text:
+        return True
+    try:
+        return Path(text).exists()
+    except OSError:  # a word too long to be a file name (a 300-byte tag): not a path
+        return False
 
 
 def split_selector(text: str) -> tuple[str, str | None]:

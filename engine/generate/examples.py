@@ -36,7 +36,7 @@ def _records(path: Path) -> list[Any]:
             if line.strip():
                 try:
                     found.append(json.loads(line))
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested past the stack
                     continue
         return found
     data = yaml.safe_load(text)
@@ -51,6 +51,8 @@ def preset_like(path: Path) -> PresetSpec:
         records = _records(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"{path}: cannot be read as a dataset ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: cannot be read as a dataset (nested too deeply)") from None
     examples: list[str] = []
     rules: list[str] = []
     for record in records:

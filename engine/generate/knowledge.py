@@ -10,15 +10,23 @@ Chunks follow the text's own structure: a heading starts a new chunk (and its he
 path is the chunk's title), paragraphs are put together up to `CHUNK_CHARS`, and a
 paragraph longer than that is cut at sentence ends.
 
+Links: a file or folder named on the command line is read wherever it points, but inside
+a folder no link is followed out of that folder (a `faq.md -> ~/.aws/credentials` is
+skipped with a warning, never read nor sent to a model), and only regular files are read
+(a FIFO or a device would block or never end). Each file is opened without following a
+link swapped in after the check (`O_NOFOLLOW` where the system has it).
+
 Topics: the first-level subfolders of a folder given are its topics (files directly in
 it are "general"); without subfolders, topics are found by clustering (topics.py).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -30,6 +38,9 @@ CHUNK_CHARS = 1500  # a chunk grows to about this many characters
 MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
 MAX_KNOWLEDGE_CHARS = 10_000_000  # text kept from a knowledge base (10 M characters)
 _SNIFF = 8192
+_LINE_BYTES = 1 << 20  # a longer line is read in pieces of this many bytes
+_BLOCK_CHARS = 1 << 20  # a paragraph longer than this is cut into blocks
+_RECORD_CHARS = 16 << 20  # a JSON Lines record longer than this is skipped
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -90,6 +101,7 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
         except OSError as exc:
             raise KnowledgeError(f"{given}: cannot be read ({exc.strerror or exc})") from None
         found = False
+        inside = path.resolve()
         for root, dirs, names in os.walk(
             path,
             onerror=lambda exc: warnings.append(
@@ -102,6 +114,10 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
                 if name.startswith(".") or file.suffix.lower() not in SUFFIXES:
                     continue
                 found = True
+                why = _outside(file, inside)
+                if why:
+                    warnings.append(f"{file}: skipped, {why}")
+                    continue
                 topic = None
                 if subfolders:
                     relative = file.relative_to(path).parts
@@ -156,6 +172,36 @@ def load_knowledge_base(
     return kb
 
 
+def _outside(file: Path, inside: Path) -> str | None:
+    """Why `file`, found in the folder `inside`, is not read (None: it may be)."""
+    try:
+        target = file.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "cannot be read (No such file or directory)"
+    if file.is_symlink() and not target.is_relative_to(inside):
+        return "a link out of the knowledge base (links are followed only inside it)"
+    if not target.is_file():
+        return "not a regular file"
+    return None
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _open(path: Path, *, follow: bool) -> BinaryIO:
+    """The file opened for reading; `follow=False` refuses a link put there since."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if follow else _NOFOLLOW)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Skip("not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class _Skip(Exception):
     """This file is skipped (the message says why)."""
 
@@ -172,13 +218,14 @@ class _Block:
 
 def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
     suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        yield from _pdf_blocks(path)
-        return
     try:
-        handle = path.open("rb")
+        handle = _open(path, follow=path.is_symlink())
     except OSError as exc:
         raise _Skip(f"cannot be read ({exc.strerror or exc})") from None
+    if suffix == ".pdf":
+        with handle:
+            yield from _pdf_blocks(handle)
+        return
     with handle:
         head = handle.read(_SNIFF)
         if b"\0" in head:
@@ -194,33 +241,66 @@ def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
 
 
 def _text_lines(handle: BinaryIO, path: Path) -> Iterator[str]:
-    for number, raw in enumerate(handle, 1):
+    """The file's lines, decoded; a line longer than _LINE_BYTES comes in pieces of at
+    most that (only the last ends with its line break), so what sits in memory is bounded
+    whatever the file's shape, and reading stops as soon as the budget is spent."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    number = 1
+    first = True
+    while True:
+        raw = handle.readline(_LINE_BYTES)
+        if not raw:
+            break
+        if first:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+            first = False
         try:
-            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            text = decoder.decode(raw)
         except UnicodeDecodeError:
             raise _Skip(f"line {number} is not UTF-8 text") from None
+        if raw.endswith(b"\n"):
+            number += 1
+        if text:
+            yield text
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise _Skip(f"line {number} is not UTF-8 text") from None
 
 
 def _text_blocks(lines: Iterable[str], *, markdown: bool) -> Iterator[_Block]:
     paragraph: list[str] = []
     start = 1
     fence = False
-    number = 0
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if markdown and stripped.startswith(("```", "~~~")):
-            fence = not fence
-        heading = None if (fence or not markdown) else _HEADING.match(stripped)
-        if heading or (not stripped and not fence):
-            if paragraph:
-                yield _Block("\n".join(paragraph), start)
-                paragraph = []
-            if heading:
-                yield _Block(heading.group(2), number, len(heading.group(1)))
-            continue
+    number = 1
+    size = 0
+    whole = True  # the piece starts a line (a long line comes in pieces)
+    for line in lines:
+        starts, whole = whole, line.endswith("\n")
+        if starts:
+            stripped = line.strip()
+            if markdown and stripped.startswith(("```", "~~~")):
+                fence = not fence
+            heading = None if (fence or not markdown) else _HEADING.match(stripped)
+            if heading or (not stripped and not fence):
+                if paragraph:
+                    yield _Block("\n".join(paragraph), start)
+                    paragraph, size = [], 0
+                if heading:
+                    yield _Block(heading.group(2), number, len(heading.group(1)))
+                number += whole
+                continue
         if not paragraph:
             start = number
-        paragraph.append(line.rstrip("\r\n"))
+        if starts or not paragraph:
+            paragraph.append(line.rstrip("\r\n"))
+        else:  # the rest of a long line
+            paragraph[-1] += line.rstrip("\r\n")
+        size += len(line)
+        number += whole
+        if size > _BLOCK_CHARS:  # a paragraph without end: cut, as a chunk would be
+            yield _Block("\n".join(paragraph), start)
+            paragraph, size = [], 0
     if paragraph:
         yield _Block("\n".join(paragraph), start)
 
@@ -299,12 +379,15 @@ def _html_blocks(lines: Iterable[str]) -> Iterator[_Block]:
 
 def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[_Block]:
     bad = 0
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(_whole_lines(lines), 1):
+        if line is None:  # longer than a record may be
+            bad += 1
+            continue
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's stack
             record = None
         text = record.get("text") if isinstance(record, dict) else None
         if not isinstance(text, str):
@@ -321,13 +404,28 @@ def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iter
         warnings.append(f"{path}: {bad} line(s) skipped (not a JSON object with a 'text' string)")
 
 
-def _pdf_blocks(path: Path) -> Iterator[_Block]:
+def _whole_lines(pieces: Iterable[str]) -> Iterator[str | None]:
+    """Lines put back together from their pieces; None for one over _RECORD_CHARS."""
+    parts: list[str] = []
+    size = 0
+    for piece in pieces:
+        if size <= _RECORD_CHARS:
+            parts.append(piece)
+        size += len(piece)
+        if piece.endswith("\n"):
+            yield "".join(parts) if size <= _RECORD_CHARS else None
+            parts, size = [], 0
+    if parts:
+        yield "".join(parts) if size <= _RECORD_CHARS else None
+
+
+def _pdf_blocks(path: BinaryIO) -> Iterator[_Block]:
     try:
         from pypdf import PdfReader  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise _Skip("PDF needs pypdf, which is not installed (pip install pypdf)") from None
     try:
-        reader = PdfReader(str(path))
+        reader = PdfReader(path)
         for page_number, page in enumerate(reader.pages, 1):
             for paragraph in re.split(r"\n\s*\n", page.extract_text() or ""):
                 if paragraph.strip():
@@ -371,20 +469,30 @@ def _chunks(blocks: Iterable[_Block], source: str) -> Iterator[Chunk]:
 
 
 def _pieces(text: str) -> Iterator[str]:
-    """The paragraph, or its sentences grouped up to CHUNK_CHARS when it is longer."""
+    """The paragraph, or its sentences grouped up to CHUNK_CHARS when it is longer.
+
+    Linear in the text: it walks the sentence ends by position and slices only what it
+    yields (a sentence with no end in sight is cut every CHUNK_CHARS characters), never
+    copying the rest of the text, so a 50 MB line costs what 50 MB of lines cost."""
     text = text.strip()
     if len(text) <= CHUNK_CHARS:
         yield text
         return
     group: list[str] = []
     size = 0
-    for sentence in _SENTENCE_END.split(text):
-        while len(sentence) > CHUNK_CHARS:  # no sentence end: cut it
+    start = 0
+    ends = _SENTENCE_END.finditer(text)
+    while start < len(text):
+        end = next(ends, None)
+        stop, after = (end.start(), end.end()) if end else (len(text), len(text))
+        while stop - start > CHUNK_CHARS:  # no sentence end: cut it
             if group:
                 yield " ".join(group)
                 group, size = [], 0
-            yield sentence[:CHUNK_CHARS]
-            sentence = sentence[CHUNK_CHARS:]
+            yield text[start : start + CHUNK_CHARS]
+            start += CHUNK_CHARS
+        sentence = text[start:stop]
+        start = after
         if group and size + len(sentence) > CHUNK_CHARS:
             yield " ".join(group)
             group, size = [], 0

@@ -9,8 +9,6 @@ is written, the whole resulting text is analysed by the project's own analysis (
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..catalog import FileKind
+from ..core.write import write_bytes_atomically
 from ..spec.document import analyze
 from ..spec.problems import Problem
 from ..spec.source import parse_source
@@ -112,14 +111,9 @@ def problems_of(text: str, path: Path) -> list[Problem]:
     return document.every_problem()
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """The text in place at once (a temporary file renamed), never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def write_atomically(path: Path, text: str, root: Path | None = None) -> None:
+    """The text in place at once (a temporary file renamed), never half a file; with the
+    file's mode (a new one: the umask's); `-o` on a link writes its target when inside
+    the workspace `root`, and is refused otherwise, as is a read-only file
+    (core/write.py)."""
+    write_bytes_atomically(path, text.encode("utf-8"), root)

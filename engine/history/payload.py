@@ -167,28 +167,69 @@ def run_info(report: RunReport, counts: Mapping[str, int]) -> dict[str, Any]:
     }
 
 
+# git runs nothing the workspace configures: no fsmonitor hook, no hooks, no pager, no
+# external diff or text conversion, no lock taken on the index (it is not written), and
+# every clean/smudge filter of its config emptied (a filter is a command: git would run
+# it to compare a file whose stat changed). Reading the config runs nothing.
+_GIT = (
+    "git",
+    "--no-pager",
+    "--no-optional-locks",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "diff.external=",
+)
+_GIT_ENV_DROPPED = ("GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS")
+
+
+def _git(folder: str, *args: str, timeout: float = 5) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROPPED}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    return subprocess.run(
+        [*_GIT, *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env,
+    )
+
+
+def _no_filters(folder: str) -> list[str]:
+    """`-c` options emptying every filter driver the repository's config names."""
+    found = _git(folder, "config", "--null", "--name-only", "--get-regexp", r"^filter\.")
+    names = {key.rsplit(".", 1)[0] for key in found.stdout.split("\0") if key.startswith("filter.")}
+    options: list[str] = []
+    for name in sorted(names):
+        for field in ("clean", "smudge", "process"):
+            options += ["-c", f"{name}.{field}="]
+        options += ["-c", f"{name}.required=false"]
+    return options
+
+
 @cache
 def git_state(folder: str) -> dict[str, Any] | None:
     """The commit checked out at `folder` and whether the work tree has changes; None
-    outside a repository or without git (asked once a process)."""
+    outside a repository or without git (asked once a process). git is called with the
+    workspace's executable configuration off (_GIT, _no_filters)."""
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
+        head = _git(folder, "rev-parse", "HEAD")
         if head.returncode != 0:
             return None
-        status = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=folder,
-            capture_output=True,
-            text=True,
+        status = _git(
+            folder,
+            *_no_filters(folder),
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--ignore-submodules",
             timeout=10,
-            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.safe_text import markdown_cell, markdown_code
 from .compare import Comparison, OutputChange, Rate, ScenarioChange
 from .store import RunSummary
 
@@ -115,8 +116,8 @@ def _output_lines(output: OutputChange, indent: str) -> list[str]:
 
 
 def _md(text: Any) -> str:
-    """Text safe in a markdown table cell."""
-    return _short(text).replace("|", "\\|").replace("<", "&lt;")
+    """Text safe in a markdown table cell: one line, no live HTML, link or image."""
+    return markdown_cell(_short(text))
 
 
 def compare_markdown(comparison: Comparison) -> str:
@@ -131,7 +132,8 @@ def compare_markdown(comparison: Comparison) -> str:
         f"still failing · {len(comparison.added)} added · {len(comparison.removed)} removed · "
         f"pass rate {_pct(base_rate)} → {_pct(head_rate)}",
         "",
-        f"Base `{_run_label(comparison.base)}`, head `{_run_label(comparison.head)}`.",
+        f"Base `{markdown_code(_run_label(comparison.base))}`, "
+        f"head `{markdown_code(_run_label(comparison.head))}`.",
     ]
     if comparison.note:
         lines += ["", f"> **Note:** {comparison.note}"]
@@ -150,7 +152,7 @@ def compare_markdown(comparison: Comparison) -> str:
         for change in changes[:SHOWN]:
             where = f"{change.file}:{change.line}" if change.line else change.file
             lines.append(
-                f"| {_md(change.name)} | `{_md(where)}` | {_status(change)} | "
+                f"| {_md(change.name)} | `{markdown_code(_short(where))}` | {_status(change)} | "
                 f"{_md(change.reason or '')} |"
             )
         if len(changes) > SHOWN:

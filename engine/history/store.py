@@ -15,8 +15,12 @@ prunes to `history_max_runs`). `HistoryError` (unknown run, no runs yet) carries
 message the CLI prints before exiting 2.
 
 The schema's version is the database's `PRAGMA user_version`. A database of another
-version, or one SQLite cannot read, is moved aside (`history.db.corrupt-<timestamp>`,
+version, or one that opens and fails `PRAGMA integrity_check` (read-only, `immutable`: it
+needs no room for -wal and -shm files), is moved aside (`history.db.corrupt-<timestamp>`,
 with its -wal and -shm files) with a one-line message on stderr, and a new one starts.
+Any other error (a full disk, "disk I/O error", no permission) sets nothing aside: it is
+reported, and the next run with room uses the same database. Links and folders in
+`.checkspec/` are refused (state.py).
 Several runs may write at once: each write is one `BEGIN IMMEDIATE` transaction, and a
 writer waits for another's lock (busy timeout) rather than failing. `save_run` is what
 the front ends call: it never raises (a run's results and exit code do not depend on
@@ -39,6 +43,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .payload import ReportFormatError, load_report_file
+from .state import check_file, make_folder
 
 SCHEMA_VERSION = 1
 DB_NAME = "history.db"
@@ -147,11 +152,9 @@ class HistoryStore:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = self.path.parent / ".gitignore"
-        if self.path.parent.name == ".checkspec" and not ignore.exists():
-            with suppress(OSError):  # local state, never committed (as .pytest_cache does)
-                ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
+        make_folder(self.path.parent)
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            check_file(self.path.with_name(self.path.name + suffix))
         for attempt in range(3):
             try:
                 return self._open_once()
@@ -198,14 +201,13 @@ class HistoryStore:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-        except sqlite3.OperationalError as exc:
-            db.close()
-            if _is_busy(exc):
-                raise
-            raise _Unusable(f"SQLite cannot use it ({exc})") from None
         except sqlite3.DatabaseError as exc:
             db.close()
-            raise _Unusable(f"SQLite cannot read it ({exc})") from None
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise
+            if _fails_integrity(self.path):
+                raise _Unusable(f"SQLite cannot read it ({exc})") from None
+            raise  # a full disk, an I/O error: the file is intact, nothing is set aside
         except BaseException:
             db.close()
             raise
@@ -248,7 +250,8 @@ class HistoryStore:
         try:
             yield db
         except BaseException:
-            db.execute("ROLLBACK")
+            with suppress(sqlite3.Error):  # a full disk may fail the rollback too
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
 
@@ -419,6 +422,23 @@ _LAST = re.compile(r"last(?:~(\d+))?")
 
 class _Unusable(Exception):
     """The database cannot be used as a history (why)."""
+
+
+def _fails_integrity(path: Path) -> bool:
+    """Whether the file at `path` is a database SQLite cannot read: it opens (read-only,
+    immutable: no -wal or -shm is made) and fails `PRAGMA integrity_check`, or is not a
+    database at all. An I/O error in the check says nothing about the file: False."""
+    if not path.is_file():
+        return False
+    try:
+        uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
+        with closing(sqlite3.connect(uri, uri=True)) as db:
+            row = db.execute("PRAGMA integrity_check").fetchone()
+    except sqlite3.OperationalError:
+        return False
+    except sqlite3.DatabaseError:  # "file is not a database", "malformed"
+        return True
+    return not row or row[0] != "ok"
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

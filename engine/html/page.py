@@ -4,19 +4,25 @@ The page is `assets/page.html` with the styles and script of `assets/` inlined a
 data embedded as JSON in a `<script type="application/json">`; the script renders the
 rows a page at a time, so a run of 10,000 scenarios opens at once (bench/html_report.py).
 No network: nothing is fetched, the page works from file:// (tests/test_html_report.py).
+
+Its Content-Security-Policy allows only its own script, by hash (`script-src
+'sha256-…'`): no inline event handler and no other script runs, even if some text got
+past the escaping. Every text goes into the page through textContent, and a long one is
+shown cut to report.js's CUT characters with buttons to show more or all of it.
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
 import re
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
-_SLOT = re.compile(r"\{\{(title|style|data|encoding|script)\}\}")
+_SLOT = re.compile(r"\{\{(title|style|data|encoding|script|script_hash)\}\}")
 # Data bigger than this is embedded gzipped, as a JSON string of base64 (the page inflates
 # it with the browser's DecompressionStream): a run's JSON repeats its keys and texts, and
 # 10,000 scenarios would be ~14 MB as text, ~1.5 MB so (bench/html_report.py).
@@ -54,12 +60,15 @@ def page(
         packed = gzip.compress(embedded.encode("utf-8"), compresslevel=6, mtime=0)
         embedded = json.dumps(base64.b64encode(packed).decode("ascii"))
         encoding = "gzip+base64"
+    script = "\n".join(asset(name) for name in scripts).replace("</script", "<\\/script")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     values = {
         "title": _escape_html(title),
         "style": asset("style.css"),
         "data": embedded,
         "encoding": encoding,
-        "script": "\n".join(asset(name) for name in scripts).replace("</script", "<\\/script"),
+        "script": script,
+        "script_hash": f"sha256-{digest}",
     }
     return _SLOT.sub(lambda found: values[found.group(1)], asset("page.html"))
 

@@ -4,7 +4,15 @@ Pages: `/` the runs (pass-rate trend, pick two to compare), `/runs/ID` a run's r
 `/compare?base=A&head=B` a comparison page; the runs page reads `/api/runs`, and
 `/api/runs/ID` and `/api/compare?base=&head=` give the same data as JSON. It listens on
 loopback unless told otherwise, and then answers only requests whose Host is that address
-(a page on another site cannot reach it through DNS rebinding).
+(a page on another site cannot reach it through DNS rebinding). Any spelling of a loopback
+address counts (`127.1`, `0x7f.1`, `2130706433`, as inet_aton reads them). On another
+address the Host check is off, and `checkspec view` says so.
+
+Bounds: a request's query holds at most MAX_FIELDS fields, `?limit=` at most MAX_RUNS
+(more: 400, as is a malformed request); an idle or slow connection is closed after
+READ_TIMEOUT_S seconds without a byte; at most MAX_CONNECTIONS are served at once (more
+are closed at once), and BACKLOG wait to be accepted. GET only (others: 501); a GET
+changes nothing.
 """
 
 from __future__ import annotations
@@ -32,17 +40,52 @@ class History(Protocol):
     def load(self, run_id: str) -> dict[str, Any]: ...
 
 
+MAX_RUNS = 10_000
+MAX_FIELDS = 20
+READ_TIMEOUT_S = 30.0
+MAX_CONNECTIONS = 64
+BACKLOG = 128
+
+
 class NotFound(Exception):
     """A run or page that does not exist (answered 404)."""
+
+
+class BadRequest(Exception):
+    """A request asking for what is not served (answered 400)."""
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address `host` names, in any spelling the system's resolver accepts for one
+    (`127.1`, `0x7f.1`: inet_aton's forms); None for a name."""
+    host = host.strip("[]")
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except (OSError, ValueError):
+        return None
 
 
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+    address = _address(host)
+    return address is not None and address.is_loopback
+
+
+def allowed_hosts(host: str) -> set[str] | None:
+    """The Host header names answered when listening on `host`; None: no check (not
+    loopback)."""
+    if not is_loopback(host):
+        return None
+    names = {host, "localhost", "127.0.0.1", "[::1]"}
+    address = _address(host)
+    if address is not None:
+        names.add(f"[{address}]" if address.version == 6 else str(address))
+    return names
 
 
 def run_summary(run: Any) -> dict[str, Any]:
@@ -87,7 +130,11 @@ class Viewer:
     def answer(self, target: str) -> tuple[str, str]:
         """The content type and body for a GET of `target`; NotFound when none."""
         parts = urlsplit(target)
-        path, query = parts.path, parse_qs(parts.query)
+        try:
+            query = parse_qs(parts.query, max_num_fields=MAX_FIELDS)
+        except ValueError:
+            raise BadRequest(f"more than {MAX_FIELDS} query fields") from None
+        path = parts.path
 
         def arg(name: str) -> str:
             values = query.get(name)
@@ -100,8 +147,12 @@ class Viewer:
             return "text/html", page("runs", data, "checkspec runs", ("viewer.js", "report.js"))
         if path == "/api/runs":
             given = query.get("limit", ["200"])[0]
-            limit = int(given) if given.isdigit() else 200
-            runs = [run_summary(r) for r in self._runs(max(1, min(limit, 10_000)))]
+            limit = 200
+            if given.isascii() and given.isdigit():  # not `¹`, which isdigit too
+                if len(given) > len(str(MAX_RUNS)) or int(given) > MAX_RUNS:
+                    raise BadRequest(f"limit: at most {MAX_RUNS}")
+                limit = max(1, int(given))
+            runs = [run_summary(r) for r in self._runs(limit)]
             return "application/json", json.dumps({"runs": runs})
         if path.startswith("/api/runs/"):
             return "application/json", json.dumps(self._load(unquote(path[10:])))
@@ -117,11 +168,15 @@ class Viewer:
         raise NotFound(path)
 
 
-def make_server(viewer: Viewer, host: str, port: int) -> ThreadingHTTPServer:
-    allowed = {host, "localhost", "127.0.0.1", "[::1]"} if is_loopback(host) else None
+def make_server(
+    viewer: Viewer, host: str, port: int, read_timeout: float = READ_TIMEOUT_S
+) -> ThreadingHTTPServer:
+    allowed = allowed_hosts(host)
+    slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "checkspec-view"
+        timeout = read_timeout  # an idle or slow client holds its thread this long at most
 
         def do_GET(self) -> None:
             name = (self.headers.get("Host") or "").rsplit(":", 1)[0]
@@ -132,6 +187,8 @@ def make_server(viewer: Viewer, host: str, port: int) -> ThreadingHTTPServer:
                 kind, body = viewer.answer(self.path)
             except NotFound as exc:
                 self._send(HTTPStatus.NOT_FOUND, "text/plain", str(exc))
+            except BadRequest as exc:
+                self._send(HTTPStatus.BAD_REQUEST, "text/plain", str(exc))
             except Exception as exc:  # one bad run never stops the viewer
                 self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain", f"error: {exc}")
             else:
@@ -153,6 +210,23 @@ def make_server(viewer: Viewer, host: str, port: int) -> ThreadingHTTPServer:
     class Server(ThreadingHTTPServer):
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         daemon_threads = True
+        request_queue_size = BACKLOG
+
+        def process_request(self, request: Any, client_address: Any) -> None:
+            if not slots.acquire(blocking=False):  # as many as it serves at once: closed
+                self.shutdown_request(request)
+                return
+            try:
+                super().process_request(request, client_address)
+            except BaseException:
+                slots.release()
+                raise
+
+        def process_request_thread(self, request: Any, client_address: Any) -> None:
+            try:
+                super().process_request_thread(request, client_address)
+            finally:
+                slots.release()
 
     return Server((host.strip("[]"), port), Handler)
 

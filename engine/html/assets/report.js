@@ -25,6 +25,26 @@
     if (value === null || value === undefined) return "";
     return typeof value === "string" ? value : JSON.stringify(value, null, 2);
   }
+  /* A long text (an output of 1 MB of one character took the browser 46 s to lay out) is
+     shown cut to CUT characters, with buttons that show CUT more, or all of it. */
+  var CUT = 20000;
+  function longText(tag, attrs, value) {
+    var full = text(value), node = el(tag, attrs);
+    if (full.length <= CUT) { node.textContent = full; return node; }
+    var shown = CUT;
+    var note = el("span", { class: "muted cut-note" });
+    var more = el("button", { class: "more show-more", text: "show more", onclick: function () { shown += CUT * 4; draw(); } });
+    var all = el("button", { class: "more show-all", text: "show all", onclick: function () { shown = full.length; draw(); } });
+    function draw() {
+      node.textContent = full.slice(0, shown);
+      var left = full.length - shown;
+      note.textContent = left > 0 ? "… " + left.toLocaleString() + " more characters (" + full.length.toLocaleString() + " in all) " : "";
+      more.style.display = all.style.display = left > 0 ? "" : "none";
+    }
+    draw();
+    return el("div", { class: "long-text" }, [node, el("div", null, [note, more, " ", all])]);
+  }
+  function short(value, n) { var t = text(value); return t.length > n ? t.slice(0, n) + "…" : t; }
   function badge(status) { return el("span", { class: "badge " + (status || "none"), text: status || "—" }); }
   function seconds(s) { return s === null || s === undefined ? "—" : s < 1 ? Math.round(s * 1000) + " ms" : s.toFixed(2) + " s"; }
   function percent(x) { return x === null || x === undefined ? "—" : (x * 100).toFixed(1) + "%"; }
@@ -74,7 +94,7 @@
   }
   function diffView(expected, actual) {
     var a = text(expected.value), b = text(actual.value);
-    var lines = diffLines(a, b);
+    var lines = a.length + b.length > CUT ? null : diffLines(a, b);
     function side(title, rows, tag) {
       var pre = el("pre");
       rows.forEach(function (row, k) {
@@ -83,7 +103,7 @@
       });
       return el("div", null, [el("h4", { text: title }), pre]);
     }
-    if (!lines) return el("div", { class: "diff" }, [el("div", null, [el("h4", { text: "expected (" + expected.key + ")" }), el("pre", { text: a })]), el("div", null, [el("h4", { text: "actual (" + actual.key + ")" }), el("pre", { text: b })])]);
+    if (!lines) return el("div", { class: "diff" }, [el("div", null, [el("h4", { text: "expected (" + expected.key + ")" }), longText("pre", null, a)]), el("div", null, [el("h4", { text: "actual (" + actual.key + ")" }), longText("pre", null, b)])]);
     return el("div", { class: "diff" }, [side("expected (" + expected.key + ")", lines[0], "del"), side("actual (" + actual.key + ")", lines[1], "ins")]);
   }
   function checkView(result, repeat) {
@@ -94,11 +114,11 @@
         result.line ? el("span", { class: "muted", text: "line " + result.line }) : null,
         repeat ? el("span", { class: repeat.passed > 0 && repeat.passed < repeat.runs ? "flaky" : "muted", title: "passed / runs over the repeats",
           text: "passed " + repeat.passed + "/" + repeat.runs + " (" + percent(repeat.rate) + ")" }) : null]),
-      result.message ? el("p", { class: "reason", text: result.message }) : null,
+      result.message ? longText("p", { class: "reason" }, result.message) : null,
     ];
     if (expected && actual && result.status !== "pass") kids.push(diffView(expected, actual));
     if (Object.keys(details).length) {
-      kids.push(el("details", null, [el("summary", { class: "muted", text: "details" }), el("pre", { text: text(details) })]));
+      kids.push(el("details", null, [el("summary", { class: "muted", text: "details" }), longText("pre", null, details)]));
     }
     return el("div", { class: "check " + (result.status || "") }, kids);
   }
@@ -109,7 +129,7 @@
       body.appendChild(el("h2", { text: "Conversation" }));
       interactions.forEach(function (interaction) {
         turnsOf(interaction).forEach(function (t) {
-          body.appendChild(el("div", { class: "turn " + t.role }, [el("div", { class: "role", text: t.role }), el("div", { class: "msg", text: text(t.content) })]));
+          body.appendChild(el("div", { class: "turn " + t.role }, [el("div", { class: "role", text: t.role }), longText("div", { class: "msg" }, t.content)]));
         });
       });
     }
@@ -118,7 +138,7 @@
     ((s.repeats && s.repeats.checks) || []).forEach(function (c) { repeats[c.step + ":" + c.index] = c; });
     (s.steps || []).forEach(function (step, k) {
       if ((s.steps || []).length > 1) body.appendChild(el("div", { class: "muted", text: "step " + (k + 1) + (s.step_lines && s.step_lines[k] ? " (line " + s.step_lines[k] + ")" : "") + ": " + step.status }));
-      if (step.error) body.appendChild(el("pre", { text: text(step.error) }));
+      if (step.error) body.appendChild(longText("pre", null, step.error));
       if (step.skip_reason) body.appendChild(el("p", { class: "muted", text: "skipped: " + step.skip_reason }));
       (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i])); });
     });
@@ -127,18 +147,18 @@
       body.appendChild(el("p", { text: "passed " + s.repeats.passed + " of " + s.repeats.runs + " (" + percent(s.repeats.rate) + ")" + (s.repeats.flaky ? ", flaky" : "") +
         (s.repeats.statuses ? ": " + s.repeats.statuses.join(" ") : "") }));
     }
-    if (s.output) { body.appendChild(el("h2", { text: "Captured output" })); body.appendChild(el("pre", { text: s.output })); }
+    if (s.output) { body.appendChild(el("h2", { text: "Captured output" })); body.appendChild(longText("pre", null, s.output)); }
     if (s.rerun) body.appendChild(el("p", { class: "muted", text: "re-run: " + s.rerun }));
     return body;
   }
   function scenarioRow(s, extra, makeBody) {
     var row = el("details", { class: "row", "data-status": s.status, "data-section": s.section || null, "data-id": s.id || "" }, [
-      el("summary", null, [badge(s.status), el("span", { class: "name", text: s.scenario_name || s.name || s.id }),
+      el("summary", null, [badge(s.status), el("span", { class: "name", text: short(s.scenario_name || s.name || s.id, 300) }),
         extra || null,
         s.repeats && s.repeats.flaky ? el("span", { class: "flaky", title: "verdicts differ across repeats", text: "flaky" }) : null,
         s.repeats ? el("span", { class: "muted", title: "passed / runs", text: percent(s.repeats.rate) + " (" + s.repeats.passed + "/" + s.repeats.runs + ")" }) : null,
-      ].concat((s.tags || []).map(function (t) { return el("span", { class: "tag", text: t }); })).concat([
-        el("span", { class: "where", text: (s.file || "") + (s.line ? ":" + s.line : "") }),
+      ].concat((s.tags || []).map(function (t) { return el("span", { class: "tag", text: short(t, 100) }); })).concat([
+        el("span", { class: "where", text: short(s.file || "", 300) + (s.line ? ":" + s.line : "") }),
         el("span", { class: "dur", text: s.duration_ms !== undefined ? seconds(s.duration_ms / 1000) : "" })])),
     ]);
     var filled = false;
@@ -269,10 +289,10 @@
   }
   function changeBody(entry, section, sides) {
     var body = el("div", { class: "body" });
-    if (entry.reason) body.appendChild(el("p", { class: "reason", text: entry.reason }));
+    if (entry.reason) body.appendChild(longText("p", { class: "reason" }, entry.reason));
     if (section === "changed_outputs") {
       body.appendChild(el("h2", { text: "Interaction " + (entry.interaction + 1) + ": the same input" }));
-      body.appendChild(el("pre", { text: text(entry.inputs) }));
+      body.appendChild(longText("pre", null, entry.inputs));
       body.appendChild(diffView({ key: "base", value: entry.base_output }, { key: "head", value: entry.head_output }));
     }
     if (sides.head) { body.appendChild(el("h2", { text: "In head" })); body.appendChild(scenarioBody(sides.head)); }
@@ -338,6 +358,6 @@
     (views[data.page] || (window.checkspecViews || {})[data.page] || report)(data.data, root);
     document.body.setAttribute("data-ready", "true");
   }
-  window.checkspecPage = { start: start, report: report, compare: compare, el: el, percent: percent, seconds: seconds };
+  window.checkspecPage = { start: start, report: report, compare: compare, el: el, percent: percent, seconds: seconds, longText: longText, CUT: CUT };
   start();
 })();
