@@ -52,8 +52,7 @@ def _keep(
     duration: float,
 ) -> str | None:
     # Deferred: the engine's reports load with the first run (start-up time).
-    from checkspec.engine.cli.execute import RunReport, ScenarioRun
-    from checkspec.engine.cli.history import keep_run
+    from checkspec.engine.runs import RunReport, ScenarioRun, keep_run
     from checkspec.engine.settings import for_workspace
 
     settings = for_workspace(doc.settings, doc.workspace.root)
