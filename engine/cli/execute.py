@@ -35,6 +35,7 @@ def run_session(
     """Run the session to its end or to a stop signal; its report (in the scenarios'
     order). `on_done` sees each single run (repeats too: the progress bar counts them)."""
     executor = session.executor
+    assert executor is not None, "the CLI gives its session an executor"
     stopped_by: int | None = None
 
     async def main() -> None:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from ..runs.report import RunReport
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
-    from ..runs.report import RunReport
 
 # The engine is imported by the commands that use it, not here: `checkspec --version` and
 # `--help` would otherwise load every check, model and template first (half a second).
@@ -412,10 +412,10 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
+    from ..runs.session import RunSession
     from ..settings import run_settings
     from ..spec.workspace import load_workspace
     from ..targets import describe_target_problem
-    from ..runs.session import RunSession
     from .execute import run_session
     from .progress import Progress
     from .selection import write_last_failed
@@ -484,9 +484,7 @@ def _run(args: argparse.Namespace) -> int:
                     include_drafts=args.include_drafts,
                     root=workspace.root,
                 )
-                report = run_session(
-                    session, on_done=lambda run: progress.advance(), runner=runner
-                )
+                report = run_session(session, on_done=lambda run: progress.advance(), runner=runner)
         except (WorkerStartError, RayUnavailable) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_INVALID
@@ -554,8 +552,8 @@ def _select(
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
-    from ..spec.status import drafts_left_out
     from ..runs.report import runnable, scenario_identity
+    from ..spec.status import drafts_left_out
     from .selection import shard_of
 
     todo = runnable(documents, args.tag)

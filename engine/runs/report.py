@@ -17,6 +17,7 @@ from ..settings import Settings
 from ..spec.document import Document
 from ..spec.scenario_analysis import ScenarioEntry
 
+
 @dataclass
 class ScenarioRun:
     """A scenario's result with where it (and each of its checks) is written.

@@ -19,12 +19,13 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..executor import Executor, Job, RunOptions
 from ..settings import Settings
 from ..spec.document import Document
 from ..spec.scenario_analysis import ScenarioEntry
-from ..spec.status import drafts_left_out
+from ..spec.status import is_draft
 from .keep import keep_run
 from .report import RunReport, ScenarioRun
 
@@ -37,16 +38,29 @@ class RunSession:
         todo: Sequence[tuple[Document, ScenarioEntry]],
         *,
         settings: Settings,
-        executor: Executor,
+        executor: Executor | None = None,
         target: str | None = None,
         repeat: int = 1,
         min_pass_rate: float = 1.0,
         include_drafts: bool = False,
         source: str = "cli",
         root: Path | None = None,
+        prepare: Callable[[ScenarioEntry], Any] | None = None,
+        handle: Any = None,
     ) -> None:
-        runnable = [(d, e) for d, e in todo if e.scenario is not None]
-        self.todo, self.drafts = drafts_left_out(runnable, include_drafts)
+        """`executor` may be given later (before `results()`); `prepare` gives the scenario
+        a job runs (default: the entry's own); `handle` cancels this session's stream alone
+        on a shared pool (engine/executor/pool.py's StreamHandle)."""
+        # Which of `todo` run (their indexes there): the runnable ones, drafts left out
+        # unless asked.
+        self.picked = [
+            i
+            for i, (_, e) in enumerate(todo)
+            if e.scenario is not None and (include_drafts or not is_draft(e))
+        ]
+        self.todo = [todo[i] for i in self.picked]
+        drafts = sum(1 for _, e in todo if e.scenario is not None and is_draft(e))
+        self.drafts = 0 if include_drafts else drafts  # how many drafts were left out
         self.settings = settings
         self.executor = executor
         self.target = target
@@ -54,6 +68,8 @@ class RunSession:
         self.min_pass_rate = min_pass_rate
         self.source = source
         self.root = root
+        self.prepare = prepare
+        self.handle = handle
         self.cancelled = False
         self._runs: list[ScenarioRun | None] = []
         self._folded: dict[int, ScenarioRun] = {}
@@ -63,11 +79,19 @@ class RunSession:
 
     def plan(self) -> list[Job]:
         """The jobs: scenario n's run r is key n * repeat + r."""
-        return [
-            Job(i * self.repeat + r, entry.scenario, self.target, repeat=r)  # type: ignore[arg-type]
-            for i, (_, entry) in enumerate(self.todo)
-            for r in range(self.repeat)
-        ]
+        jobs: list[Job] = []
+        for i, (_, entry) in enumerate(self.todo):
+            scenario = entry.scenario if self.prepare is None else self.prepare(entry)
+            assert scenario is not None  # only runnable entries are planned
+            jobs.extend(
+                Job(i * self.repeat + r, scenario, self.target, repeat=r)
+                for r in range(self.repeat)
+            )
+        return jobs
+
+    def entry_of(self, key: int) -> ScenarioEntry:
+        """The scenario a job's key is of."""
+        return self.todo[key // self.repeat][1]
 
     async def results(
         self, on_job: Callable[[ScenarioRun], None] | None = None
@@ -79,8 +103,15 @@ class RunSession:
         self._started = time.time()
         self._clock = time.perf_counter()
         left = [self.repeat] * len(self.todo)
+        assert self.executor is not None, "a session runs on an executor"
+        options = RunOptions(self.settings)
+        stream = (
+            self.executor.stream(jobs, options)
+            if self.handle is None
+            else self.executor.stream(jobs, options, self.handle)  # type: ignore[call-arg]
+        )
         try:
-            async for outcome in self.executor.stream(jobs, RunOptions(self.settings)):
+            async for outcome in stream:
                 n = outcome.key // self.repeat
                 doc, entry = self.todo[n]
                 run = ScenarioRun.of(
@@ -94,6 +125,7 @@ class RunSession:
                     self._folded[n] = folded = self._fold(n)
                     yield n, folded
         finally:
+            await stream.aclose()
             self._duration = time.perf_counter() - self._clock
 
     def _fold(self, n: int) -> ScenarioRun:
@@ -113,7 +145,10 @@ class RunSession:
     def cancel(self) -> None:
         """Start no more scenarios; the running ones end as cancelled."""
         self.cancelled = True
-        self.executor.cancel()
+        if self.handle is not None:
+            self.handle.cancel()
+        elif self.executor is not None:
+            self.executor.cancel()
 
     def report(self) -> RunReport:
         """The run so far, in the scenarios' order (a scenario cut short by a cancel shows

@@ -104,9 +104,12 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
             ls.last_runs.record(uri, text, entry, summary)
         publisher.add(entry, outcome)
 
-    started, clock = time.time(), time.perf_counter()
+    # Drafts (`status: draft`) run when named (runScenario, runFile with indexes), as
+    # `checkspec run FILE::NAME` does; a whole file leaves them out.
     try:
-        outcomes, cancelled = await ls.runs.run(ls, doc, entries, show)
+        outcomes, cancelled, session = await ls.runs.run(
+            ls, doc, document, entries, show, include_drafts=indexes is not None
+        )
     except WorkerStartError as exc:
         message = f"checkspec could not start its worker processes: {exc}"
         ls.window_show_message(
@@ -115,11 +118,13 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
         return {"uri": uri, "status": "error", "error": message, "scenarios": []}
     publisher.flush()
     refresh_views(ls)
-    run_id = await run_history.keep(doc, document, entries, outcomes, started, clock)
+    run_id = await run_history.keep(session)
     summaries = [
         summary_of(entry, outcomes[entry.index])
         if entry.index in outcomes
         else _not_runnable(entry)
+        if entry.scenario is None
+        else _draft(entry)
         for entry in entries
     ]
     if not publisher.progress_shown:
@@ -193,6 +198,18 @@ def last_run(ls: Host, uri: str, index: int) -> dict[str, Any]:
     if found is None:
         return {"uri": uri, "index": index, "error": "this scenario has not run since it changed"}
     return {"uri": uri, **found.summary}
+
+
+def _draft(entry: ScenarioEntry) -> dict[str, Any]:
+    return {
+        "scenario": entry.name,
+        "index": entry.index,
+        "line": entry.head.start.line,
+        "status": "skip",
+        "summary": f"{entry.name}: a draft, not run (run it alone to run it)",
+        "checks": [],
+        "errors": [],
+    }
 
 
 def _not_runnable(entry: ScenarioEntry) -> dict[str, Any]:
