@@ -125,6 +125,7 @@ class Runs:
         on_outcome: Callable[[ScenarioEntry, Outcome], None],
         *,
         include_drafts: bool = True,
+        repeat: int = 1,
     ) -> tuple[dict[int, Outcome], bool, RunSession]:
         """Run the runnable entries through a run session (engine/runs/); their outcomes
         by entry index, whether cancelled, and the session (its report is kept)."""
@@ -139,6 +140,7 @@ class Runs:
             [(document, e) for e in entries],
             settings=settings,
             include_drafts=include_drafts,
+            repeat=repeat,
             source="editor",
             # No checkspec.yaml: the file's folder (the server's own is nobody's workspace).
             root=doc.workspace.root or doc.folder,
