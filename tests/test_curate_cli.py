@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.runs import scenario_identity
+from checkspec.engine.cli.execute import scenario_identity
 from checkspec.engine.curate.commit import Change, commit
 from checkspec.engine.curate.files import CurateError, read_spec
 from checkspec.engine.spec.document import analyze

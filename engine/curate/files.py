@@ -85,7 +85,7 @@ class SpecFile:
 
     def identity(self, item: Item) -> str:
         """The scenario's identity, as `--shard` and `--last-failed` name it
-        (engine/runs/report.py, scenario_identity)."""
+        (engine/cli/execute.py, scenario_identity)."""
         return f"{shown_path(self.path)}::{item.name if item.named else f'#{item.index}'}"
 
 

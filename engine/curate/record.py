@@ -28,7 +28,7 @@ class Ran:
     """One scenario's live run: where it is written and what each interaction answered."""
 
     path: Path
-    identity: str  # FILE::NAME or FILE::#INDEX (engine/runs/report.py)
+    identity: str  # FILE::NAME or FILE::#INDEX (engine/cli/execute.py)
     outputs: list[Any]
     live: bool  # a target ran (not a replay)
 
