@@ -6,7 +6,8 @@ ini file. A failing item lists each failed check with its `file:line` and messag
 The scenarios run through the run session every front end drives (engine/runs/), so
 they run as `checkspec run` runs them: drafts (`status: draft`) are skipped unless
 `--checkspec-drafts`; `--checkspec-repeat K` (and `--checkspec-min-pass-rate`) fold K runs
-a scenario into one verdict; re-runs are marked; the budget is the `max_cost` setting; and
+a scenario into one verdict; re-runs are marked; `--checkspec-max-cost` is the budget (else
+the `max_cost` setting); and
 the session's results are kept in the run history of their workspace
 (`.checkspec/history.db`, source "pytest"; off with the `history: false` setting).
 """
@@ -57,6 +58,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=1.0,
         metavar="RATE",
         help="with --checkspec-repeat: the share of its runs a scenario must pass (default 1)",
+    )
+    group.addoption(
+        "--checkspec-max-cost",
+        type=float,
+        default=None,
+        metavar="DOLLARS",
+        help="dollars the session may spend on model calls (as `checkspec run --max-cost`)",
     )
     parser.addini("checkspec", type="bool", default=False, help="collect checkspec spec files")
 
@@ -186,6 +194,7 @@ class _Runs:
         self.include_drafts = bool(config.getoption("checkspec_drafts", False))
         self.repeat = max(1, int(config.getoption("checkspec_repeat", 1) or 1))
         self.min_pass_rate = float(config.getoption("checkspec_min_pass_rate", 1.0))
+        self.max_cost: float | None = config.getoption("checkspec_max_cost", None)
 
     def outcome(self, item: ScenarioItem) -> ScenarioRun:
         if item.nodeid not in self._futures:
@@ -203,7 +212,7 @@ class _Runs:
 
         groups: dict[Settings, list[ScenarioItem]] = {}
         for item in items:
-            groups.setdefault(_settings_for(item.path), []).append(item)
+            groups.setdefault(_settings_for(item.path, self.max_cost), []).append(item)
         planned: list[tuple[RunSession, list[Future[ScenarioRun]]]] = []
         for settings, group in groups.items():
             session = RunSession(
@@ -256,12 +265,12 @@ class _Runs:
             session.keep(session.report())
 
 
-def _settings_for(path: Path) -> Settings:
+def _settings_for(path: Path, max_cost: float | None = None) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
     from .settings import run_settings
     from .spec.workspace import load_workspace
 
-    return run_settings(load_workspace(path))
+    return run_settings(load_workspace(path), max_cost=max_cost)
 
 
 _RUNS = pytest.StashKey[_Runs]()

@@ -79,12 +79,14 @@ def kept(folder: Path) -> dict[str, Any]:
         return store.load(runs[0].id)
 
 
-def assert_same_run(folder: Path, source: str) -> None:
-    """Drafts left out, the two runs of `flips` folded into one flaky failure, kept."""
+def assert_same_run(folder: Path, source: str, max_cost: float | None = None) -> None:
+    """Drafts left out, the two runs of `flips` folded into one flaky failure, kept (with
+    the budget the run had)."""
     assert not (folder / "draft-ran.txt").exists()
     assert sorted(p.name for p in folder.glob("claim*")) == ["claim0", "claim1"]
     payload = kept(folder)
     assert payload["run"]["source"] == source
+    assert payload["run"]["settings"]["max_cost"] == max_cost
     [scenario] = payload["scenarios"]
     assert scenario["id"].endswith("s.suite.yaml::flips")
     assert scenario["status"] == "fail"
@@ -96,7 +98,17 @@ def assert_same_run(folder: Path, source: str) -> None:
 def test_the_cli_leaves_drafts_out_folds_repeats_and_keeps_the_run(tmp_path: Path) -> None:
     workspace(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "checkspec.engine.cli.main", "run", "s.suite.yaml", "--repeat", "2"],
+        [
+            sys.executable,
+            "-m",
+            "checkspec.engine.cli.main",
+            "run",
+            "s.suite.yaml",
+            "--repeat",
+            "2",
+            "--max-cost",
+            "0.5",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -105,18 +117,25 @@ def test_the_cli_leaves_drafts_out_folds_repeats_and_keeps_the_run(tmp_path: Pat
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 draft scenario(s) not run" in done.stderr
-    assert_same_run(tmp_path, "cli")
+    assert_same_run(tmp_path, "cli", max_cost=0.5)
 
 
 def test_the_pytest_plugin_does_the_same(pytester: pytest.Pytester) -> None:
     workspace(pytester.path)
     result = pytester.runpytest_subprocess(
-        "--checkspec", "--checkspec-repeat", "2", "-p", "no:asyncio", "-rs"
+        "--checkspec",
+        "--checkspec-repeat",
+        "2",
+        "--checkspec-max-cost",
+        "0.5",
+        "-p",
+        "no:asyncio",
+        "-rs",
     )
     result.assert_outcomes(failed=1, skipped=1)
     result.stdout.fnmatch_lines(["*a draft (status: draft): --checkspec-drafts runs it*"])
     result.stdout.fnmatch_lines(["*1/2 runs passed (50%), flaky*"])
-    assert_same_run(pytester.path, "pytest")
+    assert_same_run(pytester.path, "pytest", max_cost=0.5)
 
 
 def test_the_pytest_plugin_runs_drafts_when_asked(pytester: pytest.Pytester) -> None:
