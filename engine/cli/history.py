@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..runs.keep import keep_run  # noqa: F401  (where the CLI's callers found it)
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
