@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
 
