@@ -3,7 +3,12 @@
 Installed with checkspec but inert unless enabled, so other projects are not
 surprised: `pytest -p checkspec`, `pytest --checkspec`, or `checkspec = true` in the
 ini file. A failing item lists each failed check with its `file:line` and message.
-The session's scenario results are kept in the run history of their workspace
+The scenarios run through the run session every front end drives (engine/runs/), so
+they run as `checkspec run` runs them: drafts (`status: draft`) are skipped unless
+`--checkspec-drafts`; `--checkspec-repeat K` (and `--checkspec-min-pass-rate`) fold K runs
+a scenario into one verdict; re-runs are marked; `--checkspec-max-cost` is the budget (else
+the `max_cost` setting); and
+the session's results are kept in the run history of their workspace
 (`.checkspec/history.db`, source "pytest"; off with the `history: false` setting).
 """
 
@@ -11,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -20,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .executor import Outcome
+    from .runs import RunSession, ScenarioRun
     from .settings import Settings
 
 from .spec.kinds import FileKind
 from .spec.scenario_analysis import ScenarioEntry
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
-# The executor, settings and CLI reports are imported in the functions that use them: the
+# The run session, executor, settings and CLI reports are imported in the functions that use them: the
 # plugin loads in every pytest session, most of which collect no spec file.
 
 
@@ -35,6 +39,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("checkspec")
     group.addoption(
         "--checkspec", action="store_true", help="collect checkspec scenario/suite/dataset files"
+    )
+    group.addoption(
+        "--checkspec-drafts",
+        action="store_true",
+        help="also run scenarios marked `status: draft` (as `checkspec run --include-drafts`)",
+    )
+    group.addoption(
+        "--checkspec-repeat",
+        type=int,
+        default=1,
+        metavar="K",
+        help="run each scenario K times, one verdict (as `checkspec run --repeat K`)",
+    )
+    group.addoption(
+        "--checkspec-min-pass-rate",
+        type=float,
+        default=1.0,
+        metavar="RATE",
+        help="with --checkspec-repeat: the share of its runs a scenario must pass (default 1)",
+    )
+    group.addoption(
+        "--checkspec-max-cost",
+        type=float,
+        default=None,
+        metavar="DOLLARS",
+        help="dollars the session may spend on model calls (as `checkspec run --max-cost`)",
     )
     parser.addini("checkspec", type="bool", default=False, help="collect checkspec spec files")
 
@@ -110,17 +140,15 @@ class ScenarioItem(_SpecItem):
             self.add_marker(marker)
 
     def runtest(self) -> None:
-        from .cli.execute import ScenarioRun
         from .cli.reports import scenario_lines
+        from .spec.status import is_draft
 
-        runs = _runs(self.session)
-        outcome = runs.outcome(self)
-        result = outcome.result
-        if outcome.output:
-            self.add_report_section("call", "output", outcome.output)
-        document = _spec_file(self).document
-        run = ScenarioRun.of(document, self.entry, result, outcome.output, outcome.ending)
-        runs.finished.append((self.path, run))
+        if is_draft(self.entry) and not self.config.getoption("checkspec_drafts", False):
+            pytest.skip("a draft (status: draft): --checkspec-drafts runs it")
+        run = _runs(self.session).outcome(self)
+        if run.output:
+            self.add_report_section("call", "output", run.output)
+        result = run.result
         if not result.passed and not result.skipped:
             raise ScenarioFailed("\n".join(scenario_lines(run)))
 
@@ -155,18 +183,20 @@ class _Runs:
     """The session's scenario runs, in worker processes, in the background.
 
     The first scenario item to run submits every scenario item of the session at once,
-    so they run in parallel; each item then waits for its own outcome.
+    one run session (engine/runs/) a workspace's settings, so they run in parallel; each
+    item then waits for its own (folded) run.
     """
 
-    def __init__(self) -> None:
-        self._futures: dict[str, Future[Outcome]] = {}
+    def __init__(self, config: pytest.Config) -> None:
+        self._futures: dict[str, Future[ScenarioRun]] = {}
         self._threads: list[threading.Thread] = []
-        self._pools: list[Any] = []
-        self.started = time.time()
-        self.clock = time.perf_counter()
-        self.finished: list[tuple[Path, Any]] = []  # (spec file, ScenarioRun) as they end
+        self._sessions: list[tuple[RunSession, asyncio.AbstractEventLoop]] = []
+        self.include_drafts = bool(config.getoption("checkspec_drafts", False))
+        self.repeat = max(1, int(config.getoption("checkspec_repeat", 1) or 1))
+        self.min_pass_rate = float(config.getoption("checkspec_min_pass_rate", 1.0))
+        self.max_cost: float | None = config.getoption("checkspec_max_cost", None)
 
-    def outcome(self, item: ScenarioItem) -> Outcome:
+    def outcome(self, item: ScenarioItem) -> ScenarioRun:
         if item.nodeid not in self._futures:
             pending = [
                 i
@@ -177,52 +207,70 @@ class _Runs:
         return self._futures[item.nodeid].result()
 
     def _start(self, items: list[ScenarioItem]) -> None:
-        from .executor import Job
+        from .runs import RunSession
+        from .spec.workspace import find_workspace
 
-        groups: dict[Settings, list[tuple[Job, Future[Outcome]]]] = {}
-        for number, item in enumerate(items):
-            future: Future[Outcome] = Future()
-            self._futures[item.nodeid] = future
-            scenario = item.entry.scenario
-            assert scenario is not None
-            groups.setdefault(_settings_for(item.path), []).append((Job(number, scenario), future))
+        groups: dict[Settings, list[ScenarioItem]] = {}
+        for item in items:
+            groups.setdefault(_settings_for(item.path, self.max_cost), []).append(item)
+        planned: list[tuple[RunSession, list[Future[ScenarioRun]]]] = []
+        for settings, group in groups.items():
+            session = RunSession(
+                [(_spec_file(i).document, i.entry) for i in group],
+                settings=settings,
+                repeat=self.repeat,
+                min_pass_rate=self.min_pass_rate,
+                include_drafts=self.include_drafts,
+                source="pytest",
+                root=find_workspace([group[0].path]).root,
+            )
+            futures: list[Future[ScenarioRun]] = []
+            for n in session.picked:
+                future: Future[ScenarioRun] = Future()
+                self._futures[group[n].nodeid] = future
+                futures.append(future)
+            planned.append((session, futures))
         thread = threading.Thread(
-            target=lambda: asyncio.run(self._run(groups)), name="checkspec-runs", daemon=True
+            target=lambda: asyncio.run(self._run(planned)), name="checkspec-runs", daemon=True
         )
         self._threads.append(thread)
         thread.start()
 
-    async def _run(self, groups: dict[Settings, list[tuple[Any, Future[Outcome]]]]) -> None:
-        from .executor import RunOptions
+    async def _run(self, planned: list[tuple[RunSession, list[Future[ScenarioRun]]]]) -> None:
         from .executor.start import executor_for
 
-        for settings, jobs in groups.items():
-            futures = {job.key: future for job, future in jobs}
-            pool = executor_for(settings)
-            self._pools.append((pool, asyncio.get_running_loop()))
+        for session, futures in planned:
+            session.executor = pool = executor_for(session.settings)
+            self._sessions.append((session, asyncio.get_running_loop()))
             try:
-                async for outcome in pool.stream([job for job, _ in jobs], RunOptions(settings)):
-                    futures.pop(outcome.key).set_result(outcome)
+                async for n, run in session.results():
+                    futures[n].set_result(run)
             except BaseException as exc:
-                for future in futures.values():
-                    future.set_exception(exc)
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(exc)
             finally:
                 await pool.aclose()
 
     def stop(self) -> None:
-        for pool, loop in self._pools:
+        for session, loop in self._sessions:
             if loop.is_running():
-                loop.call_soon_threadsafe(pool.cancel)
+                loop.call_soon_threadsafe(session.cancel)
         for thread in self._threads:
             thread.join(timeout=5)
 
+    def keep(self) -> None:
+        """Each session's run in its workspace's history (never raises)."""
+        for session, _ in self._sessions:
+            session.keep(session.report())
 
-def _settings_for(path: Path) -> Settings:
+
+def _settings_for(path: Path, max_cost: float | None = None) -> Settings:
     """The workspace settings of a spec file, as `checkspec run` resolves them."""
     from .settings import run_settings
     from .spec.workspace import find_workspace
 
-    return run_settings(find_workspace([path]))
+    return run_settings(find_workspace([path]), max_cost=max_cost)
 
 
 _RUNS = pytest.StashKey[_Runs]()
@@ -231,7 +279,7 @@ _RUNS = pytest.StashKey[_Runs]()
 def _runs(session: pytest.Session) -> _Runs:
     runs = session.stash.get(_RUNS, None)
     if runs is None:
-        runs = session.stash[_RUNS] = _Runs()
+        runs = session.stash[_RUNS] = _Runs(session.config)
     return runs
 
 
@@ -239,35 +287,4 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     runs = session.stash.get(_RUNS, None)
     if runs is not None:
         runs.stop()
-        _keep(runs)
-
-
-def _keep(runs: _Runs) -> None:
-    """The session's scenarios, one run a workspace, in its history (never raises)."""
-    if not runs.finished:
-        return
-    from .cli.execute import RunReport
-    from .cli.history import keep_run
-    from .spec.workspace import find_workspace
-
-    by_root: dict[Path | None, list[Any]] = {}
-    settings_of: dict[Path | None, Settings] = {}
-    root_of: dict[Path, Path | None] = {}  # a workspace read once a spec file
-    for path, run in runs.finished:
-        if path not in root_of:
-            root_of[path] = find_workspace([path]).root
-        root = root_of[path]
-        if root not in settings_of:
-            settings_of[root] = _settings_for(path)
-        by_root.setdefault(root, []).append(run)
-    duration = time.perf_counter() - runs.clock
-    for root, done in by_root.items():
-        report = RunReport(
-            runs=done,
-            duration_s=duration,
-            started=runs.started,
-            source="pytest",
-            settings=settings_of[root],
-            root=root,
-        )
-        keep_run(report, settings_of[root], root)
+        runs.keep()

@@ -8,6 +8,9 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+# The inner runs are subprocesses: in-process (pytester.runpytest) each run drops the
+# modules it imported, and a later run's spec reader then met the first run's YAML event
+# classes ("unexpected MappingStartEvent"): two tests passed alone and failed after another.
 # The inner runs have no ini of ours: keep pytest-asyncio's loop-scope notice out of them.
 QUIET = ("-p", "no:asyncio")
 
@@ -35,12 +38,12 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_off_by_default(project: pytest.Pytester) -> None:
-    result = project.runpytest(*QUIET)
+    result = project.runpytest_subprocess(*QUIET)
     result.assert_outcomes()  # nothing collected
 
 
 def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester) -> None:
-    result = project.runpytest("-p", "checkspec", "-v", *QUIET)
+    result = project.runpytest_subprocess("-p", "checkspec", "-v", *QUIET)
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*s.suite.yaml::good one PASSED*"])
     result.stdout.fnmatch_lines(["*broken.scenario.yaml:3:21: error: unknown check 'nope'*"])
@@ -51,7 +54,7 @@ def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester)
 
 def test_enabled_with_ini_option(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\ncheckspec = true\n")
-    project.runpytest(*QUIET).assert_outcomes(passed=1, failed=2)
+    project.runpytest_subprocess(*QUIET).assert_outcomes(passed=1, failed=2)
 
 
 def test_scenarios_run_in_worker_processes_with_the_workspace_settings(
@@ -75,7 +78,7 @@ def test_scenarios_run_in_worker_processes_with_the_workspace_settings(
         for name in ("exits", "hangs", "chatty")
     )
     pytester.makefile(".suite.yaml", faults="name: faults\nscenarios:\n" + runs + "\n")
-    result = pytester.runpytest("--checkspec", *QUIET)
+    result = pytester.runpytest_subprocess("--checkspec", *QUIET)
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines(
         [

@@ -1,4 +1,4 @@
-"""Running the scenarios of loaded documents through an executor, pairing results with lines.
+"""The CLI's run: a run session (engine/runs/) driven under the CLI's signals.
 
 The main process only parses files, schedules and writes reports: scenarios run in
 worker processes (or in-process when asked), and each result arrives as its scenario
@@ -14,191 +14,47 @@ import gc
 import os
 import signal
 import sys
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-from ..core.result import ScenarioResult, TestCaseStatus
-from ..core.usage import Usage
-from ..executor import Ending, Executor, Job, RunOptions, WorkerPool
-from ..history.payload import new_run_id
-from ..settings import Settings
-from ..spec.document import Document
-from ..spec.scenario_analysis import ScenarioEntry
+from ..executor import WorkerPool
+from ..runs.report import RunReport, ScenarioRun, runnable, scenario_identity, selected
+from ..runs.session import RunSession
+
+__all__ = ["RunReport", "ScenarioRun", "run_session", "runnable", "scenario_identity", "selected"]
 
 # What stops a run as Ctrl-C does (SIGHUP does not exist on Windows).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
 
 
-@dataclass
-class ScenarioRun:
-    """A scenario's result with where it (and each of its checks) is written.
-
-    Only plain values (1-based lines, paths as shown), so a run read back from a JSON
-    report (`checkspec merge`) is the same thing as one just made.
-    """
-
-    path: str
-    line: int
-    result: ScenarioResult
-    identity: str = ""  # stable across machines and runs: shards, --last-failed, merge
-    tags: list[str] = field(default_factory=list)
-    checks: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)  # kind, line
-    step_lines: list[int] = field(default_factory=list)
-    output: str = ""  # what its code printed
-    ending: Ending = Ending.FINISHED
-    rerun: str | None = None  # why this is its second run (its worker was lost), if so
-    # With --repeat K: {"runs", "passed", "rate", "flaky", "statuses", "checks"} (repeat.py)
-    repeats: dict[str, Any] | None = None
-
-    @classmethod
-    def of(
-        cls,
-        document: Document,
-        entry: ScenarioEntry,
-        result: ScenarioResult,
-        output: str = "",
-        ending: Ending = Ending.FINISHED,
-        rerun: str | None = None,
-    ) -> ScenarioRun:
-        steps = entry.node.get("steps") or entry.node.get("interactions")
-        step_lines = (
-            [item.range.start.line + 1 for item in steps.items]
-            if steps is not None and steps.kind == "sequence"
-            else []
-        )
-        return cls(
-            path=document.path,
-            line=entry.head.start.line + 1,
-            result=result,
-            identity=scenario_identity(document.path, entry),
-            tags=list(entry.tags),
-            checks={(c.step, c.index): (c.kind, c.head.start.line + 1) for c in entry.checks},
-            step_lines=step_lines,
-            output=output,
-            ending=ending,
-            rerun=rerun,
-        )
-
-    def check_at(self, step: int, index: int) -> tuple[str, int] | None:
-        """The check's kind and 1-based line."""
-        return self.checks.get((step, index))
-
-    def step_line(self, step: int) -> int:
-        return self.step_lines[step] if step < len(self.step_lines) else self.line
-
-
-def scenario_identity(path: str, entry: ScenarioEntry) -> str:
-    """`<file relative to the workspace root>::<name>` (`#<index>` when unnamed)."""
-    from ..spec.workspace import find_config_for
-
-    resolved = Path(path).resolve()
-    config = find_config_for([resolved])
-    root = config.parent if config is not None else Path.cwd()
-    try:
-        shown = resolved.relative_to(root).as_posix()
-    except ValueError:
-        shown = resolved.as_posix()
-    named = entry.node.kind == "mapping" and entry.node.get("name") is not None
-    return f"{shown}::{entry.name if named else f'#{entry.index}'}"
-
-
-@dataclass
-class RunReport:
-    runs: list[ScenarioRun] = field(default_factory=list)
-    duration_s: float = 0.0
-    interrupted: bool = False
-    signal: int | None = None  # what interrupted it (SIGINT, SIGTERM, SIGHUP)
-    shard: tuple[int, int] | None = None  # (K, N) of `--shard K/N`
-    selected: int | None = None  # scenarios selected before sharding (all shards together)
-    # What the run's record says of it (engine/history/payload.py's "run" object).
-    run_id: str = field(default_factory=lambda: new_run_id())
-    started: float = field(default_factory=time.time)  # epoch seconds
-    source: str = "cli"  # cli | pytest | editor
-    target: str | None = None
-    settings: Settings | None = None
-    root: Path | None = None  # the workspace root (None: the current folder)
-    repeat: int = 1
-    min_pass_rate: float = 1.0
-    payload: dict[str, Any] | None = field(default=None, repr=False, compare=False)  # built once
-
-    def count(self, status: TestCaseStatus) -> int:
-        return sum(1 for r in self.runs if r.result.status is status)
-
-    @property
-    def usage(self) -> Usage:
-        """What the run's model calls cost, all scenarios together."""
-        return Usage.total(r.result.usage for r in self.runs)
-
-    @property
-    def status(self) -> TestCaseStatus:
-        statuses = {r.result.status for r in self.runs}
-        for status in (TestCaseStatus.ERROR, TestCaseStatus.FAIL):
-            if status in statuses:
-                return status
-        return TestCaseStatus.PASS
-
-
-def selected(entry: ScenarioEntry, tags: Sequence[str]) -> bool:
-    return not tags or any(tag in entry.tags for tag in tags)
-
-
-def runnable(
-    documents: Sequence[Document], tags: Sequence[str]
-) -> list[tuple[Document, ScenarioEntry]]:
-    return [
-        (doc, entry)
-        for doc in documents
-        for entry in doc.scenarios
-        if entry.scenario is not None and selected(entry, tags)
-    ]
-
-
-def run_documents(
-    todo: Sequence[tuple[Document, ScenarioEntry]],
+def run_session(
+    session: RunSession,
     *,
-    target: str | None,
-    settings: Settings,
-    executor: Executor,
     on_done: Callable[[ScenarioRun], None] | None = None,
     runner: asyncio.Runner | None = None,
-    repeat: int = 1,
-    min_pass_rate: float = 1.0,
 ) -> RunReport:
-    """Run the given scenarios (each `repeat` times: repeat.py folds their runs into one
-    verdict); the report keeps their order."""
-    jobs = [
-        Job(i * repeat + r, entry.scenario, target, repeat=r)  # type: ignore[arg-type]
-        for i, (_, entry) in enumerate(todo)
-        for r in range(repeat)
-    ]
-    runs: list[ScenarioRun | None] = [None] * len(jobs)
-    started = time.perf_counter()
-    started_at = time.time()
-    interrupted = False
+    """Run the session to its end or to a stop signal; its report (in the scenarios'
+    order). `on_done` sees each single run (repeats too: the progress bar counts them)."""
+    executor = session.executor
+    assert executor is not None, "the CLI gives its session an executor"
     stopped_by: int | None = None
 
     async def main() -> None:
         # Returns nothing on purpose: on Python 3.11, asyncio.run() may repr() the main
         # task (and so its result) when it restores the SIGINT handler.
-        nonlocal interrupted
         loop = asyncio.get_running_loop()
         presses = 0
 
         def on_interrupt(signum: int) -> None:
             # Ctrl-C, and what CI runners and closed terminals send (SIGTERM, SIGHUP):
             # stop starting scenarios, cancel the running ones, keep what finished.
-            nonlocal presses, interrupted, stopped_by
+            nonlocal presses, stopped_by
             presses += 1
-            interrupted = True
             stopped_by = stopped_by or signum
             if presses == 1:
                 again = "Ctrl-C" if signum == signal.SIGINT else "the signal"
                 name = signal.Signals(signum).name
                 print(f"\nstopping ({name}): {again} again to stop at once", file=sys.stderr)
-                executor.cancel()
+                session.cancel()
             else:
                 if isinstance(executor, WorkerPool):
                     executor.kill_all()
@@ -208,13 +64,8 @@ def run_documents(
         for signum in handled:
             loop.add_signal_handler(signum, on_interrupt, signum)
         try:
-            async for outcome in executor.stream(jobs, RunOptions(settings)):
-                doc, entry = todo[outcome.key // repeat]
-                runs[outcome.key] = run = ScenarioRun.of(
-                    doc, entry, outcome.result, outcome.output, outcome.ending, outcome.rerun
-                )
-                if on_done is not None:
-                    on_done(run)
+            async for _ in session.results(on_done):
+                pass
         finally:
             for signum in handled:
                 loop.remove_signal_handler(signum)
@@ -230,24 +81,6 @@ def run_documents(
             runner.run(main())
     finally:
         gc.unfreeze()
-    if repeat > 1:
-        from .repeat import fold
-
-        grouped = [
-            [r for r in runs[n * repeat : (n + 1) * repeat] if r is not None]
-            for n in range(len(todo))
-        ]
-        done = [fold(group, min_pass_rate) for group in grouped if group]
-    else:
-        done = [run for run in runs if run is not None]
-    return RunReport(
-        runs=done,
-        repeat=repeat,
-        min_pass_rate=min_pass_rate,
-        started=started_at,
-        target=target,
-        settings=settings,
-        duration_s=time.perf_counter() - started,
-        interrupted=interrupted,
-        signal=stopped_by,
-    )
+    report = session.report()
+    report.signal = stopped_by
+    return report

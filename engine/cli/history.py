@@ -10,11 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ..settings import Settings
-    from .execute import RunReport
+from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
@@ -136,19 +132,3 @@ def compare(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(rendered)
     return comparison.exit_code
-
-
-def keep_run(report: RunReport, settings: Settings, root: Path | None) -> str | None:
-    """Save a finished run in the workspace's history (unless the settings say not to);
-    its run id. Never raises: a run's exit code does not depend on its history."""
-    if not settings.history:
-        return None
-    try:
-        from ..history.payload import build_payload
-        from ..history.store import save_run
-
-        payload = build_payload(report)
-    except Exception as exc:
-        print(f"checkspec: the run was not kept in the history: {exc}", file=sys.stderr)
-        return None
-    return save_run(payload, root, settings.history_max_runs)

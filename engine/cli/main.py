@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from ..runs.report import RunReport
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
-    from .execute import RunReport
 
 # The engine is imported by the commands that use it, not here: `checkspec --version` and
 # `--help` would otherwise load every check, model and template first (half a second).
@@ -417,10 +417,11 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
+    from ..runs.session import RunSession
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
     from ..targets import describe_target_problem
-    from .execute import run_documents
+    from .execute import run_session
     from .progress import Progress
     from .selection import write_last_failed
 
@@ -482,16 +483,17 @@ def _run(args: argparse.Namespace) -> int:
             with Progress(
                 len(todo) * args.repeat, enabled=text_mode and sys.stdout.isatty()
             ) as progress:
-                report = run_documents(
+                session = RunSession(
                     todo,
                     target=args.target,
                     settings=settings,
                     executor=executor,
-                    on_done=lambda run: progress.advance(),
-                    runner=runner,
                     repeat=args.repeat,
                     min_pass_rate=args.min_pass_rate,
+                    include_drafts=args.include_drafts,
+                    root=workspace.root,
                 )
+                report = run_session(session, on_done=lambda run: progress.advance(), runner=runner)
         except (WorkerStartError, RayUnavailable) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_INVALID
@@ -499,7 +501,6 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    report.root = workspace.root
     for warning in write_last_failed(
         workspace.root,
         (
@@ -510,10 +511,7 @@ def _run(args: argparse.Namespace) -> int:
     ):
         print(warning, file=sys.stderr)
     code = _write(report, args.format, args.output, invalid)
-    if report.runs:
-        from .history import keep_run
-
-        keep_run(report, settings, workspace.root)
+    session.keep(report)
     drifted = _record(args, report)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
@@ -563,8 +561,8 @@ def _select(
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
+    from ..runs.report import runnable, scenario_identity
     from ..spec.status import drafts_left_out
-    from .execute import runnable, scenario_identity
     from .selection import shard_of
 
     todo = runnable(documents, args.tag)
@@ -657,7 +655,7 @@ def _last_failed(
     todo: list[tuple[Document, ScenarioEntry]], root: Path | None
 ) -> list[tuple[Document, ScenarioEntry]]:
     """The scenarios that failed last time; all of them (with a message) when none did."""
-    from .execute import scenario_identity
+    from ..runs.report import scenario_identity
     from .selection import read_last_failed
 
     warnings: list[str] = []

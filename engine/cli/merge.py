@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.result import ScenarioResult
 from ..executor.jobs import Ending
-from .execute import RunReport, ScenarioRun
+from ..runs.report import RunReport, ScenarioRun
 
 
 class MergeError(ValueError):

@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 from ..core.result import CheckResult, TestCaseStatus
 from ..core.usage import Usage
 from ..history.payload import build_payload, dumps
-from .execute import RunReport, ScenarioRun
+from ..runs.report import RunReport, ScenarioRun
 
 LABELS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP"}
 OUTPUT_LINES = 20  # of a failed scenario's printed output, in the text report
@@ -75,7 +75,7 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     if run.rerun:
         lines.append(f"      {run.rerun}")
     if run.repeats is not None:
-        from .repeat import describe
+        from ..runs.repeat import describe
 
         lines.append(f"      {describe(run.repeats)}")
     for _s, _i, check, name, line in non_passing(run):

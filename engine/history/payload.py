@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..cli.execute import RunReport, ScenarioRun
+    from ..runs.report import RunReport, ScenarioRun
     from ..settings import Settings
 
 FORMAT = "checkspec-run/1"

@@ -1,5 +1,6 @@
 """workspace/executeCommand: run one scenario (`checkspec.runScenario [uri, index]`) or a file
-(`checkspec.runFile [uri]`).
+(`checkspec.runFile [uri]` or `[uri, [indexes]]`, and a third argument
+`{"repeat": K, "includeDrafts": true}` with `null` for every index).
 
 The scenarios run in worker processes (runs.py); this module turns their outcomes into
 what the editor shows: findings published with the document's diagnostics (source
@@ -43,10 +44,24 @@ async def run_scenario(ls: Host, *args: Any) -> dict[str, Any]:
 @command(RUN_FILE, empty=lambda: {"error": "the run failed; see the checkspec log"})
 async def run_all(ls: Host, *args: Any) -> dict[str, Any]:
     uri, _ = _uri_and_index(args)
-    indexes = _indexes(args[1]) if len(args) > 1 else None
-    if uri is None or (len(args) > 1 and indexes is None):
-        return {"error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]]"}
-    return await run_file(ls, uri, indexes)
+    chosen = args[1] if len(args) > 1 else None
+    indexes = _indexes(chosen) if chosen is not None else None
+    options = args[2] if len(args) > 2 else {}
+    repeat = options.get("repeat", 1) if isinstance(options, dict) else None
+    drafts = options.get("includeDrafts") if isinstance(options, dict) else None
+    if (
+        uri is None
+        or (chosen is not None and indexes is None)
+        or not isinstance(repeat, int)
+        or isinstance(repeat, bool)
+        or repeat < 1
+        or (drafts is not None and not isinstance(drafts, bool))
+    ):
+        return {
+            "error": "checkspec.runFile takes [uri] or [uri, [scenario indexes]], and "
+            'options third: [uri, indexes or null, {"repeat": K, "includeDrafts": true}]'
+        }
+    return await run_file(ls, uri, indexes, repeat=repeat, include_drafts=drafts)
 
 
 @command(
@@ -79,8 +94,18 @@ def _uri_and_index(args: tuple[Any, ...]) -> tuple[str | None, int | None]:
     return uri, index if isinstance(index, int) and not isinstance(index, bool) else None
 
 
-async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, Any]:
-    """Run the chosen scenarios of a document (all when `indexes` is None)."""
+async def run_file(
+    ls: Host,
+    uri: str,
+    indexes: list[int] | None,
+    *,
+    repeat: int = 1,
+    include_drafts: bool | None = None,
+) -> dict[str, Any]:
+    """Run the chosen scenarios of a document (all when `indexes` is None), each `repeat`
+    times folded into one verdict (as `checkspec run --repeat`). Drafts (`status: draft`)
+    run when asked (`include_drafts`) or named (runScenario, runFile with indexes), as
+    `checkspec run` runs them with --include-drafts; a whole file leaves them out."""
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending, WorkerStartError
 
@@ -104,9 +129,11 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
             ls.last_runs.record(uri, text, entry, summary)
         publisher.add(entry, outcome)
 
-    started, clock = time.time(), time.perf_counter()
+    drafts = indexes is not None if include_drafts is None else include_drafts
     try:
-        outcomes, cancelled = await ls.runs.run(ls, doc, entries, show)
+        outcomes, cancelled, session = await ls.runs.run(
+            ls, doc, document, entries, show, include_drafts=drafts, repeat=repeat
+        )
     except WorkerStartError as exc:
         message = f"checkspec could not start its worker processes: {exc}"
         ls.window_show_message(
@@ -115,11 +142,13 @@ async def run_file(ls: Host, uri: str, indexes: list[int] | None) -> dict[str, A
         return {"uri": uri, "status": "error", "error": message, "scenarios": []}
     publisher.flush()
     refresh_views(ls)
-    run_id = await run_history.keep(doc, document, entries, outcomes, started, clock)
+    run_id = await run_history.keep(session)
     summaries = [
         summary_of(entry, outcomes[entry.index])
         if entry.index in outcomes
         else _not_runnable(entry)
+        if entry.scenario is None
+        else _draft(entry)
         for entry in entries
     ]
     if not publisher.progress_shown:
@@ -193,6 +222,18 @@ def last_run(ls: Host, uri: str, index: int) -> dict[str, Any]:
     if found is None:
         return {"uri": uri, "index": index, "error": "this scenario has not run since it changed"}
     return {"uri": uri, **found.summary}
+
+
+def _draft(entry: ScenarioEntry) -> dict[str, Any]:
+    return {
+        "scenario": entry.name,
+        "index": entry.index,
+        "line": entry.head.start.line,
+        "status": "skip",
+        "summary": f"{entry.name}: a draft (status: draft), not run",
+        "checks": [],
+        "errors": [],
+    }
 
 
 def _not_runnable(entry: ScenarioEntry) -> dict[str, Any]:

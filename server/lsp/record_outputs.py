@@ -41,9 +41,10 @@ async def record_outputs(ls: Host, *args: Any) -> dict[str, Any]:
         return {"error": f"not a readable file: {uri}"}
     text = doc.text
     wanted = set(indexes)
+    document = ls.store.analysis(doc)
     entries: list[ScenarioEntry] = [
         e
-        for e in ls.store.analysis(doc).scenarios
+        for e in document.scenarios
         if e.index in wanted and e.scenario is not None and not e.scenario.replays
     ]
     if not entries:
@@ -51,7 +52,7 @@ async def record_outputs(ls: Host, *args: Any) -> dict[str, Any]:
             "error": "no scenario here runs against a target (set `target:`): nothing to record"
         }
     try:
-        outcomes, cancelled = await ls.runs.run(ls, doc, entries, lambda *_: None)
+        outcomes, cancelled, _ = await ls.runs.run(ls, doc, document, entries, lambda *_: None)
     except WorkerStartError as exc:
         return {"error": f"checkspec could not start its worker processes: {exc}"}
     if cancelled:

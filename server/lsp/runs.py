@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
-    from checkspec.engine.executor import Job, Outcome, WorkerPool
+    from checkspec.engine.executor import Outcome, WorkerPool
+    from checkspec.engine.runs import RunSession, ScenarioRun
     from checkspec.engine.settings import Settings
+    from checkspec.engine.spec.document import Document
     from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
     from .client import Client
@@ -118,30 +120,41 @@ class Runs:
         self,
         ls: Client,
         doc: OpenDocument,
+        document: Document,
         entries: list[ScenarioEntry],
         on_outcome: Callable[[ScenarioEntry, Outcome], None],
-    ) -> tuple[dict[int, Outcome], bool]:
-        """Run the runnable entries; their outcomes by entry index, and whether cancelled."""
+        *,
+        include_drafts: bool = True,
+        repeat: int = 1,
+    ) -> tuple[dict[int, Outcome], bool, RunSession]:
+        """Run the runnable entries through a run session (engine/runs/); their outcomes
+        by entry index, whether cancelled, and the session (its report is kept)."""
         # Deferred: the engine's executor loads with the first run (start-up time).
-        from checkspec.engine.executor import Job, RunOptions, WorkerStartError
+        from checkspec.engine.executor import Outcome, WorkerStartError
         from checkspec.engine.executor.pool import StreamHandle
+        from checkspec.engine.runs import RunSession
         from checkspec.engine.settings import for_workspace
 
         settings = for_workspace(doc.settings, doc.workspace.root)
-        runnable = [e for e in entries if e.scenario is not None]
-        jobs = [Job(e.index, _own_copy(e, doc, settings)) for e in runnable]
-        by_index = {e.index: e for e in runnable}
+        session = RunSession(
+            [(document, e) for e in entries],
+            settings=settings,
+            include_drafts=include_drafts,
+            repeat=repeat,
+            source="editor",
+            # No checkspec.yaml: the file's folder (the server's own is nobody's workspace).
+            root=doc.workspace.root or doc.folder,
+            prepare=lambda e: _own_copy(e, doc, settings),
+            handle=StreamHandle(),
+        )
+        planned = [entry for _, entry in session.todo]
         outcomes: dict[int, Outcome] = {}
-        handle = StreamHandle()
-        cancelled = False
 
         def cancel() -> None:
-            nonlocal cancelled
-            cancelled = True
-            handle.cancel()
+            session.cancel()
 
         # The same scenarios of the same file again: the running one is replaced.
-        what = (doc.uri, tuple(sorted(by_index)))
+        what = (doc.uri, tuple(sorted(e.index for e in planned)))
         replaced = self._running.pop(what, None)
         if replaced is not None:
             replaced()
@@ -153,29 +166,26 @@ class Runs:
         self._counted(ls, +1)
         progress: Progress | None = None
         try:
-            progress = await Progress.start(ls, len(jobs))
+            progress = await Progress.start(ls, len(planned) * session.repeat)
             progress.on_cancel(cancel)
-            if cancelled:
-                for job in jobs:
-                    outcomes[job.key] = _cancelled(job)
-                return outcomes, True
-            if not jobs:
-                return outcomes, False
-            pool = await self._pool_for(settings)
+            if session.cancelled:
+                for entry in planned:
+                    outcomes[entry.index] = _cancelled(entry)
+                return outcomes, True, session
+            if not planned:
+                return outcomes, False, session
+            pool = session.executor = await self._pool_for(settings)
             try:
-                stream = pool.stream(jobs, RunOptions(settings), handle)
-                try:
-                    async for outcome in stream:
-                        outcomes[outcome.key] = outcome
-                        progress.add(outcome)
-                        on_outcome(by_index[outcome.key], outcome)
-                finally:
-                    await stream.aclose()
+                async for n, run in session.results(progress.add):
+                    entry = session.todo[n][1]
+                    outcome = Outcome(entry.index, run.result, run.output, run.ending, run.rerun)
+                    outcomes[entry.index] = outcome
+                    on_outcome(entry, outcome)
             finally:
                 await self._done_with(pool)
         except WorkerStartError:
-            for job in jobs:
-                outcomes.setdefault(job.key, _cancelled(job))
+            for entry in planned:
+                outcomes.setdefault(entry.index, _cancelled(entry))
             raise
         finally:
             hooks.pop(request, None)
@@ -183,8 +193,8 @@ class Runs:
                 del self._running[what]
             self._counted(ls, -1)
             if progress is not None:
-                progress.end(cancelled)
-        return outcomes, cancelled
+                progress.end(session.cancelled)
+        return outcomes, session.cancelled, session
 
 
 def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> Any:
@@ -194,13 +204,14 @@ def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> An
     return entry.scenario.placed(folders, settings.target_timeout)
 
 
-def _cancelled(job: Job) -> Outcome:
+def _cancelled(entry: ScenarioEntry) -> Outcome:
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending, Outcome
     from checkspec.engine.executor.jobs import not_run
 
+    assert entry.scenario is not None  # only runnable entries are planned
     why = "not run: the run was cancelled"
-    return Outcome(job.key, not_run(job.scenario, why), ending=Ending.CANCELLED)
+    return Outcome(entry.index, not_run(entry.scenario, why), ending=Ending.CANCELLED)
 
 
 class Progress:
@@ -245,8 +256,9 @@ class Progress:
                 self.token, types.WorkDoneProgressReport(message=message)
             )
 
-    def add(self, outcome: Outcome) -> None:
-        self.tally.add(outcome.result.status.value)
+    def add(self, run: ScenarioRun) -> None:
+        """One job ended (each repeat counts)."""
+        self.tally.add(run.result.status.value)
         now = time.monotonic()
         if self.token is None or (
             now - self._last < _SHOW_EVERY_SECONDS and self.tally.done < self.tally.total

@@ -1,4 +1,4 @@
-"""`checkspec run --repeat K`: each scenario's K runs folded into one verdict.
+"""`--repeat K` (`checkspec run`, `--checkspec-repeat` in pytest): each scenario's K runs folded into one verdict.
 
 A scenario passes when the share of its runs that passed (skipped ones left out) is at
 least `--min-pass-rate` (default 1: every run) and at least one passed. Its runs' verdicts
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..executor import Ending
 
-if TYPE_CHECKING:  # execute.py imports this module when a run repeats
-    from .execute import ScenarioRun
+if TYPE_CHECKING:  # session.py imports this module when a run repeats
+    from .report import ScenarioRun
 
 
 def fold(runs: Sequence[ScenarioRun], min_pass_rate: float) -> ScenarioRun:
