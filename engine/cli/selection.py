@@ -27,7 +27,8 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-STATE_FOLDER = ".checkspec"
+from ..core.state_folder import STATE_FOLDER, make_state_folder
+
 LAST_FAILED = "lastfailed.json"
 LOCK = "lastfailed.lock"
 
@@ -119,7 +120,7 @@ def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> lis
     warnings: list[str] = []
     folder = state_folder(root)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_state_folder(folder)  # with .checkspec/.gitignore
         with _locked(folder):
             failed = read_last_failed(root, warnings)
             for identity, bad in ran:
@@ -133,9 +134,6 @@ def write_last_failed(root: Path | None, ran: Iterable[tuple[str, bool]]) -> lis
                 json.dump({"failed": sorted(failed)}, out, indent=1)
             os.chmod(temporary, 0o644)
             os.replace(temporary, folder / LAST_FAILED)
-        ignore = folder / ".gitignore"
-        if not ignore.exists():  # local state, never committed (as .pytest_cache does)
-            ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
     except OSError:  # a read-only checkout: --lf just has nothing to go on
         pass
     return warnings

@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..core.state_folder import make_state_folder
 from .payload import ReportFormatError, load_report_file
 
 SCHEMA_VERSION = 1
@@ -147,11 +148,7 @@ class HistoryStore:
         return self._db
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        ignore = self.path.parent / ".gitignore"
-        if self.path.parent.name == ".checkspec" and not ignore.exists():
-            with suppress(OSError):  # local state, never committed (as .pytest_cache does)
-                ignore.write_text("# written by checkspec\n*\n", encoding="utf-8")
+        make_state_folder(self.path.parent)  # with its .gitignore when it is .checkspec/
         for attempt in range(3):
             try:
                 return self._open_once()
