@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.usage import format_cost
 from .compare import Comparison, OutputChange, Rate, ScenarioChange
 from .store import RunSummary
 
@@ -221,7 +222,7 @@ def history_text(runs: Sequence[RunSummary]) -> str:
                 str(run.errored),
                 str(run.skipped),
                 _pct(run.pass_rate),
-                "-" if run.cost_usd is None else f"${run.cost_usd:.4f}",
+                format_cost(run.cost_usd),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
