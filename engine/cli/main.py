@@ -202,6 +202,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_parsers(commands, wanted)
 
+    if wanted("init"):
+        from .init_cmd import add_parser as add_init
+
+        add_init(commands)
+
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
         # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -774,6 +779,12 @@ def _report(args: argparse.Namespace) -> int:
     return report(args)
 
 
+def _init(args: argparse.Namespace) -> int:
+    from .init_cmd import run
+
+    return run(args)
+
+
 def _view(args: argparse.Namespace) -> int:
     from .view import view
 
@@ -795,6 +806,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "compare": _compare,
     "report": _report,
     "view": _view,
+    "init": _init,
 }
 COMMANDS = frozenset(_HANDLERS)
 
