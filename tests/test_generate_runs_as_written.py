@@ -21,9 +21,9 @@ from .openai_stub import GenerationAnswers, OpenAIStub, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-AGENT = '''def answer(question: str) -> str:
+AGENT = """def answer(question: str) -> str:
     return "Our policies are on the website. You asked: " + question
-'''
+"""
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -110,9 +110,7 @@ def test_the_dry_run_of_the_example_workspace_equals_the_run(
     folder = tmp_path / "ex"
     shutil.copytree(EXAMPLES, folder, ignore=shutil.ignore_patterns(".checkspec"))
     config = folder / "checkspec.yaml"
-    config.write_text(
-        config.read_text() + f"model: openai/stub-model\napi_base: {stub.base_url}\n"
-    )
+    config.write_text(config.read_text() + f"model: openai/stub-model\napi_base: {stub.base_url}\n")
     dry = cli(folder, "run", "--dry-run", "--format", "json", ".", "--include-drafts")
     assert dry.returncode == 0, dry.stdout + dry.stderr
     estimated = json.loads(dry.stdout)["total"]["calls"]
