@@ -142,6 +142,7 @@ class Setting:
     choices: tuple[str, ...] | None = None  # the only values accepted (a string setting)
     editor_name: str | None = None  # the editor key when not the camelCased name
     # -- end workspace diagnostics --
+    unit: str = "seconds"  # what a number setting counts (its flag's metavar, its errors)
 
     @property
     def editor_key(self) -> str:
@@ -310,6 +311,7 @@ SETTINGS: tuple[Setting, ...] = (
         env="CHECKSPEC_MAX_COST",
         flag="--max-cost",
         exclusive_minimum=0,
+        unit="dollars",
     ),
     Setting(
         "cache_max_mb",

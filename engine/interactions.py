@@ -208,6 +208,70 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
         return trace._extended(await self._answer(inputs, trace, target))  # noqa: SLF001
 
 
+def chat_messages(inputs: Any) -> list[Any] | None:
+    """The messages of a Hub-format (chat) input, `{"messages": [...]}`; else None."""
+    if isinstance(inputs, dict):
+        messages = inputs.get("messages")
+        if isinstance(messages, list):
+            return messages
+    return None
+
+
+def last_user_text(messages: list[Any]) -> str:
+    """The content of the last user message (else of the last message): what a plain
+    `str -> str` target is given for a chat input."""
+    for message in reversed(messages):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return str(message.get("content") or "")
+    last = messages[-1] if messages else None
+    return str(last.get("content") or "") if isinstance(last, dict) else ""
+
+
+def chat_answer(text: str) -> dict[str, Any]:
+    """A plain answer read as a Hub-format output (`trace.last.outputs.response.content`)."""
+    return {"response": {"role": "assistant", "content": text}}
+
+
+def wants_text(target: Any) -> bool:
+    """Whether a target takes its input as a plain string (first parameter `str`).
+    Targets from `resolve_target` carry the input type of the function they call."""
+    found = getattr(target, "input_type", MISSING)
+    if found is MISSING:
+        found = infer_input_type(target)
+    return found is str
+
+
+class ChatInteract(Interact[InputType, OutputType, TraceType]):
+    """One turn of a dataset row (the Hub format), met with any target (docs/decisions.md,
+    "A Hub-format row meets a plain target"):
+
+    - a chat input (`{"messages": [...]}`) goes to a target whose first parameter is a
+      `str` as the text of its last user message; any other target (a chat function, an
+      HTTP endpoint) gets the row's input as written;
+    - a plain-string answer is read as the response content, `{"response": {"role":
+      "assistant", "content": ...}}`; an object answer is kept as it is.
+
+    The trace keeps the row's input (the conversation), so checks read what the file says.
+    Not a kind of its own: only the dataset reader makes it.
+    """
+
+    async def _answer(
+        self, inputs: Any, trace: Any, target: Target | None
+    ) -> Interaction[Any, Any]:
+        messages = chat_messages(inputs)
+        if target is None or callable(self.outputs) or messages is None:
+            return await super()._answer(inputs, trace, target)
+        sent = last_user_text(messages) if wants_text(target) else inputs
+        outputs = await call_flexible(target, sent, trace, thread=True)
+        if isinstance(outputs, Interaction):
+            return outputs
+        if isinstance(outputs, str):
+            outputs = chat_answer(outputs)
+        return construct(
+            Interaction, {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)}
+        )
+
+
 class _Bound:
     """A spec with the run's target, seen as a spec by Trace.with_interaction."""
 
@@ -288,6 +352,7 @@ class WithSpy(InteractionSpec[InputType, OutputType, TraceType]):
 
 
 __all__ = [
+    "ChatInteract",
     "Interact",
     "InteractionGenerationError",
     "InteractionSpec",
@@ -295,4 +360,8 @@ __all__ = [
     "Target",
     "WithSpy",
     "call_flexible",
+    "chat_answer",
+    "chat_messages",
+    "last_user_text",
+    "wants_text",
 ]

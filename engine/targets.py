@@ -15,6 +15,7 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from .core.inference import infer_input_type
 from .imports import import_reference
 from .interactions import call_flexible
 
@@ -81,6 +82,9 @@ def _with_timeout(fn: Callable[..., Any], timeout: float, spec: str) -> AsyncTar
             raise TargetError(f"target {spec} did not answer within {timeout:g}s") from None
 
     call.__name__ = f"target({spec})"
+    # What the function takes (a `str` for `answer(question: str)`): a Hub-format row
+    # gives such a target the text of its last user message (interactions.ChatInteract).
+    call.input_type = infer_input_type(fn)  # type: ignore[attr-defined]
     return call
 
 

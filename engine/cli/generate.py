@@ -116,6 +116,11 @@ def add_parser(commands: Any) -> None:
         help="keep questions without asking the model whether their chunk answers them",
     )
     gen.add_argument("--model", help="the LLM to generate with (litellm name)")
+    gen.add_argument(
+        "--target",
+        help="the agent the scenarios are for, written into the dataset "
+        "(default: `target:` of checkspec.yaml)",
+    )
     gen.add_argument("--embedding-model", help="embeddings for topics and de-duplication")
     gen.add_argument(
         "--concurrency",
@@ -183,7 +188,12 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         self_check=not args.no_self_check,
     )
     request = service.Request(
-        persona=args.persona, preset=args.preset, docs=args.docs, like=args.like, options=options
+        persona=args.persona,
+        preset=args.preset,
+        docs=args.docs,
+        like=args.like,
+        options=options,
+        target=args.target or config.target,  # the dataset runs against it as written
     )
     listing = args.list_topics or args.preview
     if not listing:

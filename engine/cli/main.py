@@ -11,7 +11,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -206,6 +206,10 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         from .settings_cmd import add_parser as add_settings
 
         add_settings(commands, _setting_options)
+    if wanted("init"):
+        from .init_cmd import add_parser as add_init
+
+        add_init(commands)
 
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
@@ -233,7 +237,10 @@ def _setting_options(command: argparse.ArgumentParser) -> None:
             )
         elif setting.type is float:
             command.add_argument(
-                *names, type=_seconds, metavar="SECONDS", help=cli_help(setting.name)
+                *names,
+                type=_positive(setting.unit),
+                metavar=setting.unit.upper(),
+                help=cli_help(setting.name),
             )
         else:
             metavar = setting.name.upper()
@@ -263,17 +270,35 @@ def _rate(text: str) -> float:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
-    return value
+def _positive(unit: str) -> Callable[[str], float]:
+    """A positive, finite number of `unit` (seconds, dollars: the catalog says which)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, got {text!r}") from None
+        if not value > 0 or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a positive number of {unit}, got {text}")
+        return value
+
+    return parse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        # `checkspec list ... | head -1`: the reader has what it wanted. End quietly with 0,
+        # as git does; stdout goes to /dev/null so the interpreter's last flush is silent.
+        with suppress(OSError, ValueError):  # ValueError: stdout is no file (in-process)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     args = _parser(given[0] if given and given[0] in COMMANDS else None).parse_args(argv)
     # A validate or a single run holds what it analyses until it exits: have the analysis
@@ -762,6 +787,12 @@ def _report(args: argparse.Namespace) -> int:
     return report(args)
 
 
+def _init(args: argparse.Namespace) -> int:
+    from .init_cmd import run
+
+    return run(args)
+
+
 def _view(args: argparse.Namespace) -> int:
     from .view import view
 
@@ -790,6 +821,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "report": _report,
     "view": _view,
     "settings": _settings,
+    "init": _init,
 }
 COMMANDS = frozenset(_HANDLERS)
 

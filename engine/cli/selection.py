@@ -29,7 +29,8 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-STATE_FOLDER = ".checkspec"
+from ..core.state_folder import STATE_FOLDER
+
 LAST_FAILED = "lastfailed.json"
 LOCK = "lastfailed.lock"
 

@@ -358,6 +358,17 @@ DATASET_TEXT_KEY = "trace.last.outputs.response.content"
 _DISPATCH = KindModel._dispatch_kind.__func__  # noqa: SLF001 (the registry machinery of this module)
 
 
+class ModelCalls(NamedTuple):
+    """What one run of a check asks of a model: `calls` requests to `model` (None: the
+    default model, unknown until settings are applied)."""
+
+    model: str | None
+    calls: int
+
+
+NO_MODEL_CALLS = ModelCalls(None, 0)
+
+
 class Check(KindModel, Generic[InputType, OutputType, TraceType]):
     """Base class of every check: `async run(trace) -> CheckResult`.
 
@@ -383,6 +394,13 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
     async def run(self, trace: Trace[Any, Any]) -> CheckResult:
         raise NotImplementedError(f"{type(self).__name__}.run is not implemented")
+
+    def model_calls(self) -> ModelCalls:
+        """The model requests one run of this check sends itself (no answer cached), and
+        to which model: none here. Each model-calling check declares its own (a judge 1,
+        a judge per rule, an embedding request); checks inside this one declare theirs.
+        `checkspec run --dry-run` (scenarios/estimate.py) counts what is declared."""
+        return NO_MODEL_CALLS
 
     def to_spec(self) -> dict[str, Any]:
         """The check's configuration as JSON data, without name and description."""

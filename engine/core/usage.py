@@ -55,10 +55,15 @@ class Usage(BaseModel):
                 found = found + usage
         return found
 
+    @property
+    def known_cost(self) -> float | None:
+        """Dollars spent; None when every request went to a model without a price."""
+        return None if self.unpriced and self.unpriced >= self.requests else self.cost_usd
+
     def describe(self) -> str:
         """One line: `12 LLM requests (3 cached), 4,512 tokens, $0.0123`."""
         cached = f" ({self.cached} cached)" if self.cached else ""
-        cost = f"${self.cost_usd:.4f}" if self.requests > self.unpriced else "$?"
+        cost = format_cost(self.known_cost)
         if self.unpriced and self.requests > self.unpriced:
             cost += f" + {self.unpriced} unpriced"
         return (
@@ -67,4 +72,18 @@ class Usage(BaseModel):
         )
 
 
-__all__ = ["Usage"]
+def format_cost(dollars: float | None) -> str:
+    """A cost as every report shows it (text summary, history, compare, markdown, HTML):
+    `$0.0123`, or `$?` when it is unknown (a model without a price). JSON keeps null."""
+    return "$?" if dollars is None else f"${dollars:.4f}"
+
+
+def cost_of(usage: Usage | None) -> float | None:
+    """The cost a report records: 0 when no model was called, None when unpriced."""
+    if usage is None:
+        return 0.0
+    known = usage.known_cost
+    return None if known is None else round(known, 6)
+
+
+__all__ = ["Usage", "cost_of", "format_cost"]

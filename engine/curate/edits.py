@@ -47,8 +47,9 @@ _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 _UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
 
 
-def yaml_scalar(value: Any) -> str:
-    """A YAML scalar (flow-safe) that reads back as `value`."""
+def yaml_scalar(value: Any, quote: str = '"') -> str:
+    """A YAML scalar (flow-safe) that reads back as `value`; a string that needs quotes
+    gets `quote` (the file's own: `'` or `"`) when it can be written so."""
     if isinstance(value, bool) or value is None:
         return json.dumps(value)
     if isinstance(value, int | float):
@@ -56,6 +57,8 @@ def yaml_scalar(value: Any) -> str:
     text = str(value)
     if _PLAIN.fullmatch(text) and text.lower() not in _YAML_WORDS:
         return text
+    if quote == "'" and text.isprintable() and not _UNSAFE.search(text):
+        return "'" + text.replace("'", "''") + "'"
     return json_string(text)
 
 
@@ -75,13 +78,35 @@ def json_value(value: Any) -> str:
     return json.dumps(value)
 
 
-def yaml_flow(value: Any) -> str:
+def yaml_flow(value: Any, quote: str = '"') -> str:
     if isinstance(value, dict):
-        inner = ", ".join(f"{yaml_scalar(str(k))}: {yaml_flow(v)}" for k, v in value.items())
+        inner = ", ".join(
+            f"{yaml_scalar(str(k), quote)}: {yaml_flow(v, quote)}" for k, v in value.items()
+        )
         return "{" + inner + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(yaml_flow(v) for v in value) + "]"
-    return yaml_scalar(value)
+        return "[" + ", ".join(yaml_flow(v, quote) for v in value) + "]"
+    return yaml_scalar(value, quote)
+
+
+_QUOTED = re.compile(r"""(?:^|[:\-\[{,]) +(['"])""", re.MULTILINE)
+
+
+def _quote_style(text: str) -> str:
+    """The quote the file writes its quoted strings with (the most used; `"` on a tie)."""
+    marks = [m.group(1) for m in _QUOTED.finditer(text)]
+    return "'" if marks.count("'") > marks.count('"') else '"'
+
+
+def _list_style(text: str, *keys: str) -> str | None:
+    """How the file writes the lists under the first of `keys` it has: "flow" (`key: [`)
+    or "block" (`key:` then `- ` items); None when it has none of them."""
+    for key in keys:
+        flow = len(re.findall(rf"^[ \t-]*{key}:[ \t]*\[", text, re.MULTILINE))
+        block = len(re.findall(rf"^[ \t-]*{key}:[ \t]*(?:#.*)?\r?\n[ \t]*- ", text, re.MULTILINE))
+        if flow or block:
+            return "flow" if flow > block else "block"
+    return None
 
 
 class Editor:
@@ -94,6 +119,7 @@ class Editor:
         self.eol = spec.eol
         self.json = spec.format != "yaml"
         self.edits: list[TextEdit] = []
+        self.quote = '"' if self.json else _quote_style(self.text)
 
     # -- positions -------------------------------------------------------------------
 
@@ -178,7 +204,7 @@ class Editor:
     def render(self, value: Any, *, flow: bool) -> str:
         if self.json:
             return json_value(value)
-        return yaml_flow(value)
+        return yaml_flow(value, self.quote)
 
     def key(self, name: str) -> str:
         return json_string(name) if self.json else name
@@ -282,12 +308,17 @@ class Editor:
                 self.add(start, end, (" " if start == end else "") + rendered)
                 return
             block = None
+            # The file's own style for such a list (this key elsewhere, else its tags);
+            # when it has none, mappings go in block style and scalars in flow style.
+            style = None if self.json else _list_style(self.text, key, "tags")
             if (
                 not self.json
                 and not self.is_flow(mapping)
-                and any(isinstance(v, dict) for v in values)
+                and (
+                    style == "block" or (style is None and any(isinstance(v, dict) for v in values))
+                )
             ):
-                block = "\n".join(_block_item(v) for v in values)
+                block = "\n".join(_block_item(v, self.quote) for v in values)
             self.insert_key(mapping, key, self.render(list(values), flow=True), block)
             return
         if found.kind != "sequence":
@@ -310,7 +341,7 @@ class Editor:
         at, first = self.after_line(self.last_line(last))
         lines: list[str] = []
         for value in values:
-            lines.extend(prefix + line for line in _block_item(value).split("\n"))
+            lines.extend(prefix + line for line in _block_item(value, self.quote).split("\n"))
         self.add(at, at, first + self.eol.join(lines) + self.eol)
 
     def remove_items(self, mapping: Node, key: str, drop: Sequence[int]) -> None:
@@ -365,14 +396,17 @@ def _runs(indexes: Sequence[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _block_item(value: Any) -> str:
+def _block_item(value: Any, quote: str = '"') -> str:
     """A YAML block list item (lines joined by \\n, without the list's indentation)."""
     if isinstance(value, dict) and value:
         lines = []
         for n, (key, item) in enumerate(value.items()):
-            lines.append(("- " if n == 0 else "  ") + f"{yaml_scalar(str(key))}: {yaml_flow(item)}")
+            lines.append(
+                ("- " if n == 0 else "  ")
+                + f"{yaml_scalar(str(key), quote)}: {yaml_flow(item, quote)}"
+            )
         return "\n".join(lines)
-    return f"- {yaml_flow(value)}"
+    return f"- {yaml_flow(value, quote)}"
 
 
 # -- the operations -------------------------------------------------------------------

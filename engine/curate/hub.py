@@ -109,6 +109,10 @@ def _scenario(
         row["name"] = value["name"]
     if isinstance(value.get("description"), str):
         row["description"] = value["description"]
+    if isinstance(value.get("annotations"), dict) and value["annotations"]:
+        # The generation provenance. The Hub's Scenario declares no such field; its models
+        # keep unknown fields (extra="allow"), so it survives the SDK both ways.
+        row["annotations"] = value["annotations"]
     return row
 
 
@@ -205,6 +209,8 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             scenario["tags"] = list(row["tags"])
         if row.get("status") == "draft":
             scenario["status"] = "draft"
+        if isinstance(row.get("annotations"), dict) and row["annotations"]:
+            scenario["annotations"] = row["annotations"]
         comments = []
         for comment in row.get("comments") or []:
             made_comment: dict[str, Any] = {

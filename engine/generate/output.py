@@ -58,11 +58,22 @@ def _dump(value: Any, indent: int = 0) -> str:
 
 
 def new_dataset_text(
-    records: Sequence[dict[str, Any]], *, name: str, description: str, what: str, fmt: str
+    records: Sequence[dict[str, Any]],
+    *,
+    name: str,
+    description: str,
+    what: str,
+    fmt: str,
+    target: str | None = None,
 ) -> str:
+    """A new dataset; `target` (the agent it was made for) is written into it (JSON Lines
+    has no place for it: those records run against the workspace's target)."""
     if fmt == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    body = {"name": name, "description": description, "scenarios": list(records)}
+    body: dict[str, Any] = {"name": name, "description": description}
+    if target:
+        body["target"] = target
+    body["scenarios"] = list(records)
     return HEADER.format(what=what) + _dump(body)
 
 

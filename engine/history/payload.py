@@ -17,7 +17,7 @@ interchangeable inputs of `checkspec compare` and `checkspec report`:
     "settings": {...},                                      # the ones that change results
     "counts": {"pass": N, "fail": N, "error": N, "skip": N, "total": N},
     "pass_rate": 0.95 | null,                               # pass / (total - skip)
-    "cost_usd": 0.0123 | null,                              # null when no model was called
+    "cost_usd": 0.0123 | null,                # 0 when no model was called, null: unpriced
     "repeat": 1, "min_pass_rate": 1.0
   },
   "status": "pass" | "fail" | "error",
@@ -49,6 +49,8 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ..core.usage import cost_of
 
 if TYPE_CHECKING:
     from ..runs.report import RunReport, ScenarioRun
@@ -160,7 +162,7 @@ def run_info(report: RunReport, counts: Mapping[str, int]) -> dict[str, Any]:
         "settings": chosen,
         "counts": {**counts, "total": total},
         "pass_rate": round(counts.get("pass", 0) / judged, 4) if judged else None,
-        "cost_usd": round(spent.cost_usd, 6) if spent else None,
+        "cost_usd": cost_of(spent),
         "repeat": report.repeat,
         "min_pass_rate": report.min_pass_rate,
         "flaky": sum(1 for r in report.runs if r.repeats and r.repeats.get("flaky")),

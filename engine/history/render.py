@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.safe_text import markdown_cell, markdown_code
+from ..core.usage import format_cost
 from .compare import Comparison, OutputChange, Rate, ScenarioChange
 from .store import RunSummary
 
@@ -223,7 +224,7 @@ def history_text(runs: Sequence[RunSummary]) -> str:
                 str(run.errored),
                 str(run.skipped),
                 _pct(run.pass_rate),
-                "-" if run.cost_usd is None else f"${run.cost_usd:.4f}",
+                format_cost(run.cost_usd),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

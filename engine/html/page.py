@@ -22,6 +22,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from ..core.usage import Usage, format_cost
+
 _SLOT = re.compile(r"\{\{(title|style|data|encoding|script|script_hash)\}\}")
 # Data bigger than this is embedded gzipped, as a JSON string of base64 (the page inflates
 # it with the browser's DecompressionStream): a run's JSON repeats its keys and texts, and
@@ -108,7 +110,11 @@ def render_report(payload: dict[str, Any], title: str | None = None) -> str:
     """The page of one run: `payload` is the JSON run report (`checkspec run --format json`)."""
     run = payload.get("run") or {}
     name = title or ("checkspec run " + str(run["id"]) if run.get("id") else "checkspec run report")
-    return page("report", slim_report(payload), name)
+    data = slim_report(payload)
+    if isinstance(data.get("usage"), dict):  # the cost as the text summary shows it ($?)
+        usage = Usage.model_validate(data["usage"])
+        data["usage"] = {**data["usage"], "cost": format_cost(usage.known_cost)}
+    return page("report", data, name)
 
 
 def render_compare(

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..core.check import Check
+from ..core.check import NO_MODEL_CALLS, Check, ModelCalls
 from ..core.jsonpath import NoMatch, provided_or_resolve
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
@@ -57,6 +57,14 @@ class BaseLLMCheck(Check[InputType, OutputType, TraceType], WithJudgeMixin):
         """The conversation evidence a SOM judge is shown."""
         candidate = inputs.get("trace", trace)
         return candidate if isinstance(candidate, Trace) else trace
+
+    def model_calls(self) -> ModelCalls:
+        """One judge request a run (a check judging in several calls says how many);
+        none when the judge is not ours (a SOM or user-defined judge) or has no model."""
+        judge = self._judge
+        if not isinstance(judge, LLMChatJudge) or judge.missing_model() is not None:
+            return NO_MODEL_CALLS
+        return ModelCalls(_model_detail(judge).get("model"), 1)
 
     async def run(self, trace: Any) -> CheckResult:
         judge = self._judge

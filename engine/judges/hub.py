@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from ..core.check import Check
+from ..core.check import Check, ModelCalls
 from ..core.jsonpath import JSONPathStr
 from ..core.result import CheckResult
 from ..core.sentinel import MISSING
@@ -80,6 +80,11 @@ class HubConformity(HubCheck):
 
     def get_prompt(self) -> str:
         return bundled_prompt("hub_conformity")
+
+    def model_calls(self) -> ModelCalls:
+        """A judge request per rule."""
+        one = super().model_calls()
+        return one._replace(calls=one.calls * len(self.rules))
 
     async def run(self, trace: Any) -> CheckResult:
         judge = self._judge

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import AliasChoices, Field
 
-from ..core.check import Check
+from ..core.check import NO_MODEL_CALLS, Check, ModelCalls
 from ..core.jsonpath import JSONPathStr, NoMatch, provided_or_resolve, resolve
 from ..core.result import CheckResult, Metric
 from ..core.sentinel import MISSING
@@ -61,6 +61,14 @@ class SemanticSimilarity(Check[InputType, OutputType, TraceType], WithEmbeddingM
         if is_external_embedding_model(model):
             return await embed_texts(model, texts)
         return await embed(model, texts)
+
+    def model_calls(self) -> ModelCalls:
+        """One embedding request (the answer and the reference together), when the
+        embedding model is reached through our client."""
+        model = self._embedding_model
+        if isinstance(model, EmbeddingModel) and model.model:
+            return ModelCalls(model.model, 1)
+        return NO_MODEL_CALLS
 
     async def run(self, trace: Any) -> CheckResult:
         return await metered(self._similarity(trace))

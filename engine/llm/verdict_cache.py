@@ -31,6 +31,7 @@ from typing import Any
 
 from ..catalog import SETTINGS_BY_NAME
 from . import snapshot
+from ..core.state_folder import make_state_folder
 
 try:
     import fcntl
@@ -134,7 +135,7 @@ def _db() -> sqlite3.Connection | None:
         if db is not None:
             return db
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_state_folder(folder)  # .checkspec/cache: .checkspec/ gets its .gitignore
             db = _open(folder / FILE_NAME)
         except sqlite3.DatabaseError:  # not a database: aside, and a new one
             repair(folder)

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from ..catalog import SCHEMA_KEY
 from ..core.check import Check
 from ..core.sentinel import MISSING
-from ..interactions import Interact, InteractionSpec
+from ..interactions import ChatInteract, Interact, InteractionSpec
 from ..scenarios.scenario import Scenario, Step
 from .check_analysis import Context, analyze_check, check_problems, text_of
 from .datasets import DatasetInteraction, DatasetScenario, record_name
@@ -428,7 +428,9 @@ def _record(
         steps.append(
             Step.model_construct(
                 interacts=[
-                    Interact.model_construct(inputs=input_node.value, outputs=outputs, metadata={})
+                    ChatInteract.model_construct(
+                        inputs=input_node.value, outputs=outputs, metadata={}
+                    )
                 ],
                 checks=checks,
             )

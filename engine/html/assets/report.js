@@ -256,7 +256,7 @@
       run.repeat > 1 ? card("repeats", run.repeat + "×") : null,
       run.repeat > 1 ? card("flaky", scenarios.filter(function (s) { return s.repeats && s.repeats.flaky; }).length, "error") : null,
       usage.requests !== undefined ? card("tokens", ((usage.prompt_tokens || 0) + (usage.completion_tokens || 0)).toLocaleString()) : null,
-      usage.cost_usd !== undefined ? card("cost", "$" + Number(usage.cost_usd).toFixed(4)) : null,
+      usage.cost !== undefined ? card("cost", usage.cost) : null,
     ]));
     if (total) {
       root.appendChild(el("div", { class: "bar", title: "pass / fail / error / skip" }, ["pass", "fail", "error", "skip"].map(function (k) {

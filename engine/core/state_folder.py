@@ -1,0 +1,33 @@
+"""checkspec's own state folder, `.checkspec/` at the workspace root (history, verdict
+cache, last failures): local to this machine, never committed, as `.pytest_cache` is.
+
+Every writer makes its folder through `make_state_folder`, which gives `.checkspec/` its
+`.gitignore` (`*`) the first time, whichever command writes first (run, history, cache,
+generate, --lf, init).
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from pathlib import Path
+
+STATE_FOLDER = ".checkspec"
+GITIGNORE_TEXT = "# written by checkspec\n*\n"
+
+
+def make_state_folder(path: Path) -> Path:
+    """Make `path` (`.checkspec/` or a folder in it) and give the `.checkspec` folder on
+    its way its `.gitignore`; returns `path`. A folder outside `.checkspec/` (a cache_dir
+    set elsewhere) is only made. Raises OSError when `path` cannot be made."""
+    path.mkdir(parents=True, exist_ok=True)
+    for folder in (path, *path.parents):
+        if folder.name == STATE_FOLDER:
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                with suppress(OSError):  # a read-only checkout: nothing to keep out of git
+                    ignore.write_text(GITIGNORE_TEXT, encoding="utf-8")
+            break
+    return path
+
+
+__all__ = ["GITIGNORE_TEXT", "STATE_FOLDER", "make_state_folder"]
