@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..curate.files import Item, SpecFile
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
@@ -58,6 +63,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     if args.format == "json":
         out = [
             {
+                "selector": _selector(spec, item),
                 "identity": spec.identity(item),
                 "file": str(spec.path),
                 "line": item.line + 1,
@@ -73,12 +79,20 @@ def list_scenarios(args: argparse.Namespace) -> int:
     lines = []
     for spec, item in shown:
         tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
-        lines.append(f"{spec.path}:{item.line + 1}  {item.name}{tags}")
+        lines.append(f"{shlex.quote(_selector(spec, item))}{tags}")
     if lines:
         print("\n".join(lines))
     if len(shown) < len(rows):
         print(f"({len(shown)} of {len(rows)} scenarios shown)", file=sys.stderr)
     return EXIT_OK
+
+
+def _selector(spec: SpecFile, item: Item) -> str:
+    """The selector naming this one scenario, as `run` and every command take it."""
+    from ..curate.select import selector_of
+
+    unique = not spec.partial and sum(i.name == item.name for i in spec.items) == 1
+    return selector_of(str(spec.path), item.index, item.name if item.named else None, unique)
 
 
 def list_tags(args: argparse.Namespace) -> int:

@@ -290,6 +290,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except SelectionRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return EXIT_INVALID
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default
@@ -320,9 +323,15 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
     """Documents for the given paths; prints located problems; True when input is invalid.
 
     Without `runnable` (validate) only their problems are read (`load_file`)."""
+    from ..curate.files import CurateError
+    from ..curate.select import resolve
     from ..spec.files import collect, load_file
     from ..spec.workspace import find_config, load_workspace
 
+    try:  # one selection language (engine/curate/select.py): unknown -> exit 2
+        paths, only = resolve(paths)
+    except CurateError as error:
+        raise SelectionRefused(str(error)) from None
     files, missing = collect(paths)
     invalid = False
     for path in missing:
@@ -340,8 +349,14 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
         workspace = load_workspace(config)
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
     for document in documents:
+        if only is not None and (kept := only.get(Path(document.path).resolve())) is not None:
+            document.scenarios = [e for e in document.scenarios if e.index in kept]
         invalid |= _print_problems(document.path, document.all_problems)
     return documents, invalid
+
+
+class SelectionRefused(Exception):
+    """A selector names a file, name or index that does not exist (exit 2)."""
 
 
 def _relative(path: Path) -> Path:
