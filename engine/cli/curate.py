@@ -27,11 +27,20 @@ def add_list_options(listing: argparse.ArgumentParser) -> None:
     listing.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def _filters(command: argparse.ArgumentParser) -> None:
+def add_selection_options(command: argparse.ArgumentParser) -> None:
+    """The options of the one selection language (engine/curate/select.py), the same on
+    every command that takes scenarios; the parser takes them before, between or after
+    the selectors (main._Intermixed)."""
     command.add_argument("--query", "-q", metavar="TEXT", help="scenarios holding every word")
     command.add_argument(
         "--tag", action="append", default=[], metavar="T", help="only scenarios with this tag"
     )
+    command.add_argument(
+        "--status", choices=("draft", "active"), help="only scenarios of this review status"
+    )
+
+
+_filters = add_selection_options
 
 
 def _natural(text: str) -> int:
@@ -54,7 +63,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status)
     except CurateError as exc:
         return _fail(str(exc))
     rows = [(group.spec, item) for group in chosen for item in group.items]
@@ -100,7 +109,7 @@ def list_tags(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status)
     except CurateError as exc:
         return _fail(str(exc))
     counts: Counter[str] = Counter(
@@ -207,7 +216,7 @@ def _edit(args: argparse.Namespace) -> int:
     for word in words:
         if not is_selector(word):
             raise CurateError(f"{word}: no such file or folder")
-    chosen = select(words, query=args.query, tags=args.tag)
+    chosen = select(words, query=args.query, tags=args.tag, status=args.status)
     count = sum(len(group.items) for group in chosen)
     if not count:
         raise CurateError("no scenario matches (nothing changed)")
@@ -294,7 +303,7 @@ def _hub(args: argparse.Namespace) -> int:
     if args.hub_action == "export":
         from ..curate.select import select
 
-        chosen = select(args.paths, query=args.query, tags=args.tag)
+        chosen = select(args.paths, query=args.query, tags=args.tag, status=args.status)
         specs = []
         for group in chosen:  # only the chosen scenarios of each file
             group.spec.items = group.items

@@ -52,6 +52,24 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Intermixed(argparse.ArgumentParser):
+    """A command's parser that takes its options anywhere among its positionals
+    (`run FILE --query x FILE2`), as `parse_intermixed_args` does."""
+
+    _inside = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._inside:
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's options (main() knows the
     command from the first argument: building the others, and importing what their
@@ -64,14 +82,18 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="checkspec", description="Validate and run check specs for AI agents."
     )
     parser.add_argument("--version", action=_Version)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Intermixed
+    )
 
     if wanted("run"):
         run = commands.add_parser("run", help="run the scenarios of spec files or folders")
         run.add_argument("paths", nargs="+", metavar="PATH")
         run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
-        run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+        from .curate import add_selection_options
+
+        add_selection_options(run)
         run.add_argument(
             "--include-drafts",
             action="store_true",
@@ -171,6 +193,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("validate"):
         validate = commands.add_parser("validate", help="check spec files without running anything")
         validate.add_argument("paths", nargs="+", metavar="PATH")
+        from .curate import add_selection_options
+
+        add_selection_options(validate)
 
     if wanted("list"):
         listing = commands.add_parser(
@@ -577,7 +602,19 @@ def _select(
     if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
         print(unmatched, file=sys.stderr)
         return EXIT_INVALID
-    todo, drafts = drafts_left_out(todo, args.include_drafts)
+    if args.query:
+        from ..curate.select import query_words, searchable
+
+        words = query_words(args.query)
+        todo = [(d, e) for d, e in todo if all(w in searchable(e.node.value) for w in words)]
+        if not todo:
+            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
+            return EXIT_INVALID
+    if args.status:
+        from ..spec.status import is_draft
+
+        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
+    todo, drafts = drafts_left_out(todo, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)

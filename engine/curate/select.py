@@ -107,6 +107,7 @@ def select(
     tags: Sequence[str] = (),
     files: dict[Path, SpecFile] | None = None,
     quick: bool = False,
+    status: str | None = None,
 ) -> list[Selected]:
     """The scenarios the selectors name (each once, files in order), then filtered.
 
@@ -142,7 +143,9 @@ def select(
         kept = [
             item
             for _, item in sorted(picked.items())
-            if (not tags or _has_tags(spec, item, tags)) and (not words or matches(item, words))
+            if (not tags or _has_tags(spec, item, tags))
+            and (not words or matches(item, words))
+            and (status is None or (item.status or "active") == status)
         ]
         if kept:
             result.append(Selected(spec, kept))
