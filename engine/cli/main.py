@@ -603,10 +603,9 @@ def _select(
         print(unmatched, file=sys.stderr)
         return EXIT_INVALID
     if args.query:
-        from ..curate.select import query_words, searchable
+        from ..curate.select import keeps
 
-        words = query_words(args.query)
-        todo = [(d, e) for d, e in todo if all(w in searchable(e.node.value) for w in words)]
+        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
         if not todo:
             print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
             return EXIT_INVALID
