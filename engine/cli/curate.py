@@ -63,7 +63,9 @@ def list_scenarios(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status)
+        chosen = select(
+            args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status
+        )
     except CurateError as exc:
         return _fail(str(exc))
     rows = [(group.spec, item) for group in chosen for item in group.items]
@@ -109,7 +111,9 @@ def list_tags(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status)
+        chosen = select(
+            args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status
+        )
     except CurateError as exc:
         return _fail(str(exc))
     counts: Counter[str] = Counter(
