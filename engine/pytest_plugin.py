@@ -86,6 +86,10 @@ class SpecFile(pytest.File):
             from .curate.select import keeps
             from .spec.status import is_draft
 
+            import copy
+
+            # A copy: the analysed document may be shared (kept by the analysis's caches).
+            document = copy.copy(document)
             document.scenarios = [
                 entry
                 for entry in document.scenarios

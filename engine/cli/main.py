@@ -373,9 +373,14 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
     for config in sorted(configs):
         workspace = load_workspace(config)
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
+    if only is not None:
+        import copy
+
+        for at, document in enumerate(documents):
+            if (kept := only.get(Path(document.path).resolve())) is not None:
+                documents[at] = copy.copy(document)  # the analysis may keep the original
+                documents[at].scenarios = [e for e in document.scenarios if e.index in kept]
     for document in documents:
-        if only is not None and (kept := only.get(Path(document.path).resolve())) is not None:
-            document.scenarios = [e for e in document.scenarios if e.index in kept]
         invalid |= _print_problems(document.path, document.all_problems)
     return documents, invalid
 
