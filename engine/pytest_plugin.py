@@ -83,10 +83,10 @@ class SpecFile(pytest.File):
         tags = self.config.getoption("checkspec_tag", None) or []
         status = self.config.getoption("checkspec_status", None)
         if query or tags or status:
+            import copy
+
             from .curate.select import keeps
             from .spec.status import is_draft
-
-            import copy
 
             # A copy: the analysed document may be shared (kept by the analysis's caches).
             document = copy.copy(document)
