@@ -66,6 +66,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DOLLARS",
         help="dollars the session may spend on model calls (as `checkspec run --max-cost`)",
     )
+    # The selection language of `checkspec run` (engine/curate/select.py): pytest's own
+    # node ids already name files and `FILE::NAME`; these are its --query, --tag, --status.
+    group.addoption("--checkspec-query", metavar="TEXT", help="scenarios holding every word")
+    group.addoption(
+        "--checkspec-tag", action="append", default=[], metavar="T", help="scenarios with tag T"
+    )
+    group.addoption(
+        "--checkspec-status",
+        choices=("draft", "active"),
+        help="only scenarios of this review status",
+    )
     parser.addini("checkspec", type="bool", default=False, help="collect checkspec spec files")
 
 
@@ -98,6 +109,29 @@ class SpecFile(pytest.File):
         for problem in document.problems:
             if problem.severity.value == "error":
                 yield InvalidSpec.from_parent(self, name="<file>", problems=[problem])
+        query = self.config.getoption("checkspec_query", None)
+        tags = self.config.getoption("checkspec_tag", None) or []
+        status = self.config.getoption("checkspec_status", None)
+        if query or tags or status:
+            import copy
+
+            from .curate.select import keeps
+            from .spec.status import is_draft
+
+            # A copy: the analysed document may be shared (kept by the analysis's caches).
+            document = copy.copy(document)
+            document.scenarios = [
+                entry
+                for entry in document.scenarios
+                if keeps(
+                    entry.node.value,
+                    entry.tags,
+                    "draft" if is_draft(entry) else None,
+                    query=query,
+                    tags=tags,
+                    wanted_status=status,
+                )
+            ]
         for entry in document.scenarios:
             if entry.scenario is None:
                 errors = [p for p in entry.problems if p.severity.value == "error"]

@@ -92,16 +92,16 @@ def snapshot(project: Path) -> dict[str, bytes]:
 # -- listing --------------------------------------------------------------------------
 
 
-def test_list_scenarios_text_gives_file_line_name_and_tags(project: Path) -> None:
+def test_list_scenarios_text_gives_selector_and_tags(project: Path) -> None:
     done = cli(project, "list", "scenarios")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "faq.dataset.jsonl:1  Où est ma commande ?  [fr]",
-        "faq.dataset.jsonl:2  remboursement  [fr, billing]",
-        "sub/one.scenario.yaml:1  lonely  [billing]",
-        "support.suite.yaml:6  shipping is EU only",
-        "support.suite.yaml:16  opening hours  [hours]",
-        "support.suite.yaml:22  refund window  [billing, needs review]",
+        "'faq.dataset.jsonl::#0'  [fr]",
+        "faq.dataset.jsonl::remboursement  [fr, billing]",
+        "sub/one.scenario.yaml::lonely  [billing]",
+        "'support.suite.yaml::shipping is EU only'",
+        "'support.suite.yaml::opening hours'  [hours]",
+        "'support.suite.yaml::refund window'  [billing, needs review]",
     ]
 
 
@@ -112,7 +112,16 @@ def test_list_json_gives_the_identity_shards_use(project: Path) -> None:
     by_file: dict[str, list[str]] = {}
     for row in listed["scenarios"]:
         by_file.setdefault(row["file"], []).append(row["identity"])
-        assert set(row) == {"identity", "file", "line", "index", "name", "tags", "status"}
+        assert set(row) == {
+            "selector",
+            "identity",
+            "file",
+            "line",
+            "index",
+            "name",
+            "tags",
+            "status",
+        }
     for file, identities in by_file.items():
         path = project / file
         document = analyze(path.read_text(), str(path))
@@ -189,8 +198,9 @@ def test_selectors_by_index_and_name_pick_those_scenarios(project: Path) -> None
         "support.suite.yaml::refund window",
     )
     assert done.returncode == 0, done.stderr
-    listed = cli(project, "list", "scenarios", "--tag", "picked").stdout.splitlines()
-    assert [line.split("  ")[1] for line in listed] == ["remboursement", "refund window"]
+    listed = cli(project, "list", "scenarios", "--tag", "picked", "--format", "json").stdout
+    names = [row["name"] for row in json.loads(listed)["scenarios"]]
+    assert names == ["remboursement", "refund window"]
 
 
 # -- edits ----------------------------------------------------------------------------

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..curate.files import Item, SpecFile
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
@@ -22,11 +27,20 @@ def add_list_options(listing: argparse.ArgumentParser) -> None:
     listing.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def _filters(command: argparse.ArgumentParser) -> None:
+def add_selection_options(command: argparse.ArgumentParser) -> None:
+    """The options of the one selection language (engine/curate/select.py), the same on
+    every command that takes scenarios; the parser takes them before, between or after
+    the selectors (main._Intermixed)."""
     command.add_argument("--query", "-q", metavar="TEXT", help="scenarios holding every word")
     command.add_argument(
         "--tag", action="append", default=[], metavar="T", help="only scenarios with this tag"
     )
+    command.add_argument(
+        "--status", choices=("draft", "active"), help="only scenarios of this review status"
+    )
+
+
+_filters = add_selection_options
 
 
 def _natural(text: str) -> int:
@@ -56,7 +70,9 @@ def list_scenarios(args: argparse.Namespace) -> int:
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+        chosen = select(
+            args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status
+        )
     except CurateError as exc:
         return _fail(str(exc))
     rows = [(group.spec, item) for group in chosen for item in group.items]
@@ -65,6 +81,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     if args.format == "json":
         out = [
             {
+                "selector": _selector(spec, item),
                 "identity": spec.identity(item),
                 "file": str(spec.path),
                 "line": item.line + 1,
@@ -80,7 +97,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     lines = []
     for spec, item in shown:
         tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
-        lines.append(terminal(f"{spec.path}:{item.line + 1}  {item.name}{tags}", one_line=True))
+        lines.append(terminal(f"{shlex.quote(_selector(spec, item))}{tags}", one_line=True))
     if lines:
         print("\n".join(lines))
     if len(shown) < len(rows):
@@ -88,12 +105,22 @@ def list_scenarios(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _selector(spec: SpecFile, item: Item) -> str:
+    """The selector naming this one scenario, as `run` and every command take it."""
+    from ..curate.select import selector_of
+
+    unique = not spec.partial and sum(i.name == item.name for i in spec.items) == 1
+    return selector_of(str(spec.path), item.index, item.name if item.named else None, unique)
+
+
 def list_tags(args: argparse.Namespace) -> int:
     from ..curate.files import CurateError
     from ..curate.select import select
 
     try:
-        chosen = select(args.paths or ["."], query=args.query, tags=args.tag, quick=True)
+        chosen = select(
+            args.paths or ["."], query=args.query, tags=args.tag, quick=True, status=args.status
+        )
     except CurateError as exc:
         return _fail(str(exc))
     counts: Counter[str] = Counter(
@@ -200,7 +227,7 @@ def _edit(args: argparse.Namespace) -> int:
     for word in words:
         if not is_selector(word):
             raise CurateError(f"{word}: no such file or folder")
-    chosen = select(words, query=args.query, tags=args.tag)
+    chosen = select(words, query=args.query, tags=args.tag, status=args.status)
     count = sum(len(group.items) for group in chosen)
     if not count:
         raise CurateError("no scenario matches (nothing changed)")
@@ -290,7 +317,7 @@ def _hub(args: argparse.Namespace) -> int:
     if args.hub_action == "export":
         from ..curate.select import select
 
-        chosen = select(args.paths, query=args.query, tags=args.tag)
+        chosen = select(args.paths, query=args.query, tags=args.tag, status=args.status)
         specs = []
         for group in chosen:  # only the chosen scenarios of each file
             group.spec.items = group.items

@@ -52,6 +52,24 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Intermixed(argparse.ArgumentParser):
+    """A command's parser that takes its options anywhere among its positionals
+    (`run FILE --query x FILE2`), as `parse_intermixed_args` does."""
+
+    _inside = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._inside:
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line; with `only`, just that command's options (main() knows the
     command from the first argument: building the others, and importing what their
@@ -64,14 +82,18 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="checkspec", description="Validate and run check specs for AI agents."
     )
     parser.add_argument("--version", action=_Version)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Intermixed
+    )
 
     if wanted("run"):
         run = commands.add_parser("run", help="run the scenarios of spec files or folders")
         run.add_argument("paths", nargs="+", metavar="PATH")
         run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
-        run.add_argument("--tag", action="append", default=[], help="only scenarios with this tag")
+        from .curate import add_selection_options
+
+        add_selection_options(run)
         run.add_argument(
             "--include-drafts",
             action="store_true",
@@ -171,6 +193,9 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("validate"):
         validate = commands.add_parser("validate", help="check spec files without running anything")
         validate.add_argument("paths", nargs="+", metavar="PATH")
+        from .curate import add_selection_options
+
+        add_selection_options(validate)
 
     if wanted("list"):
         listing = commands.add_parser(
@@ -320,6 +345,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except SelectionRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return EXIT_INVALID
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default
@@ -350,9 +378,15 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
     """Documents for the given paths; prints located problems; True when input is invalid.
 
     Without `runnable` (validate) only their problems are read (`load_file`)."""
+    from ..curate.files import CurateError
+    from ..curate.select import resolve
     from ..spec.files import collect, load_file
     from ..spec.workspace import find_config_for, load_workspace
 
+    try:  # one selection language (engine/curate/select.py): unknown -> exit 2
+        paths, only = resolve(paths)
+    except CurateError as error:
+        raise SelectionRefused(str(error)) from None
     files, missing = collect(paths)
     invalid = False
     for path in missing:
@@ -369,9 +403,20 @@ def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document
     for config in sorted(configs):
         workspace = load_workspace(config)
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
+    if only is not None:
+        import copy
+
+        for at, document in enumerate(documents):
+            if (kept := only.get(Path(document.path).resolve())) is not None:
+                documents[at] = copy.copy(document)  # the analysis may keep the original
+                documents[at].scenarios = [e for e in document.scenarios if e.index in kept]
     for document in documents:
         invalid |= _print_problems(document.path, document.all_problems)
     return documents, invalid
+
+
+class SelectionRefused(Exception):
+    """A selector names a file, name or index that does not exist (exit 2)."""
 
 
 def _relative(path: Path) -> Path:
@@ -594,7 +639,18 @@ def _select(
     if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
         print(unmatched, file=sys.stderr)
         return EXIT_INVALID
-    todo, drafts = drafts_left_out(todo, args.include_drafts)
+    if args.query:
+        from ..curate.select import keeps
+
+        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
+        if not todo:
+            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
+            return EXIT_INVALID
+    if args.status:
+        from ..spec.status import is_draft
+
+        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
+    todo, drafts = drafts_left_out(todo, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)

@@ -1,5 +1,11 @@
-"""Selectors shared by the curation commands: a file or folder, `FILE::NAME`, `FILE::#INDEX`
-(the identity `--shard` uses), narrowed by `--query TEXT` and `--tag T`."""
+"""The one selection language of every command that takes scenarios (run, validate, list,
+the curation commands) and of the pytest plugin: a file or folder, `FILE::NAME` (every
+scenario of that name), `FILE::#INDEX` (0-based, ASCII digits), `FILE::name=NAME` (a name
+taken literally, for a scenario named like `#1`), narrowed by `--query TEXT` and `--tag T`.
+
+`selector_of` writes the selector `list scenarios` prints; `resolve` answers which
+scenario indices of which files a list of selectors names (a CurateError naming the
+nearest names when a file, name or index is unknown)."""
 
 from __future__ import annotations
 
@@ -13,6 +19,67 @@ from ..spec.files import collect
 from .files import CurateError, Item, SpecFile, read_spec, scan_spec
 
 SEPARATOR = "::"
+LITERAL = "name="
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def index_of(member: str) -> int | None:
+    """The index `#INDEX` names (ASCII digits only: `#¹` is no index), else None."""
+    digits = member[1:]
+    if member.startswith("#") and digits and set(digits) <= _ASCII_DIGITS:
+        return int(digits)
+    return None
+
+
+def selector_of(path: str, index: int, name: str | None, unique: bool) -> str:
+    """The selector naming one scenario: `path::name` when its name is its own and reads
+    as a name, else `path::#index`."""
+    if name and unique and SEPARATOR not in name and name.strip() == name:
+        if index_of(name) is None and not name.startswith(LITERAL):
+            return f"{path}{SEPARATOR}{name}"
+        return f"{path}{SEPARATOR}{LITERAL}{name}"
+    return f"{path}{SEPARATOR}#{index}"
+
+
+def resolve(selectors: Sequence[str]) -> tuple[list[str], dict[Path, set[int]] | None]:
+    """The files the selectors name and, when any names scenarios (`FILE::...`), the
+    indices it names in each such file (files named whole keep all their scenarios).
+    Raises CurateError for an unknown file, name or index."""
+    plain: list[str] = []
+    only: dict[Path, set[int]] = {}
+    whole: set[Path] = set()
+    for text in selectors:
+        raw, member = split_selector(text)
+        if member is None:
+            found, missing = collect([raw])
+            if missing:
+                raise CurateError(f"{raw}: no such file or folder")
+            plain.append(raw)
+            whole.update(p.resolve() for p in found)
+            continue
+        path = Path(raw)
+        if not path.is_file():
+            raise CurateError(f"{raw}: no such file{_near_files(raw)}")
+        spec = read_spec(path)
+        picked = _member(spec, member, text)
+        if raw not in plain:
+            plain.append(raw)
+        only.setdefault(path.resolve(), set()).update(i.index for i in picked)
+    if not only:
+        return plain, None
+    for path in whole:
+        only.pop(path, None)
+    return plain, only
+
+
+def _near_files(raw: str) -> str:
+    folder = Path(raw).parent
+    try:
+        names = [p.name for p in folder.iterdir() if p.is_file()]
+    except OSError:
+        return ""
+    near = difflib.get_close_matches(Path(raw).name, names, n=3, cutoff=0.5)
+    return f"; nearest: {', '.join(str(folder / n) for n in near)}" if near else ""
 
 
 @dataclass
@@ -45,6 +112,7 @@ def select(
     tags: Sequence[str] = (),
     files: dict[Path, SpecFile] | None = None,
     quick: bool = False,
+    status: str | None = None,
 ) -> list[Selected]:
     """The scenarios the selectors name (each once, files in order), then filtered.
 
@@ -70,7 +138,7 @@ def select(
             continue
         path = Path(raw)
         if not path.is_file():
-            raise CurateError(f"{raw}: no such file")
+            raise CurateError(f"{raw}: no such file{_near_files(raw)}")
         spec = _read(path, files, None)
         items = _member(spec, member, text)
         chosen.setdefault(spec.path, {}).update((i.index, i) for i in items)
@@ -80,7 +148,9 @@ def select(
         kept = [
             item
             for _, item in sorted(picked.items())
-            if (not tags or _has_tags(spec, item, tags)) and (not words or matches(item, words))
+            if (not tags or _has_tags(spec, item, tags))
+            and (not words or matches(item, words))
+            and (status is None or (item.status or "active") == status)
         ]
         if kept:
             result.append(Selected(spec, kept))
@@ -100,8 +170,12 @@ def _read(
 
 
 def _member(spec: SpecFile, member: str, shown: str) -> list[Item]:
-    if member.startswith("#") and member[1:].isdigit():
-        at = int(member[1:])
+    at = index_of(member)
+    if member.startswith("#") and at is None and not any(i.name == member for i in spec.items):
+        raise CurateError(f"{shown}: #INDEX takes ASCII digits (0 to {len(spec.items) - 1})")
+    if member.startswith(LITERAL):
+        member = member[len(LITERAL) :]
+    elif at is not None:
         if at < len(spec.items):
             return [spec.items[at]]
         raise CurateError(
@@ -119,6 +193,29 @@ def _member(spec: SpecFile, member: str, shown: str) -> list[Item]:
         near = [n for n in names if member.lower() in n.lower()][:3]
     hint = f"; nearest: {', '.join(repr(n) for n in near)}" if near else ""
     raise CurateError(f"{shown}: no scenario named {member!r} in {spec.path}{hint}")
+
+
+def keeps(
+    value: Any,
+    own_tags: Iterable[str],
+    status: str | None,
+    *,
+    query: str | None = None,
+    tags: Sequence[str] = (),
+    wanted_status: str | None = None,
+) -> bool:
+    """Whether a scenario (its parsed value, tags and `status:`) passes the filters of the
+    selection language, for front ends that hold analysed scenarios (the pytest plugin,
+    `run`): every word of the query, every tag, the status (no status is active)."""
+    words = query_words(query)
+    if tags and not set(tags) <= set(own_tags):
+        return False
+    if wanted_status is not None and (status or "active") != wanted_status:
+        return False
+    if words:
+        text = searchable(value)
+        return all(word in text for word in words)
+    return True
 
 
 def _has_tags(spec: SpecFile, item: Item, tags: Iterable[str]) -> bool:
