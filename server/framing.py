@@ -11,23 +11,30 @@ from a busy one. Here every message is checked before pygls sees it:
 - a length over the limit (`CHECKSPEC_LSP_MAX_MESSAGE_MB`, 64 MiB by default) is refused
   before any of its body is read;
 - the body arrives in full within `CHECKSPEC_LSP_BODY_TIMEOUT` seconds (10) of its
-  header, and looks like a JSON-RPC message (an object or a batch: `{`...`}`, `[`...`]`),
-  which a length too small or too large almost never leaves it.
+  header.
 
 A message that fails any of these is a framing error: the stream cannot be trusted past
 it, so what was seen is logged and the process exits with code 1; the editor's client
-restarts a server that exits (VS Code's does, up to 5 times in 3 minutes). pygls gets
-each good message as `Content-Length: N` + the body, through `readline` and `read`.
+restarts a server that exits (VS Code's does, up to 5 times in 3 minutes).
+
+A well-framed body that is not UTF-8 JSON (an object or a batch) is a protocol error,
+not a framing one: it is answered as JSON-RPC 2.0 says (error -32700, with the request's
+id when one can be read, else null), logged in one line, and skipped; the server goes on.
+A wrong Content-Length shows up at the next header, which is then not one: framing lost.
+pygls gets each good message as `Content-Length: N` + the body, through `readline` and
+`read`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 import select
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 log = logging.getLogger("checkspec.server.framing")
 
@@ -36,6 +43,7 @@ DEFAULT_BODY_TIMEOUT = 10.0
 MAX_HEADER_LINE = 8192
 MAX_HEADER_LINES = 32
 EXIT_FRAMING = 1
+PARSE_ERROR = -32700
 _CHUNK = 1 << 20
 # A header: an HTTP token (RFC 9110), a colon, a value.
 _HEADER = re.compile(rb"([A-Za-z0-9!#$%&'*+.^_`|~-]+):[ \t]*([^\r\n]*)\r?\n")
@@ -67,8 +75,10 @@ class FramedInput:
         *,
         max_bytes: int | None = None,
         body_timeout: float | None = None,
+        answer: Callable[[bytes], None] | None = None,
     ) -> None:
         self._fd = fd
+        self._answer = answer  # writes a whole framed message to the client
         self._max = max_bytes if max_bytes is not None else max_message_bytes()
         self._timeout = (
             body_timeout
@@ -110,13 +120,18 @@ class FramedInput:
             return True
         if self._ended:
             return False
-        try:
-            body = self._message()
-        except FramingError as exc:
-            fatal(str(exc))
-        if body is None:
-            self._ended = True
-            return False
+        while True:
+            try:
+                body = self._message()
+            except FramingError as exc:
+                fatal(str(exc))
+            if body is None:
+                self._ended = True
+                return False
+            problem = malformed(body)
+            if problem is None:
+                break
+            self._refuse(body, problem)
         self._frame = b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
         self._at = 0
         return True
@@ -157,13 +172,20 @@ class FramedInput:
                 )
         body = bytes(self._input[:length])
         del self._input[:length]
-        stripped = body.strip()
-        if (stripped[:1], stripped[-1:]) not in ((b"{", b"}"), (b"[", b"]")):
-            raise FramingError(
-                f"the {length} bytes after the header are not a JSON-RPC message (a wrong "
-                f"Content-Length?): {_shown(body)}"
-            )
         return body
+
+    def _refuse(self, body: bytes, problem: str) -> None:
+        """Answer a well-framed body that is not a JSON-RPC message: -32700, go on."""
+        log.warning("LSP message refused (%s): %s", problem, _shown(body))
+        if self._answer is None:
+            return
+        error = {"code": PARSE_ERROR, "message": f"Parse error: {problem}"}
+        answer = {"jsonrpc": "2.0", "id": _request_id(body), "error": error}
+        payload = json.dumps(answer).encode()
+        try:
+            self._answer(b"Content-Length: %d\r\n\r\n%s" % (len(payload), payload))
+        except OSError as exc:  # the client left; the next read says so
+            log.warning("could not answer the refused message: %s", exc)
 
     def _line(self, *, first: bool) -> bytes | None:
         """One header line; None at a clean end of input (before any byte of a message)."""
@@ -201,6 +223,31 @@ class FramedInput:
             return False
         self._input += chunk
         return True
+
+
+def malformed(body: bytes) -> str | None:
+    """Why `body` is not a JSON-RPC message (UTF-8 JSON, an object or a batch), or None."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 at byte {exc.start}"
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return f"not JSON ({str(exc).split(':')[0]})"
+    if not isinstance(message, dict | list):
+        return "not a JSON-RPC message (an object or a batch)"
+    return None
+
+
+def _request_id(body: bytes) -> Any:
+    """The id of a request whose body is JSON but not UTF-8; else None (JSON-RPC: null)."""
+    try:
+        message = json.loads(body.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return None
+    found = message.get("id") if isinstance(message, dict) else None
+    return found if isinstance(found, int | str) and not isinstance(found, bool) else None
 
 
 def _shown(data: bytes, limit: int = 200) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import BinaryIO
 
 from .early_initialize import answer_first
@@ -26,6 +27,16 @@ def _protocol_streams() -> tuple[int, BinaryIO]:
     os.close(devnull)
     sys.stdout = sys.stderr
     return protocol_in, protocol_out
+
+
+def _writer(stream: BinaryIO) -> Callable[[bytes], None]:
+    """Write one whole message (pygls writes each of its own in one call too)."""
+
+    def write(data: bytes) -> None:
+        stream.write(data)
+        stream.flush()
+
+    return write
 
 
 def _steady_malloc() -> None:
@@ -60,7 +71,8 @@ def main() -> None:
     # Each message is checked whole before anything reads it: a framing error (a wrong
     # or missing Content-Length, one over the limit) is logged and exits the process,
     # so the client restarts it rather than talk to a server that hears nothing.
-    protocol_in = FramedInput(protocol_fd)
+    # A well-framed body that is not JSON is answered (-32700) and skipped.
+    protocol_in = FramedInput(protocol_fd, answer=_writer(protocol_out))
     # The editor waits for this answer; pygls takes half a second to import.
     first = answer_first(protocol_in, protocol_out)  # type: ignore[arg-type]
     from .lsp.server import create_server  # deferred: pygls (start-up time, above)

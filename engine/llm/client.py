@@ -19,6 +19,8 @@ import contextvars
 import json
 import os
 import re
+import sys
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Mapping
@@ -99,24 +101,42 @@ def clear_cache() -> None:
         state.cache.clear()
 
 
+# litellm and the openai SDK both import httpx. Two threads importing them at once (the
+# warm-up's litellm beside a first call's openai) could see httpx partially initialised
+# ("partially initialized module 'httpx' has no attribute 'URL'"); one lock keeps the
+# imports of either one thread's at a time.
+_import_lock = threading.RLock()
+
+
 def _litellm() -> ModuleType:
     global _litellm_module
     if _litellm_module is None:
-        for name, value in _OFFLINE_ENV.items():
-            os.environ.setdefault(name, value)
-        import litellm
+        with _import_lock:
+            if _litellm_module is None:
+                for name, value in _OFFLINE_ENV.items():
+                    os.environ.setdefault(name, value)
+                import litellm
 
-        litellm.telemetry = False
-        litellm.suppress_debug_info = True  # no "Give Feedback" banners on each error
-        _litellm_module = litellm
+                litellm.telemetry = False
+                litellm.suppress_debug_info = True  # no "Give Feedback" banners on errors
+                _litellm_module = litellm
     return _litellm_module
+
+
+def _openai() -> ModuleType:
+    """The openai SDK, imported under the lock the warm-up's litellm import holds."""
+    module = sys.modules.get("openai")
+    if module is not None and getattr(module, "AsyncOpenAI", None) is not None:
+        return module
+    with _import_lock:
+        import openai
+
+        return openai
 
 
 def warm_up() -> None:
     """Import litellm now, in a background thread, so a first call does not wait for it
     (a batch job such as `checkspec generate` reads its input meanwhile)."""
-    import threading
-
     threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
 
 
@@ -157,7 +177,7 @@ def _sdk_client(endpoint: _Endpoint) -> Any:
     Like litellm's openai provider: no api_base means OPENAI_BASE_URL, else OpenAI's; no
     key means OPENAI_API_KEY (the SDK says so when neither is set). Retries are ours.
     """
-    import openai
+    openai = _openai()
 
     key = (endpoint.api_base, endpoint.secret(), endpoint.timeout)
     clients = _state().clients
@@ -430,8 +450,8 @@ def _retryable(exc: Exception) -> bool:
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         return status in (408, 429) or status >= 500
-    import httpx  # a dependency of litellm and of the openai SDK
-    import openai
+    openai = _openai()
+    import httpx  # a dependency of litellm and of the openai SDK (loaded with it)
 
     if isinstance(exc, openai.APIConnectionError | httpx.TransportError):  # timeouts too
         return True
