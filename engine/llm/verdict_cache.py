@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import SETTINGS_BY_NAME
-from . import snapshot
 from ..core.state_folder import make_state_folder
+from . import snapshot
 
 try:
     import fcntl
