@@ -27,7 +27,8 @@ async def test_a_job_announced_but_not_begun_keeps_a_tainted_worker(
     try:
         worker = worker_module.Worker(write_end)
         worker._slots = asyncio.Semaphore(2)  # noqa: SLF001 - the state serve() sets up
-        worker._options = SimpleNamespace(scenario_timeout=5.0)  # noqa: SLF001
+        worker._options = SimpleNamespace(scenario_timeout=5.0, settings=None)  # noqa: SLF001
+        worker._run_gate = None  # noqa: SLF001 - no provider limits
         worker._tainted = True  # noqa: SLF001 - another scenario was stopped mid-way
         left: list[str] = []
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .selection_options import add_selection_options
+
 if TYPE_CHECKING:
     from ..curate.files import Item, SpecFile
 
@@ -25,19 +27,6 @@ def add_list_options(listing: argparse.ArgumentParser) -> None:
     listing.add_argument("--limit", type=_natural, metavar="N", help="show at most N")
     listing.add_argument("--offset", type=_natural, default=0, metavar="K", help="skip the first K")
     listing.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def add_selection_options(command: argparse.ArgumentParser) -> None:
-    """The options of the one selection language (engine/curate/select.py), the same on
-    every command that takes scenarios; the parser takes them before, between or after
-    the selectors (main._Intermixed)."""
-    command.add_argument("--query", "-q", metavar="TEXT", help="scenarios holding every word")
-    command.add_argument(
-        "--tag", action="append", default=[], metavar="T", help="only scenarios with this tag"
-    )
-    command.add_argument(
-        "--status", choices=("draft", "active"), help="only scenarios of this review status"
-    )
 
 
 _filters = add_selection_options

@@ -66,6 +66,8 @@ class _Intermixed(argparse.ArgumentParser):
         self._inside = True
         try:
             return self.parse_known_intermixed_args(args, namespace)
+        except TypeError:  # a parser of subcommands (`hub`): its subcommands intermix
+            return super().parse_known_args(args, namespace)
         finally:
             self._inside = False
 
@@ -91,7 +93,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         run.add_argument("paths", nargs="+", metavar="PATH")
         run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
-        from .curate import add_selection_options
+        from .selection_options import add_selection_options
 
         add_selection_options(run)
         run.add_argument(
@@ -193,7 +195,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     if wanted("validate"):
         validate = commands.add_parser("validate", help="check spec files without running anything")
         validate.add_argument("paths", nargs="+", metavar="PATH")
-        from .curate import add_selection_options
+        from .selection_options import add_selection_options
 
         add_selection_options(validate)
 
