@@ -8,7 +8,7 @@ generate, --lf, init).
 
 from __future__ import annotations
 
-from contextlib import suppress
+import os
 from pathlib import Path
 
 STATE_FOLDER = ".checkspec"
@@ -22,10 +22,14 @@ def make_state_folder(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     for folder in (path, *path.parents):
         if folder.name == STATE_FOLDER:
-            ignore = folder / ".gitignore"
-            if not ignore.exists():
-                with suppress(OSError):  # a read-only checkout: nothing to keep out of git
-                    ignore.write_text(GITIGNORE_TEXT, encoding="utf-8")
+            # Created exclusively, never through a link (docs/security.md).
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            try:
+                fd = os.open(folder / ".gitignore", flags, 0o666)
+            except OSError:  # there already, or a read-only checkout: left as it is
+                break
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(GITIGNORE_TEXT)
             break
     return path
 

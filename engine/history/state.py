@@ -14,7 +14,9 @@ import os
 import stat
 from pathlib import Path
 
-GITIGNORE = "# written by checkspec\n*\n"
+from ..core.state_folder import GITIGNORE_TEXT, make_state_folder
+
+GITIGNORE = GITIGNORE_TEXT
 
 
 class StateError(OSError):
@@ -52,14 +54,5 @@ def make_folder(folder: Path) -> None:
     """Create the state folder (and its `.gitignore`: local state, never committed, as
     .pytest_cache does), refusing a link. OSError when it cannot be made."""
     check_folder(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_state_folder(folder)
     check_folder(folder)
-    if folder.name != ".checkspec":
-        return
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(folder / ".gitignore", flags, 0o666)
-    except OSError:  # there already (or a read-only folder): left as it is
-        return
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(GITIGNORE)
