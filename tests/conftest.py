@@ -1,33 +1,11 @@
-"""Shared test helpers."""
+"""Fixtures every test gets (helpers live in tests/support)."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-CORPORA = REPO / "tests" / "data" / "conformance"
-
-
-def read_cases(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def conformance_cases(name: str) -> list[dict[str, Any]]:
-    """The repository's corpus (tests/data/conformance): tests read nothing from outside
-    the repository (it holds every case of the project's shared corpus, and more)."""
-    cases = read_cases(CORPORA / name)
-    if not cases:
-        raise FileNotFoundError(name)
-    return cases
-
 
 if os.environ.get("MUTANT_UNDER_TEST") is not None:
     # Under `make mutate`, mutmut records which tests reach each function. The engine's
