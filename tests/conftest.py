@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
+from pathlib import Path
 
 import pytest
+
+from tests.support.lanes import guarded, in_fast_lane, mark_lanes, trim_examples
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test marked by what it starts (tests/support/lanes.py); in the fast lane
+    (`make check`), property tests draw fewer examples."""
+    mark_lanes(items)
+    for item in items:
+        if in_fast_lane(item):
+            trim_examples(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """In the fast lane a test (its fixtures too) that starts a process or a server fails."""
+    if not in_fast_lane(item):
+        return (yield)
+    with guarded():
+        return (yield)
+
 
 if os.environ.get("MUTANT_UNDER_TEST") is not None:
     # Under `make mutate`, mutmut records which tests reach each function. The engine's
@@ -25,8 +49,17 @@ if os.environ.get("MUTANT_UNDER_TEST") is not None:
                     value.clear()
 
 
+@pytest.fixture(scope="session")
+def _verdict_caches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("verdicts")
+
+
+_NEXT = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _own_verdict_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+def _own_verdict_cache(_verdict_caches: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets an empty verdict cache (runs keep judge answers between runs in
-    .checkspec/cache; a test must never be answered by an earlier one's)."""
-    monkeypatch.setenv("CHECKSPEC_CACHE_DIR", str(tmp_path_factory.mktemp("verdicts")))
+    .checkspec/cache; a test must never be answered by an earlier one's). The cache makes
+    its folder when it first writes: a name is enough (no folder made for every test)."""
+    monkeypatch.setenv("CHECKSPEC_CACHE_DIR", str(_verdict_caches / str(next(_NEXT))))

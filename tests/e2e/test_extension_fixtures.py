@@ -19,6 +19,9 @@ import pytest
 
 from tests.support.paths import REPO
 
+# tools/extension_fixtures.py starts the language server over stdio.
+pytestmark = pytest.mark.subprocess
+
 
 def _load_tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
