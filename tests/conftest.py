@@ -31,6 +31,28 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
         return (yield)
 
 
+def _keep_checkspec_modules() -> None:
+    """pytester's in-process runs (the pytest plugin's tests) drop the modules a run
+    imported when it ends; the engine's modules must stay. Dropped, the next import makes
+    new classes while the modules kept still hold the old ones: a check's class is then not
+    the one its module names (unpicklable for a worker), a pydantic model is left not fully
+    defined. Which modules a run imports first depended on the tests before it: the order
+    dependence of tests/engine/test_pytest_plugin.py and test_settings_everywhere.py."""
+    from _pytest.pytester import SysModulesSnapshot
+
+    restore = SysModulesSnapshot.restore
+
+    def restore_keeping_checkspec(self: SysModulesSnapshot) -> None:
+        kept = {name: m for name, m in sys.modules.items() if name.startswith("checkspec.")}
+        restore(self)
+        sys.modules.update(kept)
+
+    SysModulesSnapshot.restore = restore_keeping_checkspec  # type: ignore[method-assign]
+
+
+_keep_checkspec_modules()
+
+
 if os.environ.get("MUTANT_UNDER_TEST") is not None:
     # Under `make mutate`, mutmut records which tests reach each function. The engine's
     # caches (analyses by scenario text, compiled paths, regexes, policies...) would let
