@@ -23,7 +23,12 @@ from tests.support.lsp_helpers import (
 )
 from tests.support.paths import REPO
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+# One server, in sequence: pytest-random-order keeps this module's order (tests read the workspace's
+# tags and symbols while others add files to it); the module itself is shuffled among the others.
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.random_order(disabled=True),
+]
 
 converter = get_converter()
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])

@@ -23,7 +23,12 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.lsp_helpers import start_session
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+# One server, in sequence: pytest-random-order keeps this module's order (the last test (test_zz_...) shuts the
+# module's server down to read what it loaded over its whole life); the module itself is shuffled among the others.
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.random_order(disabled=True),
+]
 
 SCENARIO_TIMEOUT = 3
 # The server writes the names of its loaded modules here when it exits.
