@@ -142,12 +142,13 @@ def test_a_dry_run_is_not_kept(project: Path) -> None:
 
 
 def test_history_is_pruned_and_can_be_off(project: Path) -> None:
-    for _ in range(6):
+    (project / "checkspec.yaml").write_text("history_max_runs: 2\n", encoding="utf-8")
+    for _ in range(3):  # one more than kept
         cli(project, "run", "a.suite.yaml", "--tag", "extra")
-    assert len(json.loads(cli(project, "history", "--format", "json").stdout)) == 5
+    assert len(json.loads(cli(project, "history", "--format", "json").stdout)) == 2
     (project / "checkspec.yaml").write_text("history: false\n")
     cli(project, "run", ".")
-    assert len(json.loads(cli(project, "history", "--format", "json").stdout)) == 5
+    assert len(json.loads(cli(project, "history", "--format", "json").stdout)) == 2
 
 
 def test_an_unreadable_history_leaves_the_run_alone(project: Path) -> None:

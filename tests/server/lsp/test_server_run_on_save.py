@@ -21,7 +21,13 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.lsp_helpers import start_session
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+# One server, in sequence: pytest-random-order keeps this module's order (tests change the
+# server's runOnSave setting, by push, by pull, or rely on the one it started with); the
+# module itself is shuffled among the others.
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.random_order(disabled=True),
+]
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
 FINISHED: list[Any] = []  # checkspec/scenarioFinished notifications, in arrival order
