@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: run test test-python coverage mutate lint typecheck install clean schema bench fixtures e2e
+.PHONY: run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -38,11 +38,33 @@ typecheck: install
 	@ln -sfn ../../server .typecheck/checkspec/server
 	cd .typecheck && ../$(VENV)/bin/mypy --config-file ../pyproject.toml -p checkspec.engine -p checkspec.server
 
+# The inner loop, for every edit (about 60 s): ruff, mypy and the fast tests, those that
+# start no process, no server and reach no network. tests/support/lanes.py marks each test
+# by what it starts (fast, subprocess, server); here a guard fails a "fast" test that
+# starts something anyway.
+check: lint typecheck fast-tests
+
+fast-tests: install
+	CHECKSPEC_TEST_LANE=fast $(PY) -m pytest -q -m fast -n 2
+
 # Every test, with branch coverage of engine/ and server/ (language server subprocesses
-# included: [tool.coverage.run] patch = subprocess); fails under 90% for either folder.
-test: install lint typecheck
+# and the pytest-xdist workers included: [tool.coverage.run] patch = subprocess); fails
+# under 90% for either folder. Two workers, a test file per worker at a time (its module's
+# language server or cluster is started once). `make suite SEED=1234` runs in a random
+# order (pytest-random-order; .ci/run uses fixed seeds).
+# Each step's time is printed, so CI says where the time went.
+timed = s=$$(date +%s); $(2); rc=$$?; echo "=== $(1): $$(( $$(date +%s) - s )) s"; exit $$rc
+test: install
+	@$(call timed,lint,$(MAKE) --no-print-directory lint)
+	@$(call timed,types,$(MAKE) --no-print-directory typecheck)
+	@$(call timed,suite,$(MAKE) --no-print-directory suite)
+
+JOBS ?= 2
+SEED ?=
+ORDER := $(if $(SEED),--random-order-bucket=module --random-order-seed=$(SEED))
+suite: install
 	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)
-	$(PY) -m coverage run -m pytest -q
+	$(PY) -m coverage run -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
 	@$(PY) -m coverage combine -q
 	@for d in engine server; do \
 		printf 'branch coverage of %s/: %s%%\n' $$d "$$($(PY) -m coverage report --include="$$d/*" --format=total)"; \
@@ -53,16 +75,24 @@ test: install lint typecheck
 
 # Real clients: VS Code in a browser (code-server + Debian's chromium) and headless Neovim,
 # each through open -> diagnostics -> completion -> run -> results; screenshots and what the
-# clients saw go to $(E2E_OUT). Installs what is missing first (e2e/setup.sh).
+# clients saw go to $(E2E_OUT): the tree stays as it was. Installs what is missing first
+# (e2e/setup.sh).
 E2E_OUT ?= /tmp/checkspec-e2e
 e2e: install
 	bash vscode-extension/e2e/setup.sh
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/neovim.mjs
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) $(MAKE) -C vscode-extension e2e
 
+# The README's pictures (docs/report.png, viewer.png, compare.png), taken afresh by the
+# HTML report's end-to-end test (vscode-extension/e2e/report.mjs) in Debian's chromium.
+screenshots: install
+	bash vscode-extension/e2e/setup.sh
+	$(MAKE) -C vscode-extension node_modules/.package-lock.json
+	CHECKSPEC_E2E_DOCS=$(CURDIR)/docs node vscode-extension/e2e/report.mjs
+
 # The Python suite alone, without coverage (CI runs it on the newest Python).
 test-python: install
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
 
 # Missing lines and branches of the last `make test`.
 coverage:

@@ -135,7 +135,7 @@ def bench_topics(megabytes: float) -> dict[str, float]:
 
 
 def bench_generation(count: int, latency: float, concurrency: int | None) -> dict[str, float]:
-    from tests.openai_stub import GenerationAnswers, running_stub
+    from tests.support.openai_stub import GenerationAnswers, running_stub
 
     with tempfile.TemporaryDirectory() as tmp, running_stub() as stub:
         stub.chat = GenerationAnswers(latency=latency)

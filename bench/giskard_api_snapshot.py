@@ -8,7 +8,7 @@ For every name of `giskard.checks.__all__` it records what a caller relies on: f
 classes their generic parameters, pydantic fields (annotation, required, default),
 public methods with their parameters (kind, default) and whether they are async,
 properties and enum members; for functions their parameters; for modules their
-`__all__`. tests/test_api_snapshot.py compares checkspec.engine against the file, so
+`__all__`. tests/engine/test_api_snapshot.py compares checkspec.engine against the file, so
 CI needs no Python 3.13. Annotations are recorded for the reader; the test compares
 names, parameter kinds, defaults and required-ness.
 """

@@ -3,7 +3,7 @@
     .venv/bin/python bench/hardening.py            # everything (about a minute)
     .venv/bin/python bench/hardening.py --only validate|server|regex
 
-- validate: `checkspec validate` on each hostile file of tests/test_hostile_files.py (a
+- validate: `checkspec validate` on each hostile file of tests/cli/test_hostile_files.py (a
   real process each): exit code, wall time, peak memory (ru_maxrss of that process);
 - server: a real language server over stdio (as the tests drive it): time from didOpen to
   diagnostics and the server's peak memory (VmHWM) for a 1,600,000-item list (over twice
@@ -31,7 +31,7 @@ CHECKSPEC = str(Path(sys.executable).parent / "checkspec")
 
 
 def _validate() -> None:
-    from tests.test_hostile_files import HOSTILE
+    from tests.cli.test_hostile_files import HOSTILE
 
     print("checkspec validate on hostile files")
     print(f"  {'file':<28} {'exit':>4} {'wall s':>7} {'peak MB':>8}")

@@ -26,13 +26,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from tests.openai_stub import judged_suite  # noqa: E402
+from tests.support.openai_stub import judged_suite  # noqa: E402
 
 STUB = textwrap.dedent(
     """
     import sys, time
     sys.path.insert(0, {repo!r})
-    from tests.openai_stub import OpenAIStub, SlowVerdicts
+    from tests.support.openai_stub import OpenAIStub, SlowVerdicts
     stub = OpenAIStub()
     stub.chat = SlowVerdicts(0.0)
     stub.start()

@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).parent))
 from workload import write_suite_yaml  # noqa: E402
 
-from tests.openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub  # noqa: E402
+from tests.support.openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub  # noqa: E402
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 

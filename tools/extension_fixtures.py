@@ -3,7 +3,7 @@
 vscode-extension/test/fixtures holds real answers of `checkspec lsp` (run commands and
 the document outline) that the extension's unit tests parse. This script drives the
 server over stdio on examples/ and writes them again (`make fixtures`), or, with
---check, says which ones the server no longer gives (tests/test_extension_fixtures.py).
+--check, says which ones the server no longer gives (tests/e2e/test_extension_fixtures.py).
 
 Answers are made stable before they are compared or written: the repository's folder
 becomes file:///workspace, run durations become 0 and a run's history id `RUN-ID`.

@@ -8,10 +8,10 @@ Python >= 3.12), e.g.:
     /tmp/g313/bin/python tools/reference_cases.py tests/data/conformance/checks.jsonl
 
 For every case whose `source` is the original library, it sets `expected` where it is
-null, and `message` and `details` (the result's, compared by tests/test_conformance.py;
+null, and `message` and `details` (the result's, compared by tests/engine/checks/test_conformance.py;
 details as JSON, with the repr of what is not JSON) from what the library gives; it prints the cases where the library now disagrees with `expected`.
 Cases from the seed documents (other `source`) are left as they are. `fn` checks name
-functions of tests/conformance_fns.py as `tests.conformance_fns:<name>`; the library gets
+functions of tests/support/conformance_fns.py as `tests.support.conformance_fns:<name>`; the library gets
 the function itself.
 """
 
@@ -99,7 +99,7 @@ async def fill(path: Path) -> list[str]:
 
 
 def main() -> int:
-    sys.path.insert(0, str(REPO))  # tests.conformance_fns
+    sys.path.insert(0, str(REPO))  # tests.support.conformance_fns
     code = 0
     for name in sys.argv[1:]:
         for line in asyncio.run(fill(Path(name))):

@@ -823,7 +823,7 @@ def _default_schema_folder() -> Path:
 
 
 # Commands other parts of checkspec provide (the language server), found by their entry
-# point: the engine never imports the server (tests/test_layers.py).
+# point: the engine never imports the server (tests/engine/test_layers.py).
 COMMANDS_GROUP = "checkspec.commands"
 
 

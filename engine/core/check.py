@@ -59,7 +59,7 @@ def linting_later() -> bool:
 
 _CHECKS, _JUDGES = "checkspec.engine.checks", "checkspec.engine.judges"
 # Each built-in check kind and the module (a check) or package (the judges) that registers
-# it, in the order a full import registers them (tests/test_startup.py compares this with
+# it, in the order a full import registers them (tests/cli/test_startup.py compares this with
 # the registry after one).
 BUILT_IN_CHECKS: dict[str, str] = {
     "string_matching": f"{_CHECKS}.text_matching",

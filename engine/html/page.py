@@ -3,7 +3,7 @@
 The page is `assets/page.html` with the styles and script of `assets/` inlined and the
 data embedded as JSON in a `<script type="application/json">`; the script renders the
 rows a page at a time, so a run of 10,000 scenarios opens at once (bench/html_report.py).
-No network: nothing is fetched, the page works from file:// (tests/test_html_report.py).
+No network: nothing is fetched, the page works from file:// (tests/engine/html/test_html_report.py).
 
 Its Content-Security-Policy allows only its own script, by hash (`script-src
 'sha256-…'`): no inline event handler and no other script runs, even if some text got

@@ -6,7 +6,7 @@ part of YAML: block mappings and lists; plain, quoted and block scalars; one-lin
 collections; comments. This reader reads that part line by line, the shape of each
 distinct line worked out once (a one-line flow collection is handed to libyaml alone,
 in place), and makes the very nodes, problems and positions the libyaml reader makes
-(tests/test_block_reader.py compares the two over generated and real files).
+(tests/engine/spec/test_block_reader.py compares the two over generated and real files).
 
 Anything else (anchors, aliases, tags outside flow collections, merge keys, `- - a`,
 multi-line flow collections or keys, indentation indicators, tabs, CR line ends,

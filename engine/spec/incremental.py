@@ -5,7 +5,7 @@ text before some edits (its `Layout`), the edited text and the window that chang
 re-reads only the whole lines of the scenarios the window touches, as a fragment of YAML
 placed at their first line (`source.parse_fragment`). The scenarios above keep their
 nodes and analysis; the ones below too, moved by one number each (their Shift). The
-result equals a fresh `analyze` of the new text (tests/test_incremental.py checks it
+result equals a fresh `analyze` of the new text (tests/engine/spec/test_incremental.py checks it
 after random edits), and where that cannot be shown cheaply it *is* a fresh `analyze`:
 
 - the edit touches the file's own lines (its name, the `scenarios:` key) or the

@@ -1,7 +1,7 @@
 """The table `early_initialize` answers from: what this server answers to `initialize`.
 
 `python -m checkspec.server.lsp.answers` (or `make schema`) writes
-`server/initialize_answers.json`; tests/test_early_initialize.py fails when it differs
+`server/initialize_answers.json`; tests/server/test_early_initialize.py fails when it differs
 from what the live server computes, so registering a feature means regenerating it.
 """
 

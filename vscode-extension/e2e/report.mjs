@@ -5,13 +5,15 @@
 // so a scenario newly fails, the third time as at first), writes the report with
 // `checkspec run --format html`, opens it from file:// and uses the status filter, the tag
 // filter and the search; then starts `checkspec view --port 0`, lists the runs, opens a
-// run and the compare of the two. Screenshots: docs/report.png, docs/viewer.png,
-// docs/compare.png (CHECKSPEC_E2E_DOCS to write them elsewhere).
+// run and the compare of the two. Screenshots: report.png, viewer.png, compare.png in
+// $CHECKSPEC_E2E_DOCS, else $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e): an e2e run
+// leaves the tree clean; `make screenshots` sets CHECKSPEC_E2E_DOCS=docs to refresh the
+// README's pictures.
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), CHECKSPEC (default ../.venv/bin/checkspec).
 
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,7 +23,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const checkspec = process.env.CHECKSPEC ?? join(repo, ".venv/bin/checkspec");
-const docs = process.env.CHECKSPEC_E2E_DOCS ?? join(repo, "docs");
+const docs = process.env.CHECKSPEC_E2E_DOCS ?? process.env.CHECKSPEC_E2E_OUT ?? "/tmp/checkspec-e2e";
+mkdirSync(docs, { recursive: true });
 for (const [what, path] of [["chromium", browserPath], ["checkspec", checkspec]]) {
   if (!existsSync(path)) {
     console.error(`report e2e: ${what} not found at ${path}`);

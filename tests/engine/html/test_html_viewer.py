@@ -1,0 +1,165 @@
+"""`checkspec view` over a real socket on 127.0.0.1, in a subprocess: it prints its URL,
+lists the recorded runs, serves a run's page and the compare of two, refuses a foreign
+Host header, and SIGINT stops it with exit 0. And `checkspec report` writes a run's page."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import REPO as _REPO
+
+REPO = _REPO
+CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of examples/ run twice, the second time with one more failure."""
+    folder = tmp_path_factory.mktemp("view") / "examples"
+    shutil.copytree(REPO / "examples", folder, ignore=shutil.ignore_patterns(".checkspec"))
+    env = {**os.environ, "CHECKSPEC_MODEL": ""}
+    for round_ in range(2):
+        if round_:
+            spec = folder / "refund.scenario.yaml"
+            text = spec.read_text(encoding="utf-8")
+            spec.write_text(text.replace("keyword: refund\n", "keyword: within 90 days\n"))
+        done = subprocess.run(
+            [*CLI, "run", "."], cwd=folder, env=env, capture_output=True, text=True, timeout=180
+        )
+        assert done.returncode == 1, done.stderr
+    return folder
+
+
+@pytest.fixture
+def viewer(workspace: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
+    process = subprocess.Popen(
+        [*CLI, "view", "--port", "0"],
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
+        assert found, line + (process.stderr.read() if process.poll() is not None else "")
+        yield process, found.group(1), int(found.group(2))
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
+def _get(host: str, port: int, path: str, host_header: str | None = None) -> tuple[int, str]:
+    connection = http.client.HTTPConnection(host, port, timeout=60)
+    headers = {"Host": host_header} if host_header else {}
+    connection.request("GET", path, headers=headers)
+    answer = connection.getresponse()
+    body = answer.read().decode("utf-8")
+    connection.close()
+    return answer.status, body
+
+
+def test_viewer_lists_runs_and_compares_them(
+    viewer: tuple[subprocess.Popen[str], str, int],
+) -> None:
+    process, host, port = viewer
+    status, page = _get(host, port, "/")
+    assert status == 200 and "checkspec runs" in page and "function chart" in page
+    assert not re.search(r"https?://", page)
+    status, body = _get(host, port, "/api/runs")
+    assert status == 200
+    runs = json.loads(body)["runs"]
+    assert len(runs) == 2
+    head, base = runs[0]["id"], runs[1]["id"]  # newest first
+    status, body = _get(host, port, f"/api/runs/{base}")
+    assert status == 200 and len(json.loads(body)["scenarios"]) == 9
+    status, page = _get(host, port, f"/runs/{head}")
+    assert status == 200 and 'id="checkspec-data"' in page
+    status, body = _get(host, port, f"/api/compare?base={base}&head={head}")
+    assert status == 200
+    comparison = json.loads(body)
+    assert "refund policy is stated" in json.dumps(comparison)
+    status, page = _get(host, port, f"/compare?base={base}&head={head}")
+    assert status == 200 and '"page":"compare"' in page
+    assert _get(host, port, "/api/runs/no-such-run")[0] == 404
+    assert _get(host, port, "/nothing-here")[0] == 404
+    # A page of another site reaching 127.0.0.1 through its own name (DNS rebinding).
+    assert _get(host, port, "/api/runs", host_header="evil.example")[0] == 403
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=30) == 0
+
+
+def test_report_writes_the_last_run(workspace: Path, tmp_path: Path) -> None:
+    out = tmp_path / "last.html"
+    done = subprocess.run(
+        [*CLI, "report", "last", "-o", str(out)],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert '"page":"report"' in page and "within 90 days" in page
+
+
+def test_report_of_an_unknown_run_is_bad_input(workspace: Path) -> None:
+    done = subprocess.run(
+        [*CLI, "report", "no-such-run"], cwd=workspace, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2 and "no-such-run" in done.stderr
+
+
+def test_a_non_loopback_host_is_warned_about(workspace: Path) -> None:
+    process = subprocess.Popen(
+        [*CLI, "view", "--port", "0", "--host", "0.0.0.0"],
+        cwd=workspace,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        assert "http://0.0.0.0:" in process.stdout.readline()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+        assert "warning: listening on 0.0.0.0" in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) -> None:
+    (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
+    process = subprocess.Popen(
+        [*CLI, "view", "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", process.stdout.readline())
+        assert found
+        status, body = _get(found.group(1), int(found.group(2)), "/api/runs?limit=x")
+        assert status == 200 and json.loads(body) == {"runs": []}
+        assert not (tmp_path / ".checkspec" / "history.db").exists()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -1,0 +1,169 @@
+"""checkspec.generate in the language server, over stdio with a real LSP client: the
+generation runs as a child process, reports work-done progress, stops when cancelled,
+and dataset files offer "Generate N more like these" and "Mark reviewed"."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+import yaml
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.support.generate_helpers import knowledge_base
+from tests.support.lsp_helpers import start_session
+from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+STUB: list[tuple[OpenAIStub, GenerationAnswers]] = []
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[tuple[OpenAIStub, GenerationAnswers]]:
+    with running_stub() as server:
+        answers = GenerationAnswers()
+        server.chat = answers
+        STUB.append((server, answers))
+        yield server, answers
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory, stub: Any) -> Path:
+    root = tmp_path_factory.mktemp("generate-ws")
+    server, _ = stub
+    # Read by each generation the server starts (the server itself is already running);
+    # the model is the editor's setting (initialization options), passed on to them.
+    (root / "checkspec.yaml").write_text(f"api_base: {server.base_url}\ncache_dir: .cache\n")
+    knowledge_base(root)
+    return root
+
+
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "checkspec.server"],
+    server_env={
+        **{k: v for k, v in os.environ.items() if not k.startswith("CHECKSPEC_")},
+        "CHECKSPEC_API_KEY": "sk-test",
+    },
+)
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def client(lsp_client: LanguageClient, workspace: Path):
+    await start_session(lsp_client, workspace, options={"model": "openai/stub-model"})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def execute(client: LanguageClient, command: str, *arguments: Any, **params: Any) -> Any:
+    return await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=list(arguments), **params)
+    )
+
+
+async def test_generate_writes_the_file_with_work_done_progress(
+    client: LanguageClient, workspace: Path
+) -> None:
+    out = workspace / "kb.dataset.yaml"
+    client.progress_reports.setdefault("gen-1", [])
+    request = {"docs": [str(workspace / "kb")], "output": out.as_uri(), "count": 3}
+    result = await execute(client, "checkspec.generate", request, work_done_token="gen-1")
+    assert result["status"] == "written", result
+    assert result["count"] == 3 and result["output"] == out.resolve().as_uri()
+    assert len(yaml.safe_load(out.read_text())["scenarios"]) == 3
+    begin, *middle, end = client.progress_reports["gen-1"]
+    assert isinstance(begin, types.WorkDoneProgressBegin) and begin.cancellable
+    assert middle and middle[-1].message == "3/3 scenarios" and middle[-1].percentage == 100
+    assert isinstance(end, types.WorkDoneProgressEnd)
+
+
+async def test_bad_requests_are_answered_with_the_reason(
+    client: LanguageClient, workspace: Path
+) -> None:
+    result = await execute(
+        client, "checkspec.generate", {"preset": "nobody", "output": "x.dataset.yaml"}
+    )
+    assert result["status"] == "error" and "unknown preset 'nobody'" in result["error"]
+    result = await execute(client, "checkspec.generate", {"output": "x.dataset.yaml"})
+    assert result == {"status": "error", "error": "give one of persona, preset, docs or like"}
+    assert not (workspace / "x.dataset.yaml").exists()
+
+
+async def test_topics_and_presets_for_the_pickers(client: LanguageClient, workspace: Path) -> None:
+    topics = await execute(client, "checkspec.listTopics", {"docs": [str(workspace / "kb")]})
+    assert sorted(t["name"] for t in topics["topics"]) == ["returns", "shipping", "warranty"]
+    presets = await execute(client, "checkspec.listPresets")
+    assert "impatient_customer" in [p["name"] for p in presets["presets"]]
+
+
+async def test_cancelling_the_request_writes_nothing(
+    client: LanguageClient, workspace: Path, stub: Any
+) -> None:
+    server, answers = stub
+    answers.latency = 2.0
+    out = workspace / "slow.dataset.yaml"
+    params = types.ExecuteCommandParams(
+        command="checkspec.generate",
+        arguments=[{"preset": "impatient_customer", "output": str(out), "count": 10, "seed": 9}],
+        work_done_token="gen-cancel",
+    )
+    client.progress_reports.setdefault("gen-cancel", [])
+    sent = len(server.chat_requests)
+    run = asyncio.ensure_future(
+        client.protocol.send_request_async(types.WORKSPACE_EXECUTE_COMMAND, params, msg_id="gen-c")
+    )
+    for _ in range(600):
+        if len(server.chat_requests) > sent:
+            break
+        await asyncio.sleep(0.05)
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="gen-c"))
+    result = await asyncio.wait_for(run, 20)
+    answers.latency = 0.0
+    assert result["status"] == "cancelled", result
+    assert not out.exists()
+    end = client.progress_reports["gen-cancel"][-1]
+    assert isinstance(end, types.WorkDoneProgressEnd) and "cancelled" in (end.message or "")
+
+
+async def test_dataset_code_actions(client: LanguageClient, workspace: Path) -> None:
+    path = workspace / "actions.dataset.yaml"  # drafts, generated here
+    request = {"docs": [str(workspace / "kb")], "output": path.as_uri(), "count": 3}
+    assert (await execute(client, "checkspec.generate", request))["status"] == "written"
+    text = path.read_text()
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "yaml", 1, text))
+    )
+    line = next(i for i, t in enumerate(text.splitlines()) if "status: draft" in t)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri),
+            range=types.Range(types.Position(line, 0), types.Position(line, 0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    titles = [a.title for a in actions or []]
+    assert "Mark reviewed (status: active)" in titles
+    assert "Mark all 3 drafts reviewed" in titles
+    more = next(a for a in actions if a.title == "Generate 5 more like these")
+    # pygls's client reads a code action holding a command as a Command whose `command`
+    # is the nested command's repr; what the server sent is inside it.
+    sent = ast.literal_eval(more.command) if isinstance(more.command, str) else None
+    command = sent or {"command": more.command.command, "arguments": more.command.arguments}
+    assert command["command"] == "checkspec.generate"
+    assert command["arguments"][0]["append"] is True
+    review = next(a for a in actions if a.title.startswith("Mark reviewed"))
+    (edit,) = review.edit.changes[uri]
+    assert edit.new_text == "active" and edit.range.start.line == line
+    result = await execute(client, "checkspec.generate", *command["arguments"])
+    assert result["status"] == "written", result
+    assert len(yaml.safe_load(path.read_text())["scenarios"]) == 8
+    assert path.read_text().startswith(text)

@@ -1,0 +1,58 @@
+"""Processes of the tests: the command line, files a spec's code runs, waiting for pids to end."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+
+
+CHECKS = """
+import os, re
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+def spin(trace):
+    while True:  # holds the worker's event loop for good
+        pass
+
+def backtracks(trace):
+    (HERE / f"regex-{os.getpid()}").write_text("")
+    # Exponential backtracking inside the C regex engine: the GIL is never released.
+    return re.match(r"(a+)+$", "a" * 40 + "b") is None
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purposes
+        return "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+
+
+def wait_gone(pids: set[int], seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while pids := {pid for pid in pids if alive(pid)}:
+        if time.monotonic() > deadline:
+            for pid in pids:  # do not leave them to the next test
+                os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"processes still running: {pids}")
+        time.sleep(0.05)
