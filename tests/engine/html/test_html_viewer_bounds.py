@@ -91,6 +91,7 @@ def test_an_idle_connection_is_closed_by_the_server() -> None:
             assert idle.recv(1) == b""  # closed by the server, not by our 60 s
 
 
+@pytest.mark.server  # binds a socket on 127.0.0.1
 def test_the_listen_backlog_and_connections_are_bounded() -> None:
     server = make_server(Viewer(_History(), lambda a, b: {}), "127.0.0.1", 0)
     try:
