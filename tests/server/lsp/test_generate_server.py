@@ -136,7 +136,8 @@ async def test_cancelling_the_request_writes_nothing(
 async def test_dataset_code_actions(client: LanguageClient, workspace: Path) -> None:
     path = workspace / "actions.dataset.yaml"  # drafts, generated here
     request = {"docs": [str(workspace / "kb")], "output": path.as_uri(), "count": 3}
-    assert (await execute(client, "checkspec.generate", request))["status"] == "written"
+    answer = await execute(client, "checkspec.generate", request)
+    assert answer["status"] == "written", answer
     text = path.read_text()
     uri = path.as_uri()
     client.text_document_did_open(
