@@ -503,9 +503,14 @@ def _fields_of(model: type[BaseModel]) -> dict[str, FieldSpec]:
     from .core.check import DEPRECATED_SPELLINGS, Check
 
     found: dict[str, FieldSpec] = {}
+    # A person's label (`expect:`) goes only on checks that may call a model (the check
+    # registry's classes declaring model calls, and those holding checks).
+    unlabelled = issubclass(model, Check) and not model.may_call_model()
     for attribute, info in model.model_fields.items():
         if any(isinstance(m, SkipJsonSchema) for m in info.metadata):
             continue  # Python-only (e.g. Scenario.trace_type): never written in a file
+        if unlabelled and attribute == "expect":
+            continue
         name = info.alias or attribute
         by_name = model.model_config.get("populate_by_name") or model.model_config.get(
             "validate_by_name"

@@ -54,6 +54,9 @@ def _definitions(*roots: type[BaseModel]) -> dict[str, Any]:
     for model in _models_under(models):
         if model.__name__ in defs:
             _add_spellings(defs[model.__name__], model)
+    for model in Check.registry().values():
+        if "expect" not in fields_of(model):  # a label only where the catalog offers one
+            defs.get(model.__name__, {}).get("properties", {}).pop("expect", None)
     return _replace_markers(defs)
 
 
@@ -195,7 +198,11 @@ def _dataset_checks(defs: dict[str, Any]) -> None:
     ref_check["allOf"] = [
         {
             "if": {"properties": {"identifier": {"const": kind}}, "required": ["identifier"]},
-            "then": {"properties": {"params": {"$ref": f"#/$defs/{cls.__name__}"}}},
+            "then": {
+                "properties": {"params": {"$ref": f"#/$defs/{cls.__name__}"}},
+                # a person's label (`expect:`) only on a check that may call a model
+                **({} if "expect" in fields_of(cls) else {"not": {"required": ["expect"]}}),
+            },
         }
         for kind, cls in registry.items()
     ]
@@ -236,6 +243,7 @@ def _custom_check_params(defs: dict[str, Any]) -> None:
         # Same parameters, with `type` in place of `kind` (hub custom-check format).
         params_def = copy.deepcopy(defs[cls.__name__])
         params_def["properties"].pop("kind", None)
+        params_def["properties"].pop("expect", None)  # a label belongs to a scenario's check
         params_def["properties"]["type"] = {"const": kind}
         defs[f"{cls.__name__}Params"] = params_def
 

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, Self, TypeVar, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
@@ -383,6 +383,15 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
         exclude_if=lambda value: value is True,  # written only when turned off
         description="false: runs skip the check (`checkspec checks disable`).",
     )
+    expect: Literal["pass", "fail"] | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,  # written only when a person labelled it
+        description=(
+            "A person's verdict on the recorded output (pass or fail): `checkspec calibrate` "
+            "measures how often the judge agrees. Only on checks that call a model, in "
+            "scenarios with recorded outputs."
+        ),
+    )
 
     _registry: ClassVar[dict[str, type[KindModel]]] = _BuiltIns(BUILT_IN_CHECKS)
 
@@ -402,10 +411,37 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
         `checkspec run --dry-run` (scenarios/estimate.py) counts what is declared."""
         return NO_MODEL_CALLS
 
+    @classmethod
+    def declares_model_calls(cls) -> bool:
+        """Whether checks of this class ask a model themselves: the class declares its
+        model requests (`model_calls`, as every judge and embedding check does)."""
+        return cls.model_calls is not Check.model_calls
+
+    @classmethod
+    def may_call_model(cls) -> bool:
+        """Whether a check of this class may call a model: it declares model calls, or
+        it holds checks (all_of, any_of, not) that may. What `expect:` is offered on."""
+        return cls.declares_model_calls() or bool(nested_check_fields(cls))
+
+    def calls_model(self) -> bool:
+        """Whether this check, or a check inside it, asks a model (a judge, an embedding):
+        a check a person's `expect:` label may calibrate."""
+        if type(self).declares_model_calls():
+            return True
+        for name in nested_check_fields(type(self)):
+            value = getattr(self, name, None)
+            for item in value if isinstance(value, list | tuple) else (value,):
+                if isinstance(item, Check) and item.calls_model():
+                    return True
+        return False
+
     def to_spec(self) -> dict[str, Any]:
-        """The check's configuration as JSON data, without name and description."""
+        """The check's configuration as JSON data, without name, description and label."""
         return self.model_dump(
-            mode="json", exclude={"name", "description"}, exclude_none=True, fallback=str
+            mode="json",
+            exclude={"name", "description", "expect"},
+            exclude_none=True,
+            fallback=str,
         )
 
     def lint(self) -> list[FieldIssue]:
@@ -427,6 +463,26 @@ class Check(KindModel, Generic[InputType, OutputType, TraceType]):
 
 
 _NO_KIND = object()
+
+_NESTED_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def nested_check_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a check class that may hold checks (all_of's `checks`, not's
+    `check`), found from their annotations once per class."""
+    found = _NESTED_FIELDS.get(cls)
+    if found is None:
+        found = _NESTED_FIELDS[cls] = tuple(
+            name for name, info in cls.model_fields.items() if _may_hold_checks(info.annotation)
+        )
+    return found
+
+
+def _may_hold_checks(annotation: Any) -> bool:
+    if isinstance(annotation, type):
+        return issubclass(annotation, Check)
+    return any(_may_hold_checks(arg) for arg in get_args(annotation))
+
 
 # Per class: (its validator, the same validator without the _dispatch_kind wrap or None,
 # whether it has a `target_key` field that deprecated spellings are renamed to).

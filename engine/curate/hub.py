@@ -67,6 +67,10 @@ def _scenario(
             }
             if check.get("name"):
                 entry["name"] = check["name"]
+            if check.get("expect") in ("pass", "fail"):
+                # A person's label: the Hub's InteractionCheckConfig keeps unknown fields
+                # (extra="allow"), so it survives the SDK both ways.
+                entry["expect"] = check["expect"]
             checks.append(entry)
         output = turn.get("output")
         interactions.append(
@@ -191,6 +195,8 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                     entry["name"] = check["name"]
                 if check.get("enabled") is False:
                     entry["enabled"] = False
+                if check.get("expect") in ("pass", "fail"):
+                    entry["expect"] = check["expect"]
                 checks.append(entry)
             given = turn.get("input")  # a plain text as the chat object a dataset holds
             made: dict[str, Any] = {

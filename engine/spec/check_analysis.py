@@ -80,6 +80,8 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
         given = dict(params.value) if params is not None and params.value else {}
         if "enabled" in node.value:  # beside identifier and params, as the Hub has it
             given["enabled"] = node.value["enabled"]
+        if "expect" in node.value:  # a person's label, beside identifier as enabled is
+            given["expect"] = node.value["expect"]
         base = params if params is not None and params.kind == "mapping" else node
     else:
         head_key, params = "kind", node
@@ -120,6 +122,8 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
     finally:
         _LINT_LATER.reset(token)
     problems.extend(lint_check(check, base, head, ctx))
+    if check.expect is not None and not check.calls_model():
+        problems.append(_label_problem(node, resolved_kind))
     if not check.enabled:  # shown greyed in editors (DiagnosticTag.Unnecessary)
         problems.append(
             Problem(
@@ -131,6 +135,17 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
             )
         )
     return check, problems, identifier, head
+
+
+def _label_problem(node: Node, kind: str) -> Problem:
+    """`expect:` on a check that calls no model: there is no judge to calibrate."""
+    key = node.key_node("expect") if node.kind == "mapping" else None
+    return Problem(
+        "label-not-allowed",
+        f"expect: labels a judge's verdict, but '{kind}' calls no model (its verdict is "
+        "computed, not judged): remove the label",
+        key.range if key is not None else node.range,
+    )
 
 
 # Checks as found, by their text (see `check_problems`): problems, kind name, head range

@@ -62,6 +62,13 @@ class DatasetCheck(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict, description="The check's parameters.")
     name: str | None = Field(default=None, description="Optional name shown in results.")
     enabled: bool = Field(default=True, description="false: runs skip the check.")
+    expect: Literal["pass", "fail"] | None = Field(
+        default=None,
+        description=(
+            "A person's verdict on the recorded output (pass or fail), which "
+            "`checkspec calibrate` compares with the judge's; only on checks that call a model."
+        ),
+    )
 
 
 class DatasetInteraction(BaseModel):

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ..catalog import SCHEMA_KEY
 from ..core.check import Check
+from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..interactions import ChatInteract, Interact, InteractionSpec
 from ..scenarios.scenario import Scenario, Step
@@ -196,10 +197,14 @@ def _analyze_scenario(
     build = keep or _keep_scenarios
     # Selector paths of the checks read back by text (`check_problems`), by node id.
     known: dict[int, tuple[str, ...]] | None = None if ctx.dataset else {}
+    recorded = True  # every interaction so far has a recorded answer (labels need one)
     for step_index, step_node in enumerate(as_list(steps_node, "steps", problems)):
         step = _step(step_node, step_index, ctx, entry, problems, build, known)
         if step is not None:
             steps.append(step)
+        if step_node.kind == "mapping":
+            recorded = recorded and _step_recorded(step_node)
+            problems.extend(_unrecorded_labels(step_node.get("checks"), recorded, "outputs"))
     problems.extend(replay_path_problems(node, target, known=known.get if known else None))
     entry.problems = problems
     if not has_errors(problems) and not build:
@@ -215,6 +220,41 @@ def _analyze_scenario(
             steps=steps,
         )
     return entry
+
+
+def _step_recorded(step: Node) -> bool:
+    """Whether every interaction of a step has a recorded answer (`outputs:`) and a fixed
+    input (not a simulated user): what a calibration replays without the target."""
+    interacts = step.get("interacts")
+    if interacts is None:
+        return True
+    items = interacts.items if interacts.kind == "sequence" else [interacts]
+    for item in items:
+        if item.kind != "mapping" or item.get("outputs") is None:
+            return False
+        inputs = item.value.get("inputs")
+        if isinstance(inputs, dict) and InputGenerator.kind_class(inputs.get("kind")) is not None:
+            return False
+    return True
+
+
+def _unrecorded_labels(checks: Node | None, recorded: bool, key: str) -> list[Problem]:
+    """`expect:` on a check whose trace has no recorded answer: nothing to label."""
+    if recorded or checks is None or checks.kind != "sequence":
+        return []
+    found = []
+    for check in checks.items:
+        label = check.key_node("expect") if check.kind == "mapping" else None
+        if label is not None:
+            found.append(
+                Problem(
+                    "label-without-recording",
+                    f"expect: labels the verdict on a recorded answer, but an interaction up to "
+                    f"here has no recorded '{key}' (`checkspec run --record` writes them)",
+                    label.range,
+                )
+            )
+    return found
 
 
 def _step(
@@ -408,6 +448,7 @@ def _record(
         )
     build = keep or _keep_scenarios
     known: dict[int, tuple[str, ...]] = {}  # selector paths by check node id (as in scenarios)
+    recorded = True  # every turn so far has a recorded output (labels need one)
     for step_index, item in enumerate(turns):
         if not is_mapping(item, "an interaction", problems):
             continue
@@ -424,6 +465,8 @@ def _record(
         if output_node is not None and schemas.output is not None:
             problems.extend(schemas.output.check(output_node))
         checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems, build, known)
+        recorded = recorded and output_node is not None and output_node.value is not None
+        problems.extend(_unrecorded_labels(item.get("checks"), recorded, "output"))
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
             Step.model_construct(

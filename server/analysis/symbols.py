@@ -142,12 +142,16 @@ def _step(index: int, node: Node, checks: list[CheckEntry], budget: _Budget) -> 
 def _check(check: CheckEntry) -> Symbol:
     value = check.node.value
     name = value.get("name") if isinstance(value, dict) else None
+    detail = name if isinstance(name, str) else ""
+    label = value.get("expect") if isinstance(value, dict) else None
+    if label in ("pass", "fail"):  # a person's label (`checkspec calibrate`)
+        detail = f"{detail} · labelled {label}" if detail else f"labelled {label}"
     return Symbol(
         check.kind,
         SymbolRole.CHECK,
         check.node.range,
         within(check.head, check.node.range),
-        detail=name if isinstance(name, str) else "",
+        detail=detail,
     )
 
 
