@@ -238,6 +238,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_init(commands)
 
+    if wanted("calibrate"):
+        from .calibrate_cmd import add_parser as add_calibrate
+
+        add_calibrate(commands)
+
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
         # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -863,6 +868,12 @@ def _settings(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from .calibrate_cmd import run
+
+    return run(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -880,6 +891,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "view": _view,
     "settings": _settings,
     "init": _init,
+    "calibrate": _calibrate,
 }
 COMMANDS = frozenset(_HANDLERS)
 

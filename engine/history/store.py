@@ -83,6 +83,22 @@ CREATE INDEX IF NOT EXISTS scenarios_run ON scenarios(run_id);
 CREATE INDEX IF NOT EXISTS scenarios_identity ON scenarios(identity);
 """
 _TABLES = ("runs", "payloads", "scenarios")
+# Calibrations (engine/calibrate), beside the runs: made when the first is kept, so a
+# history of schema 1 without it is still read as it is (no version change, nothing set
+# aside); a checkspec that does not know the table leaves it alone.
+_CALIBRATIONS = """
+CREATE TABLE IF NOT EXISTS calibrations (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    started TEXT NOT NULL,
+    judges TEXT NOT NULL,
+    data BLOB NOT NULL
+)
+"""
+# The numbers of a judge the calibrations table keeps readable without unpacking.
+_JUDGE_NUMBERS = frozenset(
+    ("judge", "check", "model", "prompt", "n", "agreement", "kappa", "precision", "recall")
+) | {"consistency", "errors", "cost_usd", "confusion"}
 
 
 class HistoryError(Exception):
@@ -323,6 +339,59 @@ class HistoryStore:
             db.execute("DELETE FROM payloads WHERE run_id = ?", (run_id,))
             db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
         return len(old)
+
+    # -- calibrations (`checkspec calibrate`) -------------------------------------------
+
+    def save_calibration(self, calibration: Mapping[str, Any], max_kept: int | None = None) -> str:
+        """Keep a calibration (engine/calibrate's JSON, `checkspec-calibration/1`) beside
+        the runs: its judges' numbers, and the whole of it compressed. Its id."""
+        meta = calibration.get("calibration") or {}
+        calibration_id = str(meta.get("id") or "")
+        if not calibration_id:
+            raise ValueError("the calibration has no id")
+        judges = [
+            {k: v for k, v in judge.items() if k in _JUDGE_NUMBERS}
+            for judge in calibration.get("judges") or []
+        ]
+        data = zlib.compress(json.dumps(calibration, ensure_ascii=False).encode("utf-8"), 1)
+        with self._write() as db:
+            db.execute(_CALIBRATIONS)
+            db.execute(
+                "INSERT INTO calibrations (id, started, judges, data) VALUES (?, ?, ?, ?)",
+                (calibration_id, str(meta.get("started") or ""), json.dumps(judges), data),
+            )
+            if max_kept is not None:
+                db.execute(
+                    "DELETE FROM calibrations WHERE seq IN (SELECT seq FROM calibrations "
+                    "ORDER BY seq DESC LIMIT -1 OFFSET ?)",
+                    (max(max_kept, 0),),
+                )
+        return calibration_id
+
+    def calibrations(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The calibrations kept, newest first: {"id", "started", "judges": [numbers]}."""
+        db = self._connection()
+        exists = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='calibrations'"
+        ).fetchone()
+        if not exists:
+            return []
+        rows = db.execute(
+            "SELECT id, started, judges FROM calibrations ORDER BY seq DESC LIMIT ?",
+            (-1 if limit is None else limit,),
+        ).fetchall()
+        return [{"id": row[0], "started": row[1], "judges": json.loads(row[2])} for row in rows]
+
+    def load_calibration(self, calibration_id: str) -> dict[str, Any]:
+        row = (
+            self._connection()
+            .execute("SELECT data FROM calibrations WHERE id = ?", (calibration_id,))
+            .fetchone()
+        )
+        if row is None:
+            raise HistoryError(f"no calibration {calibration_id!r} in {self.path}")
+        loaded: dict[str, Any] = json.loads(zlib.decompress(row[0]).decode("utf-8"))
+        return loaded
 
     # -- reading ------------------------------------------------------------------------
 

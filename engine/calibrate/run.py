@@ -1,0 +1,302 @@
+"""Running the labelled checks, and the calibration they make.
+
+Each label's scenario (labels.py) runs as one job per repeat through the executor the
+front end gives (worker processes by default: the judges' model calls and any user code
+run there), once per judge model asked for (`--model A --model B`: the settings' model,
+which judges without a model of their own use). Repeats bypass the verdict cache
+(`Job.repeat`), so `--repeat K` asks the judge K times. The target is never called: the
+scenarios have none and replay their recorded answers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..core.result import ScenarioResult
+from ..core.usage import Usage
+from ..executor import Executor, Job, RunOptions
+from ..history.payload import new_run_id
+from ..settings import Settings
+from .labels import Label, Planned
+from .metrics import FAIL, PASS, Confusion, Consistency, consistency
+
+FORMAT = "checkspec-calibration/1"
+
+
+@dataclass
+class Judged:
+    """One label as one judge model saw it: its verdicts (one per repeat, in order)."""
+
+    label: Label
+    model: str  # the judge's model, as its result says (else as asked)
+    verdicts: list[str] = field(default_factory=list)  # pass | fail | error | skip
+    reasons: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def verdict(self) -> str:
+        """The verdict compared with the label: the first run's."""
+        return self.verdicts[0] if self.verdicts else "skip"
+
+    @property
+    def reason(self) -> str:
+        return self.reasons[0] if self.reasons else ""
+
+    @property
+    def judged(self) -> bool:
+        return self.verdict in (PASS, FAIL)
+
+    @property
+    def agrees(self) -> bool | None:
+        return self.verdict == self.label.expect if self.judged else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.label.to_json(),
+            "model": self.model,
+            "verdict": self.verdict,
+            "verdicts": list(self.verdicts),
+            "agrees": self.agrees,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class Judge:
+    """One judge: a check kind with a model and a prompt, and the labels it judged."""
+
+    kind: str
+    model: str
+    prompt: str
+    judged: list[Judged] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind} @ {self.model} [{self.prompt}]"
+
+    @property
+    def confusion(self) -> Confusion:
+        return Confusion.of((j.label.expect, j.verdict) for j in self.judged if j.judged)
+
+    @property
+    def consistency(self) -> Consistency:
+        return consistency([j.verdicts for j in self.judged])
+
+    @property
+    def errors(self) -> list[Judged]:
+        """Labels the judge gave no verdict on (an error: no model, a provider failing)."""
+        return [j for j in self.judged if not j.judged]
+
+    @property
+    def disagreements(self) -> list[Judged]:
+        return [j for j in self.judged if j.agrees is False]
+
+    @property
+    def usage(self) -> Usage:
+        return Usage.total(j.usage for j in self.judged)
+
+    def summary(self) -> dict[str, Any]:
+        """The numbers (what the history keeps and `--min-*` reads)."""
+        matrix = self.confusion
+        kept = self.consistency
+        return {
+            "judge": self.key,
+            "check": self.kind,
+            "model": self.model,
+            "prompt": self.prompt,
+            "labels": len(self.judged),
+            "n": matrix.n,
+            "agreement": _round(matrix.agreement),
+            "precision": _round(matrix.precision),
+            "recall": _round(matrix.recall),
+            "kappa": _round(matrix.kappa),
+            "confusion": matrix.to_json(),
+            "errors": len(self.errors),
+            "consistency": _round(kept.share),
+            "cost_usd": self.usage.known_cost,
+        }
+
+    def to_json(self, repeat: int) -> dict[str, Any]:
+        kept = self.consistency
+        summary = self.summary()
+        if repeat > 1:
+            summary["flips"] = [self.judged[i].label.where for i in kept.flipped]
+        else:
+            summary.pop("consistency")
+        return {
+            **summary,
+            "usage": self.usage.model_dump(),
+            "disagreements": [j.to_json() for j in self.disagreements],
+            "not_judged": [j.to_json() for j in self.errors],
+            "cases": [j.to_json() for j in self.judged],
+        }
+
+
+@dataclass
+class Calibration:
+    """A calibration: every judge over the selected labels."""
+
+    judges: list[Judge]
+    labels: list[Label]
+    repeat: int = 1
+    models: list[str | None] = field(default_factory=lambda: [None])
+    disabled: int = 0  # labelled checks left out because disabled
+    interrupted: bool = False
+    id: str = field(default_factory=new_run_id)
+    started: float = field(default_factory=time.time)
+    duration_s: float = 0.0
+
+    @property
+    def usage(self) -> Usage:
+        return Usage.total(j.usage for j in self.judges)
+
+    def side_by_side(self) -> list[dict[str, Any]]:
+        """Judges of one check kind and prompt under different models, on the same
+        labels: where their verdicts differ."""
+        groups: dict[tuple[str, str], list[Judge]] = {}
+        for judge in self.judges:
+            groups.setdefault((judge.kind, judge.prompt), []).append(judge)
+        found = []
+        for (kind, prompt), judges in groups.items():
+            if len(judges) < 2:
+                continue
+            by_label = [
+                {(j.label.where, j.label.index): j for j in judge.judged} for judge in judges
+            ]
+            differ = []
+            for key, first in by_label[0].items():
+                others = [b.get(key) for b in by_label[1:]]
+                verdicts = [first.verdict, *(o.verdict if o else "-" for o in others)]
+                if len(set(verdicts)) > 1:
+                    differ.append(
+                        {
+                            "where": first.label.where,
+                            "expect": first.label.expect,
+                            "verdicts": verdicts,
+                        }
+                    )
+            found.append(
+                {
+                    "check": kind,
+                    "prompt": prompt,
+                    "models": [j.model for j in judges],
+                    "judges": [j.summary() for j in judges],
+                    "differ": differ,
+                }
+            )
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started))
+        return {
+            "format": FORMAT,
+            "calibration": {
+                "id": self.id,
+                "started": started,
+                "duration_s": round(self.duration_s, 3),
+                "repeat": self.repeat,
+                "models": [m for m in self.models if m],
+                "labels": len(self.labels),
+                "disabled": self.disabled,
+                "interrupted": self.interrupted,
+                "cost_usd": self.usage.known_cost,
+                "usage": self.usage.model_dump(),
+            },
+            "judges": [j.to_json(self.repeat) for j in self.judges],
+            "side_by_side": self.side_by_side(),
+        }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def verdict_of(result: ScenarioResult, label: Label) -> tuple[str, str, str | None]:
+    """(status, reason, model) of the labelled check in its calibration's result."""
+    steps = result.steps
+    if label.step >= len(steps) or not steps[label.step].results:
+        error = next((s.error for s in steps if s.error is not None), None)
+        return "error", error.message if error is not None else "the check did not run", None
+    step = steps[label.step]
+    check = step.results[0]
+    status = check.status.value
+    reason = check.message or ""
+    if status == "skip" and step.error is not None:
+        status, reason = "error", step.error.message
+    model = check.details.get("model") if isinstance(check.details, dict) else None
+    return status, reason, model if isinstance(model, str) and model else None
+
+
+async def calibrate(
+    planned: Sequence[Planned],
+    *,
+    executor: Executor,
+    settings: Settings,
+    repeat: int = 1,
+    models: Sequence[str | None] = (None,),
+    on_job: Callable[[], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Calibration:
+    """Judge every planned label `repeat` times with each model (None: the settings'
+    own), through `executor`; the calibration. `stop()` true ends it early (interrupted)."""
+    started, clock = time.time(), time.perf_counter()
+    repeat = max(1, repeat)
+    judged_by_model: list[list[Judged]] = []
+    interrupted = False
+    for model in models:
+        run_settings = settings if model is None else replace(settings, model=model)
+        asked = model or settings.model or "default"
+        judged = [Judged(p.label, asked) for p in planned]
+        jobs = [
+            Job(n * repeat + r, p.scenario, None, repeat=r)
+            for n, p in enumerate(planned)
+            for r in range(repeat)
+        ]
+        results: dict[int, ScenarioResult] = {}
+        stream = executor.stream(jobs, RunOptions(run_settings))
+        try:
+            async for outcome in stream:
+                results[outcome.key] = outcome.result
+                if on_job is not None:
+                    on_job()
+                if stop is not None and stop():
+                    interrupted = True
+                    executor.cancel()
+        finally:
+            await stream.aclose()
+        for key in sorted(results):
+            n = key // repeat
+            entry = judged[n]
+            status, reason, seen = verdict_of(results[key], entry.label)
+            entry.verdicts.append(status)
+            entry.reasons.append(reason)
+            if seen and key % repeat == 0:
+                entry.model = seen
+            usage = results[key].usage
+            if usage is not None:
+                entry.usage = entry.usage + usage
+        judged_by_model.append(judged)
+        if interrupted:
+            break
+    judges: dict[tuple[str, str, str], Judge] = {}
+    for judged in judged_by_model:
+        for entry in judged:
+            if not entry.verdicts:
+                continue  # cancelled before it ran
+            which = (entry.label.kind, entry.model, entry.label.prompt)
+            judge = judges.get(which)
+            if judge is None:
+                judge = judges[which] = Judge(*which)
+            judge.judged.append(entry)
+    return Calibration(
+        judges=list(judges.values()),
+        labels=[p.label for p in planned],
+        repeat=repeat,
+        models=list(models),
+        interrupted=interrupted,
+        started=started,
+        duration_s=time.perf_counter() - clock,
+    )

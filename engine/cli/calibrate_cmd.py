@@ -1,0 +1,233 @@
+"""`checkspec calibrate [selectors]`: how far each LLM judge agrees with the labels.
+
+Runs only the checks labelled `expect: pass | fail`, on the recorded answers (the target
+is never called), in worker processes (engine/calibrate). Exit codes: 0 done, 1 a judge
+below `--min-agreement` / `--min-kappa` (or nothing to measure against a bar), 2 invalid
+input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return value
+
+
+def _kappa(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not -1 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a kappa between -1 and 1, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+    return value
+
+
+def add_parser(commands: Any) -> None:
+    from ..calibrate.render import FORMATS
+    from .selection_options import add_selection_options
+
+    command = commands.add_parser(
+        "calibrate",
+        help="measure how far each LLM judge agrees with the checks labelled `expect:` "
+        "(on recorded answers; the target is never called)",
+    )
+    command.add_argument("paths", nargs="*", default=["."], metavar="SELECTOR")
+    add_selection_options(command)
+    command.add_argument("--format", choices=FORMATS, default="text")
+    command.add_argument("--output", "-o", metavar="FILE", help="write the calibration to FILE")
+    command.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="MODEL",
+        help="judge model (litellm name); twice or more compares the judges side by side",
+    )
+    command.add_argument(
+        "--repeat",
+        type=_count,
+        default=1,
+        metavar="K",
+        help="judge each label K times (the verdict cache bypassed for the repeats): "
+        "self-consistency, and which verdicts flip",
+    )
+    command.add_argument(
+        "--min-agreement",
+        type=_share,
+        metavar="X",
+        help="exit 1 when a judge agrees with the labels less than this share (0..1)",
+    )
+    command.add_argument(
+        "--min-kappa",
+        type=_kappa,
+        metavar="X",
+        help="exit 1 when a judge's Cohen's kappa is below X",
+    )
+    command.add_argument(
+        "--no-cache", action="store_true", help="neither use nor fill the verdict cache"
+    )
+    command.add_argument(
+        "--no-history",
+        action="store_true",
+        help="do not keep this calibration in .checkspec/history.db",
+    )
+    command.add_argument(
+        "--executor",
+        choices=("process", "inprocess"),
+        default="process",
+        help="where the judges run: worker processes, or this process (debugging)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from ..calibrate.labels import labelled
+    from ..calibrate.render import render
+    from ..calibrate.run import calibrate
+    from ..executor import WorkerStartError
+    from ..executor.start import executor_for
+    from ..runs.report import runnable, scenario_identity
+    from ..settings import run_settings
+    from ..spec.workspace import WorkspaceConflict, find_workspace
+    from .main import _load, _prepare_output
+    from .progress import Progress
+
+    if args.output and (problem := _prepare_output(Path(args.output))):
+        print(f"error: cannot write to {args.output}: {problem}", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        workspace = find_workspace(args.paths)
+    except WorkspaceConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    documents, invalid = _load(args.paths)
+    if invalid:
+        print("error: fix the problems above to calibrate", file=sys.stderr)
+        return EXIT_INVALID
+    todo = _chosen(runnable(documents, args.tag), args)
+    if todo is None:
+        return EXIT_INVALID
+    planned, disabled = labelled(todo, scenario_identity)
+    if disabled:
+        print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
+    settings = run_settings(workspace, cache=False if args.no_cache else None)
+    models: list[str | None] = list(dict.fromkeys(args.model)) or [None]
+    calibration = None
+    if planned:
+        executor = executor_for(settings, args.executor, root=workspace.root)
+        total = len(planned) * args.repeat * len(models)
+        text_mode = args.format == "text" and not args.output
+
+        async def main() -> Any:
+            try:
+                return await calibrate(
+                    planned,
+                    executor=executor,
+                    settings=settings,
+                    repeat=args.repeat,
+                    models=models,
+                    on_job=progress.advance,
+                )
+            finally:
+                await executor.aclose()
+
+        with Progress(total, enabled=text_mode and sys.stdout.isatty()) as progress:
+            try:
+                calibration = asyncio.run(main())
+            except WorkerStartError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return EXIT_INVALID
+    else:
+        from ..calibrate.run import Calibration
+
+        calibration = Calibration(judges=[], labels=[], repeat=args.repeat, models=models)
+        print(
+            "no labelled checks in the selection (`expect: pass | fail` labels one)",
+            file=sys.stderr,
+        )
+    calibration.disabled = disabled
+    rendered = render(calibration, args.format)
+    if args.output:
+        try:
+            Path(args.output).write_text(rendered, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_INVALID
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(rendered)
+    if planned and not args.no_history:
+        from ..calibrate.keep import keep_calibration
+        from ..history.calibrations import drop_lines
+
+        for line in drop_lines(keep_calibration(calibration.to_json(), settings, workspace.root)):
+            print(line, file=sys.stderr)
+    return _bar(calibration, args)
+
+
+def _chosen(todo: list[Any], args: argparse.Namespace) -> list[Any] | None:
+    """The selection options (--query, --status; --tag is `runnable`'s) on the scenarios.
+    Drafts are calibrated too: a label is a label."""
+    if args.tag and not todo:
+        print(f"error: no scenario has the tag(s) {', '.join(args.tag)}", file=sys.stderr)
+        return None
+    if args.query:
+        from ..curate.select import keeps
+
+        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
+        if not todo:
+            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
+            return None
+    if args.status:
+        from ..spec.status import is_draft
+
+        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
+    return todo
+
+
+def _bar(calibration: Any, args: argparse.Namespace) -> int:
+    """1 when a judge is below `--min-agreement` / `--min-kappa` (said on stderr)."""
+    if args.min_agreement is None and args.min_kappa is None:
+        return EXIT_OK
+    below: list[str] = []
+    if not calibration.judges:
+        below.append("no judge was measured: no labelled check in the selection")
+    for judge in calibration.judges:
+        matrix = judge.confusion
+        if args.min_agreement is not None:
+            agreement = matrix.agreement
+            if agreement is None or agreement < args.min_agreement:
+                shown = "-" if agreement is None else f"{agreement * 100:.1f}%"
+                below.append(f"{judge.key}: agreement {shown} < {args.min_agreement * 100:.1f}%")
+        if args.min_kappa is not None:
+            kappa = matrix.kappa
+            if kappa is None or kappa < args.min_kappa:
+                shown = "undefined" if kappa is None else f"{kappa:.3f}"
+                below.append(f"{judge.key}: kappa {shown} < {args.min_kappa:.3f}")
+    for line in below:
+        print(f"below the bar: {line}", file=sys.stderr)
+    return EXIT_FAILED if below else EXIT_OK

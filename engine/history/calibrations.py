@@ -1,0 +1,48 @@
+"""Judge calibrations over time: which judges' agreement with the labels dropped.
+
+`checkspec calibrate` keeps each calibration in the history database beside the runs
+(store.py, `save_calibration`); this compares two of them, judge by judge (check kind x
+model x prompt), for `checkspec calibrate` (against the one before) and `checkspec
+compare` (the calibrations in force when each run was made).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def agreement_drops(
+    before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Judges (as the calibrations table keeps them) whose agreement is lower `after`
+    than `before`: {"judge", "before", "after"}, in `after`'s order."""
+    earlier = {
+        j.get("judge"): j.get("agreement")
+        for j in before
+        if isinstance(j.get("agreement"), int | float)
+    }
+    drops = []
+    for judge in after:
+        old, new = earlier.get(judge.get("judge")), judge.get("agreement")
+        if isinstance(old, int | float) and isinstance(new, int | float) and new < old:
+            drops.append({"judge": judge.get("judge"), "before": old, "after": new})
+    return drops
+
+
+def in_force(calibrations: Sequence[Mapping[str, Any]], moment: str) -> Mapping[str, Any] | None:
+    """The newest calibration made at or before `moment` (an ISO 8601 UTC time), of
+    calibrations listed newest first."""
+    when = moment[:19]
+    for calibration in calibrations:
+        if str(calibration.get("started") or "")[:19] <= when:
+            return calibration
+    return None
+
+
+def drop_lines(drops: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`judge agreement dropped: JUDGE: 90.0% -> 70.0%`, one line a judge."""
+    return [
+        f"judge agreement dropped: {d['judge']}: {d['before'] * 100:.1f}% -> {d['after'] * 100:.1f}%"
+        for d in drops
+    ]
