@@ -131,4 +131,25 @@ def compare(args: argparse.Namespace) -> int:
         )
     else:
         sys.stdout.write(rendered)
+    for line in _judge_drops(base, head):  # the calibrations kept beside the runs
+        print(line, file=sys.stderr)
     return comparison.exit_code
+
+
+def _judge_drops(base: dict[str, Any], head: dict[str, Any]) -> list[str]:
+    """`judge agreement dropped: ...` for each judge whose agreement with the labels fell
+    between the calibrations in force at the two runs (`checkspec calibrate`)."""
+    import sqlite3
+
+    from ..history.calibrations import drop_lines, drops_between
+
+    started = [str((run.get("run") or {}).get("started") or "") for run in (base, head)]
+    store = open_store()
+    try:
+        if not store.path.exists():
+            return []
+        return drop_lines(drops_between(store, *started))
+    except sqlite3.Error:
+        return []
+    finally:
+        store.close()

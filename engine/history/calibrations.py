@@ -46,3 +46,13 @@ def drop_lines(drops: Sequence[Mapping[str, Any]]) -> list[str]:
         f"judge agreement dropped: {d['judge']}: {d['before'] * 100:.1f}% -> {d['after'] * 100:.1f}%"
         for d in drops
     ]
+
+
+def drops_between(store: Any, base_started: str, head_started: str) -> list[dict[str, Any]]:
+    """Judges whose agreement dropped from the calibration in force at the base run to
+    the one in force at the head run (none when the same one, or none, holds)."""
+    kept = store.calibrations()
+    base, head = in_force(kept, base_started), in_force(kept, head_started)
+    if base is None or head is None or base.get("id") == head.get("id"):
+        return []
+    return agreement_drops(base["judges"], head["judges"])
