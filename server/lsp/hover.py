@@ -3,6 +3,8 @@ and on a scenario's name after a run, that run's transcript."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 
 from .convert import to_hover
@@ -18,4 +20,31 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     doc, document, position = request.doc, request.analysis, request.position
     found = last_run_hover(document, doc.text, request.ls.last_runs.of(doc.uri), position)
     found = found or hover_at(document, position, doc.workspace, doc.resolved)
+    found = _with_calibration(found, document, position, doc.path)
     return to_hover(found, request.codec) if found is not None else None
+
+
+def _with_calibration(found: Any, document: Any, position: Any, path: str) -> Any:
+    """On a check's `expect:`, what its last calibration said, above the field's doc."""
+    from ..analysis.calibration import calibration_markdown, label_at, last_calibration_of
+
+    label = label_at(document, position)
+    if label is None:
+        return found
+    from pathlib import Path
+
+    from checkspec.engine.runs.report import scenario_identity
+
+    from ..analysis.hover import HoverInfo
+    from ..analysis.run_history import history_path
+
+    identity = scenario_identity(path, label.entry)
+    last = last_calibration_of(
+        history_path(Path(path)), identity, label.check.step, label.check.index
+    )
+    if last is None:
+        return found
+    text = calibration_markdown(*last)
+    if found is not None:
+        return HoverInfo(f"{text}\n\n---\n\n{found.markdown}", found.range)
+    return HoverInfo(text, label.range)

@@ -1,0 +1,118 @@
+"""What the last calibration (`checkspec calibrate`, kept in `.checkspec/history.db`)
+says of a labelled check: its judge's agreement with the labels, and whether the judge
+agreed on this case. Shown in hover on a check's `expect:`.
+
+Pure: reads the SQLite file, runs nothing; a history that cannot be read says nothing.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from checkspec.engine.spec.document import Document
+from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.scenario_analysis import CheckEntry, ScenarioEntry
+
+CALIBRATIONS_LOOKED_AT = 10  # the newest calibrations searched for one judging the check
+
+
+@dataclass(frozen=True)
+class LabelAt:
+    """A labelled check under the cursor: its scenario, its place and its `expect:`."""
+
+    entry: ScenarioEntry
+    check: CheckEntry
+    expect: str
+    range: Range  # the `expect:` entry
+
+
+def label_at(document: Document, position: Position) -> LabelAt | None:
+    """The labelled top-level check whose `expect:` line holds `position`."""
+    for entry in document.scenarios:
+        if not entry.range.contains(position):
+            continue
+        for check in entry.checks:
+            node = check.node
+            if node.kind != "mapping" or "expect" not in node.value:
+                continue
+            key = node.key_node("expect")
+            value = node.get("expect")
+            if key is None or value is None or key.line != position.line:
+                continue
+            return LabelAt(
+                entry, check, str(node.value["expect"]), Range(key.range.start, value.range.end)
+            )
+    return None
+
+
+def last_calibration_of(
+    history: Path, identity: str, step: int, index: int
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """(the calibration, its judge, the case) of the newest calibration that judged the
+    check at (`step`, `index`) of scenario `identity`; None when none did."""
+    if not history.exists():
+        return None
+    import sqlite3
+
+    from checkspec.engine.history.store import HistoryStore
+
+    try:
+        with closing(HistoryStore(history)) as store:
+            for summary in store.calibrations(CALIBRATIONS_LOOKED_AT):
+                data = store.load_calibration(summary["id"])
+                for judge in data.get("judges") or []:
+                    for case in judge.get("cases") or []:
+                        if (case.get("id"), case.get("step"), case.get("index")) == (
+                            identity,
+                            step,
+                            index,
+                        ):
+                            return data, judge, case
+    except (sqlite3.Error, OSError, ValueError):
+        return None
+    return None
+
+
+def calibration_markdown(
+    calibration: dict[str, Any], judge: dict[str, Any], case: dict[str, Any]
+) -> str:
+    """The hover text: the judge's numbers, then this case."""
+    meta = calibration.get("calibration") or {}
+
+    def pct(value: Any) -> str:
+        return "-" if not isinstance(value, int | float) else f"{value * 100:.1f}%"
+
+    kappa = judge.get("kappa")
+    lines = [
+        f"**Last calibration** `{_code(meta.get('id'))}` ({_escape(str(meta.get('started') or ''))})",
+        "",
+        f"Judge `{_code(judge.get('judge'))}`: agreement {pct(judge.get('agreement'))} "
+        f"on {judge.get('n', 0)} label(s), kappa "
+        + ("-" if not isinstance(kappa, int | float) else f"{kappa:.3f}"),
+        "",
+    ]
+    verdict, expect = case.get("verdict"), case.get("expect")
+    if case.get("agrees") is True:
+        lines.append(f"This case: the judge agreed ({_escape(str(verdict))}).")
+    elif case.get("agrees") is False:
+        lines.append(
+            f"This case: **the judge disagreed**: labelled {_escape(str(expect))}, "
+            f"judge said {_escape(str(verdict))}."
+        )
+    else:
+        lines.append(f"This case: not judged ({_escape(str(verdict))}).")
+    reason = case.get("reason")
+    if isinstance(reason, str) and reason.strip():
+        lines += ["", "> " + _escape(" ".join(reason.split())[:500])]
+    return "\n".join(lines)
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
+
+
+def _code(value: Any) -> str:
+    return str(value).replace("`", "'")
