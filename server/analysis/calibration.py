@@ -7,13 +7,15 @@ Pure: reads the SQLite file, runs nothing; a history that cannot be read says no
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from checkspec.engine.spec.document import Document
-from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.lines import index_of
+from checkspec.engine.spec.problems import Position, Range, TextEdit
 from checkspec.engine.spec.scenario_analysis import CheckEntry, ScenarioEntry
 
 CALIBRATIONS_LOOKED_AT = 10  # the newest calibrations searched for one judging the check
@@ -116,3 +118,78 @@ def _escape(text: str) -> str:
 
 def _code(value: Any) -> str:
     return str(value).replace("`", "'")
+
+
+@dataclass(frozen=True)
+class LabelAction:
+    """A quick fix writing a person's label on a check (the curation edit)."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+
+
+def label_actions(
+    text: str,
+    path: Path,
+    document: Document,
+    within: Range,
+    verdicts: Mapping[tuple[int, int, int], str],
+    history: Path | None = None,
+) -> list[LabelAction]:
+    """On the checks whose `kind:` line the range touches: "Label as correct / incorrect"
+    of their last run's verdict (`verdicts`: (scenario, step, index) -> pass | fail), and
+    on a label the last calibration's judge disagreed with, "Label as the judge said"."""
+    from checkspec.engine.core.check import Check
+    from checkspec.engine.curate.files import CurateError, parse_spec
+    from checkspec.engine.curate.label import label_edits
+
+    found: list[LabelAction] = []
+    spec = None
+    for entry in document.scenarios:
+        if entry.range.end.line < within.start.line or entry.range.start.line > within.end.line:
+            continue
+        for check in entry.checks:
+            line = check.head.start.line
+            if not within.start.line <= line <= within.end.line:
+                continue
+            cls: type[Check] | None = Check.kind_class(check.kind)
+            if cls is None or not cls.may_call_model():
+                continue
+            node = check.node
+            current = node.value.get("expect") if node.kind == "mapping" else None
+            wanted: list[tuple[str, str]] = []
+            verdict = verdicts.get((entry.index, check.step, check.index))
+            if verdict in ("pass", "fail"):
+                other = "fail" if verdict == "pass" else "pass"
+                wanted += [
+                    (f"Label as correct: the judge's {verdict} (expect: {verdict})", verdict),
+                    (f"Label as incorrect: the judge's {verdict} (expect: {other})", other),
+                ]
+            if current in ("pass", "fail") and history is not None:
+                from checkspec.engine.runs.report import scenario_identity
+
+                identity = scenario_identity(document.path, entry)
+                last = last_calibration_of(history, identity, check.step, check.index)
+                said = last[2].get("verdict") if last is not None else None
+                if last is not None and last[2].get("agrees") is False and said in ("pass", "fail"):
+                    wanted.append((f"Label as the judge said (expect: {said})", str(said)))
+            for title, label in wanted:
+                if label == current:
+                    continue
+                if spec is None:
+                    try:
+                        spec = parse_spec(path, b"", text)
+                    except CurateError:
+                        return found
+                try:
+                    editor = label_edits(spec, line, label)
+                except CurateError:
+                    continue
+                lines = index_of(text)
+                edits = tuple(
+                    TextEdit(Range(lines.position(e.start), lines.position(e.end)), e.new)
+                    for e in editor.edits
+                )
+                if edits:
+                    found.append(LabelAction(title, edits))
+    return found

@@ -33,6 +33,36 @@ def code_action(request: DocumentRequest[types.CodeActionParams]) -> list[types.
     if not only or types.CodeActionKind.QuickFix in only:
         fixes = quick_fixes(request.analysis, request.range, doc.workspace)
         answer.extend(to_code_action(fix, doc.uri, codec) for fix in fixes)
+        answer.extend(_label_actions(request))
     if not only or any(kind.startswith("refactor") for kind in only):
         answer.extend(curation_actions(request))
     return answer + generation_actions(request)
+
+
+def _label_actions(request: DocumentRequest[types.CodeActionParams]) -> list[types.CodeAction]:
+    """ "Label as correct / incorrect" on a check's last verdict, "Label as the judge
+    said" on a label its last calibration disagreed with (analysis/calibration.py)."""
+    from pathlib import Path
+
+    from ..analysis.calibration import label_actions
+    from ..analysis.last_run import current_runs
+    from ..analysis.run_history import history_path
+    from .convert import text_edits
+
+    doc, codec, document = request.doc, request.codec, request.analysis
+    if not doc.path:
+        return []
+    verdicts: dict[tuple[int, int, int], str] = {}
+    for entry, run in current_runs(document, doc.text, request.ls.last_runs.of(doc.uri)):
+        for check in run.summary.get("checks") or []:
+            verdicts[(entry.index, check.get("step"), check.get("index"))] = check.get("status")
+    path = Path(doc.path)
+    found = label_actions(doc.text, path, document, request.range, verdicts, history_path(path))
+    return [
+        types.CodeAction(
+            title=action.title,
+            kind=types.CodeActionKind.QuickFix,
+            edit=types.WorkspaceEdit(changes={doc.uri: text_edits(action.edits, codec)}),
+        )
+        for action in found
+    ]
