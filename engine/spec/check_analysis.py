@@ -123,7 +123,7 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
         _LINT_LATER.reset(token)
     problems.extend(lint_check(check, base, head, ctx))
     if check.expect is not None and not check.calls_model():
-        problems.append(_label_problem(node, resolved_kind))
+        problems.append(_label_problem(node, resolved_kind, cls.may_call_model()))
     if not check.enabled:  # shown greyed in editors (DiagnosticTag.Unnecessary)
         problems.append(
             Problem(
@@ -137,13 +137,17 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
     return check, problems, identifier, head
 
 
-def _label_problem(node: Node, kind: str) -> Problem:
+def _label_problem(node: Node, kind: str, holds_checks: bool) -> Problem:
     """`expect:` on a check that calls no model: there is no judge to calibrate."""
     key = node.key_node("expect") if node.kind == "mapping" else None
+    why = (
+        f"no check in '{kind}' calls a model"
+        if holds_checks
+        else f"'{kind}' calls no model (its verdict is computed, not judged)"
+    )
     return Problem(
         "label-not-allowed",
-        f"expect: labels a judge's verdict, but '{kind}' calls no model (its verdict is "
-        "computed, not judged): remove the label",
+        f"expect: labels a judge's verdict, but {why}: remove the label",
         key.range if key is not None else node.range,
     )
 
