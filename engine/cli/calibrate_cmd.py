@@ -210,7 +210,8 @@ def _chosen(todo: list[Any], args: argparse.Namespace) -> list[Any] | None:
 
 
 def _bar(calibration: Any, args: argparse.Namespace) -> int:
-    """1 when a judge is below `--min-agreement` / `--min-kappa` (said on stderr)."""
+    """1 when a judge is below `--min-agreement` / `--min-kappa` (said on stderr); the
+    numbers are compared to 9 decimals (a kappa of 0.4 computed as 0.39999... meets 0.4)."""
     if args.min_agreement is None and args.min_kappa is None:
         return EXIT_OK
     below: list[str] = []
@@ -220,12 +221,12 @@ def _bar(calibration: Any, args: argparse.Namespace) -> int:
         matrix = judge.confusion
         if args.min_agreement is not None:
             agreement = matrix.agreement
-            if agreement is None or agreement < args.min_agreement:
+            if agreement is None or round(agreement, 9) < args.min_agreement:
                 shown = "-" if agreement is None else f"{agreement * 100:.1f}%"
                 below.append(f"{judge.key}: agreement {shown} < {args.min_agreement * 100:.1f}%")
         if args.min_kappa is not None:
             kappa = matrix.kappa
-            if kappa is None or kappa < args.min_kappa:
+            if kappa is None or round(kappa, 9) < args.min_kappa:
                 shown = "undefined" if kappa is None else f"{kappa:.3f}"
                 below.append(f"{judge.key}: kappa {shown} < {args.min_kappa:.3f}")
     for line in below:
