@@ -1,0 +1,130 @@
+"""Labels in the editor (issue 40 items 1, 5, 6): completion and hover offer `expect` on
+judges only, the outline shows a label, hover on `expect:` shows the last calibration,
+and the quick fixes write labels with the curation edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkspec.engine.calibrate.labels import labelled
+from checkspec.engine.calibrate.run import Calibration, Judge, Judged
+from checkspec.engine.history.store import HistoryStore
+from checkspec.engine.spec.document import analyze
+from checkspec.engine.spec.problems import Position, Range
+from checkspec.server.analysis.calibration import (
+    calibration_markdown,
+    label_actions,
+    label_at,
+    last_calibration_of,
+)
+from checkspec.server.analysis.completion import complete
+from checkspec.server.analysis.symbols import document_symbols
+from tests.support.analysis import dedent, hover_at, pos, symbols
+
+SUITE = dedent(
+    """
+    name: tone
+    scenarios:
+      - name: one
+        steps:
+          - interacts:
+              - inputs: hi
+                outputs: Hello you.
+            checks:
+              - kind: llm_judge
+                prompt: polite?
+                expect: pass
+              - kind: toxicity
+              - kind: string_matching
+                keyword: Hello
+    """
+)
+
+
+def completions(marked: str) -> list[str]:
+    index = marked.index("‸")
+    text = marked[:index] + marked[index + 1 :]
+    at = Position(marked.count("\n", 0, index), index - (marked.rfind("\n", 0, index) + 1))
+    return [c.label for c in complete(analyze(text, "t.scenario.yaml"), text, at)]
+
+
+def test_completion_offers_expect_on_a_judge_only() -> None:
+    steps = "name: x\nsteps:\n  - interacts: [{inputs: a, outputs: b}]\n    checks:\n"
+    assert "expect" in completions(steps + "      - kind: toxicity\n        ‸\n")
+    assert "expect" not in completions(steps + "      - kind: equals\n        ‸\n")
+    assert {"pass", "fail"} <= set(
+        completions(steps + "      - kind: toxicity\n        expect: ‸\n")
+    )
+
+
+def test_hover_documents_expect_and_the_outline_shows_the_label() -> None:
+    assert "checkspec calibrate" in hover_at(SUITE, "expect", "t.suite.yaml")
+    found = symbols(document_symbols(analyze(SUITE, "t.suite.yaml")))
+    assert [s.detail for s in found if s.name == "llm_judge"] == ["labelled pass"]
+
+
+def keep_calibration(root: Path, verdict: str, reason: str) -> Path:
+    """A calibration of the suite's label kept in a history, the judge saying `verdict`."""
+    (root / "checkspec.yaml").write_text("model: openai/judge\n")
+    path = root / "t.suite.yaml"
+    path.write_text(SUITE)
+    document = analyze(SUITE, str(path))
+    from checkspec.engine.runs.report import scenario_identity
+
+    (planned,), _ = labelled([(document, e) for e in document.scenarios], scenario_identity)
+    judged = Judged(planned.label, "openai/judge", [verdict], [reason])
+    judge = Judge("llm_judge", "openai/judge", planned.label.prompt, [judged])
+    history = root / ".checkspec" / "history.db"
+    with HistoryStore(history) as store:
+        store.save_calibration(Calibration([judge], [planned.label]).to_json())
+    return history
+
+
+def test_hover_on_expect_shows_the_last_calibration(tmp_path: Path) -> None:
+    history = keep_calibration(tmp_path, "fail", "Too *curt* <b>")
+    path = tmp_path / "t.suite.yaml"
+    document = analyze(SUITE, str(path))
+    at = label_at(document, pos(SUITE, "expect", 1))
+    assert at is not None and at.expect == "pass"
+    from checkspec.engine.runs.report import scenario_identity
+
+    last = last_calibration_of(
+        history, scenario_identity(str(path), at.entry), at.check.step, at.check.index
+    )
+    assert last is not None
+    text = calibration_markdown(*last)
+    assert "agreement 0.0% on 1 label(s)" in text
+    assert "the judge disagreed**: labelled pass, judge said fail" in text
+    assert "Too \\*curt\\* \\<b\\>" in text  # the judge's words, inert
+    assert label_at(document, pos(SUITE, "prompt", 1)) is None  # only on the label
+
+
+def test_quick_fixes_label_as_the_judge_said_and_as_correct_or_incorrect(tmp_path: Path) -> None:
+    history = keep_calibration(tmp_path, "fail", "curt")
+    path = tmp_path / "t.suite.yaml"
+    document = analyze(SUITE, str(path))
+    line = SUITE.splitlines().index("          - kind: llm_judge")
+    on = Range(Position(line, 14), Position(line, 14))
+    found = label_actions(SUITE, path, document, on, {}, history)
+    assert [a.title for a in found] == ["Label as the judge said (expect: fail)"]
+    (edit,) = found[0].edits
+    assert edit.new_text == "fail" and edit.range.start.line == line + 2
+    # After a run in which toxicity failed: label its verdict as correct or incorrect.
+    tox = line + 3
+    verdicts = {(0, 0, 1): "fail"}
+    found = label_actions(
+        SUITE, path, document, Range(Position(tox, 9), Position(tox, 9)), verdicts
+    )
+    assert [a.title for a in found] == [
+        "Label as correct: the judge's fail (expect: fail)",
+        "Label as incorrect: the judge's fail (expect: pass)",
+    ]
+    (edit,) = found[0].edits
+    assert edit.new_text == "            expect: fail\n" and edit.range.start.line == tox + 1
+    # A deterministic check gets none, whatever its verdict.
+    det = line + 4
+    verdicts = {(0, 0, 2): "fail"}
+    assert (
+        label_actions(SUITE, path, document, Range(Position(det, 9), Position(det, 9)), verdicts)
+        == []
+    )
