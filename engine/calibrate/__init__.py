@@ -16,3 +16,6 @@ through an executor, so judges and user code run in worker processes (run.py).
 - `history`: calibrations are kept in the run history (engine/history/store.py) and
   `checkspec compare` says when a judge's agreement dropped.
 """
+
+# The formats of `checkspec calibrate` (here: building the parser loads nothing else).
+FORMATS = ("text", "json", "markdown", "html")

@@ -15,7 +15,6 @@ from ..core.usage import format_cost
 from .metrics import Confusion
 from .run import Calibration, Judge, Judged
 
-FORMATS = ("text", "json", "markdown", "html")
 REASON_SHOWN = 160  # characters of a judge's reason in text and markdown
 
 

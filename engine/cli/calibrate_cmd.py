@@ -47,7 +47,7 @@ def _count(text: str) -> int:
 
 
 def add_parser(commands: Any) -> None:
-    from ..calibrate.render import FORMATS
+    from ..calibrate import FORMATS
     from .selection_options import add_selection_options
 
     command = commands.add_parser(
@@ -113,10 +113,9 @@ def run(args: argparse.Namespace) -> int:
     from ..runs.report import runnable, scenario_identity
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
-    from .main import _load, _prepare_output
     from .progress import Progress
 
-    if args.output and (problem := _prepare_output(Path(args.output))):
+    if args.output and (problem := _output_problem(Path(args.output))):
         print(f"error: cannot write to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     try:
@@ -124,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     except WorkspaceConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    documents, invalid = _load(args.paths)
-    if invalid:
+    documents, invalid = _documents(args.paths)
+    if documents is None or invalid:
         print("error: fix the problems above to calibrate", file=sys.stderr)
         return EXIT_INVALID
     todo = _chosen(runnable(documents, args.tag), args)
@@ -187,6 +186,55 @@ def run(args: argparse.Namespace) -> int:
         for line in drop_lines(keep_calibration(calibration.to_json(), settings, workspace.root)):
             print(line, file=sys.stderr)
     return _bar(calibration, args)
+
+
+def _output_problem(path: Path) -> str | None:
+    """Why the output cannot be written at `path` (its folder made), if so."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return "it is a folder" if path.is_dir() else None
+
+
+def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
+    """The documents the selectors name (the one selection language), their problems and
+    the workspace's printed as `file:line:col: ...`; whether any is an error. None: a
+    selector that names nothing (said on stderr)."""
+    from ..curate.files import CurateError
+    from ..curate.select import resolve
+    from ..spec.files import collect, load_file
+    from ..spec.problems import Severity
+    from ..spec.workspace import find_config_for, load_workspace
+
+    try:
+        paths, only = resolve(selectors)
+    except CurateError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return None, True
+    files, missing = collect(paths)
+    invalid = bool(missing)
+    for path in missing:
+        print(f"{path}: error: no such file or folder", file=sys.stderr)
+    documents = [load_file(path) for path in files]
+    configs = {p for path in files if (p := find_config_for([path])) is not None}
+    shown: list[tuple[str, Any]] = [
+        (str(config), problem)
+        for config in sorted(configs)
+        for problem in load_workspace(config).problems
+    ]
+    if only is not None:
+        import copy
+
+        for at, document in enumerate(documents):
+            if (kept := only.get(Path(document.path).resolve())) is not None:
+                documents[at] = copy.copy(document)  # the analysis may keep the original
+                documents[at].scenarios = [e for e in document.scenarios if e.index in kept]
+    shown += [(d.path, problem) for d in documents for problem in d.all_problems]
+    for path, problem in shown:
+        print(problem.format(path), file=sys.stderr)
+        invalid |= problem.severity is Severity.ERROR
+    return documents, invalid
 
 
 def _chosen(todo: list[Any], args: argparse.Namespace) -> list[Any] | None:
