@@ -61,6 +61,7 @@ class Planned:
 
     label: Label
     scenario: Scenario
+    entry: ScenarioEntry | None = None  # the scenario's analysis it was found in
 
 
 def labelled(
@@ -98,7 +99,8 @@ def labelled(
                 expect=check.expect,
                 prompt=prompt_of(check),
             )
-            found.append(Planned(label, calibration_scenario(scenario, place.step, place.index)))
+            made = calibration_scenario(scenario, place.step, place.index)
+            found.append(Planned(label, made, entry))
     return found, disabled
 
 

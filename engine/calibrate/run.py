@@ -11,7 +11,7 @@ scenarios have none and replay their recorded answers.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -230,6 +230,35 @@ def verdict_of(result: ScenarioResult, label: Label) -> tuple[str, str, str | No
     return status, reason, model if isinstance(model, str) and model else None
 
 
+def judged_from(label: Label, asked: str, results: Sequence[ScenarioResult]) -> Judged:
+    """A label as a judge saw it over its runs (in repeat order)."""
+    entry = Judged(label, asked)
+    for n, result in enumerate(results):
+        status, reason, seen = verdict_of(result, label)
+        entry.verdicts.append(status)
+        entry.reasons.append(reason)
+        if seen and n == 0:
+            entry.model = seen
+        if result.usage is not None:
+            entry.usage = entry.usage + result.usage
+    return entry
+
+
+def judges_of(judged: Iterable[Judged]) -> list[Judge]:
+    """The judged labels grouped by judge (check kind x model x prompt), in first-seen
+    order; a label never run (cancelled) is left out."""
+    judges: dict[tuple[str, str, str], Judge] = {}
+    for entry in judged:
+        if not entry.verdicts:
+            continue
+        which = (entry.label.kind, entry.model, entry.label.prompt)
+        judge = judges.get(which)
+        if judge is None:
+            judge = judges[which] = Judge(*which)
+        judge.judged.append(entry)
+    return list(judges.values())
+
+
 async def calibrate(
     planned: Sequence[Planned],
     *,
@@ -249,7 +278,6 @@ async def calibrate(
     for model in models:
         run_settings = settings if model is None else replace(settings, model=model)
         asked = model or settings.model or "default"
-        judged = [Judged(p.label, asked) for p in planned]
         jobs = [
             Job(n * repeat + r, p.scenario, None, repeat=r)
             for n, p in enumerate(planned)
@@ -267,32 +295,19 @@ async def calibrate(
                     executor.cancel()
         finally:
             await stream.aclose()
-        for key in sorted(results):
-            n = key // repeat
-            entry = judged[n]
-            status, reason, seen = verdict_of(results[key], entry.label)
-            entry.verdicts.append(status)
-            entry.reasons.append(reason)
-            if seen and key % repeat == 0:
-                entry.model = seen
-            usage = results[key].usage
-            if usage is not None:
-                entry.usage = entry.usage + usage
+        judged = [
+            judged_from(
+                p.label,
+                asked,
+                [results[k] for k in range(n * repeat, (n + 1) * repeat) if k in results],
+            )
+            for n, p in enumerate(planned)
+        ]
         judged_by_model.append(judged)
         if interrupted:
             break
-    judges: dict[tuple[str, str, str], Judge] = {}
-    for judged in judged_by_model:
-        for entry in judged:
-            if not entry.verdicts:
-                continue  # cancelled before it ran
-            which = (entry.label.kind, entry.model, entry.label.prompt)
-            judge = judges.get(which)
-            if judge is None:
-                judge = judges[which] = Judge(*which)
-            judge.judged.append(entry)
     return Calibration(
-        judges=list(judges.values()),
+        judges=judges_of(entry for judged in judged_by_model for entry in judged),
         labels=[p.label for p in planned],
         repeat=repeat,
         models=list(models),

@@ -29,3 +29,7 @@ COMPARE_WITH_PREVIOUS = "checkspec.compareWithPrevious"
 # processes and applies (workspace/applyEdit) the edit writing each interaction's live
 # outputs; answers {recorded, drifts, skipped, applied, edit}
 RECORD_OUTPUTS = "checkspec.recordOutputs"
+# arguments: [uri]: judges the file's labelled checks (`expect:`) on their recorded answers
+# in the worker processes, as `checkspec calibrate` does, keeps the calibration in the
+# history; answers {labels, judges: [numbers], text, cancelled} or {error}
+CALIBRATE_FILE = "checkspec.calibrateFile"

@@ -1,5 +1,6 @@
 """Code lenses: run one scenario or every scenario of the file; after a run, its outcome
-(which opens the transcript); on a scenario that cannot run, why."""
+(which opens the transcript); on a scenario that cannot run, why; on a file with labelled
+checks (`expect:`), "Calibrate" (its judges against the labels, `checkspec calibrate`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from checkspec.engine.spec.kinds import FileKind
 from checkspec.engine.spec.problems import Range, Severity
 from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
+from .command_names import CALIBRATE_FILE as CALIBRATE_FILE
 from .command_names import RUN_FILE as RUN_FILE
 from .command_names import RUN_SCENARIO as RUN_SCENARIO
 from .command_names import SHOW_LAST_RUN as SHOW_LAST_RUN
@@ -57,6 +59,14 @@ def code_lenses(
         shown = f"{count}" if count == total else f"{count} of {total}"
         overall = sum(estimates.values(), Estimate())
         lenses.append(Lens(Range.point(0, 0), f"▶ Run all ({shown}){note(overall)}", RUN_FILE))
+    labels = sum(
+        1
+        for entry in runnable
+        for check in entry.checks
+        if check.node.kind == "mapping" and check.node.value.get("expect") in ("pass", "fail")
+    )
+    if labels:  # judges against a person's labels (`checkspec calibrate`)
+        lenses.append(Lens(Range.point(0, 0), f"⚖ Calibrate ({labels} labelled)", CALIBRATE_FILE))
     last = {entry.index: run for entry, run in current_runs(document, text, runs or {})}
     for entry in document.scenarios:
         if entry.scenario is None:

@@ -21,6 +21,7 @@ from checkspec.engine.core.gcpause import freeze_bulk
 from checkspec.engine.version import VERSION
 
 from . import (
+    calibrate,
     code_actions,
     code_lens,
     commands,
@@ -90,6 +91,7 @@ HANDLERS: tuple[Handler, ...] = (
     pull_diagnostics.document_diagnostic,
     pull_diagnostics.workspace_diagnostic,
     record_outputs.record_outputs,
+    calibrate.calibrate_file,
 )
 
 

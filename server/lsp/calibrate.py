@@ -1,0 +1,92 @@
+"""The "Calibrate" code lens's command: `checkspec.calibrateFile [uri]` judges the file's
+labelled checks (`expect:`) on their recorded answers, as `checkspec calibrate` does
+(engine/calibrate): each label's scenario (its steps up to the label, replayed, no target)
+runs through the editor's run session (runs.py: the warm worker pool, work-done progress,
+cancellation by `$/cancelRequest` or the progress). The calibration is kept in the
+workspace's history, so hover on `expect:` shows it. Answers {labels, judges, text,
+cancelled} or {error}."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..analysis.command_names import CALIBRATE_FILE
+from .feature import command
+from .host import Host  # at run time: pygls reads the commands' annotations
+
+if TYPE_CHECKING:
+    from checkspec.engine.executor import Outcome
+    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
+
+log = logging.getLogger(__name__)
+
+
+@command(CALIBRATE_FILE, empty=lambda: {"error": "calibration failed; see the checkspec log"})
+async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
+    # Deferred: the engine's executor and calibration load with the first run.
+    from checkspec.engine.calibrate.labels import labelled
+    from checkspec.engine.calibrate.render import text
+    from checkspec.engine.calibrate.run import Calibration, judged_from, judges_of
+    from checkspec.engine.executor import WorkerStartError
+    from checkspec.engine.runs.report import scenario_identity
+
+    if not args or not isinstance(args[0], str):
+        return {"error": f"{CALIBRATE_FILE} takes [uri]"}
+    uri = args[0]
+    doc = ls.store.get(uri) or ls.store.load(uri)
+    if doc is None or not doc.path:
+        return {"error": f"not a readable file: {uri}"}
+    document = ls.store.analysis(doc)
+    runnable = [(document, e) for e in document.scenarios if e.scenario is not None]
+    planned, _ = labelled(runnable, scenario_identity)
+    if not planned:
+        return {"error": "no labelled check here (`expect: pass | fail` labels one)"}
+    # One entry a label, holding the scenario that calibrates it.
+    entries: list[ScenarioEntry] = []
+    by_entry: dict[int, int] = {}
+    for n, plan in enumerate(planned):
+        assert plan.entry is not None  # labelled() names the entry of each
+        entry = dataclasses.replace(plan.entry, built=plan.scenario, rebuild=None)
+        by_entry[id(entry)] = n
+        entries.append(entry)
+    results: dict[int, Any] = {}
+
+    def on_outcome(entry: ScenarioEntry, outcome: Outcome) -> None:
+        results[by_entry[id(entry)]] = outcome.result
+
+    try:
+        _, cancelled, session = await ls.runs.run(ls, doc, document, entries, on_outcome)
+    except WorkerStartError as exc:
+        return {"error": f"checkspec could not start its worker processes: {exc}"}
+    model = session.settings.model or "default"
+    judged = [
+        judged_from(plan.label, model, [results[n]] if n in results else [])
+        for n, plan in enumerate(planned)
+    ]
+    calibration = Calibration(
+        judges=judges_of(judged), labels=[p.label for p in planned], interrupted=cancelled
+    )
+    data = calibration.to_json()
+    if not cancelled:
+        await asyncio.to_thread(_keep, data, session.settings, session.root)
+    return {
+        "labels": len(planned),
+        "judges": [j.summary() for j in calibration.judges],
+        "text": text(calibration),
+        "cancelled": cancelled,
+    }
+
+
+def _keep(data: dict[str, Any], settings: Any, root: Any) -> None:
+    from checkspec.engine.calibrate.keep import keep_calibration
+
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):  # the server's stderr is its log
+        keep_calibration(data, settings, root, stderr=said)
+    if said.getvalue():
+        log.warning("%s", said.getvalue().strip())

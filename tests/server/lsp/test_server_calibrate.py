@@ -1,0 +1,106 @@
+"""The "Calibrate" code lens over stdio (issue 40 item 5): on a file with labelled checks,
+`checkspec.calibrateFile` judges them on the recorded answers in the worker processes
+(the local stub is the judge), never calling the target, and keeps the calibration, which
+hover on `expect:` then shows."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.support.lsp_helpers import open_file, position_of, start_session
+from tests.support.openai_stub import OpenAIStub, running_stub
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SPEC = """name: tone
+target: python:agent:answer
+steps:
+  - interacts: [{inputs: hi, outputs: Go away.}]
+    checks:
+      - kind: llm_judge
+        prompt: "Polite? {{ trace.last.outputs }}"
+        expect: pass
+      - kind: string_matching
+        keyword: Go
+"""
+AGENT = "from pathlib import Path\n\ndef answer(text):\n    Path(__file__).with_name('CALLED').write_text(text)\n    return text\n"
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[OpenAIStub]:
+    with running_stub() as server:
+        server.chat = lambda body: server.verdict(False, "It is rude.")
+        yield server
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory, stub: OpenAIStub) -> Path:
+    root = tmp_path_factory.mktemp("calibrate-ws")
+    (root / "checkspec.yaml").write_text(f"model: openai/judge\napi_base: {stub.base_url}\n")
+    (root / "agent.py").write_text(AGENT)
+    (root / "tone.scenario.yaml").write_text(SPEC)
+    return root
+
+
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "checkspec.server"],
+    server_env={
+        **{k: v for k, v in os.environ.items() if not k.startswith("CHECKSPEC_")},
+        "CHECKSPEC_API_KEY": "sk-test",
+    },
+)
+
+
+@pytest_lsp.fixture(scope="module", config=SERVER)
+async def client(lsp_client: LanguageClient, workspace: Path):
+    await start_session(lsp_client, workspace)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
+    client: LanguageClient, workspace: Path, stub: OpenAIStub
+) -> None:
+    uri = open_file(client, workspace / "tone.scenario.yaml", SPEC)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    (lens,) = [x for x in lenses or [] if x.command and "Calibrate" in x.command.title]
+    assert lens.command is not None
+    assert lens.command.title == "⚖ Calibrate (1 labelled)"
+    answer: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=lens.command.command, arguments=lens.command.arguments)
+    )
+    assert answer["labels"] == 1 and not answer["cancelled"], answer
+    (judge,) = answer["judges"]
+    assert judge["confusion"] == {"tp": 0, "fp": 1, "fn": 0, "tn": 0}
+    assert judge["agreement"] == 0.0 and judge["model"] == "openai/judge"
+    assert "labelled pass, judge said fail: It is rude." in answer["text"]
+    assert len(stub.chat_requests) == 1
+    assert not (workspace / "CALLED").exists()  # the target was never called
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=position_of(SPEC, "expect", 2),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "the judge disagreed" in hover.contents.value
+
+
+async def test_a_file_without_labels_says_so(client: LanguageClient, workspace: Path) -> None:
+    text = SPEC.replace("        expect: pass\n", "")
+    uri = open_file(client, workspace / "plain.scenario.yaml", text)
+    answer: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.calibrateFile", arguments=[uri])
+    )
+    assert "no labelled check" in answer["error"]
