@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.check import Check, nested_check_fields
@@ -149,6 +149,26 @@ def _within(check: Check) -> Iterator[Check]:
         for item in value if isinstance(value, list | tuple) else (value,):
             if isinstance(item, Check):
                 yield from _within(item)
+
+
+def with_prompt(planned: Sequence[Planned], prompt_path: str) -> list[Planned]:
+    """The labels whose check takes a prompt (`llm_judge`), judged with the prompt of
+    `prompt_path` instead: a second judge to compare with on the same labels."""
+    found: list[Planned] = []
+    for plan in planned:
+        step = plan.scenario.steps[-1]
+        check = step.checks[0]
+        if "prompt_path" not in type(check).model_fields:
+            continue
+        other = check.model_copy(update={"prompt": None, "prompt_path": prompt_path})
+        steps = [
+            *plan.scenario.steps[:-1],
+            Step.model_construct(interacts=step.interacts, checks=[other]),
+        ]
+        scenario = plan.scenario.model_copy(update={"steps": steps})
+        label = replace(plan.label, prompt=prompt_path)
+        found.append(Planned(label, scenario, plan.entry))
+    return found
 
 
 def labels_of(planned: Sequence[Planned]) -> list[Label]:

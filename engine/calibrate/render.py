@@ -122,15 +122,16 @@ def text(calibration: Calibration) -> str:
                 )
     for group in calibration.side_by_side():
         lines.append("")
-        models = " vs ".join(group["models"])
+        names = " vs ".join(judge["judge"] for judge in group["judges"])
         lines.append(
-            terminal(f"side by side: {group['check']} [{group['prompt']}]: {models}", one_line=True)
+            terminal(f"side by side on {group['labels']} shared label(s): {names}", one_line=True)
         )
         for judge in group["judges"]:
             lines.append(
                 terminal(
-                    f"  {judge['model']}: agreement {_pct(judge['agreement'])}, "
-                    f"kappa {_num(judge['kappa'])}, n {judge['n']}",
+                    f"  {judge['judge']}: agreement {_pct(judge['agreement'])}, "
+                    f"kappa {_num(judge['kappa'])}, precision {_pct(judge['precision'])}, "
+                    f"recall {_pct(judge['recall'])}",
                     one_line=True,
                 )
             )

@@ -154,39 +154,39 @@ class Calibration:
         return Usage.total(j.usage for j in self.judges)
 
     def side_by_side(self) -> list[dict[str, Any]]:
-        """Judges of one check kind and prompt under different models, on the same
-        labels: where their verdicts differ."""
-        groups: dict[tuple[str, str], list[Judge]] = {}
-        for judge in self.judges:
-            groups.setdefault((judge.kind, judge.prompt), []).append(judge)
+        """Each two judges of one check kind (another model, another prompt) that judged
+        labels in common: their numbers on those labels alone, and where they differ."""
         found = []
-        for (kind, prompt), judges in groups.items():
-            if len(judges) < 2:
-                continue
-            by_label = [
-                {(j.label.where, j.label.index): j for j in judge.judged} for judge in judges
-            ]
-            differ = []
-            for key, first in by_label[0].items():
-                others = [b.get(key) for b in by_label[1:]]
-                verdicts = [first.verdict, *(o.verdict if o else "-" for o in others)]
-                if len(set(verdicts)) > 1:
-                    differ.append(
-                        {
-                            "where": first.label.where,
-                            "expect": first.label.expect,
-                            "verdicts": verdicts,
-                        }
-                    )
-            found.append(
-                {
-                    "check": kind,
-                    "prompt": prompt,
-                    "models": [j.model for j in judges],
-                    "judges": [j.summary() for j in judges],
-                    "differ": differ,
-                }
-            )
+        for at, first in enumerate(self.judges):
+            for second in self.judges[at + 1 :]:
+                if first.kind != second.kind:
+                    continue
+                mine = {_place(j.label): j for j in first.judged}
+                theirs = {_place(j.label): j for j in second.judged}
+                common = [key for key in mine if key in theirs]
+                if not common:
+                    continue
+                pair = [
+                    Judge(judge.kind, judge.model, judge.prompt, [cases[k] for k in common])
+                    for judge, cases in ((first, mine), (second, theirs))
+                ]
+                differ = [
+                    {
+                        "where": mine[k].label.where,
+                        "expect": mine[k].label.expect,
+                        "verdicts": [mine[k].verdict, theirs[k].verdict],
+                    }
+                    for k in common
+                    if mine[k].verdict != theirs[k].verdict
+                ]
+                found.append(
+                    {
+                        "check": first.kind,
+                        "labels": len(common),
+                        "judges": [judge.summary() for judge in pair],
+                        "differ": differ,
+                    }
+                )
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -208,6 +208,10 @@ class Calibration:
             "judges": [j.to_json(self.repeat) for j in self.judges],
             "side_by_side": self.side_by_side(),
         }
+
+
+def _place(label: Label) -> tuple[str, int, int]:
+    return (label.identity, label.step, label.index)
 
 
 def _round(value: float | None) -> float | None:

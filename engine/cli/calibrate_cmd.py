@@ -67,6 +67,12 @@ def add_parser(commands: Any) -> None:
         help="judge model (litellm name); twice or more compares the judges side by side",
     )
     command.add_argument(
+        "--prompt",
+        metavar="FILE",
+        help="a second prompt for the labelled llm_judge checks (a Jinja2 file): judged "
+        "side by side with their own prompt",
+    )
+    command.add_argument(
         "--repeat",
         type=_count,
         default=1,
@@ -131,6 +137,14 @@ def run(args: argparse.Namespace) -> int:
     if todo is None:
         return EXIT_INVALID
     planned, disabled = labelled(todo, scenario_identity)
+    if args.prompt:
+        from ..calibrate.labels import with_prompt
+
+        prompt = Path(args.prompt)
+        if not prompt.is_file():
+            print(f"error: --prompt {args.prompt}: no such file", file=sys.stderr)
+            return EXIT_INVALID
+        planned = [*planned, *with_prompt(planned, str(prompt.resolve()))]
     if disabled:
         print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
     settings = run_settings(workspace, cache=False if args.no_cache else None)

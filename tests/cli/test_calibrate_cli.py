@@ -295,7 +295,9 @@ def test_two_models_side_by_side_on_the_same_labels(tmp_path: Path, stub: OpenAI
     assert by_model["openai/strict"]["agreement"] == 0.5
     assert by_model["openai/lenient"]["confusion"] == {"tp": 0, "fp": 0, "fn": 4, "tn": 2}
     (group,) = data["side_by_side"]
-    assert group["models"] == ["openai/strict", "openai/lenient"]
+    assert [j["model"] for j in group["judges"]] == ["openai/strict", "openai/lenient"]
+    assert [j["agreement"] for j in group["judges"]] == [0.5, round(2 / 6, 4)]
+    assert group["labels"] == 6
     assert len(group["differ"]) == 5  # the five answers the strict judge fails
     text = cli(
         tmp_path,
@@ -308,10 +310,8 @@ def test_two_models_side_by_side_on_the_same_labels(tmp_path: Path, stub: OpenAI
         "openai/lenient",
         "--no-history",
     )
-    assert (
-        "side by side: llm_judge" in text.stdout
-        and "openai/strict vs openai/lenient" in text.stdout
-    )
+    assert "side by side on 6 shared label(s): llm_judge @ openai/strict" in text.stdout
+    assert "vs llm_judge @ openai/lenient" in text.stdout
 
 
 def test_bad_labels_exit_2_with_located_errors(tmp_path: Path, stub: OpenAIStub) -> None:
@@ -350,3 +350,40 @@ def test_history_keeps_calibrations_and_compare_says_a_judge_dropped(
     assert run2.returncode in (0, 1), run2.stderr
     compared = cli(tmp_path, stub, "compare")
     assert "judge agreement dropped: llm_judge @ openai/judge" in compared.stderr, compared.stderr
+
+
+def test_a_second_prompt_file_is_judged_side_by_side(tmp_path: Path, stub: OpenAIStub) -> None:
+    write_workspace(tmp_path)
+    # The reworded prompt makes the judge pass everything but the first two answers.
+    (tmp_path / "reworded.j2").write_text("REWORDED: is it fine? {{ trace.last.outputs }}\n")
+
+    def chat(body: dict[str, Any]) -> str:
+        prompt = body["messages"][-1]["content"]
+        if prompt.startswith("REWORDED"):
+            failed = "answer 0 " in prompt or "answer 1 " in prompt
+            return stub.verdict(not failed, "reworded")
+        return stub.verdict("JUDGE-FAIL" not in prompt, "original")
+
+    stub.chat = chat
+    done = cli(
+        tmp_path,
+        stub,
+        "calibrate",
+        "tone.suite.yaml",
+        "--prompt",
+        "reworded.j2",
+        "--format",
+        "json",
+        "--no-history",
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    (group,) = data["side_by_side"]
+    original, reworded = group["judges"]
+    assert original["prompt"].startswith("inline:") and reworded["prompt"].endswith("reworded.j2")
+    # labels fail,fail,fail,pass,pass,fail; reworded says fail,fail,pass,pass,pass,pass
+    assert reworded["confusion"] == {"tp": 2, "fp": 0, "fn": 2, "tn": 2}
+    assert (original["agreement"], reworded["agreement"]) == (0.5, round(4 / 6, 4))
+    assert len(group["differ"]) == 3  # answers 2, 3 and 4: the original failed them
+    missing = cli(tmp_path, stub, "calibrate", "tone.suite.yaml", "--prompt", "nope.j2")
+    assert missing.returncode == 2 and "--prompt nope.j2: no such file" in missing.stderr
