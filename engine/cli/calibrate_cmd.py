@@ -294,3 +294,58 @@ def _bar(calibration: Any, args: argparse.Namespace) -> int:
     for line in below:
         print(f"below the bar: {line}", file=sys.stderr)
     return EXIT_FAILED if below else EXIT_OK
+
+
+def add_label_parser(commands: Any) -> None:
+    command = commands.add_parser(
+        "label",
+        help="write a person's label on a check (expect: pass | fail), keeping every other byte",
+    )
+    command.add_argument("place", metavar="FILE:LINE", help="the check's file and line (1-based)")
+    command.add_argument(
+        "label", choices=("pass", "fail"), help="what a person says of the verdict"
+    )
+
+
+def label(args: argparse.Namespace) -> int:
+    """`checkspec label FILE:LINE pass|fail` (the HTML report offers it on a judged check):
+    refused, writing nothing, when the label would be an error there (a check calling no
+    model, an answer not recorded)."""
+    from ..curate.commit import commit
+    from ..curate.files import CurateError
+    from ..curate.label import label_check
+    from ..spec.document import analyze
+    from ..spec.problems import Severity
+    from ..spec.workspace import find_workspace
+
+    where, _, line_text = args.place.rpartition(":")
+    if not where or not line_text.isascii() or not line_text.isdigit() or int(line_text) < 1:
+        print(f"error: {args.place}: expected FILE:LINE (a 1-based line)", file=sys.stderr)
+        return EXIT_INVALID
+    path = Path(where)
+    try:
+        change = label_check(path, int(line_text) - 1, args.label)
+    except CurateError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    if change.new == change.old:
+        print(f"{args.place}: already labelled {args.label}", file=sys.stderr)
+        return EXIT_OK
+    workspace = find_workspace([path])
+    before = analyze((change.old or b"").decode("utf-8"), str(path), workspace)
+    after = analyze((change.new or b"").decode("utf-8"), str(path), workspace)
+    known = {(p.code, p.message) for p in before.errors}
+    new = [p for p in after.errors if (p.code, p.message) not in known]
+    if new:
+        for problem in new:
+            if problem.severity is Severity.ERROR:
+                print(problem.format(str(path)), file=sys.stderr)
+        print("error: not labelled: the label would be an error there", file=sys.stderr)
+        return EXIT_INVALID
+    try:
+        commit([change])
+    except CurateError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"{args.place}: labelled {args.label}", file=sys.stderr)
+    return EXIT_OK

@@ -238,10 +238,12 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_init(commands)
 
-    if wanted("calibrate"):
+    if wanted("calibrate", "label"):
+        from .calibrate_cmd import add_label_parser
         from .calibrate_cmd import add_parser as add_calibrate
 
         add_calibrate(commands)
+        add_label_parser(commands)
 
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
@@ -874,6 +876,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _label(args: argparse.Namespace) -> int:
+    from .calibrate_cmd import label
+
+    return label(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -892,6 +900,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "settings": _settings,
     "init": _init,
     "calibrate": _calibrate,
+    "label": _label,
 }
 COMMANDS = frozenset(_HANDLERS)
 

@@ -387,3 +387,39 @@ def test_a_second_prompt_file_is_judged_side_by_side(tmp_path: Path, stub: OpenA
     assert len(group["differ"]) == 3  # answers 2, 3 and 4: the original failed them
     missing = cli(tmp_path, stub, "calibrate", "tone.suite.yaml", "--prompt", "nope.j2")
     assert missing.returncode == 2 and "--prompt nope.j2: no such file" in missing.stderr
+
+
+def test_label_writes_expect_keeping_every_other_byte_and_refuses_a_wrong_place(
+    tmp_path: Path, stub: OpenAIStub
+) -> None:
+    text = (
+        "name: t   # kept\n"
+        "steps:\n"
+        "  - interacts: [{inputs: hi, outputs: yo}]\n"
+        "    checks:\n"
+        "      - kind: llm_judge\n"
+        "        prompt: p\n"
+        "      - {kind: equals, expected_value: yo}\n"
+        "  - interacts: [{inputs: again}]\n"
+        "    checks:\n"
+        "      - kind: toxicity\n"
+    )
+    path = tmp_path / "t.scenario.yaml"
+    path.write_text(text)
+    done = cli(tmp_path, stub, "label", "t.scenario.yaml:5", "fail")
+    assert done.returncode == 0, done.stderr
+    assert path.read_text() == text.replace(
+        "        prompt: p\n", "        expect: fail\n        prompt: p\n"
+    )
+    assert cli(tmp_path, stub, "label", "t.scenario.yaml:5", "fail").returncode == 0  # no change
+    # (the file has a line more now)
+    refused = cli(tmp_path, stub, "label", "t.scenario.yaml:8", "pass")
+    assert refused.returncode == 2 and "'equals' calls no model" in refused.stderr
+    unrecorded = cli(tmp_path, stub, "label", "t.scenario.yaml:11", "pass")
+    assert unrecorded.returncode == 2
+    assert (
+        "t.scenario.yaml:12:9: error: expect: labels the verdict on a recorded answer"
+        in unrecorded.stderr
+    )
+    assert cli(tmp_path, stub, "label", "t.scenario.yaml", "pass").returncode == 2
+    assert path.read_text().count("expect:") == 1  # nothing written by the refusals

@@ -106,7 +106,25 @@
     if (!lines) return el("div", { class: "diff" }, [el("div", null, [el("h4", { text: "expected (" + expected.key + ")" }), longText("pre", null, a)]), el("div", null, [el("h4", { text: "actual (" + actual.key + ")" }), longText("pre", null, b)])]);
     return el("div", { class: "diff" }, [side("expected (" + expected.key + ")", lines[0], "del"), side("actual (" + actual.key + ")", lines[1], "ins")]);
   }
-  function checkView(result, repeat) {
+  /* On a judged check (its details name the model), "Label as correct / incorrect": the
+     `checkspec label FILE:LINE pass|fail` command that writes a person's label (`expect:`),
+     copied to the clipboard and shown (a page from file:// writes no file). */
+  function shellWord(text) { return /^[\w@%+=:,.\/-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'"; }
+  function labelView(result, file) {
+    var details = result.details || {};
+    if (!file || !result.line || !details.model || (result.status !== "pass" && result.status !== "fail")) return null;
+    var shown = el("code", { class: "muted label-command" });
+    function offer(word, value) {
+      var command = "checkspec label " + shellWord(file + ":" + result.line) + " " + value;
+      return el("button", { class: "more label-as", title: command, text: "Label as " + word, onclick: function () {
+        shown.textContent = command;
+        var clip = typeof navigator !== "undefined" && navigator.clipboard;
+        if (clip) clip.writeText(command).catch(function () {});
+      } });
+    }
+    return el("div", { class: "label" }, [offer("correct", result.status), " ", offer("incorrect", result.status === "pass" ? "fail" : "pass"), " ", shown]);
+  }
+  function checkView(result, repeat, file) {
     var details = result.details || {};
     var expected = pick(details, EXPECTED), actual = pick(details, ACTUAL);
     var kids = [
@@ -120,6 +138,7 @@
     if (Object.keys(details).length) {
       kids.push(el("details", null, [el("summary", { class: "muted", text: "details" }), longText("pre", null, details)]));
     }
+    kids.push(labelView(result, file));
     return el("div", { class: "check " + (result.status || "") }, kids);
   }
   function scenarioBody(s) {
@@ -140,7 +159,7 @@
       if ((s.steps || []).length > 1) body.appendChild(el("div", { class: "muted", text: "step " + (k + 1) + (s.step_lines && s.step_lines[k] ? " (line " + s.step_lines[k] + ")" : "") + ": " + step.status }));
       if (step.error) body.appendChild(longText("pre", null, step.error));
       if (step.skip_reason) body.appendChild(el("p", { class: "muted", text: "skipped: " + step.skip_reason }));
-      (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i])); });
+      (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i], s.file)); });
     });
     if (s.repeats) {
       body.appendChild(el("h2", { text: "Repeats" }));
