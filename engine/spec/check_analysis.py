@@ -123,7 +123,7 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
         _LINT_LATER.reset(token)
     problems.extend(lint_check(check, base, head, ctx))
     if check.expect is not None and not check.calls_model():
-        problems.append(_label_problem(node, resolved_kind, cls.may_call_model()))
+        problems.append(_label_problem(node, resolved_kind, cls.may_call_model(), ctx.lines))
     if not check.enabled:  # shown greyed in editors (DiagnosticTag.Unnecessary)
         problems.append(
             Problem(
@@ -137,7 +137,7 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
     return check, problems, identifier, head
 
 
-def _label_problem(node: Node, kind: str, holds_checks: bool) -> Problem:
+def _label_problem(node: Node, kind: str, holds_checks: bool, lines: LinesView) -> Problem:
     """`expect:` on a check that calls no model: there is no judge to calibrate."""
     key = node.key_node("expect") if node.kind == "mapping" else None
     why = (
@@ -145,11 +145,31 @@ def _label_problem(node: Node, kind: str, holds_checks: bool) -> Problem:
         if holds_checks
         else f"'{kind}' calls no model (its verdict is computed, not judged)"
     )
+    fix = label_removal(node, lines)
     return Problem(
         "label-not-allowed",
         f"expect: labels a judge's verdict, but {why}: remove the label",
         key.range if key is not None else node.range,
+        fix=fix,
+        fix_title="Remove the label" if fix else None,
     )
+
+
+def label_removal(node: Node, lines: LinesView) -> tuple[TextEdit, ...]:
+    """The edit removing a check's `expect:` line, when it has a line of its own (block
+    style, nothing else on it but a comment); none otherwise."""
+    key = node.key_node("expect") if node.kind == "mapping" else None
+    value = node.get("expect") if key is not None else None
+    if key is None or value is None or value.range.end.line != key.line:
+        return ()
+    line = key.line
+    if line >= len(lines):
+        return ()
+    text = lines[line]
+    before, after = text[: key.range.start.character], text[value.range.end.character :]
+    if before.strip() or (after.strip() and not after.strip().startswith("#")):
+        return ()
+    return (TextEdit(Range.of(line, 0, line + 1, 0), ""),)
 
 
 # Checks as found, by their text (see `check_problems`): problems, kind name, head range

@@ -22,7 +22,7 @@ from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..interactions import ChatInteract, Interact, InteractionSpec
 from ..scenarios.scenario import Scenario, Step
-from .check_analysis import Context, analyze_check, check_problems, text_of
+from .check_analysis import Context, analyze_check, check_problems, label_removal, text_of
 from .datasets import DatasetInteraction, DatasetScenario, record_name
 from .fields import (
     as_list,
@@ -204,7 +204,7 @@ def _analyze_scenario(
             steps.append(step)
         if step_node.kind == "mapping":
             recorded = recorded and _step_recorded(step_node)
-            problems.extend(_unrecorded_labels(step_node.get("checks"), recorded, "outputs"))
+            problems.extend(_unrecorded_labels(step_node.get("checks"), recorded, "outputs", ctx))
     problems.extend(replay_path_problems(node, target, known=known.get if known else None))
     entry.problems = problems
     if not has_errors(problems) and not build:
@@ -238,7 +238,9 @@ def _step_recorded(step: Node) -> bool:
     return True
 
 
-def _unrecorded_labels(checks: Node | None, recorded: bool, key: str) -> list[Problem]:
+def _unrecorded_labels(
+    checks: Node | None, recorded: bool, key: str, ctx: Context
+) -> list[Problem]:
     """`expect:` on a check whose trace has no recorded answer: nothing to label."""
     if recorded or checks is None or checks.kind != "sequence":
         return []
@@ -246,12 +248,15 @@ def _unrecorded_labels(checks: Node | None, recorded: bool, key: str) -> list[Pr
     for check in checks.items:
         label = check.key_node("expect") if check.kind == "mapping" else None
         if label is not None:
+            fix = label_removal(check, ctx.lines)
             found.append(
                 Problem(
                     "label-without-recording",
                     f"expect: labels the verdict on a recorded answer, but an interaction up to "
                     f"here has no recorded '{key}' (`checkspec run --record` writes them)",
                     label.range,
+                    fix=fix,
+                    fix_title="Remove the label" if fix else None,
                 )
             )
     return found
@@ -466,7 +471,7 @@ def _record(
             problems.extend(schemas.output.check(output_node))
         checks = _step_checks(item.get("checks"), step_index, ctx, entry, problems, build, known)
         recorded = recorded and output_node is not None and output_node.value is not None
-        problems.extend(_unrecorded_labels(item.get("checks"), recorded, "output"))
+        problems.extend(_unrecorded_labels(item.get("checks"), recorded, "output", ctx))
         outputs = output_node.value if output_node is not None else MISSING
         steps.append(
             Step.model_construct(

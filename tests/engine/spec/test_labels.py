@@ -158,3 +158,31 @@ def test_labelled_finds_the_labels_and_calibrates_each_on_its_own_replayed_trace
     assert [len(step.checks) for step in second.steps] == [0, 1]  # only the labelled check
     assert second.steps[1].checks[0].prompt == "p2"
     assert planned[0].label.prompt.startswith("inline:")
+
+
+def test_a_wrong_label_on_its_own_line_comes_with_a_fix_removing_it() -> None:
+    from checkspec.engine.curate.edits import apply_edits
+    from checkspec.engine.spec.lines import index_of
+
+    document = analyze(SUITE, "t.suite.yaml", WORKSPACE)
+    fixes = {
+        p.range.start.line + 1: p for p in document.all_problems if p.code.startswith("label-")
+    }
+    assert {line: p.fix_title for line, p in fixes.items()} == {
+        17: "Remove the label",
+        22: "Remove the label",
+        25: "Remove the label",
+        41: "Remove the label",
+    }
+    (edit,) = fixes[17].fix
+    lines = index_of(SUITE)
+    from checkspec.engine.curate.edits import TextEdit as OffsetEdit
+
+    start, end = lines.offset(edit.range.start), lines.offset(edit.range.end)
+    fixed = apply_edits(SUITE, [OffsetEdit(start, end, edit.new_text)])
+    kept = SUITE.split("\n")
+    assert fixed == "\n".join(kept[:16] + kept[17:])  # line 17 alone went
+    # In a flow mapping the label shares its line: no fix is offered.
+    flow = "name: s\nsteps:\n  - interacts: [{inputs: a, outputs: b}]\n    checks:\n      - {kind: equals, expected_value: b, expect: pass}\n"
+    (problem,) = analyze(flow, "t.scenario.yaml", WORKSPACE).errors
+    assert problem.code == "label-not-allowed" and problem.fix == ()
