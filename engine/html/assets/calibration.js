@@ -50,6 +50,19 @@
         ]);
       }))));
     });
+    (data.side_by_side || []).forEach(function (group) {
+      root.appendChild(el("h2", { text: "Side by side on " + group.labels + " shared label(s)" }));
+      root.appendChild(el("table", { class: "side-by-side" }, [
+        el("tr", null, ["judge", "agreement", "kappa", "precision (fail)", "recall (fail)"].map(function (h) { return el("th", { text: h }); })),
+      ].concat((group.judges || []).map(function (judge) {
+        return el("tr", { class: "compared" }, [judge.judge, pct(judge.agreement), num(judge.kappa), pct(judge.precision), pct(judge.recall)].map(function (c) { return el("td", { text: c }); }));
+      })).concat((group.differ || []).map(function (d) {
+        return el("tr", { class: "differ" }, [
+          el("td", { text: d.where }), el("td", { text: "labelled " + d.expect }),
+          el("td", { colspan: "3", text: (d.verdicts || []).join(" / ") }),
+        ]);
+      }))));
+    });
   }
   window.checkspecViews = window.checkspecViews || {};
   window.checkspecViews.calibration = calibration;

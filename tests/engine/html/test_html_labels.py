@@ -131,3 +131,31 @@ setTimeout(() => {
     titles, shown = out
     assert titles == ["Label as correct", "Label as incorrect"]  # on the judge, not on equals
     assert shown == "checkspec label 'my suite.yaml:7' pass"
+
+
+def test_the_calibration_page_draws_two_judges_side_by_side() -> None:
+    one = [
+        Judged(label(3, "fail"), "a", ["fail"], ["x"]),
+        Judged(label(9, "pass"), "a", ["pass"], ["y"]),
+    ]
+    two = [
+        Judged(label(3, "fail"), "b", ["pass"], ["x"]),
+        Judged(label(9, "pass"), "b", ["pass"], ["y"]),
+    ]
+    judges = [Judge("llm_judge", "a", "p", one), Judge("llm_judge", "b", "p", two)]
+    out = run_page(
+        html(Calibration(judges, [c.label for c in one])),
+        ("calibration.js", "report.js"),
+        r"""
+setTimeout(() => {
+  const rows = (cls) => app.all((n) => n.className === cls).map((r) => r.children.map((c) => c.textContent));
+  console.log(JSON.stringify([rows("compared"), rows("differ")]));
+}, 0);
+""",
+    )
+    compared, differ = out
+    assert [row[:2] for row in compared] == [
+        ["llm_judge @ a [p]", "100.0%"],
+        ["llm_judge @ b [p]", "50.0%"],
+    ]
+    assert differ == [["tone.suite.yaml:3", "labelled fail", "fail / pass"]]
