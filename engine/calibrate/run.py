@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.result import ScenarioResult
 from ..core.usage import Usage
-from ..executor import Executor, Job, RunOptions
+from ..executor import Ending, Executor, Job, RunOptions
 from ..history.payload import new_run_id
 from ..settings import Settings
 from .labels import Label, Planned
@@ -291,7 +291,8 @@ async def calibrate(
         stream = executor.stream(jobs, RunOptions(run_settings))
         try:
             async for outcome in stream:
-                results[outcome.key] = outcome.result
+                if outcome.ending is not Ending.CANCELLED:  # a cancelled label: not judged
+                    results[outcome.key] = outcome.result
                 if on_job is not None:
                     on_job()
                 if stop is not None and stop():

@@ -32,7 +32,7 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
     from checkspec.engine.calibrate.labels import labelled
     from checkspec.engine.calibrate.render import text
     from checkspec.engine.calibrate.run import Calibration, judged_from, judges_of
-    from checkspec.engine.executor import WorkerStartError
+    from checkspec.engine.executor import Ending, WorkerStartError
     from checkspec.engine.runs.report import scenario_identity
 
     if not args or not isinstance(args[0], str):
@@ -57,7 +57,8 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
     results: dict[int, Any] = {}
 
     def on_outcome(entry: ScenarioEntry, outcome: Outcome) -> None:
-        results[by_entry[id(entry)]] = outcome.result
+        if outcome.ending is not Ending.CANCELLED:  # a label cancelled is not judged
+            results[by_entry[id(entry)]] = outcome.result
 
     try:
         _, cancelled, session = await ls.runs.run(ls, doc, document, entries, on_outcome)
