@@ -104,6 +104,22 @@ def labelled(
     return found, disabled
 
 
+def recorded_up_to(scenario: Scenario, step: int) -> bool:
+    """Whether every interaction of the scenario's steps up to `step` has a recorded answer
+    and a fixed input: what a label there needs (engine/spec says so of a file)."""
+    from ..core.input_generator import InputGenerator
+    from ..core.sentinel import MISSING
+    from ..interactions import Interact
+
+    for each in scenario.steps[: step + 1]:
+        for spec in each.interacts:
+            if not isinstance(spec, Interact) or spec.outputs is MISSING or callable(spec.outputs):
+                return False
+            if isinstance(spec.inputs, InputGenerator) or callable(spec.inputs):
+                return False
+    return True
+
+
 def _check_at(scenario: Scenario, step: int, index: int) -> Check | None:
     steps = scenario.steps
     if step >= len(steps) or index >= len(steps[step].checks):

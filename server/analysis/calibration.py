@@ -139,6 +139,7 @@ def label_actions(
     """On the checks whose `kind:` line the range touches: "Label as correct / incorrect"
     of their last run's verdict (`verdicts`: (scenario, step, index) -> pass | fail), and
     on a label the last calibration's judge disagreed with, "Label as the judge said"."""
+    from checkspec.engine.calibrate.labels import recorded_up_to
     from checkspec.engine.core.check import Check
     from checkspec.engine.curate.files import CurateError, parse_spec
     from checkspec.engine.curate.label import label_edits
@@ -159,7 +160,8 @@ def label_actions(
             current = node.value.get("expect") if node.kind == "mapping" else None
             wanted: list[tuple[str, str]] = []
             verdict = verdicts.get((entry.index, check.step, check.index))
-            if verdict in ("pass", "fail"):
+            built = entry.scenario
+            if verdict in ("pass", "fail") and built and recorded_up_to(built, check.step):
                 other = "fail" if verdict == "pass" else "pass"
                 wanted += [
                     (f"Label as correct: the judge's {verdict} (expect: {verdict})", verdict),

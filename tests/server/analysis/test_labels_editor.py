@@ -128,3 +128,11 @@ def test_quick_fixes_label_as_the_judge_said_and_as_correct_or_incorrect(tmp_pat
         label_actions(SUITE, path, document, Range(Position(det, 9), Position(det, 9)), verdicts)
         == []
     )
+
+
+def test_no_label_is_offered_where_the_answer_is_not_recorded(tmp_path: Path) -> None:
+    text = SUITE.replace("            outputs: Hello you.\n", "")
+    document = analyze(text, str(tmp_path / "t.suite.yaml"))
+    line = text.splitlines().index("          - kind: toxicity")
+    at = Range(Position(line, 9), Position(line, 9))
+    assert label_actions(text, tmp_path / "t.suite.yaml", document, at, {(0, 0, 1): "fail"}) == []
