@@ -15,6 +15,8 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
+from lsprotocol import types
+
 from ..analysis.command_names import CALIBRATE_FILE
 from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
@@ -75,12 +77,31 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
     data = calibration.to_json()
     if not cancelled:
         await asyncio.to_thread(_keep, data, session.settings, session.root)
+    ls.window_show_message(
+        types.ShowMessageParams(type=types.MessageType.Info, message=_said(calibration))
+    )
     return {
         "labels": len(planned),
         "judges": [j.summary() for j in calibration.judges],
         "text": text(calibration),
         "cancelled": cancelled,
     }
+
+
+def _said(calibration: Any) -> str:
+    """One line a judge: `Calibration: llm_judge @ m [p]: agreement 80.0% (n 10), kappa
+    0.600, 2 disagreement(s)` (the hover on each `expect:` says more)."""
+    parts = []
+    for judge in calibration.judges:
+        matrix = judge.confusion
+        agreement = "-" if matrix.agreement is None else f"{matrix.agreement * 100:.1f}%"
+        kappa = "-" if matrix.kappa is None else f"{matrix.kappa:.3f}"
+        parts.append(
+            f"{judge.key}: agreement {agreement} (n {matrix.n}), kappa {kappa}, "
+            f"{len(judge.disagreements)} disagreement(s)"
+        )
+    ended = " (cancelled)" if calibration.interrupted else ""
+    return f"Calibration{ended}: " + ("; ".join(parts) or "nothing judged")
 
 
 def _keep(data: dict[str, Any], settings: Any, root: Any) -> None:

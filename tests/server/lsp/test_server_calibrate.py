@@ -85,6 +85,12 @@ async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
     assert judge["confusion"] == {"tp": 0, "fp": 1, "fn": 0, "tn": 0}
     assert judge["agreement"] == 0.0 and judge["model"] == "openai/judge"
     assert "labelled pass, judge said fail: It is rude." in answer["text"]
+    said = [m.message for m in client.messages if m.message.startswith("Calibration")]
+    assert said == [
+        "Calibration: llm_judge @ openai/judge [inline:"
+        + judge["prompt"].split(":")[1]
+        + "]: agreement 0.0% (n 1), kappa 0.000, 1 disagreement(s)"
+    ]
     assert len(stub.chat_requests) == 1
     assert not (workspace / "CALLED").exists()  # the target was never called
     hover = await client.text_document_hover_async(
