@@ -36,6 +36,16 @@ def _kappa(text: str) -> float:
     return value
 
 
+def _dollars(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected dollars, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected more than 0 dollars, got {text!r}")
+    return value
+
+
 def _count(text: str) -> int:
     try:
         value = int(text)
@@ -95,6 +105,13 @@ def add_parser(commands: Any) -> None:
     command.add_argument(
         "--no-cache", action="store_true", help="neither use nor fill the verdict cache"
     )
+    from ..catalog import SETTINGS_BY_NAME
+
+    budget = SETTINGS_BY_NAME["max_cost"]  # the run's budget, as the catalog describes it
+    assert budget.flag is not None
+    command.add_argument(
+        budget.flag, type=_dollars, metavar="USD", help=budget.description.replace("%", "%%")
+    )
     command.add_argument(
         "--no-history",
         action="store_true",
@@ -147,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
         planned = [*planned, *with_prompt(planned, str(prompt.resolve()))]
     if disabled:
         print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
-    settings = run_settings(workspace, cache=False if args.no_cache else None)
+    settings = run_settings(
+        workspace, cache=False if args.no_cache else None, max_cost=args.max_cost
+    )
     models: list[str | None] = list(dict.fromkeys(args.model)) or [None]
     calibration = None
     if planned:
