@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
+.PHONY: dist run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -93,6 +93,13 @@ screenshots: install
 # The Python suite alone, without coverage (CI runs it on the newest Python).
 test-python: install
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
+
+# The sdist and the wheel PyPI would get, in dist/, checked by twine (metadata, README
+# rendering). Built without isolation from the venv's setuptools: no download.
+dist: install
+	rm -rf dist
+	$(PY) -m build --no-isolation --outdir dist .
+	$(PY) -m twine check --strict dist/*
 
 # Missing lines and branches of the last `make test`.
 coverage:
