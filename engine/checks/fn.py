@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import Field, WithJsonSchema, field_serializer, field_validator
 
 from ..core.check import Check
+from ..core.injection import is_async_callable
 from ..core.result import CheckResult
 from ..core.trace import Trace
 from ..imports import SEARCH_PATHS, import_reference, validate_reference
@@ -61,7 +62,15 @@ class FnCheck(Check):
         return self.fn
 
     async def run(self, trace: Trace) -> CheckResult:
-        outcome = self._function()(trace)
+        if isinstance(self.fn, str) or not is_async_callable(self.fn):
+            # Imported and called off the event loop: a check that sleeps, or a module
+            # that sleeps at import, holds only its own thread, so its scenario alone
+            # passes its deadline (docs/decisions.md, "Where user code runs").
+            import asyncio
+
+            outcome = await asyncio.to_thread(lambda: self._function()(trace))
+        else:
+            outcome = self.fn(trace)
         if inspect.isawaitable(outcome):
             outcome = await outcome
         if isinstance(outcome, CheckResult):

@@ -463,7 +463,15 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         trace = self._empty_trace(chosen)
         results: list[TestCaseResult] = []
         try:
-            resolved = self._resolve(chosen)
+            if isinstance(chosen, str) and chosen.startswith("python:"):
+                import asyncio  # here: validating a file never runs a scenario
+
+                # The target's module is imported off the event loop: one that sleeps at
+                # import holds its own thread, not the other scenarios (docs/decisions.md,
+                # "Where user code runs").
+                resolved = await asyncio.to_thread(self._resolve, chosen)
+            else:
+                resolved = self._resolve(chosen)
         except Exception as exc:
             if not return_exception:
                 raise

@@ -21,7 +21,11 @@ from pathlib import Path
 HERE = Path(__file__).parent
 
 def spin(trace):
-    while True:  # holds the worker's event loop for good
+    while True:  # holds its thread for good (a sync check runs off the event loop)
+        pass
+
+async def spin_on_loop(trace):
+    while True:  # holds the worker's event loop itself for good
         pass
 
 def backtracks(trace):

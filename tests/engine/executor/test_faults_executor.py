@@ -26,16 +26,21 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 
+def called(question):
+    (HERE / f"called-{question}-{os.getpid()}-{time.monotonic_ns()}").write_text("")
+
 def ok(question):
+    called(question)
     return "ok"
 
 def slow_ok(question):
-    time.sleep(0.3)  # in the target's thread: the stuck check takes the loop meanwhile
+    called(question)
+    time.sleep(0.3)  # in the target's thread, while the stuck one holds its own
     return "ok"
 
 def waits(question):
     # Says it was called (by whom), then waits for the test to let it finish.
-    (HERE / f"called-{question}-{os.getpid()}-{time.monotonic_ns()}").write_text("")
+    called(question)
     deadline = time.monotonic() + 60
     while not (HERE / "go").exists() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -87,15 +92,46 @@ def wait_for(project: Path, pattern: str, count: int, process: subprocess.Popen[
 # 1. A deadline kills only what is late ---------------------------------------------------
 
 
-def test_a_stuck_check_fails_alone_and_its_neighbour_is_rerun_and_marked(project: Path) -> None:
-    # Both run in the one worker; the stuck check holds its only thread, so the good
-    # scenario's result cannot even be sent: both are past the deadline when it is killed.
+def test_a_stuck_sync_check_fails_alone_and_its_neighbour_is_not_rerun(project: Path) -> None:
+    # Both run in the one worker. The stuck check holds only its own thread (a sync check
+    # runs off the event loop): the worker itself stops it at its deadline, the good
+    # scenario's result is sent as soon as it is ready, and nothing is re-run.
     write(
         project,
         "stuck.suite.yaml",
         suite(
             scenario("good", "slow_ok"),
             scenario("stuck", "ok", '{kind: fn, fn: "checks_here:spin"}'),
+        ),
+    )
+    done = run(
+        project, "run", "stuck.suite.yaml", "--jobs", "1", "--scenario-timeout", "1",
+        "--format", "json", "-o", "r.json",
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    report = json.loads((project / "r.json").read_text())
+    good, stuck = report["scenarios"]
+    assert good["status"] == "pass" and good["ending"] == "finished"
+    assert good.get("rerun") is None
+    assert calls(project) == {"good": 1, "stuck": 1}  # each target called once: no re-run
+    assert stuck["status"] == "error" and stuck["ending"] == "timeout"
+    assert stuck.get("rerun") is None
+    assert stuck["steps"][0]["error"]["message"] == "did not finish within 1 s (stopped)"
+    assert "re-run" not in done.stderr
+
+
+def test_a_check_blocking_the_event_loop_fails_alone_and_its_neighbour_is_rerun_and_marked(
+    project: Path,
+) -> None:
+    # Code that holds the worker's event loop itself (a busy `async def`): the good
+    # scenario's result cannot even be sent, both are past the deadline when the worker is
+    # killed, so the good one runs again, marked.
+    write(
+        project,
+        "stuck.suite.yaml",
+        suite(
+            scenario("good", "slow_ok"),
+            scenario("stuck", "ok", '{kind: fn, fn: "checks_here:spin_on_loop"}'),
         ),
     )
     done = run(
@@ -132,8 +168,12 @@ def test_a_target_module_that_sleeps_at_import_fails_alone(project: Path) -> Non
         "--format", "json",
     )  # fmt: skip
     good, late = json.loads(done.stdout)["scenarios"]
-    assert good["status"] == "pass" and good["rerun"] == "re-run: its worker was stopped for sleepy"
+    # The import holds its own thread: the good scenario finishes, once, in that worker.
+    assert good["status"] == "pass" and good.get("rerun") is None
+    assert calls(project) == {"good": 1}
     assert late["status"] == "error" and late["ending"] == "timeout"
+    assert late.get("rerun") is None
+    assert late["steps"][0]["error"]["message"] == "did not finish within 1 s (stopped)"
 
 
 # 2. A worker that dies mid-run: re-run once, marked, or ERROR; never silent -----------------
