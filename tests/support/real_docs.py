@@ -34,9 +34,13 @@ SUBJECTS = {
 }
 
 
+_CODENAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india")
+
+
 def _section(subject: str, number: int, sentence: str) -> str:
-    return f"{subject.title()} part {number} explains this. {sentence} " + (
-        f"Each {subject} detail in part {number} matters for {subject} in production."
+    name = _CODENAMES[(number - 1) % len(_CODENAMES)]
+    return f"{subject.title()} part {name} explains this. {sentence} " + (
+        f"Each {subject} detail in part {name} matters for {subject} in production."
     )
 
 
