@@ -1,7 +1,7 @@
 """A knowledge base: documents read from files, cut into chunks, each with its topic.
 
-Files: Markdown (`.md`, `.markdown`), text (`.txt`), HTML (`.html`, `.htm`, read with the
-standard library's html.parser), JSON Lines (`.jsonl`: the `text` field of each line,
+Files: Markdown (`.md`, `.markdown`), reStructuredText (`.rst`, `.rest`), text (`.txt`),
+HTML (`.html`, `.htm`), all read as text without their markup (markup.py), JSON Lines (`.jsonl`: the `text` field of each line,
 with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
 line by line or block by block, so a huge document never sits in memory whole; the text
 kept is bounded (`MAX_KNOWLEDGE_CHARS`): past it the rest is left out with a warning.
@@ -17,7 +17,9 @@ skipped with a warning, never read nor sent to a model), and only regular files 
 link swapped in after the check (`O_NOFOLLOW` where the system has it).
 
 Topics: the first-level subfolders of a folder given are its topics (files directly in
-it are "general"); without subfolders, topics are found by clustering (topics.py).
+it are "general"); without subfolders, topics are found by clustering (topics.py), and a
+changelog or release notes (`is_release_notes`) are one topic of their own at most.
+`exclude` globs leave files and folders out (`excluded`).
 """
 
 from __future__ import annotations

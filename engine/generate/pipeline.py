@@ -1,10 +1,14 @@
 """The generation itself: plans, model calls (engine/llm only), self-checks, de-duplication.
 
 Document-based (`from_documents`): each scenario is planned on a chunk and a question type
-(topics taken in turn, chunks in a seeded order), asked for with a structured-output
-prompt, then checked by the model against its chunk (a question the chunk cannot answer
-is dropped, as DeepEval's filtration does), and near-duplicates of earlier scenarios are
-dropped. Shortfalls are planned again, up to `ROUNDS` rounds. Persona-based
+(topics taken in turn, chunks in a seeded order, types in the proportions of the mix:
+`_Mix`), asked for with a structured-output prompt, then checked by the model against its
+chunk (a question the chunk cannot answer is dropped, as DeepEval's filtration does; an
+out-of-scope question is checked against the chunks nearest it and dropped when they
+answer it), and near-duplicates of earlier scenarios are dropped. A multi-context
+question is planned on a chunk and the 1-2 chunks most like it in its topic. With
+--simulate only the first user turn is written; a `user_simulator` plays the rest when
+the scenario runs (a suite: `Generated.suite_record`). Shortfalls are planned again, up to `ROUNDS` rounds. Persona-based
 (`from_persona`): batches of scenarios in the persona's voice, de-duplicated the same way.
 
 Everything random comes from `random.Random(seed)`, so the same inputs and seed make the
