@@ -34,9 +34,12 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .markup import RST_MAX_CHARS, Block, html_blocks, markdown_blocks, rst_blocks
+
+if TYPE_CHECKING:
+    from .topics import TfIdf
 
 SUFFIXES = (
     ".md",
@@ -125,6 +128,8 @@ class KnowledgeBase:
     # Topics given by folders (None: to be found by clustering).
     folder_topics: bool = False
     topic_list: list[Topic] = field(default_factory=list)  # set by pipeline.find_topics
+    # The chunks' lexical vectors (topics.TfIdf), made once by find_topics for the plans.
+    lexical: TfIdf | None = field(default=None, repr=False)
 
     def topics(self) -> dict[str, int]:
         """Each topic with its chunk count, largest first (then by name)."""

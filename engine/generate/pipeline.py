@@ -209,6 +209,7 @@ async def find_topics(
     del seed  # topics are the same whatever the generation's seed
     texts = [f"{c.title}\n{prose(c.text)}" for c in kb.chunks]
     lexical = topics.TfIdf(texts)
+    kb.lexical = lexical
     groups: list[list[int]] = []
     fixed_names: dict[int, str] = {}
     if kb.folder_topics:
@@ -375,9 +376,11 @@ class _Index:
     """Lexical vectors of the chunks' prose: related chunks, and the chunks nearest a
     question (built only when a type needs it)."""
 
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], tfidf: topics.TfIdf | None = None) -> None:
         self.chunks = list(chunks)
-        self.tfidf = topics.TfIdf([f"{c.title}\n{prose(c.text)}" for c in self.chunks])
+        if tfidf is None or len(tfidf.vectors) != len(self.chunks):
+            tfidf = topics.TfIdf([f"{c.title}\n{prose(c.text)}" for c in self.chunks])
+        self.tfidf = tfidf
         self.position = {c.where: i for i, c in enumerate(self.chunks)}
 
     def related(self, chunk: Chunk, within: Sequence[Chunk], most: int) -> list[Chunk]:
@@ -479,10 +482,12 @@ async def from_documents(
     on_progress: ProgressFn | None = None,
     persona: PresetSpec | None = None,
     everything: Sequence[Chunk] | None = None,
+    lexical: topics.TfIdf | None = None,
 ) -> Outcome:
     """`options.count` scenarios from the chunks (`persona`: asked in that user's voice;
     `everything`: the whole knowledge base, which an out-of-scope question must not be
-    answered by). Raises ProviderError, GenerationError."""
+    answered by, and `lexical` its vectors when made already). Raises ProviderError,
+    GenerationError."""
     if not chunks:
         raise GenerationError("no chunk to generate from")
     agent = options.agent or prompts.DEFAULT_AGENT
@@ -493,7 +498,7 @@ async def from_documents(
     kinds = {kind for kind, _ in mix.weights}
     index = None
     if kinds & {"multi_context", "out_of_scope"}:
-        index = _Index(everything if everything is not None else chunks)
+        index = _Index(chunks) if everything is None else _Index(everything, lexical)
     done = 0
     total = options.count
     written = options.written_turns

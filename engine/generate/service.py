@@ -128,6 +128,7 @@ async def generate(
             on_progress=on_progress,
             persona=prepared.preset,
             everything=prepared.knowledge.chunks,
+            lexical=prepared.knowledge.lexical,
         )
     if options.topics:
         raise RequestError("--topic applies to --from-docs only")
