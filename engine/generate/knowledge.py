@@ -108,6 +108,7 @@ class Topic:
     words: tuple[str, ...]
     files: tuple[str, ...]
     chunks: int
+    fixed: bool = False  # named by its folder or as release notes, not by the model
 
     def record(self) -> dict[str, object]:
         return {

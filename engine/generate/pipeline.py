@@ -196,8 +196,11 @@ async def find_topics(
     generator: Any | None,
     embedding_model: Any | None = None,
     seed: int = 0,
+    *,
+    name: bool = True,
 ) -> KnowledgeBase:
-    """The knowledge base with a topic on every chunk and its `topic_list`.
+    """The knowledge base with a topic on every chunk and its `topic_list` (named by the
+    model unless `name` is false: `name_topics` then names them, while generating).
 
     A folder's subfolders are its topics; without them, chunks are clustered (embeddings
     when a model is given, else TF-IDF over their prose: code blocks give no topic words)
@@ -216,8 +219,8 @@ async def find_topics(
         by_folder: dict[str, list[int]] = {}
         for index, chunk in enumerate(kb.chunks):
             by_folder.setdefault(chunk.topic, []).append(index)
-        for name, members in by_folder.items():
-            fixed_names[len(groups)] = name
+        for folder, members in by_folder.items():
+            fixed_names[len(groups)] = folder
             groups.append(members)
     else:
         notes = [i for i, c in enumerate(kb.chunks) if c.release_notes]
@@ -243,23 +246,6 @@ async def find_topics(
         number: fixed_names.get(number) or ", ".join(words[number]) or f"topic {number + 1}"
         for number in range(len(groups))
     }
-    to_name = [n for n in range(len(groups)) if n not in fixed_names]
-    if generator is not None and getattr(generator, "model", None) and len(groups) > 1:
-
-        async def named(number: int) -> tuple[int, str]:
-            members = groups[number]
-            step = max(1, len(members) // 3)
-            sample = members[::step][:3]  # spread over the topic, the same every run
-            prompt = prompts.topic_prompt(
-                list(words[number]), [prose(kb.chunks[i].text) for i in sample]
-            )
-            answer = await complete_structured(
-                generator, prompt, prompts.TOPIC_SCHEMA, name="topic"
-            )
-            return number, " ".join(str(answer["name"]).split())
-
-        for number, name in await asyncio.gather(*(named(n) for n in to_name)):
-            names[number] = name
     ids: dict[int, str] = {}
     taken: set[str] = set()
     for number in range(len(groups)):
@@ -287,12 +273,54 @@ async def find_topics(
                 words[number],
                 tuple(sorted({kb.chunks[i].source for i in members})),
                 len(members),
+                fixed=number in fixed_names,
             )
             for number, members in enumerate(groups)
         ),
         key=lambda t: (-t.chunks, t.id),
     )
+    if name:
+        await name_topics(kb, generator)
     return kb
+
+
+async def name_topics(kb: KnowledgeBase, generator: Any | None) -> dict[str, str]:
+    """The model's name for each clustered topic (folders and release notes keep theirs),
+    put on the knowledge base's chunks and topics; each topic's id -> its name. One
+    request a topic, all at once; the excerpts are chosen without chance."""
+    to_name = [t for t in kb.topic_list if not t.fixed]
+    if generator is None or not getattr(generator, "model", None) or len(kb.topic_list) < 2:
+        return {}
+    members: dict[str, list[int]] = {}
+    for index, chunk in enumerate(kb.chunks):
+        members.setdefault(chunk.topic_id, []).append(index)
+
+    async def named(topic: Topic) -> tuple[str, str]:
+        indexes = members.get(topic.id, [])
+        step = max(1, len(indexes) // 3)
+        sample = indexes[::step][:3]  # spread over the topic, the same every run
+        prompt = prompts.topic_prompt(list(topic.words), [prose(kb.chunks[i].text) for i in sample])
+        answer = await complete_structured(generator, prompt, prompts.TOPIC_SCHEMA, name="topic")
+        return topic.id, " ".join(str(answer["name"]).split())
+
+    found = dict(await asyncio.gather(*(named(t) for t in to_name)))
+    taken = {t.name.lower() for t in kb.topic_list if t.fixed}
+    names = {t.id: t.name for t in kb.topic_list}
+    for topic in kb.topic_list:  # largest first: a clash gets " (2)" on the smaller
+        if topic.id in found:
+            names[topic.id] = _unique(found[topic.id], taken, " ({})")
+    kb.topic_list = [replace(t, name=names[t.id]) for t in kb.topic_list]
+    kb.chunks = [replace(c, topic=names.get(c.topic_id, c.topic)) for c in kb.chunks]
+    return {topic_id: names[topic_id] for topic_id in found}
+
+
+def renamed(outcome: Outcome, names: dict[str, str]) -> Outcome:
+    """The scenarios' provenance with their topics' names given since (`name_topics`)."""
+    for generated in outcome.scenarios:
+        topic_id = generated.provenance.get("topic_id")
+        if topic_id in names:
+            generated.provenance["topic"] = names[topic_id]
+    return outcome
 
 
 TOPIC_SEED = 0  # clustering's own seed: topics are the same whatever --seed is
@@ -418,8 +446,8 @@ def _plans(
     index: _Index | None,
 ) -> list[_Plan]:
     by_topic: dict[str, list[Chunk]] = {}
-    for chunk in chunks:
-        by_topic.setdefault(chunk.topic, []).append(chunk)
+    for chunk in chunks:  # by id: plans do not depend on the names the model gives
+        by_topic.setdefault(chunk.topic_id or chunk.topic, []).append(chunk)
     orders = {t: rng.sample(cs, len(cs)) for t, cs in sorted(by_topic.items())}
     names = sorted(orders, key=lambda t: (-len(orders[t]), t))
     positions = dict.fromkeys(names, 0)
@@ -433,7 +461,7 @@ def _plans(
         distractor = None
         related: tuple[Chunk, ...] = ()
         if kind == "distracting":
-            others = [c for c in chunks if c.topic != chunk.topic] or [
+            others = [c for c in chunks if c.topic_id != chunk.topic_id] or [
                 c for c in chunks if c is not chunk
             ]
             distractor = rng.choice(others) if others else None
@@ -441,13 +469,14 @@ def _plans(
                 kind = "simple"
         elif kind == "multi_context" and index is not None:
             most = rng.choice((1, 2))  # two or three chunks in all
-            found = index.related(chunk, by_topic[chunk.topic], most)
+            same = by_topic[chunk.topic_id or chunk.topic]
+            found = index.related(chunk, same, most)
             if not found:  # nothing alike: the chunks next to it in its file
                 found = [
                     c
                     for c in chunks
                     if c.source == chunk.source and abs(c.index - chunk.index) == 1
-                ][:most] or [c for c in by_topic[chunk.topic] if c.where != chunk.where][:most]
+                ][:most] or [c for c in same if c.where != chunk.where][:most]
             related = tuple(found)
             if not related:
                 kind = "complex"

@@ -7,6 +7,7 @@ and checks it with the project's analysis.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -114,22 +115,33 @@ async def generate(
     """The generated scenarios. Raises RequestError (an unknown topic), ProviderError,
     GenerationError."""
     options = prepared.request.options
-    if prepared.knowledge is not None:
-        await pipeline.find_topics(prepared.knowledge, generator, embedding_model, options.seed)
+    kb = prepared.knowledge
+    if kb is not None:
+        # The topics' names are asked while generating (one round trip less), unless a
+        # --topic names one by its name, or simulated users are told what it is about.
+        await pipeline.find_topics(kb, generator, embedding_model, options.seed, name=False)
+        ids = {t.id.lower() for t in kb.topic_list}
+        later = not options.simulate and all(w.strip().lower() in ids for w in options.topics)
+        if not later:
+            await pipeline.name_topics(kb, generator)
         try:
-            chunks = pipeline.select_topics(prepared.knowledge, options.topics)
+            chunks = pipeline.select_topics(kb, options.topics)
         except ValueError as exc:
             raise RequestError(str(exc)) from None
-        return await pipeline.from_documents(
+        generating = pipeline.from_documents(
             chunks,
             generator,
             options,
             embedding_model=embedding_model,
             on_progress=on_progress,
             persona=prepared.preset,
-            everything=prepared.knowledge.chunks,
-            lexical=prepared.knowledge.lexical,
+            everything=kb.chunks,
+            lexical=kb.lexical,
         )
+        if not later:
+            return await generating
+        outcome, names = await asyncio.gather(generating, pipeline.name_topics(kb, generator))
+        return pipeline.renamed(outcome, names)
     if options.topics:
         raise RequestError("--topic applies to --from-docs only")
     assert prepared.preset is not None

@@ -228,3 +228,21 @@ def test_bad_input_is_named_and_nothing_is_sent(
     assert generate("--from-docs", str(docs), *args, *out) == 2
     assert message in capsys.readouterr().err
     assert stub.chat_requests == []
+
+
+def test_topic_names_asked_while_generating_reach_the_provenance(
+    tmp_path: Path, model: Model, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, answers = model
+    docs = real_docs(tmp_path)
+    listed = {t["id"]: t["name"] for t in topics_json(docs, capsys)}
+    out = tmp_path / "named.dataset.yaml"
+    assert generate("--from-docs", str(docs), "--types", "simple", "-n", "6", "-o", str(out)) == 0
+    seen = set()
+    for row in scenarios(out):
+        provenance = row["annotations"]["generated"]
+        assert provenance["topic"] == listed[provenance["topic_id"]]  # the model's name
+        assert f"topic:{provenance['topic_id']}" in row["tags"]
+        seen.add(provenance["topic_id"])
+    assert len(seen) == 4
+    assert answers.kinds.count("topic") == 3  # asked once: the second run used the cache
