@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
         QUESTION_TYPE_NAMES,
     )
 
-    mix = ", ".join(f"{kind} {share}%" for kind, share in DEFAULT_MIX)
+    mix = ", ".join(f"{kind} {share}%%" for kind, share in DEFAULT_MIX)  # %% for argparse
 
     gen = commands.add_parser(
         "generate",
