@@ -366,7 +366,6 @@ def rst_blocks(text: str) -> list[Block]:
         nodes.substitution_definition,
         nodes.system_message,
         nodes.raw,
-        nodes.field_list,
     )
 
     def where(node: Any, first: str) -> int:
