@@ -180,9 +180,11 @@ def fill(schema: Any, root: dict[str, Any], text: str, salt: int = 0, depth: int
     extra = schema.get("additionalProperties")
     if kind == "object" and not schema.get("properties") and isinstance(extra, dict):
         # A mapping: keyed by the names the prompt gives (a persona's, say), else one key.
-        names = list(dict.fromkeys(re.findall(r'"name":\s*"([^"]+)"', text)))[:3] or ["key"]
-        listed = re.search(r'"themes":\s*(\[[^\]]*\])', text)
-        choices = _decode_at(listed.group(1), 0) if listed else None
+        # The input comes last (after the prompt's examples): its themes and names.
+        listed = list(re.finditer(r'"themes":\s*(\[[^\]]*\])', text))
+        after = text[listed[-1].start() :] if listed else text
+        names = list(dict.fromkeys(re.findall(r'"name":\s*"([^"]+)"', after)))[:3] or ["key"]
+        choices = _decode_at(listed[-1].group(1), 0) if listed else None
         if isinstance(choices, list) and choices and extra.get("type") == "array":
             return {name: [str(c) for c in choices[:2]] for name in names}
         return {name: fill(extra, root, text, salt + i, depth + 1) for i, name in enumerate(names)}
