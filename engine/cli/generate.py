@@ -155,9 +155,9 @@ def add_parser(commands: Any) -> None:
     gen.add_argument(
         "--concurrency",
         type=int,
-        default=16,
+        default=32,
         metavar="N",
-        help="requests in flight at once (default 16; provider limits of checkspec.yaml hold)",
+        help="requests in flight at once (default 32; provider limits of checkspec.yaml hold)",
     )
     gen.add_argument("--no-cache", action="store_true", help="neither read nor fill the cache")
     gen.add_argument(
@@ -260,7 +260,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     if getattr(generator, "model", None):
         from ..llm.client import warm_up
 
-        warm_up()  # litellm loads while the knowledge base is read
+        # The model's client (the openai SDK, or litellm) loads while the knowledge base
+        # is read.
+        warm_up(generator.model)
     try:
         prepared = service.prepare(request, config.presets)
     except service.RequestError as exc:
