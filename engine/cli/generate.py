@@ -26,11 +26,14 @@ def terminal(text: str) -> str:
 
 def add_parser(commands: Any) -> None:
     from ..generate.constants import (
+        DEFAULT_MIX,
         DEFAULT_SIMILARITY,
         MAX_COUNT,
         MAX_TURNS,
         QUESTION_TYPE_NAMES,
     )
+
+    mix = ", ".join(f"{kind} {share}%%" for kind, share in DEFAULT_MIX)  # %% for argparse
 
     gen = commands.add_parser(
         "generate",
@@ -52,13 +55,31 @@ def add_parser(commands: Any) -> None:
         metavar="PATH",
         default=[],
         dest="docs",
-        help="a knowledge base: .md, .txt, .html, .jsonl (a text field), .pdf (with pypdf) "
-        "files or folders (their subfolders are the topics)",
+        help="a knowledge base: .md, .rst, .txt, .html, .jsonl (a text field), .pdf (with "
+        "pypdf) files or folders (their subfolders are the topics); with --persona or "
+        "--preset, the questions are asked in that persona's voice",
+    )
+    gen.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out knowledge-base files or folders matching this glob, on their path "
+        "inside the folder given or their name (repeatable; added to `generate: {exclude: "
+        "[...]}` of checkspec.yaml)",
     )
     source.add_argument("--like", metavar="DATASET", help="more scenarios like this dataset's")
     gen.add_argument("--list-presets", action="store_true", help="print the presets and exit")
     gen.add_argument(
-        "--list-topics", action="store_true", help="print the knowledge base's topics and exit"
+        "--list-topics",
+        action="store_true",
+        help="print the knowledge base's topics (id, chunks, name) and exit; needs no model",
+    )
+    gen.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="--list-topics output: text, or json (id, name, words, files, chunks of each)",
     )
     gen.add_argument(
         "--preview",
@@ -69,14 +90,15 @@ def add_parser(commands: Any) -> None:
         "--topic",
         action="append",
         default=[],
-        metavar="NAME",
-        help="only these topics of the knowledge base (repeatable)",
+        metavar="ID|NAME",
+        help="only this topic of the knowledge base, by its id or name (repeatable)",
     )
     gen.add_argument(
         "--types",
-        default="simple",
+        default=None,
         metavar="T,...",
-        help=f"question types, comma-separated: {', '.join(QUESTION_TYPE_NAMES)} (default: simple)",
+        help=f"question types, comma-separated: {', '.join(QUESTION_TYPE_NAMES)} "
+        f"(default: a mix of all, {mix}; --types narrows it)",
     )
     gen.add_argument(
         "--turns",
@@ -84,6 +106,13 @@ def add_parser(commands: Any) -> None:
         default=1,
         metavar="K",
         help=f"user turns per conversation (1 to {MAX_TURNS}; default 1)",
+    )
+    gen.add_argument(
+        "--simulate",
+        action="store_true",
+        help="with --turns K: write the first user turn, and let a simulated user (with the "
+        "persona's goal) write up to K-1 follow-ups from the agent's real answers when the "
+        "scenario runs; writes a *.suite.yaml",
     )
     gen.add_argument(
         "--count",
@@ -99,7 +128,8 @@ def add_parser(commands: Any) -> None:
         "--output",
         "-o",
         metavar="FILE",
-        help="a *.dataset.yaml or .jsonl to write (default: generated.dataset.yaml)",
+        help="a *.dataset.yaml or .jsonl to write (default: generated.dataset.yaml; with "
+        "--simulate a *.suite.yaml, default generated.suite.yaml)",
     )
     gen.add_argument("--force", action="store_true", help="overwrite an existing output file")
     gen.add_argument("--append", action="store_true", help="add to an existing dataset")
@@ -125,9 +155,9 @@ def add_parser(commands: Any) -> None:
     gen.add_argument(
         "--concurrency",
         type=int,
-        default=16,
+        default=32,
         metavar="N",
-        help="requests in flight at once (default 16; provider limits of checkspec.yaml hold)",
+        help="requests in flight at once (default 32; provider limits of checkspec.yaml hold)",
     )
     gen.add_argument("--no-cache", action="store_true", help="neither read nor fill the cache")
     gen.add_argument(
@@ -162,7 +192,8 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..settings import run_settings, use_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
 
-    output = Path(args.output or "generated.dataset.yaml")
+    default_output = "generated.suite.yaml" if args.simulate else "generated.dataset.yaml"
+    output = Path(args.output or default_output)
     try:
         # The workspace the suite is written into (its model, api_base, agent, presets),
         # with the suites it imitates; the knowledge base may lie anywhere (issue 35).
@@ -175,7 +206,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         for name, preset in sorted(known_presets(config.presets).items()):
             print(terminal(f"{name}: {preset.description}"))
         return EXIT_OK
-    types = tuple(t.strip() for t in args.types.split(",") if t.strip())
+    types = tuple(t.strip() for t in (args.types or "").split(",") if t.strip())
+    if args.types is not None and not types:
+        return _error("--types is empty: give question types, comma-separated")
     agent = args.agent_description or (config.agent.description if config.agent else None)
     options = pipeline.Options(
         count=args.count,
@@ -186,7 +219,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         agent=agent,
         similarity_threshold=args.similarity_threshold,
         self_check=not args.no_self_check,
+        simulate=args.simulate,
     )
+    exclude = [*(config.generate.exclude if config.generate else []), *args.exclude]
     request = service.Request(
         persona=args.persona,
         preset=args.preset,
@@ -194,13 +229,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         like=args.like,
         options=options,
         target=args.target or config.target,  # the dataset runs against it as written
+        exclude=exclude,
     )
     listing = args.list_topics or args.preview
     if not listing:
         if args.force and args.append:
             return _error("--force and --append exclude each other")
         try:
-            output_format(output)
+            output_format(output, simulate=args.simulate)
         except OutputError as exc:
             return _error(str(exc))
         if output.exists() and not (args.force or args.append):
@@ -224,7 +260,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     if getattr(generator, "model", None):
         from ..llm.client import warm_up
 
-        warm_up()  # litellm loads while the knowledge base is read
+        # The model's client (the openai SDK, or litellm) loads while the knowledge base
+        # is read.
+        warm_up(generator.model)
     try:
         prepared = service.prepare(request, config.presets)
     except service.RequestError as exc:
@@ -258,8 +296,11 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
                 found = runner.run(
                     service.topics_of(prepared, generator if has_model else None, embedding)
                 )
-                for name, count in found.items():
-                    print(terminal(f"{count:6d}  {name}"))
+                if args.format == "json":
+                    print(json.dumps([t.record() for t in found], ensure_ascii=False, indent=2))
+                else:
+                    for topic in found:
+                        print(terminal(f"{topic.chunks:6d}  {topic.name}  [{topic.id}]"))
                 return EXIT_OK
             if args.preview:
                 return _preview(runner, prepared, generator, agent)

@@ -3,7 +3,7 @@
 ```python
 from checkspec.engine.generate import generate_from_documents
 
-scenarios = generate_from_documents(["docs/"], count=20, types=["simple", "situational"])
+scenarios = generate_from_documents(["docs/"], count=20, types=["simple", "multi_context"])
 ```
 
 Each returned `Scenario` is a draft (`status="draft"`) carrying its checks, tags and
@@ -43,7 +43,7 @@ def _generator(model: str | None) -> Any:
 
 
 def _options(**given: Any) -> pipeline.Options:
-    types = given.pop("types", None) or ("simple",)
+    types = given.pop("types", None) or ()  # none: the default mix
     topics = given.pop("topics", None) or ()
     return pipeline.Options(types=tuple(types), topics=tuple(topics), **given)
 
@@ -76,7 +76,7 @@ async def agenerate_from_documents(
     paths: Sequence[str | Path],
     *,
     count: int = 10,
-    types: Sequence[str] = ("simple",),
+    types: Sequence[str] = (),
     topics: Sequence[str] = (),
     turns: int = 1,
     seed: int = 0,
@@ -84,9 +84,13 @@ async def agenerate_from_documents(
     model: str | None = None,
     similarity_threshold: float = pipeline.DEFAULT_SIMILARITY,
     self_check: bool = True,
+    persona: str | None = None,
+    preset: str | None = None,
+    exclude: Sequence[str] = (),
 ) -> list[Any]:
-    """Draft scenarios grounded in the documents. Raises RequestError (bad input),
-    ProviderError, GenerationError."""
+    """Draft scenarios grounded in the documents (no `types`: the default mix; `persona`
+    or `preset`: asked in that persona's voice; `exclude`: globs of files left out).
+    Raises RequestError (bad input), ProviderError, GenerationError."""
     options = _options(
         count=count,
         types=types,
@@ -97,7 +101,13 @@ async def agenerate_from_documents(
         similarity_threshold=similarity_threshold,
         self_check=self_check,
     )
-    request = service.Request(docs=[str(p) for p in paths], options=options)
+    request = service.Request(
+        docs=[str(p) for p in paths],
+        options=options,
+        persona=persona,
+        preset=preset,
+        exclude=list(exclude),
+    )
     prepared = service.prepare(request)
     outcome = await service.generate(prepared, _generator(model))
     return scenarios_of(outcome)
@@ -139,7 +149,8 @@ async def alist_topics(
         generator = _generator(model)
     except service.RequestError:
         generator = None  # topics are named by their words
-    return await service.topics_of(prepared, generator, None)
+    found = await service.topics_of(prepared, generator, None)
+    return {topic.name: topic.chunks for topic in found}
 
 
 def generate_from_documents(paths: Sequence[str | Path], **options: Any) -> list[Any]:

@@ -1,7 +1,7 @@
 """A knowledge base: documents read from files, cut into chunks, each with its topic.
 
-Files: Markdown (`.md`, `.markdown`), text (`.txt`), HTML (`.html`, `.htm`, read with the
-standard library's html.parser), JSON Lines (`.jsonl`: the `text` field of each line,
+Files: Markdown (`.md`, `.markdown`), reStructuredText (`.rst`, `.rest`), text (`.txt`),
+HTML (`.html`, `.htm`), all read as text without their markup (markup.py), JSON Lines (`.jsonl`: the `text` field of each line,
 with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
 line by line or block by block, so a huge document never sits in memory whole; the text
 kept is bounded (`MAX_KNOWLEDGE_CHARS`): past it the rest is left out with a warning.
@@ -17,23 +17,42 @@ skipped with a warning, never read nor sent to a model), and only regular files 
 link swapped in after the check (`O_NOFOLLOW` where the system has it).
 
 Topics: the first-level subfolders of a folder given are its topics (files directly in
-it are "general"); without subfolders, topics are found by clustering (topics.py).
+it are "general"); without subfolders, topics are found by clustering (topics.py), and a
+changelog or release notes (`is_release_notes`) are one topic of their own at most.
+`exclude` globs leave files and folders out (`excluded`).
 """
 
 from __future__ import annotations
 
 import codecs
+import fnmatch
+import itertools
 import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".jsonl", ".pdf")
+from .markup import RST_MAX_CHARS, Block, html_blocks, markdown_blocks, rst_blocks
+
+if TYPE_CHECKING:
+    from .topics import TfIdf
+
+SUFFIXES = (
+    ".md",
+    ".markdown",
+    ".rst",
+    ".rest",
+    ".txt",
+    ".text",
+    ".html",
+    ".htm",
+    ".jsonl",
+    ".pdf",
+)
 CHUNK_CHARS = 1500  # a chunk grows to about this many characters
 MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
 MAX_KNOWLEDGE_CHARS = 10_000_000  # text kept from a knowledge base (10 M characters)
@@ -41,7 +60,14 @@ _SNIFF = 8192
 _LINE_BYTES = 1 << 20  # a longer line is read in pieces of this many bytes
 _BLOCK_CHARS = 1 << 20  # a paragraph longer than this is cut into blocks
 _RECORD_CHARS = 16 << 20  # a JSON Lines record longer than this is skipped
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_CODE_FENCE = re.compile(r"^```\n.*?^```$", re.MULTILINE | re.DOTALL)
+# Release notes: by the file's name, or by headings that are mostly version numbers.
+_RELEASE_NAMES = re.compile(
+    r"^(changelog|changes|history|news|releases?|release[-_ ]?notes|whats[-_ ]?new)$",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"^(v(ersion)?\s*)?\d+\.\d+(\.\d+)*\b", re.IGNORECASE)
+RELEASE_NOTES_TOPIC = "release notes"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -57,12 +83,41 @@ class Chunk:
     source: str  # the file, as given (relative paths stay relative)
     index: int  # the chunk's number in its file, from 0
     title: str = ""  # the heading path, "Shipping > International"
-    line: int = 1  # the 1-based line (or JSON Lines record) it starts at
-    topic: str = ""
+    line: int = 1  # the 1-based line (or JSON Lines record) its text starts at
+    topic: str = ""  # the topic's name
+    topic_id: str = ""  # the topic's stable id
+    release_notes: bool = False  # from a changelog or release notes (one topic at most)
 
     @property
     def where(self) -> str:
         return f"{self.source}#{self.index}"
+
+
+def prose(text: str) -> str:
+    """The chunk's text without its code blocks (what topics take their words from)."""
+    return _CODE_FENCE.sub(" ", text) if "```" in text else text
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic of the knowledge base: a stable id (from what it covers), a name, its most
+    telling words, its files and how many chunks it holds."""
+
+    id: str
+    name: str
+    words: tuple[str, ...]
+    files: tuple[str, ...]
+    chunks: int
+    fixed: bool = False  # named by its folder or as release notes, not by the model
+
+    def record(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "words": list(self.words),
+            "files": list(self.files),
+            "chunks": self.chunks,
+        }
 
 
 @dataclass
@@ -73,6 +128,9 @@ class KnowledgeBase:
     truncated: bool = False
     # Topics given by folders (None: to be found by clustering).
     folder_topics: bool = False
+    topic_list: list[Topic] = field(default_factory=list)  # set by pipeline.find_topics
+    # The chunks' lexical vectors (topics.TfIdf), made once by find_topics for the plans.
+    lexical: TfIdf | None = field(default=None, repr=False)
 
     def topics(self) -> dict[str, int]:
         """Each topic with its chunk count, largest first (then by name)."""
@@ -85,18 +143,45 @@ class KnowledgeBase:
 # -- files ---------------------------------------------------------------------------------
 
 
-def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[Path, str | None]]:
+def excluded(relative: str, globs: Sequence[str]) -> bool:
+    """Whether a path (relative to the folder given, `/`-separated) matches an exclude glob:
+    the whole path or its name (`*` crosses folders; `CHANGELOG.md`, `drafts/*`,
+    `**/internal/**`)."""
+    name = relative.rsplit("/", 1)[-1]
+    for glob in globs:
+        glob = glob.strip().removeprefix("./")
+        if not glob:
+            continue
+        plain = glob.replace("**/", "").replace("/**", "/*")
+        if any(
+            fnmatch.fnmatchcase(candidate, pattern)
+            for candidate in (relative, name)
+            for pattern in (glob, plain)
+        ):
+            return True
+    return False
+
+
+def _files(
+    paths: Iterable[str | Path], warnings: list[str], exclude: Sequence[str] = ()
+) -> Iterator[tuple[Path, str | None]]:
     """Each file to read with its folder topic (None when its folder has no subfolders)."""
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise KnowledgeError(f"{given}: no such file or folder")
         if path.is_file():
-            yield path, None
+            if not excluded(path.as_posix(), exclude):
+                yield path, None
             continue
         try:
             subfolders = sorted(
-                p for p in path.iterdir() if p.is_dir() and not p.name.startswith(".")
+                p
+                for p in path.iterdir()
+                if p.is_dir()
+                and not p.name.startswith(".")
+                and not excluded(p.name, exclude)
+                and not excluded(p.name + "/", exclude)
             )
         except OSError as exc:
             raise KnowledgeError(f"{given}: cannot be read ({exc.strerror or exc})") from None
@@ -108,10 +193,20 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
                 f"{exc.filename}: skipped, cannot be read ({exc.strerror or exc})"
             ),
         ):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            here = Path(root).relative_to(path).as_posix().removeprefix(".").lstrip("/")
+            inner = here + "/" if here else ""
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not d.startswith(".")
+                and not excluded(inner + d, exclude)
+                and not excluded(inner + d + "/", exclude)
+            )
             for name in sorted(names):
                 file = Path(root) / name
                 if name.startswith(".") or file.suffix.lower() not in SUFFIXES:
+                    continue
+                if excluded(inner + name, exclude):
                     continue
                 found = True
                 why = _outside(file, inside)
@@ -128,14 +223,18 @@ def _files(paths: Iterable[str | Path], warnings: list[str]) -> Iterator[tuple[P
 
 
 def load_knowledge_base(
-    paths: Iterable[str | Path], *, max_chars: int = MAX_KNOWLEDGE_CHARS
+    paths: Iterable[str | Path],
+    *,
+    max_chars: int = MAX_KNOWLEDGE_CHARS,
+    exclude: Sequence[str] = (),
 ) -> KnowledgeBase:
-    """Read and chunk every file of `paths` (files or folders). Unreadable, binary and empty
-    files are skipped with a warning; raises KnowledgeError when nothing is left."""
+    """Read and chunk every file of `paths` (files or folders) but those matching an
+    `exclude` glob. Unreadable, binary and empty files are skipped with a warning; raises
+    KnowledgeError when nothing is left."""
     kb = KnowledgeBase()
     budget = max_chars
     topics_seen: set[str | None] = set()
-    for file, topic in _files(paths, kb.warnings):
+    for file, topic in _files(paths, kb.warnings, exclude):
         if budget <= 0:
             kb.truncated = True
             break
@@ -159,6 +258,8 @@ def load_knowledge_base(
             kb.warnings.append(f"{file}: skipped, it holds no text")
             continue
         topics_seen.add(topic)
+        if is_release_notes(file, chunks):
+            chunks = [replace(c, release_notes=True) for c in chunks]
         kb.chunks.extend(chunks)
     if kb.truncated:
         kb.warnings.append(
@@ -170,6 +271,17 @@ def load_knowledge_base(
         raise KnowledgeError(f"the knowledge base holds no readable text{detail}")
     kb.folder_topics = None not in topics_seen
     return kb
+
+
+def is_release_notes(file: Path, chunks: Sequence[Chunk]) -> bool:
+    """A changelog or release notes: by its name (CHANGELOG.md, release-notes.md,
+    HISTORY.rst, NEWS...) or by its sections, most of them titled by a version number."""
+    stem = file.name.split(".")[0]
+    if _RELEASE_NAMES.match(stem) or re.search(r"change-?log|release[-_ ]?notes", stem, re.I):
+        return True
+    titled = [c.title.rsplit(" > ", 1)[-1] for c in chunks if c.title]
+    versions = sum(1 for t in titled if _VERSION.match(t.strip()))
+    return versions >= 3 and versions * 2 >= len(chunks)
 
 
 def _outside(file: Path, inside: Path) -> str | None:
@@ -206,17 +318,7 @@ class _Skip(Exception):
     """This file is skipped (the message says why)."""
 
 
-@dataclass
-class _Block:
-    """A heading or a paragraph as read."""
-
-    text: str
-    line: int
-    heading: int = 0  # its level, 0 for a paragraph
-    hard: bool = False  # a heading that always starts a new chunk (a JSON Lines record)
-
-
-def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
+def _read(path: Path, warnings: list[str]) -> Iterator[Block]:
     suffix = path.suffix.lower()
     try:
         handle = _open(path, follow=path.is_symlink())
@@ -233,11 +335,15 @@ def _read(path: Path, warnings: list[str]) -> Iterator[_Block]:
         handle.seek(0)
         lines = _text_lines(handle, path)
         if suffix in (".html", ".htm"):
-            yield from _html_blocks(lines)
+            yield from html_blocks(lines)
         elif suffix == ".jsonl":
             yield from _jsonl_blocks(lines, path, warnings)
+        elif suffix in (".md", ".markdown"):
+            yield from markdown_blocks(lines)
+        elif suffix in (".rst", ".rest"):
+            yield from _rst_or_text(lines)
         else:
-            yield from _text_blocks(lines, markdown=suffix in (".md", ".markdown"))
+            yield from _text_blocks(lines)
 
 
 def _text_lines(handle: BinaryIO, path: Path) -> Iterator[str]:
@@ -268,28 +374,21 @@ def _text_lines(handle: BinaryIO, path: Path) -> Iterator[str]:
         raise _Skip(f"line {number} is not UTF-8 text") from None
 
 
-def _text_blocks(lines: Iterable[str], *, markdown: bool) -> Iterator[_Block]:
+def _text_blocks(lines: Iterable[str]) -> Iterator[Block]:
+    """Paragraphs of plain text (blank lines between them)."""
     paragraph: list[str] = []
     start = 1
-    fence = False
     number = 1
     size = 0
     whole = True  # the piece starts a line (a long line comes in pieces)
     for line in lines:
         starts, whole = whole, line.endswith("\n")
-        if starts:
-            stripped = line.strip()
-            if markdown and stripped.startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if (fence or not markdown) else _HEADING.match(stripped)
-            if heading or (not stripped and not fence):
-                if paragraph:
-                    yield _Block("\n".join(paragraph), start)
-                    paragraph, size = [], 0
-                if heading:
-                    yield _Block(heading.group(2), number, len(heading.group(1)))
-                number += whole
-                continue
+        if starts and not line.strip():
+            if paragraph:
+                yield Block("\n".join(paragraph), start)
+                paragraph, size = [], 0
+            number += whole
+            continue
         if not paragraph:
             start = number
         if starts or not paragraph:
@@ -299,85 +398,28 @@ def _text_blocks(lines: Iterable[str], *, markdown: bool) -> Iterator[_Block]:
         size += len(line)
         number += whole
         if size > _BLOCK_CHARS:  # a paragraph without end: cut, as a chunk would be
-            yield _Block("\n".join(paragraph), start)
+            yield Block("\n".join(paragraph), start)
             paragraph, size = [], 0
     if paragraph:
-        yield _Block("\n".join(paragraph), start)
+        yield Block("\n".join(paragraph), start)
 
 
-class _HTMLText(HTMLParser):
-    """Headings and paragraphs of an HTML document; scripts, styles and markup left out."""
-
-    _BREAKS = frozenset(
-        [
-            "p",
-            "div",
-            "li",
-            "ul",
-            "ol",
-            "br",
-            "tr",
-            "table",
-            "section",
-            "article",
-            "blockquote",
-            "pre",
-            "dd",
-            "dt",
-            "hr",
-        ]
-    )
-    _SKIP = frozenset(("script", "style", "noscript", "template", "head"))
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.blocks: list[_Block] = []
-        self._text: list[str] = []
-        self._heading = 0
-        self._skipping = 0
-
-    def _flush(self) -> None:
-        text = " ".join(" ".join(self._text).split())
-        if text:
-            self.blocks.append(_Block(text, self.getpos()[0], self._heading))
-        self._text = []
-
-    def handle_starttag(self, tag: str, attrs: object) -> None:
-        if tag in self._SKIP:
-            self._skipping += 1
-        elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            self._flush()
-            self._heading = int(tag[1])
-        elif tag in self._BREAKS:
-            self._flush()
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP:
-            self._skipping = max(0, self._skipping - 1)
-        elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            self._flush()
-            self._heading = 0
-        elif tag in self._BREAKS:
-            self._flush()
-
-    def handle_data(self, data: str) -> None:
-        if not self._skipping:
-            self._text.append(data)
+def _rst_or_text(lines: Iterable[str]) -> Iterator[Block]:
+    """reStructuredText through docutils (a file of up to RST_MAX_CHARS), else as text."""
+    held: list[str] = []
+    size = 0
+    pieces = iter(lines)
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size > RST_MAX_CHARS:
+            yield from _text_blocks(itertools.chain(held, pieces))
+            return
+    blocks = rst_blocks("".join(held))
+    yield from blocks if blocks else _text_blocks(held)
 
 
-def _html_blocks(lines: Iterable[str]) -> Iterator[_Block]:
-    parser = _HTMLText()
-    for line in lines:
-        parser.feed(line)
-        if parser.blocks:
-            yield from parser.blocks
-            parser.blocks = []
-    parser.close()
-    parser._flush()  # noqa: SLF001 (its own class, in this module)
-    yield from parser.blocks
-
-
-def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[_Block]:
+def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[Block]:
     bad = 0
     for number, line in enumerate(_whole_lines(lines), 1):
         if line is None:  # longer than a record may be
@@ -396,10 +438,10 @@ def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iter
         title = record.get("title") if isinstance(record, dict) else None
         # Each record is a section of its own: its title (or its line) heads it.
         name = title if isinstance(title, str) and title else f"record {number}"
-        yield _Block(name, number, 1, hard=True)
+        yield Block(name, number, 1, hard=True)
         for paragraph in re.split(r"\n\s*\n", text):
             if paragraph.strip():
-                yield _Block(paragraph.strip(), number)
+                yield Block(paragraph.strip(), number)
     if bad:
         warnings.append(f"{path}: {bad} line(s) skipped (not a JSON object with a 'text' string)")
 
@@ -419,7 +461,7 @@ def _whole_lines(pieces: Iterable[str]) -> Iterator[str | None]:
         yield "".join(parts) if size <= _RECORD_CHARS else None
 
 
-def _pdf_blocks(path: BinaryIO) -> Iterator[_Block]:
+def _pdf_blocks(path: BinaryIO) -> Iterator[Block]:
     try:
         from pypdf import PdfReader  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -429,13 +471,14 @@ def _pdf_blocks(path: BinaryIO) -> Iterator[_Block]:
         for page_number, page in enumerate(reader.pages, 1):
             for paragraph in re.split(r"\n\s*\n", page.extract_text() or ""):
                 if paragraph.strip():
-                    yield _Block(paragraph.strip(), page_number)
+                    yield Block(paragraph.strip(), page_number)
     except Exception as exc:  # pypdf raises many kinds on a damaged file
         raise _Skip(f"not a readable PDF ({exc})") from None
 
 
-def _chunks(blocks: Iterable[_Block], source: str) -> Iterator[Chunk]:
-    """Paragraphs put together under their heading path, about CHUNK_CHARS each."""
+def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
+    """Paragraphs put together under their heading path, about CHUNK_CHARS each; a chunk's
+    line is the line its first paragraph starts at; code blocks are kept fenced."""
     path: list[str] = []
     parts: list[str] = []
     size = 0
@@ -455,17 +498,46 @@ def _chunks(blocks: Iterable[_Block], source: str) -> Iterator[Chunk]:
             path.extend([""] * (block.heading - 1 - len(path)))
             path.append(" ".join(block.text.split()))
             continue
-        for piece in _pieces(block.text):
+        pieces = _code_pieces(block.text) if block.code else _pieces(block.text)
+        cursor = lines_before = 0  # where in the block the last piece was found
+        for number, piece in enumerate(pieces):
             if parts and size + len(piece) > CHUNK_CHARS:
                 yield done()
                 parts, size = [], 0
             if not parts:
                 start = block.line
+                if number and "\n" in block.text:  # a later piece: the line it starts at
+                    key = piece.removeprefix("```\n").split("\n", 1)[0][:40]
+                    at = block.text.find(key, cursor) if key else -1
+                    if at >= 0:
+                        lines_before += block.text.count("\n", cursor, at)
+                        cursor = at
+                    start = block.line + lines_before
                 title = " > ".join(p for p in path if p)
             parts.append(piece)
             size += len(piece) + 2
     if parts:
         yield done()
+
+
+def _code_pieces(code: str) -> Iterator[str]:
+    """A code block fenced, cut at line ends into pieces of about CHUNK_CHARS."""
+    lines: list[str] = []
+    size = 0
+    for line in code.split("\n"):
+        while len(line) > CHUNK_CHARS:  # a line longer than a chunk: cut
+            if lines:
+                yield "```\n" + "\n".join(lines) + "\n```"
+                lines, size = [], 0
+            yield "```\n" + line[:CHUNK_CHARS] + "\n```"
+            line = line[CHUNK_CHARS:]
+        if lines and size + len(line) > CHUNK_CHARS:
+            yield "```\n" + "\n".join(lines) + "\n```"
+            lines, size = [], 0
+        lines.append(line)
+        size += len(line) + 1
+    if lines:
+        yield "```\n" + "\n".join(lines) + "\n```"
 
 
 def _pieces(text: str) -> Iterator[str]:

@@ -29,14 +29,29 @@ HEADER = (
 )
 
 
+SIMULATED_HEADER = (
+    "# After its written turns, each scenario's user is simulated when it runs\n"
+    "# (`kind: user_simulator`): follow-ups written from the agent's real answers.\n"
+)
+
+
 class OutputError(ValueError):
     """The output cannot be written as asked (exists without --force, cannot append...)."""
 
 
-def output_format(path: Path) -> str:
+def output_format(path: Path, *, simulate: bool = False) -> str:
     """ "yaml" for a *.dataset.yaml (or .yml), "jsonl" for a .jsonl (checked as a dataset
-    whatever its name, e.g. for the Hub's upload); OutputError for anything else."""
+    whatever its name, e.g. for the Hub's upload), "suite" for a *.suite.yaml with
+    `simulate` (a simulated user has no place in the dataset format); OutputError for
+    anything else."""
     name = path.name.lower()
+    if simulate:
+        if name.endswith((".suite.yaml", ".suite.yml")):
+            return "suite"
+        raise OutputError(
+            f"{path}: --simulate writes a suite (*.suite.yaml): the dataset format has no "
+            "place for a simulated user"
+        )
     if name.endswith(".jsonl"):
         return "jsonl"
     if name.endswith((".dataset.yaml", ".dataset.yml")):
@@ -70,11 +85,14 @@ def new_dataset_text(
     has no place for it: those records run against the workspace's target)."""
     if fmt == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    header = HEADER.format(what=what)
+    if fmt == "suite":
+        header += SIMULATED_HEADER
     body: dict[str, Any] = {"name": name, "description": description}
     if target:
         body["target"] = target
     body["scenarios"] = list(records)
-    return HEADER.format(what=what) + _dump(body)
+    return header + _dump(body)
 
 
 def appended_text(existing: str, records: Sequence[dict[str, Any]], fmt: str, path: Path) -> str:
@@ -116,9 +134,11 @@ def appended_text(existing: str, records: Sequence[dict[str, Any]], fmt: str, pa
     return head + added + "".join(lines[insert_at:])
 
 
-def problems_of(text: str, path: Path) -> list[Problem]:
-    """Every problem the project's analysis finds in `text` as a dataset at `path`."""
-    document = analyze(text, str(path), load_workspace(path), kind=FileKind.DATASET)
+def problems_of(text: str, path: Path, fmt: str = "yaml") -> list[Problem]:
+    """Every problem the project's analysis finds in `text` as a dataset (a suite for the
+    "suite" format) at `path`."""
+    kind = FileKind.SUITE if fmt == "suite" else FileKind.DATASET
+    document = analyze(text, str(path), load_workspace(path), kind=kind)
     return document.every_problem()
 
 

@@ -7,6 +7,7 @@ prompts, so a repeat is answered from the verdict cache.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .constants import QUESTION_TYPE_NAMES
@@ -28,6 +29,15 @@ QUESTION_TYPES: dict[str, str] = {
     "double": (
         "two distinct questions in one message, both answered by the passage; the reference "
         "answer answers both."
+    ),
+    "multi_context": (
+        "one question whose answer needs every passage below: it links facts found in "
+        "different passages, so that no passage alone answers it; the reference answer "
+        "combines them."
+    ),
+    "out_of_scope": (
+        "a question close to the passage's subject that neither the passage nor, likely, "
+        "the rest of the knowledge base answers (the agent should say it does not know)."
     ),
 }
 assert tuple(QUESTION_TYPES) == QUESTION_TYPE_NAMES
@@ -60,17 +70,25 @@ def question_prompt(
     title: str = "",
     distractor: str | None = None,
     seed: int = 0,
+    related: Sequence[tuple[str, str]] = (),
+    persona: str | None = None,
 ) -> str:
+    source = "the passages together" if related else "the passage alone"
     lines = [
         "You write test questions for an AI agent, from its knowledge base.",
         f"The agent: {agent}",
         "",
         f"Write {QUESTION_TYPES[kind]}",
-        "A user of this agent would plausibly ask it. It must be answerable from the passage "
-        "alone; the reference answer states the answer as the passage gives it, in one to three "
+        f"A user of this agent would plausibly ask it. It must be answerable from {source}; "
+        "the reference answer states the answer as the passages give it, in one to three "
         "sentences, without adding anything.",
         _turns_instruction(turns),
     ]
+    if persona:
+        lines.append(
+            f"The user asking (persona): {persona} Write the user's messages as this user "
+            "would (their tone, wording and mistakes); the question stays answerable."
+        )
     if variant:
         lines.append(
             f"This is variant {variant + 1} for this passage: ask about a different fact than "
@@ -78,7 +96,13 @@ def question_prompt(
         )
     if seed:
         lines.append(f"(Variation {seed}: word the question your own way.)")
-    lines += ["", f"Passage ({title}):" if title else "Passage:", _passage(passage)]
+    if related:
+        numbered = [(title, passage), *related]
+        for number, (heading, text) in enumerate(numbered, 1):
+            label = f"Passage {number} ({heading}):" if heading else f"Passage {number}:"
+            lines += ["", label, _passage(text)]
+    else:
+        lines += ["", f"Passage ({title}):" if title else "Passage:", _passage(passage)]
     if distractor is not None:
         lines += ["", "Distracting passage:", _passage(distractor)]
     return "\n".join(lines)
@@ -123,6 +147,58 @@ def self_check_prompt(passage: str, turns: list[str], reference: str) -> str:
             f"Reference answer: {reference}",
             "",
             'Answer "answerable": true only when both hold.',
+        ]
+    )
+
+
+def out_of_scope_prompt(
+    agent: str, passage: str, turns: int, variant: int, *, title: str = "", seed: int = 0
+) -> str:
+    lines = [
+        "You write out-of-scope test questions for an AI agent: questions near its "
+        "knowledge base that the knowledge base does not answer.",
+        f"The agent: {agent}",
+        "",
+        f"Write {QUESTION_TYPES['out_of_scope']}",
+        "A user of this agent would plausibly ask it, on the same subject as the passage, "
+        'but about a fact the passage does not give. In "missing", say in one sentence what '
+        "the passage leaves out that the question asks for.",
+        _turns_instruction(turns),
+    ]
+    if variant:
+        lines.append(f"This is variant {variant + 1} for this passage: ask about something else.")
+    if seed:
+        lines.append(f"(Variation {seed}: word the question your own way.)")
+    lines += ["", f"Passage ({title}):" if title else "Passage:", _passage(passage)]
+    return "\n".join(lines)
+
+
+def out_of_scope_schema(turns: int) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "turns": _turns_schema(turns),
+            "missing": {"type": "string", "minLength": 1},
+        },
+        "required": ["turns", "missing"],
+        "additionalProperties": False,
+    }
+
+
+def out_of_scope_check_prompt(passages: Sequence[str], turns: list[str]) -> str:
+    conversation = "\n".join(f"User: {turn}" for turn in turns)
+    shown = "\n\n".join(f"Passage {i}:\n{_passage(p)}" for i, p in enumerate(passages, 1))
+    return "\n".join(
+        [
+            "Check an out-of-scope test question: the agent's knowledge base must not answer it.",
+            "Can the last user message be answered from these passages of the knowledge base "
+            '(the ones closest to it)? Answer "answerable": true if they answer it, even '
+            "in part; false if they do not.",
+            "",
+            shown,
+            "",
+            "Conversation:",
+            conversation,
         ]
     )
 

@@ -7,6 +7,7 @@ and checks it with the project's analysis.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import pipeline
-from .knowledge import KnowledgeBase, load_knowledge_base
+from .knowledge import KnowledgeBase, Topic, load_knowledge_base
 from .output import appended_text, new_dataset_text, output_format, problems_of
 from .presets import PresetSpec, find_preset
 
@@ -31,6 +32,7 @@ class Request:
     like: str | None = None  # a dataset whose scenarios are the examples
     options: pipeline.Options = field(default_factory=pipeline.Options)
     target: str | None = None  # the agent the scenarios are for, written into a new dataset
+    exclude: Sequence[str] = ()  # globs of knowledge-base files left out
 
 
 @dataclass
@@ -43,23 +45,32 @@ class Prepared:
     @property
     def what(self) -> str:
         if self.knowledge is not None:
-            return f"from {', '.join(self.request.docs)}"
+            voice = f", persona {self.preset.name or 'in words'}" if self.preset else ""
+            return f"from {', '.join(self.request.docs)}{voice}"
         assert self.preset is not None
         return f"persona {self.preset.name}" if self.preset.name else "a persona"
 
 
 def prepare(request: Request, configured_presets: dict[str, Any] | None = None) -> Prepared:
     """Check the request and read its knowledge base. Raises RequestError."""
-    given = [x for x in (request.persona, request.preset, request.like) if x] + (
-        ["docs"] if request.docs else []
-    )
-    if len(given) != 1:
+    given = [x for x in (request.persona, request.preset, request.like) if x]
+    if len(given) > 1 or not (given or request.docs) or (request.like and request.docs):
         raise RequestError(
-            "give one of --persona TEXT, --preset NAME, --from-docs PATH... or --like DATASET"
+            "give one of --persona TEXT, --preset NAME, --from-docs PATH... or --like DATASET "
+            "(--persona or --preset may go with --from-docs: document questions in that "
+            "persona's voice)"
         )
     problems = request.options.problems()
     if problems:
         raise RequestError("; ".join(problems))
+    voiced = bool(request.persona or request.preset)
+    if voiced and "out_of_scope" in request.options.types:
+        raise RequestError(
+            "out_of_scope questions cannot be asked in a persona's voice: leave out "
+            "--persona/--preset, or the out_of_scope type"
+        )
+    if request.options.types and not request.docs:
+        raise RequestError("--types applies to --from-docs only")
     prepared = Prepared(request)
     if request.preset:
         try:
@@ -77,20 +88,22 @@ def prepare(request: Request, configured_presets: dict[str, Any] | None = None) 
             prepared.preset = preset_like(Path(request.like))
         except ValueError as exc:
             raise RequestError(str(exc)) from None
-    else:
+    if request.docs:
         try:
-            prepared.knowledge = load_knowledge_base(request.docs)
+            prepared.knowledge = load_knowledge_base(request.docs, exclude=request.exclude)
         except ValueError as exc:
             raise RequestError(str(exc)) from None
         prepared.warnings.extend(prepared.knowledge.warnings)
     return prepared
 
 
-async def topics_of(prepared: Prepared, generator: Any, embedding_model: Any) -> dict[str, int]:
+async def topics_of(prepared: Prepared, generator: Any, embedding_model: Any) -> list[Topic]:
+    """The knowledge base's topics, largest first (named by the model when one is given,
+    else by their words)."""
     kb = prepared.knowledge
     assert kb is not None
     await pipeline.find_topics(kb, generator, embedding_model, prepared.request.options.seed)
-    return kb.topics()
+    return list(kb.topic_list)
 
 
 async def generate(
@@ -102,15 +115,33 @@ async def generate(
     """The generated scenarios. Raises RequestError (an unknown topic), ProviderError,
     GenerationError."""
     options = prepared.request.options
-    if prepared.knowledge is not None:
-        await pipeline.find_topics(prepared.knowledge, generator, embedding_model, options.seed)
+    kb = prepared.knowledge
+    if kb is not None:
+        # The topics' names are asked while generating (one round trip less), unless a
+        # --topic names one by its name, or simulated users are told what it is about.
+        await pipeline.find_topics(kb, generator, embedding_model, options.seed, name=False)
+        ids = {t.id.lower() for t in kb.topic_list}
+        later = not options.simulate and all(w.strip().lower() in ids for w in options.topics)
+        if not later:
+            await pipeline.name_topics(kb, generator)
         try:
-            chunks = pipeline.select_topics(prepared.knowledge, options.topics)
+            chunks = pipeline.select_topics(kb, options.topics)
         except ValueError as exc:
             raise RequestError(str(exc)) from None
-        return await pipeline.from_documents(
-            chunks, generator, options, embedding_model=embedding_model, on_progress=on_progress
+        generating = pipeline.from_documents(
+            chunks,
+            generator,
+            options,
+            embedding_model=embedding_model,
+            on_progress=on_progress,
+            persona=prepared.preset,
+            everything=kb.chunks,
+            lexical=kb.lexical,
         )
+        if not later:
+            return await generating
+        outcome, names = await asyncio.gather(generating, pipeline.name_topics(kb, generator))
+        return pipeline.renamed(outcome, names)
     if options.topics:
         raise RequestError("--topic applies to --from-docs only")
     assert prepared.preset is not None
@@ -127,15 +158,15 @@ def render(
     prepared: Prepared, outcome: pipeline.Outcome, path: Path, *, append: bool
 ) -> tuple[str, list[str]]:
     """The text to write at `path` and the problems the analysis finds in it (none expected)."""
-    records = [g.record() for g in outcome.scenarios]
-    fmt = output_format(path)
+    fmt = output_format(path, simulate=prepared.request.options.simulate)
+    records = [g.suite_record() if fmt == "suite" else g.record() for g in outcome.scenarios]
     if append and path.exists():
         existing = path.read_text(encoding="utf-8")
         text = appended_text(existing, records, fmt, path)
         # The file's own problems are not ours to refuse: only those the records add.
-        before = Counter((p.code, p.message) for p in problems_of(existing, path))
+        before = Counter((p.code, p.message) for p in problems_of(existing, path, fmt))
         added = []
-        for problem in problems_of(text, path):
+        for problem in problems_of(text, path, fmt):
             key = (problem.code, problem.message)
             if before[key] > 0:
                 before[key] -= 1
@@ -152,4 +183,4 @@ def render(
             fmt=fmt,
             target=prepared.request.target,
         )
-    return text, [p.format(str(path)) for p in problems_of(text, path)]
+    return text, [p.format(str(path)) for p in problems_of(text, path, fmt)]

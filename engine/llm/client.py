@@ -134,10 +134,14 @@ def _openai() -> ModuleType:
         return openai
 
 
-def warm_up() -> None:
-    """Import litellm now, in a background thread, so a first call does not wait for it
-    (a batch job such as `checkspec generate` reads its input meanwhile)."""
-    threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
+def warm_up(model: str | None = None) -> None:
+    """Import what calls to `model` need now, in a background thread, so a first call does
+    not wait for it (a batch job such as `checkspec generate` reads its input meanwhile):
+    the openai SDK alone for a model sent straight to its endpoint, else litellm."""
+    if _direct_name(model):
+        threading.Thread(target=_openai, name="openai-import", daemon=True).start()
+    else:
+        threading.Thread(target=_litellm, name="litellm-import", daemon=True).start()
 
 
 def price_map() -> Mapping[str, Any]:

@@ -93,6 +93,21 @@ class Preset(BaseModel):
     )
 
 
+class GenerateDefaults(BaseModel):
+    """What `checkspec generate` reads from checkspec.yaml besides the agent and presets."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid")
+
+    exclude: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Globs of knowledge-base files and folders `--from-docs` leaves out, matched "
+            "against each path inside the folder given and its name (CHANGELOG.md, "
+            "drafts/*, **/internal/**); added to --exclude."
+        ),
+    )
+
+
 class WorkspaceConfig(BaseModel):
     """Settings in checkspec.yaml (CLI flags and editor settings override them).
 
@@ -149,6 +164,9 @@ class WorkspaceConfig(BaseModel):
     presets: dict[str, Preset] = Field(
         default_factory=dict,
         description="Prompt presets for `checkspec generate --preset NAME`, by name.",
+    )
+    generate: GenerateDefaults | None = Field(
+        default=None, description="Defaults of `checkspec generate` (exclude globs)."
     )
 
     def custom(self) -> dict[str, CustomCheck]:

@@ -72,16 +72,20 @@ async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
     docs = [docs] if isinstance(docs, str) else docs
     if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
         return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
-    argv = ["--from-docs", *(as_path(d) for d in docs), "--list-topics"]
+    argv = ["--from-docs", *(as_path(d) for d in docs), "--list-topics", "--format", "json"]
     code, lines = await _child(ls, argv, progress=False, out=True)
     if code != 0:
         errors = [line.removeprefix("error: ") for line in lines if line.startswith("error:")]
         return {"error": errors[-1] if errors else f"exit {code}"}
-    topics = []
-    for line in lines:
-        count, _, name = line.strip().partition("  ")
-        if count.isdigit():
-            topics.append({"name": name.strip(), "chunks": int(count)})
+    try:
+        listed = json.loads("\n".join(lines))
+    except ValueError:
+        listed = []
+    topics = [
+        {"id": t.get("id"), "name": t.get("name"), "chunks": t.get("chunks")}
+        for t in (listed if isinstance(listed, list) else [])
+        if isinstance(t, dict)
+    ]
     return {"topics": topics}
 
 

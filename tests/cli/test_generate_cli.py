@@ -36,7 +36,10 @@ def test_from_docs_writes_a_valid_draft_dataset_with_fitted_checks(
     stub, answers = model
     kb = knowledge_base(tmp_path)
     out = tmp_path / "kb.dataset.yaml"
-    assert generate(tmp_path, "--from-docs", str(kb), "-n", "3", "-o", str(out)) == 0
+    assert (
+        generate(tmp_path, "--from-docs", str(kb), "--types", "simple", "-n", "3", "-o", str(out))
+        == 0
+    )
     assert problems(out) == []
     data = dataset(out)
     scenarios = data["scenarios"]
@@ -106,7 +109,9 @@ def test_list_topics_prints_each_with_its_chunk_count(tmp_path: Path, model: Mod
     kb = knowledge_base(tmp_path)
     assert generate(tmp_path, "--from-docs", str(kb), "--list-topics") == 0
     lines = capsys.readouterr().out.splitlines()
-    assert sorted(line.split()[-1] for line in lines) == ["returns", "shipping", "warranty"]
+    # Each line: the chunk count, the name, the id in brackets (folder topics: the folder).
+    assert sorted(line.split()[-2] for line in lines) == ["returns", "shipping", "warranty"]
+    assert sorted(line.split()[-1] for line in lines) == ["[returns]", "[shipping]", "[warranty]"]
 
 
 def test_topics_without_subfolders_are_clustered_and_named_by_the_model(

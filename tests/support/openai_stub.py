@@ -303,7 +303,9 @@ class GenerationAnswers:
 
     Each kind of prompt is told by its first line; answers are made from the prompt (the
     passage's first sentence as the reference answer, so each chunk gives its own
-    question), valid against the schema the request sends. `unanswerable` holds words:
+    question), valid against the schema the request sends; an out-of-scope question asks
+    what the passage's first words cost on Mars, and its check says the passages do not
+    answer it unless it holds a word of `in_scope`. `unanswerable` holds words:
     a self-check of a question containing one says it is not answerable. `latency` sleeps
     before each answer (benchmarks). `garbage` answers every request with prose.
     """
@@ -311,6 +313,7 @@ class GenerationAnswers:
     def __init__(self, latency: float = 0.0, unanswerable: tuple[str, ...] = ()) -> None:
         self.latency = latency
         self.unanswerable = unanswerable
+        self.in_scope: tuple[str, ...] = ()  # words of out-of-scope questions the KB answers
         self.garbage = False
         self.variants = True  # False: the same question again for each variant of a chunk
         self.kinds: list[str] = []
@@ -340,6 +343,7 @@ class GenerationAnswers:
         if first.startswith("You write test questions"):
             passage = prompt.split("Passage", 1)[1].split(":\n", 1)[1]
             passage = passage.split("\n\nDistracting passage:", 1)[0]
+            passage = passage.split("\n\nPassage 2", 1)[0]  # multi_context: the first
             sentence = passage.strip().split(". ")[0].strip().rstrip(".")
             variant = ""
             if "This is variant " in prompt and self.variants:
@@ -349,6 +353,17 @@ class GenerationAnswers:
             question = f"Is it true that {sentence[:200]}{variant}?"
             context = [f"Some context for my question, part {i + 1}." for i in range(turns - 1)]
             return "question", {"turns": [*context, question], "reference_answer": sentence + "."}
+        if first.startswith("You write out-of-scope"):
+            passage = prompt.split("Passage", 1)[1].split(":\n", 1)[1]
+            words = passage.split()[:3]
+            turns = self._turns_wanted(prompt)
+            question = f"What will {' '.join(words)} cost on Mars next year?"
+            context = [f"Some context for my question, part {i + 1}." for i in range(turns - 1)]
+            return "out_of_scope", {"turns": [*context, question], "missing": "the future."}
+        if first.startswith("Check an out-of-scope"):
+            conversation = prompt.split("Conversation:\n", 1)[1]
+            answered = any(word in conversation for word in self.in_scope)
+            return "out_of_scope_check", {"answerable": answered, "reason": "stub"}
         if first.startswith("Check a test question"):
             conversation = prompt.split("Conversation:\n", 1)[1]
             bad = any(word in conversation for word in self.unanswerable)

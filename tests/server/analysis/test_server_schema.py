@@ -282,6 +282,7 @@ def test_the_root_of_each_file_kind() -> None:
             "custom_checks",
             "agent",
             "presets",
+            "generate",
         ],
     }
     # Every root is titled from its model (the suite's is SuiteFile, as the others').
