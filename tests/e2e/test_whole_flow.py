@@ -26,7 +26,7 @@ import yaml
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.generate_helpers import knowledge_base
+from tests.support.generate_helpers import generator_and_passing_judges, knowledge_base
 from tests.support.lsp_helpers import change_file, start_session
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 
@@ -43,14 +43,7 @@ def stub() -> Iterator[OpenAIStub]:
     """Answers generation prompts as a model would, and every judge: pass."""
     answers = GenerationAnswers()
     with running_stub() as server:
-
-        def chat(body: dict[str, Any]) -> str:
-            kind, answer = answers._answer(body["messages"][-1]["content"])  # noqa: SLF001
-            if kind == "unknown":  # a judge's prompt
-                return json.dumps({"passed": True, "reason": "the answer is fine"})
-            return json.dumps(answer)
-
-        server.chat = chat
+        server.chat = generator_and_passing_judges(answers)
         server.embeddings = lambda text: [1.0, 0.0, float(len(text) % 7)]
         yield server
 

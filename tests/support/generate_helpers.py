@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,3 +75,16 @@ def model_fixture(
             set_default_embedding_model(None)
             limits.set_gate(None)
             clear_cache()
+
+
+def generator_and_passing_judges(answers: GenerationAnswers) -> Callable[[dict[str, Any]], str]:
+    """A stub chat that answers generation prompts as a model would (`answers`) and every
+    judge's prompt with a pass: a generated suite then runs green against any agent."""
+
+    def chat(body: dict[str, Any]) -> str:
+        kind, answer = answers._answer(body["messages"][-1]["content"])  # noqa: SLF001
+        if kind == "unknown":  # a judge's prompt
+            return json.dumps({"passed": True, "reason": "the answer is fine"})
+        return json.dumps(answer)
+
+    return chat

@@ -11,12 +11,11 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
-from tests.support.generate_helpers import knowledge_base
+from tests.support.generate_helpers import generator_and_passing_judges, knowledge_base
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 from tests.support.paths import REPO
 
@@ -44,14 +43,7 @@ def stub_fixture() -> Iterator[OpenAIStub]:
     """The stub answering generation prompts as a model would, and every judge: pass."""
     answers = GenerationAnswers()
     with running_stub() as stub:
-
-        def chat(body: dict[str, Any]) -> str:
-            kind, answer = answers._answer(body["messages"][-1]["content"])  # noqa: SLF001
-            if kind == "unknown":  # a judge's prompt
-                return json.dumps({"passed": True, "reason": "the answer is fine"})
-            return json.dumps(answer)
-
-        stub.chat = chat
+        stub.chat = generator_and_passing_judges(answers)
         stub.embeddings = lambda text: [1.0, 0.0, float(len(text) % 7)]
         yield stub
 

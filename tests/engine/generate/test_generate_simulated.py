@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.support.generate_helpers import knowledge_base
+from tests.support.generate_helpers import generator_and_passing_judges, knowledge_base
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
@@ -52,17 +52,14 @@ def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(name="stub")
 def stub_fixture() -> Iterator[OpenAIStub]:
-    answers = GenerationAnswers()
+    model = generator_and_passing_judges(GenerationAnswers())
     with running_stub() as stub:
 
         def chat(body: dict[str, Any]) -> str:
             prompt = body["messages"][-1]["content"]
             if prompt.startswith("You play a user talking to an AI agent"):
                 return json.dumps(simulated_user(prompt))
-            kind, answer = answers._answer(prompt)  # noqa: SLF001
-            if kind == "unknown":  # a judge's prompt
-                return json.dumps({"passed": True, "reason": "the answer is fine"})
-            return json.dumps(answer)
+            return model(body)
 
         stub.chat = chat
         yield stub
