@@ -16,6 +16,7 @@ from ..core.check import Check
 from ..core.injection import is_async_callable
 from ..core.result import CheckResult
 from ..core.trace import Trace
+from ..core.user_thread import in_own_thread
 from ..imports import SEARCH_PATHS, import_reference, validate_reference
 
 
@@ -66,9 +67,7 @@ class FnCheck(Check):
             # Imported and called off the event loop: a check that sleeps, or a module
             # that sleeps at import, holds only its own thread, so its scenario alone
             # passes its deadline (docs/decisions.md, "Where user code runs").
-            import asyncio
-
-            outcome = await asyncio.to_thread(lambda: self._function()(trace))
+            outcome = await in_own_thread(lambda: self._function()(trace))
         else:
             outcome = self.fn(trace)
         if inspect.isawaitable(outcome):

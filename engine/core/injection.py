@@ -63,9 +63,9 @@ async def call_injected(
     if is_async_callable(fn):
         return await fn(*args, **kwargs)
     if thread:
-        import asyncio  # deferred: validating a file never calls a target
+        from .user_thread import in_own_thread  # deferred: validating calls no target
 
-        result = await asyncio.to_thread(fn, *args, **kwargs)
+        result = await in_own_thread(fn, *args, **kwargs)
     else:
         result = fn(*args, **kwargs)
     if inspect.isawaitable(result):

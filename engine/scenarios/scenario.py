@@ -464,12 +464,12 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         results: list[TestCaseResult] = []
         try:
             if isinstance(chosen, str) and chosen.startswith("python:"):
-                import asyncio  # here: validating a file never runs a scenario
+                from ..core.user_thread import in_own_thread
 
                 # The target's module is imported off the event loop: one that sleeps at
                 # import holds its own thread, not the other scenarios (docs/decisions.md,
                 # "Where user code runs").
-                resolved = await asyncio.to_thread(self._resolve, chosen)
+                resolved = await in_own_thread(self._resolve, chosen)
             else:
                 resolved = self._resolve(chosen)
         except Exception as exc:

@@ -49,9 +49,16 @@ def stub() -> Iterator[OpenAIStub]:
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory, stub: OpenAIStub) -> Path:
-    """The workspace after the CLI's part of the flow (test_the_cli_flow walks it)."""
-    return tmp_path_factory.mktemp("flow") / "shop"
+def walked(tmp_path_factory: pytest.TempPathFactory, stub: OpenAIStub) -> dict[str, str]:
+    """The CLI's walk (below), once per module, whichever test asks first: the statuses of
+    its run by scenario id."""
+    return walk_the_cli(tmp_path_factory.mktemp("flow") / "shop", stub)
+
+
+@pytest.fixture(scope="module")
+def workspace(walked: dict[str, str]) -> Path:
+    """The workspace the CLI's walk left."""
+    return Path(walked["workspace"])
 
 
 def cli(cwd: Path, *args: str, code: int | None = 0) -> subprocess.CompletedProcess[str]:
@@ -72,7 +79,7 @@ def statuses(report: dict[str, Any]) -> dict[str, str]:
     return {s["id"]: s["status"] for s in report["scenarios"]}
 
 
-def test_the_cli_flow(workspace: Path, stub: OpenAIStub) -> None:
+def walk_the_cli(workspace: Path, stub: OpenAIStub) -> dict[str, str]:
     workspace.mkdir(parents=True)
     # init: a commented checkspec.yaml, an example scenario, .checkspec/ ignored.
     cli(workspace, "init", "--model", "openai/stub-model", "--target", "python:agent:answer")
@@ -127,13 +134,18 @@ def test_the_cli_flow(workspace: Path, stub: OpenAIStub) -> None:
     page = (workspace / "report.html").read_text()
     assert page.lower().startswith("<!doctype html") and "moved.dataset.yaml" in page
 
-    (workspace / "cli-statuses.json").write_text(json.dumps(statuses(ran)))
+    return {**statuses(ran), "workspace": str(workspace)}
+
+
+def test_the_cli_flow(walked: dict[str, str]) -> None:
+    scenarios = {k: v for k, v in walked.items() if k != "workspace"}
+    assert scenarios and set(scenarios.values()) == {"pass"}
 
 
 def test_the_pytest_plugin_runs_the_same_scenarios(workspace: Path) -> None:
-    """The same workspace through `pytest --checkspec`: the same scenarios, the same
-    statuses, drafts left out the same way."""
-    expected = json.loads((workspace / "cli-statuses.json").read_text())
+    """The same workspace through `pytest --checkspec`: the same scenarios as `run`, the
+    same statuses, drafts left out the same way."""
+    expected = statuses(json.loads(cli(workspace, "run", "suites", "--format", "json").stdout))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--checkspec", "suites", "-p", "no:asyncio", "-v",
          "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:random_order"],

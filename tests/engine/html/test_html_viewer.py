@@ -163,3 +163,21 @@ def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) ->
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_ctrl_c_stops_at_once_with_a_client_connected(
+    viewer: tuple[subprocess.Popen[str], str, int],
+) -> None:
+    """An idle client holds its connection's thread for the read timeout (30 s); Ctrl-C
+    does not wait for it."""
+    process, host, port = viewer
+    import socket
+
+    idle = socket.create_connection((host, port), timeout=10)
+    try:
+        status, _ = _get(host, port, "/api/runs")  # served: the idle one is accepted too
+        assert status == 200
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0
+    finally:
+        idle.close()
