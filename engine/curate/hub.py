@@ -81,6 +81,14 @@ def _scenario(
                 "checks": checks,
             }
         )
+    annotations = value.get("annotations")
+    annotations = dict(annotations) if isinstance(annotations, dict) else {}
+    kept = annotations.pop(_PROVENANCE, None)  # what the Hub said, kept by `hub import`
+    kept = kept if isinstance(kept, dict) else {}
+    identity = _text(kept.get("id"), identity)
+    dataset = _text(kept.get("dataset_id"), dataset)
+    created_stamp = _text(kept.get("created_at"), stamp)
+    updated_stamp = _text(kept.get("updated_at"), stamp)
     comments = []
     for at, comment in enumerate(value.get("comments") or []):
         if not isinstance(comment, dict):
@@ -99,8 +107,8 @@ def _scenario(
     row: dict[str, Any] = {
         "id": identity,
         "dataset_id": dataset,
-        "created_at": stamp,
-        "updated_at": stamp,
+        "created_at": created_stamp,
+        "updated_at": updated_stamp,
         # the dataset's own tags are every scenario's
         "tags": list(
             dict.fromkeys([*spec.tags, *(t for t in value.get("tags") or [] if isinstance(t, str))])
@@ -113,11 +121,21 @@ def _scenario(
         row["name"] = value["name"]
     if isinstance(value.get("description"), str):
         row["description"] = value["description"]
-    if isinstance(value.get("annotations"), dict) and value["annotations"]:
+    if annotations:
         # The generation provenance. The Hub's Scenario declares no such field; its models
         # keep unknown fields (extra="allow"), so it survives the SDK both ways.
-        row["annotations"] = value["annotations"]
+        row["annotations"] = annotations
     return row
+
+
+# The annotation where `hub import` keeps a scenario's Hub identity and timestamps, which
+# `hub export` gives back: export, import, export is byte for byte the first export.
+_PROVENANCE = "hub"
+_KEPT = ("id", "dataset_id", "created_at", "updated_at")
+
+
+def _text(value: Any, default: str) -> str:
+    return value if isinstance(value, str) and value else default
 
 
 def _as_object(value: Any, key: str) -> dict[str, Any]:
@@ -215,8 +233,12 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             scenario["tags"] = list(row["tags"])
         if row.get("status") == "draft":
             scenario["status"] = "draft"
-        if isinstance(row.get("annotations"), dict) and row["annotations"]:
-            scenario["annotations"] = row["annotations"]
+        annotations = dict(row["annotations"]) if isinstance(row.get("annotations"), dict) else {}
+        kept = {key: row[key] for key in _KEPT if isinstance(row.get(key), str) and row[key]}
+        if kept:
+            annotations[_PROVENANCE] = kept
+        if annotations:
+            scenario["annotations"] = annotations
         comments = []
         for comment in row.get("comments") or []:
             made_comment: dict[str, Any] = {

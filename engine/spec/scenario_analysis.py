@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ..catalog import SCHEMA_KEY
 from ..core.check import Check
+from ..core.construct import construct
 from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..interactions import ChatInteract, Interact, InteractionSpec
@@ -473,16 +474,14 @@ def _record(
         recorded = recorded and output_node is not None and output_node.value is not None
         problems.extend(_unrecorded_labels(item.get("checks"), recorded, "output", ctx))
         outputs = output_node.value if output_node is not None else MISSING
-        steps.append(
-            Step.model_construct(
-                interacts=[
-                    ChatInteract.model_construct(
-                        inputs=input_node.value, outputs=outputs, metadata={}
-                    )
-                ],
-                checks=checks,
-            )
+        # construct(): model_construct looks up each default factory's signature per call,
+        # a third of the time of a 100,000-row dataset.
+        interact = construct(
+            ChatInteract,
+            {"kind": "interact", "inputs": input_node.value, "outputs": outputs, "metadata": {}},
+            unset=("kind",),
         )
+        steps.append(construct(Step, {"interacts": [interact], "checks": checks}))
     explicit = node.value.get("name")
     fallback = entry.name
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
@@ -503,12 +502,20 @@ def _record(
         entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
     elif not has_errors(problems):
         description = node.value.get("description")
-        entry.scenario = Scenario.model_construct(
-            name=entry.name,
-            description=description if isinstance(description, str) else None,
-            target=ctx.target,
-            tags=entry.tags,
-            annotations={},
-            steps=steps,
+        entry.scenario = construct(
+            Scenario,
+            {
+                "name": entry.name,
+                "description": description if isinstance(description, str) else None,
+                "target": ctx.target,
+                "tags": entry.tags,
+                "annotations": {},
+                "steps": steps,
+                "trace_type": None,
+                "multiple_runs": 1,
+                "status": None,
+                "comments": [],
+            },
+            unset=("trace_type", "multiple_runs", "status", "comments"),
         )
     return entry
