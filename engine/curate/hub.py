@@ -12,7 +12,7 @@ enabled, position}`. Import reads the same back (what the SDK writes with
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -285,3 +285,24 @@ def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:
     return yaml.safe_dump(
         {"name": name, "scenarios": list(rows)}, sort_keys=False, allow_unicode=True, width=100
     )
+
+
+def split_rows(
+    path: Path, rows: Sequence[dict[str, Any]], name: str, fits: Callable[[Path, str], bool]
+) -> list[tuple[Path, str]]:
+    """The rows as YAML (or JSON) dataset files that each `fits` the limits of one file:
+    NAME-1.dataset.yaml, NAME-2.dataset.yaml, ... beside `path`, in order, as few as halving
+    finds (a JSON Lines dataset has no such need: its limits are per row)."""
+    stem, _, rest = path.name.partition(".")
+    count = 2
+    while True:
+        size = -(-len(rows) // count)
+        chunks = [rows[at : at + size] for at in range(0, len(rows), size)]
+        width = len(str(len(chunks)))
+        parts = [
+            (path.with_name(f"{stem}-{i + 1:0{width}d}.{rest}"), write_rows(path, chunk, name))
+            for i, chunk in enumerate(chunks)
+        ]
+        if all(fits(part, text) for part, text in parts) or size == 1:
+            return parts
+        count *= 2
