@@ -13,8 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..catalog import setting_field
-from .kinds import is_jsonl
 from ..scenarios.scenario import TargetText
+from .kinds import is_jsonl
 
 CUSTOM_PREFIX = "custom_"
 
