@@ -502,20 +502,14 @@ def _record(
         entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
     elif not has_errors(problems):
         description = node.value.get("description")
-        entry.scenario = construct(
-            Scenario,
-            {
-                "name": entry.name,
-                "description": description if isinstance(description, str) else None,
-                "target": ctx.target,
-                "tags": entry.tags,
-                "annotations": {},
-                "steps": steps,
-                "trace_type": None,
-                "multiple_runs": 1,
-                "status": None,
-                "comments": [],
-            },
-            unset=("trace_type", "multiple_runs", "status", "comments"),
+        entry.scenario = Scenario.model_construct(
+            name=entry.name,
+            description=description if isinstance(description, str) else None,
+            target=ctx.target,
+            tags=entry.tags,
+            annotations={},
+            steps=steps,
+            comments=[],  # given: model_construct inspects a default factory on each call
         )
+        entry.scenario.__pydantic_fields_set__.discard("comments")  # as if not given
     return entry
