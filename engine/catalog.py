@@ -272,7 +272,18 @@ SETTINGS: tuple[Setting, ...] = (
         "max_file_size",
         int,
         10_000_000,
-        "Files larger than this many bytes are refused.",
+        "Files larger than this many bytes are refused (JSON Lines datasets: see "
+        "max_dataset_file_size).",
+        editor=True,
+        minimum=1,
+    ),
+    Setting(
+        "max_dataset_file_size",
+        int,
+        100_000_000,
+        "JSON Lines datasets larger than this many bytes are refused. Each row is read "
+        "alone, under the node and depth limits of one row, so a dataset may be larger "
+        "than a YAML file (max_file_size).",
         editor=True,
         minimum=1,
     ),

@@ -69,6 +69,7 @@ class Settings:
     jobs: int = _default("jobs")  # worker processes of a run; 0: one per CPU
     python: str | None = _default("python")  # the workers' interpreter; None: this one
     max_file_size: int = _default("max_file_size")
+    max_dataset_file_size: int = _default("max_dataset_file_size")
     max_prompt_size: int = _default("max_prompt_size")
     limits: provider_limits.Limits = ()  # provider limits by model, "" for the judge's
     prices: tuple[tuple[str, tuple[float, float]], ...] = ()  # $ per token (in, out) by model

@@ -333,11 +333,42 @@ def _hub(args: argparse.Namespace) -> int:
         raise CurateError(f"{args.to}: name it *.dataset.yaml, *.dataset.json or *.dataset.jsonl")
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
-    made = hub.write_rows(args.to, rows, args.to.name.split(".")[0])
+    name = args.to.name.split(".")[0]
+    made = hub.write_rows(args.to, rows, name)
+    if args.to.suffix != ".jsonl" and _over_limits(made, args.to):
+        # Too big for one YAML (or JSON) file: as many files as keep each under the limits.
+        parts = hub.split_rows(args.to, rows, name, lambda p, t: not _over_limits(t, p))
+        for part, text in parts:
+            if part.exists():
+                raise CurateError(f"{part}: exists; import into a new file, then `checkspec move`")
+            _refuse_invalid(text, part)
+        commit([Change(part, None, text.encode("utf-8")) for part, text in parts])
+        print(
+            f"imported {len(rows)} scenario(s) into {len(parts)} files {parts[0][0]} .. "
+            f"{parts[-1][0]}: one would be over the limits of a YAML file; a *.dataset.jsonl "
+            "target holds them in one file (its limits are per row)",
+            file=sys.stderr,
+        )
+        return EXIT_OK
     _refuse_invalid(made, args.to)
     commit([Change(args.to, None, made.encode("utf-8"))])
     print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
     return EXIT_OK
+
+
+def _over_limits(text: str, path: Path) -> bool:
+    """Whether checkspec would refuse `text` at `path` for its size or node count."""
+    from ..spec.document import analyze
+    from ..spec.kinds import FileKind
+    from ..spec.source import too_large
+    from ..spec.workspace import load_workspace
+
+    workspace = load_workspace(path.absolute())
+    limit, setting = workspace.config.size_limit(path)
+    if too_large(text, limit, setting) is not None:
+        return True
+    document = analyze(text, str(path), workspace, kind=FileKind.DATASET)
+    return any(p.code in ("too-many-nodes", "too-large") for p in document.problems)
 
 
 def _refuse_invalid(text: str, path: Path) -> None:

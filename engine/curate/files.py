@@ -13,11 +13,10 @@ from pathlib import Path
 
 from ..catalog import SCHEMA_KEY
 from ..spec.datasets import record_name
-from ..spec.event_reader import too_many_message
 from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Severity
-from ..spec.source import MAX_NODES, parse_jsonl_row, parse_source
+from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
 from ..spec.workspace import find_config_for
 
@@ -152,19 +151,15 @@ def parse_spec(path: Path, data: bytes, text: str) -> SpecFile:
 
 def _jsonl(path: Path, data: bytes, text: str) -> SpecFile:
     spec = SpecFile(path, data, text, FileKind.DATASET, "jsonl", None)
-    budget = MAX_NODES
     for number, line in enumerate(LinesView(index_of(text))):
         if not line.strip():
             continue
-        row = parse_jsonl_row(line, number, max_depth=200, max_nodes=budget)
-        budget -= row.nodes
+        row = read_jsonl_row(line, number)  # the limits are each row's, not the file's
         if row.root is None or (
             row.problems and any(p.severity is Severity.ERROR for p in row.problems)
         ):
             first = row.problems[0] if row.problems else None
             message = first.message if first is not None else "not a JSON value"
-            if first is not None and first.code == "too-many-nodes":
-                message = too_many_message(MAX_NODES)  # the file's limit, not what was left
             column = first.range.start.character + 1 if first is not None else 1
             raise CurateError(
                 f"{path}:{number + 1}:{column}: {message} (the file is left as it is)"

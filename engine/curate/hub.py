@@ -12,7 +12,7 @@ enabled, position}`. Import reads the same back (what the SDK writes with
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -81,6 +81,14 @@ def _scenario(
                 "checks": checks,
             }
         )
+    annotations = value.get("annotations")
+    annotations = dict(annotations) if isinstance(annotations, dict) else {}
+    kept = annotations.pop(_PROVENANCE, None)  # what the Hub said, kept by `hub import`
+    kept = kept if isinstance(kept, dict) else {}
+    identity = _text(kept.get("id"), identity)
+    dataset = _text(kept.get("dataset_id"), dataset)
+    created_stamp = _text(kept.get("created_at"), stamp)
+    updated_stamp = _text(kept.get("updated_at"), stamp)
     comments = []
     for at, comment in enumerate(value.get("comments") or []):
         if not isinstance(comment, dict):
@@ -99,8 +107,8 @@ def _scenario(
     row: dict[str, Any] = {
         "id": identity,
         "dataset_id": dataset,
-        "created_at": stamp,
-        "updated_at": stamp,
+        "created_at": created_stamp,
+        "updated_at": updated_stamp,
         # the dataset's own tags are every scenario's
         "tags": list(
             dict.fromkeys([*spec.tags, *(t for t in value.get("tags") or [] if isinstance(t, str))])
@@ -113,11 +121,21 @@ def _scenario(
         row["name"] = value["name"]
     if isinstance(value.get("description"), str):
         row["description"] = value["description"]
-    if isinstance(value.get("annotations"), dict) and value["annotations"]:
+    if annotations:
         # The generation provenance. The Hub's Scenario declares no such field; its models
         # keep unknown fields (extra="allow"), so it survives the SDK both ways.
-        row["annotations"] = value["annotations"]
+        row["annotations"] = annotations
     return row
+
+
+# The annotation where `hub import` keeps a scenario's Hub identity and timestamps, which
+# `hub export` gives back: export, import, export is byte for byte the first export.
+_PROVENANCE = "hub"
+_KEPT = ("id", "dataset_id", "created_at", "updated_at")
+
+
+def _text(value: Any, default: str) -> str:
+    return value if isinstance(value, str) and value else default
 
 
 def _as_object(value: Any, key: str) -> dict[str, Any]:
@@ -215,8 +233,12 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             scenario["tags"] = list(row["tags"])
         if row.get("status") == "draft":
             scenario["status"] = "draft"
-        if isinstance(row.get("annotations"), dict) and row["annotations"]:
-            scenario["annotations"] = row["annotations"]
+        annotations = dict(row["annotations"]) if isinstance(row.get("annotations"), dict) else {}
+        kept = {key: row[key] for key in _KEPT if isinstance(row.get(key), str) and row[key]}
+        if kept:
+            annotations[_PROVENANCE] = kept
+        if annotations:
+            scenario["annotations"] = annotations
         comments = []
         for comment in row.get("comments") or []:
             made_comment: dict[str, Any] = {
@@ -263,3 +285,24 @@ def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:
     return yaml.safe_dump(
         {"name": name, "scenarios": list(rows)}, sort_keys=False, allow_unicode=True, width=100
     )
+
+
+def split_rows(
+    path: Path, rows: Sequence[dict[str, Any]], name: str, fits: Callable[[Path, str], bool]
+) -> list[tuple[Path, str]]:
+    """The rows as YAML (or JSON) dataset files that each `fits` the limits of one file:
+    NAME-1.dataset.yaml, NAME-2.dataset.yaml, ... beside `path`, in order, as few as halving
+    finds (a JSON Lines dataset has no such need: its limits are per row)."""
+    stem, _, rest = path.name.partition(".")
+    count = 2
+    while True:
+        size = -(-len(rows) // count)
+        chunks = [rows[at : at + size] for at in range(0, len(rows), size)]
+        width = len(str(len(chunks)))
+        parts = [
+            (path.with_name(f"{stem}-{i + 1:0{width}d}.{rest}"), write_rows(path, chunk, name))
+            for i, chunk in enumerate(chunks)
+        ]
+        if all(fits(part, text) for part, text in parts) or size == 1:
+            return parts
+        count *= 2

@@ -18,7 +18,6 @@ from ..core.gcpause import gc_paused
 from .check_analysis import Context
 from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
-from .event_reader import too_many_message
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
@@ -27,7 +26,7 @@ from .locate import start_of
 from .problems import Problem, Severity, internal_error, shown_problems
 from .scenario_analysis import EntryReader, ScenarioEntry, Schemas, scenario_entry
 from .schema_checks import SchemaCheck
-from .source import MAX_NODES, Row, parse_jsonl_row, parse_source
+from .source import Row, parse_source, read_jsonl_row, too_large
 from .suite_file import SuiteFile
 from .tree import Node, Source
 from .workspace import Workspace
@@ -98,7 +97,7 @@ def analyze(
 
 
 def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) -> Document:
-    max_bytes = workspace.config.max_file_size
+    max_bytes = workspace.config.size_limit(path)[0]
     asked, kind = kind, kind or kind_from_name(path)
     if is_jsonl(path):
         return _analyze_jsonl(text, path, workspace, max_bytes, asked)
@@ -193,32 +192,30 @@ def _dataset_frame(root: Node, ctx: Context, problems: list[Problem]) -> EntryRe
 def _analyze_jsonl(
     text: str, path: str, workspace: Workspace, max_bytes: int, kind: FileKind | None
 ) -> Document:
+    """A JSON Lines dataset, row by row: each row under the limits of one row.
+
+    A row over them (or not JSON) is a problem at its line, and the others are analysed:
+    the file has no aliases and no anchors, so no row can make another one bigger.
+    """
     source = parse_source("", json=True)
+    refused = too_large(text, max_bytes, "max_dataset_file_size")
+    if refused is not None:
+        return Document(
+            path=path,
+            kind=FileKind.DATASET,
+            source=Source(None, [refused], text),
+            problems=[refused],
+        )
     size = len(text.encode("utf-8", "replace"))
-    if size > max_bytes:
-        big = parse_source(text, json=True, max_bytes=max_bytes)
-        return Document(path=path, kind=FileKind.DATASET, source=big, problems=big.problems)
     rows: list[Row] = []
     problems: list[Problem] = []
-    budget = MAX_NODES
     index = index_of(text)
     for number, line in enumerate(LinesView(index)):
         if not line.strip():
             continue
-        row = parse_jsonl_row(line, number, max_depth=200, max_nodes=budget)
-        budget -= row.nodes
-        if any(p.code == "too-many-nodes" for p in row.problems):  # the file's limit: stop
-            message = too_many_message(MAX_NODES)
-            problems.extend(
-                replace(p, message=message) if p.code == "too-many-nodes" else p
-                for p in row.problems
-            )
-            rows = []  # not read to the end: no layout
-            break
+        row = read_jsonl_row(line, number)
         problems.extend(row.problems)
         rows.append(row)
-    else:
-        budget = -1  # read to the end
     doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=problems)
     ctx = Context(
         index=index,
@@ -234,7 +231,7 @@ def _analyze_jsonl(
     for row in rows:
         if row.root is not None:
             doc.scenarios.append(read(row.root, len(doc.scenarios), index))
-    if budget == -1 and not read.stopped:
+    if not read.stopped:
         doc.layout = RowsLayout(
             text=text,
             index=index,

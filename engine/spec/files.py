@@ -72,7 +72,7 @@ def load_file(path: Path, display: str | None = None, *, runnable: bool = True) 
     """
     shown = display or str(path)
     workspace = load_workspace(path)
-    limit = workspace.config.max_file_size
+    limit, setting = workspace.config.size_limit(path)
     try:
         size = path.stat().st_size
         if size > limit:
@@ -80,7 +80,7 @@ def load_file(path: Path, display: str | None = None, *, runnable: bool = True) 
                 shown,
                 "too-large",
                 f"file is {size / 1e6:.1f} MB, over the {limit / 1e6:g} MB limit "
-                "(max_file_size in checkspec.yaml)",
+                f"({setting} in checkspec.yaml)",
             )
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:

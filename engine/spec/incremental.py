@@ -33,7 +33,7 @@ from .layouts import Layout, RowsLayout, cut_by_entry, flagged, workspace_key
 from .lines import LineIndex, index_of, remember
 from .problems import Position, Problem, Range, moved, moved_problem
 from .scenario_analysis import ScenarioEntry
-from .source import MAX_NODES, Fragment, Row, parse_fragment, parse_jsonl_row
+from .source import MAX_NODES, Fragment, Row, parse_fragment, read_jsonl_row
 from .text_diff import diff
 from .tree import Node, Source
 from .workspace import Workspace
@@ -90,7 +90,7 @@ def reanalyze(
         and not layout.consumed
         and layout.kind == kind
         and layout.workspace_key == workspace_key(workspace)
-        and _size(layout, text, window) <= workspace.config.max_file_size
+        and _size(layout, text, window) <= workspace.config.size_limit(previous.path)[0]
     ):
         try:
             with gc_paused():
@@ -426,10 +426,8 @@ def _reread_rows(
         line = new.line(number)
         if not line.strip():
             continue
-        row = parse_jsonl_row(line, number, max_depth=_MAX_DEPTH, max_nodes=MAX_NODES - total)
+        row = read_jsonl_row(line, number)  # the limits are each row's: none to the file
         total += row.nodes
-        if total > MAX_NODES or any(p.code == "too-many-nodes" for p in row.problems):
-            return None  # a fresh analysis says where the file's limit is crossed
         fresh.append(row)
     read, scenarios = layout.read, previous.scenarios
     r1 = bisect_left(scenarios, first, key=_entry_line)

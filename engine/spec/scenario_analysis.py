@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ..catalog import SCHEMA_KEY
 from ..core.check import Check
+from ..core.construct import construct
 from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..interactions import ChatInteract, Interact, InteractionSpec
@@ -473,16 +474,14 @@ def _record(
         recorded = recorded and output_node is not None and output_node.value is not None
         problems.extend(_unrecorded_labels(item.get("checks"), recorded, "output", ctx))
         outputs = output_node.value if output_node is not None else MISSING
-        steps.append(
-            Step.model_construct(
-                interacts=[
-                    ChatInteract.model_construct(
-                        inputs=input_node.value, outputs=outputs, metadata={}
-                    )
-                ],
-                checks=checks,
-            )
+        # construct(): model_construct looks up each default factory's signature per call,
+        # a third of the time of a 100,000-row dataset.
+        interact = construct(
+            ChatInteract,
+            {"kind": "interact", "inputs": input_node.value, "outputs": outputs, "metadata": {}},
+            unset=("kind",),
         )
+        steps.append(construct(Step, {"interacts": [interact], "checks": checks}))
     explicit = node.value.get("name")
     fallback = entry.name
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)
@@ -510,5 +509,7 @@ def _record(
             tags=entry.tags,
             annotations={},
             steps=steps,
+            comments=[],  # given: model_construct inspects a default factory on each call
         )
+        entry.scenario.__pydantic_fields_set__.discard("comments")  # as if not given
     return entry

@@ -188,15 +188,21 @@ def parse_fragment(text: str, *, line_offset: int, max_depth: int, max_nodes: in
     )
 
 
-def too_large(text: str, max_bytes: int) -> Problem | None:
-    """The problem of a text over `max_bytes` UTF-8 bytes (cheap: encodes only when it may be)."""
+def too_large(text: str, max_bytes: int, setting: str = "max_file_size") -> Problem | None:
+    """The problem of a text over `max_bytes` UTF-8 bytes (cheap: encodes only when it may be).
+
+    `setting` names the limit in the message (`max_dataset_file_size` for JSON Lines).
+    """
     if len(text) * 4 <= max_bytes:  # no need to encode: cannot be over
         return None
     size = len(text.encode("utf-8", "surrogatepass"))
     if size <= max_bytes:
         return None
     message = (
-        f"file is {_size(size)}, over the {_size(max_bytes)} limit (setting checkspec.maxFileSize)"
+        f"file is {_size(size)}, over the {_size(max_bytes)} limit (setting {setting} in "
+        "checkspec.yaml, or the editor's checkspec."
+        + "".join(w.capitalize() if i else w for i, w in enumerate(setting.split("_")))
+        + ")"
     )
     return Problem("too-large", message, Range.point(0, 0))
 
@@ -259,6 +265,29 @@ def parse_jsonl_row(line: str, number: int, *, max_depth: int, max_nodes: int) -
         entry_depth=-1,
     )
     return Row(number, cell, root, found, read)
+
+
+MAX_ROW_DEPTH = 200  # as parse_source's default for a whole file
+
+
+def read_jsonl_row(line: str, number: int) -> Row:
+    """Read line `number` of a JSON Lines dataset under the limits of one row.
+
+    Each row is a document of its own (no aliases, no anchors): the node and depth limits
+    that guard a YAML file apply to each row, never to the file. A row over them is a
+    problem at its line; the caller goes on with the next.
+    """
+    row = parse_jsonl_row(line, number, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
+    if not any(p.code == "too-many-nodes" for p in row.problems):
+        return row
+    message = (
+        f"row holds more than {MAX_NODES:,} JSON nodes (keys, values, list items), the limit "
+        "of one row: it is not analysed; split it or shorten it"
+    )
+    problems = [
+        replace(p, message=message) if p.code == "too-many-nodes" else p for p in row.problems
+    ]
+    return row._replace(root=None, problems=problems)
 
 
 def parse_jsonl_lines(

@@ -7,12 +7,14 @@ extension (model, embedding model, default target, limits) and the workspace's
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..catalog import setting_field
 from ..scenarios.scenario import TargetText
+from .kinds import is_jsonl
 
 CUSTOM_PREFIX = "custom_"
 
@@ -131,6 +133,7 @@ class WorkspaceConfig(BaseModel):
     jobs: int = setting_field("jobs")
     python: str | None = setting_field("python")
     max_file_size: int = setting_field("max_file_size")
+    max_dataset_file_size: int = setting_field("max_dataset_file_size")
     max_prompt_size: int = setting_field("max_prompt_size")
     max_parallel_requests: int | None = Field(
         default=None,
@@ -171,3 +174,14 @@ class WorkspaceConfig(BaseModel):
 
     def custom(self) -> dict[str, CustomCheck]:
         return {c.identifier: c for c in self.custom_checks}
+
+    def size_limit(self, path: str | PurePath) -> tuple[int, str]:
+        """The size limit of the file at `path` and the setting that holds it.
+
+        A JSON Lines dataset is read row by row, each row under the limits of one row
+        (source.MAX_NODES nodes, 200 levels): its own, larger limit. Any other file is
+        parsed whole and stays under max_file_size.
+        """
+        if is_jsonl(path):
+            return self.max_dataset_file_size, "max_dataset_file_size"
+        return self.max_file_size, "max_file_size"

@@ -83,9 +83,9 @@ class OpenDocument:
             # Deferred: the engine loads with the first document (start-up time).
             from checkspec.engine.spec.source import too_large
 
-            limit = self.workspace.config.max_file_size
+            limit, setting = self.workspace.config.size_limit(self.path)
             # More characters than bytes allowed is over for sure: no need to encode 50 MB.
-            over = len(self.text) > limit or too_large(self.text, limit) is not None
+            over = len(self.text) > limit or too_large(self.text, limit, setting) is not None
             check = self._size_check = (self.text, over)
         return check[1]
 
@@ -188,7 +188,7 @@ class DocumentStore:
             return None
         doc = self._document(uri, path, "", None)
         self._attach_workspace(doc)
-        if Path(path).stat().st_size > doc.workspace.config.max_file_size:
+        if Path(path).stat().st_size > doc.workspace.config.size_limit(path)[0]:
             return None
         doc.editing.set_text(Path(path).read_text(encoding="utf-8"))
         return doc
@@ -240,7 +240,11 @@ class DocumentStore:
         # Analysis reads the default target and the size limit from the config: give it the
         # resolved values, so editor settings and environment count there too.
         config = base.config.model_copy(
-            update={"target": settings.target, "max_file_size": settings.max_file_size}
+            update={
+                "target": settings.target,
+                "max_file_size": settings.max_file_size,
+                "max_dataset_file_size": settings.max_dataset_file_size,
+            }
         )
         doc.workspace = replace(base, config=config)
         doc.settings = settings

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from checkspec.engine.cli.main import main
-from checkspec.engine.spec import document
+from checkspec.engine.spec import source
 
 ROW = {
     "name": "a",
@@ -76,14 +76,30 @@ def test_plain_string_inputs_are_imported_in_a_form_validate_accepts(
         assert main(["validate", str(tmp_path / to)]) == 0, capsys.readouterr()
 
 
-def test_an_import_over_the_node_limit_is_refused_and_nothing_written(
+def test_a_big_import_to_jsonl_is_one_file_under_per_row_limits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(document, "MAX_NODES", 200)
-    assert _import(tmp_path, [ROW] * 50, to="d.dataset.jsonl") == 2
+    # 50 rows hold far more than 200 nodes: a JSON Lines dataset's limits are per row.
+    monkeypatch.setattr(source, "MAX_NODES", 200)
+    assert _import(tmp_path, [ROW] * 50, to="d.dataset.jsonl") == 0, capsys.readouterr()
+    assert len((tmp_path / "d.dataset.jsonl").read_text().splitlines()) == 50
+    assert main(["validate", str(tmp_path / "d.dataset.jsonl")]) == 0
+
+
+def test_a_big_import_to_yaml_is_split_into_files_under_the_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "checkspec.yaml").write_text("max_file_size: 3000\n")
+    assert _import(tmp_path, [ROW] * 50, to="d.dataset.yaml") == 0
     err = capsys.readouterr().err
-    assert "over the limits of one file" in err and "split the source" in err
-    assert not (tmp_path / "d.dataset.jsonl").exists()
+    assert not (tmp_path / "d.dataset.yaml").exists()
+    parts = sorted(tmp_path.glob("d-*.dataset.yaml"))
+    assert len(parts) > 1 and f"into {len(parts)} files" in err and "*.dataset.jsonl" in err
+    assert all(p.stat().st_size <= 3000 for p in parts)
+    assert main(["validate", *map(str, parts)]) == 0
+    exported = tmp_path / "back.jsonl"
+    assert main(["hub", "export", *map(str, parts), "-o", str(exported)]) == 0
+    assert len(exported.read_text().splitlines()) == 50
 
 
 def test_export_o_keeps_an_existing_file_unless_force(

@@ -93,7 +93,7 @@ def test_a_dataset_gives_names_tags_and_target_to_its_records() -> None:
 
 
 def test_an_oversized_jsonl_dataset_is_still_a_dataset() -> None:
-    workspace = Workspace(config=WorkspaceConfig(max_file_size=10))
+    workspace = Workspace(config=WorkspaceConfig(max_dataset_file_size=10))
     document = analyze('{"interactions": []}\n', "f.dataset.jsonl", workspace)
     assert document.kind is FileKind.DATASET
     assert [p.code for p in document.problems] == ["too-large"]

@@ -331,7 +331,8 @@ def test_too_large() -> None:
     assert codes(src.problems) == ["too-large"]
     assert src.problems[0].range == Range.point(0, 0)
     assert src.problems[0].message == (
-        "file is 2 KB, over the 1.5 KB limit (setting checkspec.maxFileSize)"
+        "file is 2 KB, over the 1.5 KB limit (setting max_file_size in checkspec.yaml, or "
+        "the editor's checkspec.maxFileSize)"
     )
     big = parse_source("a" * 12_345_678)
     assert big.problems[0].message.startswith("file is 12.3 MB, over the 10 MB limit")

@@ -258,7 +258,7 @@ def test_a_jsonl_dataset_answers_every_editor_request() -> None:
     assert complete(document, text, Position(0, 5)) == []
     assert hover(document, Position(0, 5)) is None
     assert [s.name for s in symbols(document)] == ["hi"]
-    big = analyze(text, "data/f.dataset.jsonl", _workspace(max_file_size=10))
+    big = analyze(text, "data/f.dataset.jsonl", _workspace(max_dataset_file_size=10))
     assert big.path == "data/f.dataset.jsonl" and [p.code for p in big.problems] == ["too-large"]
 
 

@@ -1,0 +1,142 @@
+"""Datasets at Hub scale (issue 41): a JSON Lines dataset in the Hub's chat format at
+8,000, 32,000 and 100,000 rows, side by side.
+
+    .venv/bin/python bench/hub_scale.py                  # 8k, 32k, 100k
+    .venv/bin/python bench/hub_scale.py --rows 8000 32000 --edits 20
+
+Per size: the analysis of the whole text (what the editor's first diagnostics wait for)
+and its peak RSS, measured in a fresh process; the median of one-row edits re-analysed
+through the incremental path the language server uses (spec/incremental.Editing: an
+edit re-reads the rows it touches, the rows below move); and `checkspec validate`,
+`checkspec run --dry-run`, `checkspec list scenarios --query`, `hub export` and
+`hub import` through the real command (wall time, start-up included; peak RSS of the
+process). The goals of issue 41 are printed beside each figure; exit 1 when one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+# (figure, rows) -> seconds, from issue 41 (None: reported only).
+GOALS = {
+    ("first analysis", 32_000): 3.0,
+    ("one-row edit median", 32_000): 0.030,
+    ("first analysis", 100_000): 10.0,
+    ("validate", 100_000): 10.0,
+}
+RSS_GOAL = {32_000: 300.0}  # MiB, of the analysing process
+
+
+def row(n: int) -> str:
+    return json.dumps(
+        {
+            "name": f"row {n}",
+            "interactions": [
+                {
+                    "input": {"messages": [{"role": "user", "content": f"What is {n} plus one?"}]},
+                    "output": {"response": {"role": "assistant", "content": f"It is {n + 1}."}},
+                    "checks": [{"identifier": "string_matching", "params": {"keyword": "It"}}],
+                }
+            ],
+            "tags": ["hub"],
+        }
+    )
+
+
+ANALYSE = """
+import json, resource, statistics, sys, time
+from checkspec.engine.spec.document import analyze
+from checkspec.engine.spec.incremental import Editing
+from checkspec.engine.spec.workspace import Workspace
+path, edits = sys.argv[1], int(sys.argv[2])
+text = open(path, encoding="utf-8").read()
+started = time.perf_counter()
+document = analyze(text, path, Workspace())
+first = time.perf_counter() - started
+editing = Editing(text, path, Workspace())
+editing.analysis()
+times = []
+for n in range(edits):
+    at = text.index("plus one", (len(text) * (n + 1)) // (edits + 2))
+    editing.replace(at, at + 4, "PLUS" if n % 2 == 0 else "plus")
+    started = time.perf_counter()
+    editing.analysis()
+    times.append(time.perf_counter() - started)
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"first": first, "edit": statistics.median(times), "rss": rss,
+                  "scenarios": len(document.scenarios)}))
+"""
+
+
+def command(args: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MiB) of one checkspec process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    done = subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"checkspec {' '.join(args)} failed: {done.stderr[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return took, max(after, before) / 1024  # ru_maxrss of children is the largest so far
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, nargs="+", default=[8_000, 32_000, 100_000])
+    parser.add_argument("--edits", type=int, default=30)
+    args = parser.parse_args()
+    missed = []
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        for rows in args.rows:
+            name = f"hub{rows}.dataset.jsonl"
+            path = work / name
+            with path.open("w", encoding="utf-8") as out:
+                for n in range(rows):
+                    out.write(row(n) + "\n")
+            size = path.stat().st_size / 1e6
+            done = subprocess.run(
+                [sys.executable, "-c", ANALYSE, str(path), str(args.edits)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            figures = json.loads(done.stdout)
+            results = {
+                "first analysis": figures["first"],
+                "one-row edit median": figures["edit"],
+                "validate": command(["validate", name], work)[0],
+                "run --dry-run": command(["run", "--dry-run", name], work)[0],
+                "list --query": command(["list", "scenarios", name, "--query", "row 4242"], work)[
+                    0
+                ],
+                "hub export": command(["hub", "export", name, "-o", f"e{rows}.jsonl"], work)[0],
+                "hub import": command(
+                    ["hub", "import", f"e{rows}.jsonl", "--to", f"i{rows}.dataset.jsonl"], work
+                )[0],
+            }
+            print(f"{rows:,} rows, {size:.1f} MB, analysis peak RSS {figures['rss']:.0f} MiB")
+            for figure, took in results.items():
+                goal = GOALS.get((figure, rows))
+                mark = "" if goal is None else f"  (goal <= {goal:g} s)"
+                if goal is not None and took > goal:
+                    missed.append(f"{figure} at {rows:,} rows")
+                    mark += " MISSED"
+                print(f"  {figure:22} {took * 1000:10.1f} ms{mark}")
+            if rows in RSS_GOAL and figures["rss"] > RSS_GOAL[rows]:
+                missed.append(f"peak RSS at {rows:,} rows")
+    if missed:
+        print("missed: " + ", ".join(missed))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
