@@ -267,6 +267,7 @@ def test_the_root_of_each_file_kind() -> None:
             "jobs",
             "python",
             "max_file_size",
+            "max_dataset_file_size",
             "max_prompt_size",
             "max_parallel_requests",
             "rpm",
