@@ -73,7 +73,8 @@ suite: install
 	done
 	@if [ -f vscode-extension/package.json ]; then $(MAKE) -C vscode-extension test; fi
 
-# Real clients: VS Code in a browser (code-server + Debian's chromium) and headless Neovim,
+# Real clients: VS Code in a browser (code-server + Debian's chromium), headless Neovim and
+# Emacs (eglot, batch mode, the README's snippet),
 # each through open -> diagnostics -> completion -> run -> results; screenshots and what the
 # clients saw go to $(E2E_OUT): the tree stays as it was. Installs what is missing first
 # (e2e/setup.sh).
@@ -81,6 +82,7 @@ E2E_OUT ?= /tmp/checkspec-e2e
 e2e: install
 	bash vscode-extension/e2e/setup.sh
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/neovim.mjs
+	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/emacs.mjs
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) $(MAKE) -C vscode-extension e2e
 
 # The README's pictures (docs/report.png, viewer.png, compare.png), taken afresh by the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What `make e2e` needs, installed when missing (idempotent): Debian's chromium and neovim,
+# What `make e2e` needs, installed when missing (idempotent): Debian's chromium, neovim and
+# emacs-nox with elpa-eglot and elpa-yaml-mode,
 # and a real VS Code in a browser (code-server, from the npm registry, by the shared
 # tools' code-server-setup.sh) in $CODE_SERVER_DIR (default /tmp/cs).
 set -euo pipefail
@@ -9,6 +10,11 @@ cs="${CODE_SERVER_DIR:-/tmp/cs}"
 missing=()
 command -v "${CHROMIUM:-/usr/bin/chromium}" >/dev/null 2>&1 || missing+=(chromium)
 command -v "${NVIM:-nvim}" >/dev/null 2>&1 || missing+=(neovim)
+command -v "${EMACS:-emacs}" >/dev/null 2>&1 || missing+=(emacs-nox)
+[ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src | grep -q '^eglot-' \
+  || missing+=(elpa-eglot)
+[ -d /usr/share/emacs/site-lisp/elpa-src ] && ls /usr/share/emacs/site-lisp/elpa-src | grep -q '^yaml-mode-' \
+  || missing+=(elpa-yaml-mode)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "e2e setup: apt-get install ${missing[*]}"
   apt-get update -qq
