@@ -46,12 +46,13 @@ def command_line(request: Mapping[str, Any]) -> tuple[list[str], str] | str:
     if not isinstance(request, Mapping):
         return "checkspec.generate takes one object: {persona|preset|docs|like, output, ...}"
     args: list[str] = []
-    sources = 0
+    voices = 0  # a persona or a preset: alone, or the voice of the document questions
     for key, flag in (("persona", "--persona"), ("preset", "--preset")):
         value = request.get(key)
         if isinstance(value, str) and value.strip():
             args += [flag, value]
-            sources += 1
+            voices += 1
+    sources = 0
     docs = request.get("docs")
     if isinstance(docs, str):
         docs = [docs]
@@ -64,8 +65,15 @@ def command_line(request: Mapping[str, Any]) -> tuple[list[str], str] | str:
     if isinstance(like, str) and like:
         args += ["--like", as_path(like)]
         sources += 1
-    if sources != 1:
-        return "give one of persona, preset, docs or like"
+    if voices > 1 or sources > 1 or (like and voices) or (voices + sources == 0):
+        return "give one of persona, preset, docs or like (docs may take a persona or preset)"
+    exclude = request.get("exclude") or []
+    if isinstance(exclude, str):
+        exclude = [exclude]
+    if not isinstance(exclude, list) or not all(isinstance(g, str) and g for g in exclude):
+        return "exclude must be a list of globs"
+    for glob in exclude:
+        args += ["--exclude", glob]
     output = request.get("output")
     if not isinstance(output, str) or not output:
         return "output (the dataset file to write) is required"
@@ -90,6 +98,7 @@ def command_line(request: Mapping[str, Any]) -> tuple[list[str], str] | str:
     for key, flag in (
         ("append", "--append"),
         ("force", "--force"),
+        ("simulate", "--simulate"),
         ("agentDescription", "--agent-description"),
         ("model", "--model"),
     ):

@@ -56,8 +56,36 @@ def test_requests_become_command_lines() -> None:
     assert command_line(["not", "an", "object"]) == (  # type: ignore[arg-type]
         "checkspec.generate takes one object: {persona|preset|docs|like, output, ...}"
     )
-    assert command_line({"preset": "a", "persona": "b", "output": "o"}) == (
-        "give one of persona, preset, docs or like"
+    one_source = "give one of persona, preset, docs or like (docs may take a persona or preset)"
+    assert command_line({"preset": "a", "persona": "b", "output": "o"}) == one_source
+    assert command_line({"like": "d", "preset": "a", "output": "o"}) == one_source
+    assert command_line({"output": "o"}) == one_source
+    # Document questions in a preset's voice, some files left out, simulated follow-ups.
+    args, _ = command_line(
+        {
+            "docs": ["kb"],
+            "preset": "impatient_customer",
+            "exclude": ["kb/changelog.md"],
+            "turns": 3,
+            "simulate": True,
+            "output": "s.suite.yaml",
+        }
+    )
+    assert args == [
+        "--preset",
+        "impatient_customer",
+        "--from-docs",
+        "kb",
+        "--exclude",
+        "kb/changelog.md",
+        "--output",
+        "s.suite.yaml",
+        "--turns",
+        "3",
+        "--simulate",
+    ]
+    assert command_line({"docs": "kb", "exclude": [3], "output": "o"}) == (
+        "exclude must be a list of globs"
     )
     assert command_line({"preset": "a"}) == "output (the dataset file to write) is required"
     assert (

@@ -93,7 +93,10 @@ async def test_bad_requests_are_answered_with_the_reason(
     )
     assert result["status"] == "error" and "unknown preset 'nobody'" in result["error"]
     result = await execute(client, "checkspec.generate", {"output": "x.dataset.yaml"})
-    assert result == {"status": "error", "error": "give one of persona, preset, docs or like"}
+    assert result == {
+        "status": "error",
+        "error": "give one of persona, preset, docs or like (docs may take a persona or preset)",
+    }
     assert not (workspace / "x.dataset.yaml").exists()
 
 
@@ -168,3 +171,29 @@ async def test_dataset_code_actions(client: LanguageClient, workspace: Path) -> 
     assert result["status"] == "written", result
     assert len(yaml.safe_load(path.read_text())["scenarios"]) == 8
     assert path.read_text().startswith(text)
+
+
+async def test_document_questions_in_a_presets_voice_with_files_left_out(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """The editor's request takes what the command line does: docs with a preset (the
+    questions in its voice, kept in the provenance) and exclude globs."""
+    out = workspace / "voiced.dataset.yaml"
+    answer = await execute(
+        client,
+        "checkspec.generate",
+        {
+            "docs": [str(workspace / "kb")],
+            "preset": "impatient_customer",
+            "exclude": ["warranty"],
+            "types": ["simple"],
+            "output": out.as_uri(),
+            "count": 4,
+            "seed": 2,
+        },
+    )
+    assert answer["status"] == "written", answer
+    rows = yaml.safe_load(out.read_text())["scenarios"]
+    generated = [r["annotations"]["generated"] for r in rows]
+    assert rows and {g["persona"] for g in generated} == {"impatient_customer"}
+    assert not any("warranty" in g["source"] for g in generated)
