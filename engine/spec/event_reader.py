@@ -576,8 +576,12 @@ class Builder:
             ec = end.column
         raw: str = ev.value
         if self.json:  # exact JSON semantics (numbers, escapes) from the source slice
+            src = self.original[start.index : end.index]
+            if ev.style == '"' and "\\" not in src and src.isprintable():
+                # a JSON string without escapes or control characters: its text is its value
+                return _node("scalar", src[1:-1], sl, sc, el, ec, cell), False
             try:
-                value = jsonlib.loads(self.original[start.index : end.index])
+                value = jsonlib.loads(src)
             except jsonlib.JSONDecodeError:
                 # YAML read this valid JSON differently (e.g. an implied empty value next to a
                 # key over 1024 characters): give up on positions, keep the JSON values.
