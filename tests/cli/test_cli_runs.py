@@ -19,6 +19,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
+from tests.support.processes import default_sigint
+
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 AGENT = """
@@ -172,6 +174,7 @@ def _start_hanging_run(project: Path, *extra: str) -> subprocess.Popen[str]:
     write(project, "stuck.suite.yaml", suite("ok", "hangs", "hangs", "hangs"))
     process = subprocess.Popen(
         [*CLI, "run", "stuck.suite.yaml", "--jobs", "2", "--concurrency", "4", *extra],
+        preexec_fn=default_sigint,
         cwd=project,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

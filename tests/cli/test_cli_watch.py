@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from checkspec.engine.cli.watch import paths_to_run, watched_roots
+from tests.support.processes import default_sigint
 
 PASSING = (
     "name: watched\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n"
@@ -46,6 +47,7 @@ def test_watch_runs_a_changed_file_again_until_interrupted(tmp_path: Path) -> No
     spec.write_text(PASSING)
     proc = subprocess.Popen(
         [sys.executable, "-m", "checkspec.engine.cli.main", "run", "--watch", str(tmp_path)],
+        preexec_fn=default_sigint,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.support.generate_helpers import knowledge_base
 from tests.support.openai_stub import GenerationAnswers, running_stub
+from tests.support.processes import default_sigint
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main", "generate"]
 
@@ -48,6 +49,7 @@ def test_ctrl_c_writes_nothing_and_exits_130(tmp_path: Path) -> None:
         stub.chat = GenerationAnswers(latency=2.0)
         process = subprocess.Popen(
             [*CLI, "--from-docs", str(kb), "-n", "3", "-o", str(out)],
+            preexec_fn=default_sigint,
             cwd=tmp_path,
             env=_env(stub.base_url, tmp_path / "cache"),
             stdout=subprocess.PIPE,

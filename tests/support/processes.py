@@ -14,6 +14,14 @@ import pytest
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 
+def default_sigint() -> None:
+    """`Popen(preexec_fn=default_sigint)`: the child gets Ctrl-C as from a terminal. A test
+    run started in the background of a non-interactive shell (`make test &`) inherits
+    SIGINT ignored, and Python keeps an ignored SIGINT ignored: a test that sends SIGINT
+    would then wait for an exit that never comes."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 CHECKS = """
 import os, re
 from pathlib import Path

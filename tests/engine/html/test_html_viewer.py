@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import REPO as _REPO
+from tests.support.processes import default_sigint
 
 REPO = _REPO
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
@@ -45,6 +46,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def viewer(workspace: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0"],
+        preexec_fn=default_sigint,
         cwd=workspace,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -126,6 +128,7 @@ def test_report_of_an_unknown_run_is_bad_input(workspace: Path) -> None:
 def test_a_non_loopback_host_is_warned_about(workspace: Path) -> None:
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0", "--host", "0.0.0.0"],
+        preexec_fn=default_sigint,
         cwd=workspace,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -146,6 +149,7 @@ def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) ->
     (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0"],
+        preexec_fn=default_sigint,
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
