@@ -502,7 +502,6 @@ def _run(args: argparse.Namespace) -> int:
     from ..targets import describe_target_problem
     from .execute import run_session
     from .progress import Progress
-    from .selection import write_last_failed
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -580,17 +579,10 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    for warning in write_last_failed(
-        workspace.root,
-        (
-            (r.identity, r.result.failed or r.result.errored)
-            for r in report.runs
-            if r.ending != "cancelled"
-        ),
-    ):
-        print(warning, file=sys.stderr)
     code = _write(report, args.format, args.output, invalid)
-    session.keep(report)
+    session.keep(report)  # the last-failed record and the history, as every front end
+    for warning in session.warnings:
+        print(warning, file=sys.stderr)
     drifted = _record(args, report)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
