@@ -633,7 +633,7 @@ def _select(
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
     from ..runs.report import runnable, scenario_identity
-    from ..spec.status import drafts_left_out
+    from ..runs.session import leave_out_drafts
     from .selection import shard_of
 
     todo = runnable(documents, args.tag)
@@ -651,7 +651,7 @@ def _select(
         from ..spec.status import is_draft
 
         todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
-    todo, drafts = drafts_left_out(todo, args.include_drafts or args.status == "draft")
+    todo, drafts = leave_out_drafts(todo, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)

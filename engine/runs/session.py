@@ -32,6 +32,22 @@ from .last_failed import write_last_failed
 from .report import RunReport, ScenarioRun
 
 
+def runs(entry: ScenarioEntry, include_drafts: bool) -> bool:
+    """The drafts rule of every front end (the CLI, the pytest plugin, the editor): a
+    scenario marked `status: draft` is left out of a run unless drafts are asked for."""
+    return include_drafts or not is_draft(entry)
+
+
+def leave_out_drafts(
+    todo: Sequence[tuple[Document, ScenarioEntry]], include_drafts: bool
+) -> tuple[list[tuple[Document, ScenarioEntry]], int]:
+    """`todo` without the drafts (unless asked for), and how many were left out: the rule
+    above, for a front end that selects before it makes a session (the CLI's --shard,
+    --last-failed and --dry-run count what would run)."""
+    kept = [(d, e) for d, e in todo if runs(e, include_drafts)]
+    return kept, len(todo) - len(kept)
+
+
 class RunSession:
     """One run of selected scenarios through one executor (see the module docstring)."""
 
@@ -56,13 +72,13 @@ class RunSession:
         # Which of `todo` run (their indexes there): the runnable ones, drafts left out
         # unless asked.
         self.picked = [
-            i
-            for i, (_, e) in enumerate(todo)
-            if e.scenario is not None and (include_drafts or not is_draft(e))
+            i for i, (_, e) in enumerate(todo) if e.scenario is not None and runs(e, include_drafts)
         ]
         self.todo = [todo[i] for i in self.picked]
-        drafts = sum(1 for _, e in todo if e.scenario is not None and is_draft(e))
-        self.drafts = 0 if include_drafts else drafts  # how many drafts were left out
+        # How many drafts were left out.
+        self.drafts = sum(
+            1 for _, e in todo if e.scenario is not None and not runs(e, include_drafts)
+        )
         self.settings = settings
         self.executor = executor
         self.target = target
