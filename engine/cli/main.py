@@ -762,7 +762,8 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
         return None
     known = ", ".join(existing) if existing else "none (no scenario has tags)"
     wanted = ", ".join(repr(t) for t in tags)
-    return f"error: no scenario has the tag {wanted}; tags in these files: {known}"
+    which = "the tag" if len(tags) == 1 else "every tag of"
+    return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
 
 
 EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")
