@@ -175,9 +175,9 @@ class ScenarioItem(_SpecItem):
 
     def runtest(self) -> None:
         from .cli.reports import scenario_lines
-        from .spec.status import is_draft
+        from .runs.session import runs
 
-        if is_draft(self.entry) and not self.config.getoption("checkspec_drafts", False):
+        if not runs(self.entry, bool(self.config.getoption("checkspec_drafts", False))):
             pytest.skip("a draft (status: draft): --checkspec-drafts runs it")
         run = _runs(self.session).outcome(self)
         if run.output:

@@ -502,7 +502,6 @@ def _run(args: argparse.Namespace) -> int:
     from ..targets import describe_target_problem
     from .execute import run_session
     from .progress import Progress
-    from .selection import write_last_failed
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -580,17 +579,10 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(executor.aclose())
     report.shard = args.shard
     report.selected = selected
-    for warning in write_last_failed(
-        workspace.root,
-        (
-            (r.identity, r.result.failed or r.result.errored)
-            for r in report.runs
-            if r.ending != "cancelled"
-        ),
-    ):
-        print(warning, file=sys.stderr)
     code = _write(report, args.format, args.output, invalid)
-    session.keep(report)
+    session.keep(report)  # the last-failed record and the history, as every front end
+    for warning in session.warnings:
+        print(warning, file=sys.stderr)
     drifted = _record(args, report)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
@@ -641,7 +633,7 @@ def _select(
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
     from ..runs.report import runnable, scenario_identity
-    from ..spec.status import drafts_left_out
+    from ..runs.session import leave_out_drafts
     from .selection import shard_of
 
     todo = runnable(documents, args.tag)
@@ -659,7 +651,7 @@ def _select(
         from ..spec.status import is_draft
 
         todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
-    todo, drafts = drafts_left_out(todo, args.include_drafts or args.status == "draft")
+    todo, drafts = leave_out_drafts(todo, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)
@@ -770,7 +762,8 @@ def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str |
         return None
     known = ", ".join(existing) if existing else "none (no scenario has tags)"
     wanted = ", ".join(repr(t) for t in tags)
-    return f"error: no scenario has the tag {wanted}; tags in these files: {known}"
+    which = "the tag" if len(tags) == 1 else "every tag of"
+    return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
 
 
 EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")

@@ -12,7 +12,11 @@ def add_selection_options(command: argparse.ArgumentParser) -> None:
     the selectors (main._Intermixed)."""
     command.add_argument("--query", "-q", metavar="TEXT", help="scenarios holding every word")
     command.add_argument(
-        "--tag", action="append", default=[], metavar="T", help="only scenarios with this tag"
+        "--tag",
+        action="append",
+        default=[],
+        metavar="T",
+        help="only scenarios with this tag; repeated, scenarios with every one (as words of --query)",
     )
     command.add_argument(
         "--status", choices=("draft", "active"), help="only scenarios of this review status"

@@ -49,17 +49,12 @@ def resolve(selectors: Sequence[str]) -> tuple[list[str], dict[Path, set[int]] |
     only: dict[Path, set[int]] = {}
     whole: set[Path] = set()
     for text in selectors:
-        raw, member = split_selector(text)
+        raw, member, found = _opening(text)
         if member is None:
-            found, missing = collect([raw])
-            if missing:
-                raise CurateError(f"{raw}: no such file or folder")
             plain.append(raw)
             whole.update(p.resolve() for p in found)
             continue
-        path = Path(raw)
-        if not path.is_file():
-            raise CurateError(f"{raw}: no such file{_near_files(raw)}")
+        path = found[0]
         spec = read_spec(path)
         picked = _member(spec, member, text)
         if raw not in plain:
@@ -70,6 +65,22 @@ def resolve(selectors: Sequence[str]) -> tuple[list[str], dict[Path, set[int]] |
     for path in whole:
         only.pop(path, None)
     return plain, only
+
+
+def _opening(text: str) -> tuple[str, str | None, list[Path]]:
+    """What both resolvers start with: a selector split into its path and member, and the
+    files it names (a folder's spec files; `FILE::...` its one file). Raises CurateError
+    for a path that does not exist (a missing file with the nearest names)."""
+    raw, member = split_selector(text)
+    if member is None:
+        found, missing = collect([raw])
+        if missing:
+            raise CurateError(f"{raw}: no such file or folder")
+        return raw, None, found
+    path = Path(raw)
+    if not path.is_file():
+        raise CurateError(f"{raw}: no such file{_near_files(raw)}")
+    return raw, member, [path]
 
 
 def _near_files(raw: str) -> str:
@@ -125,21 +136,15 @@ def select(
     prefilter = (words, list(tags)) if quick and (words or tags) else None
     chosen: dict[Path, dict[int, Item]] = {}
     for text in selectors:
-        raw, member = split_selector(text)
+        raw, member, found = _opening(text)
         if member is None:
-            found, missing = collect([raw])
-            if missing:
-                raise CurateError(f"{raw}: no such file or folder")
             if Path(raw).is_file() and not found:
                 found = [Path(raw)]
             for path in found:
                 spec = _read(path, files, prefilter)
                 chosen.setdefault(spec.path, {}).update((i.index, i) for i in spec.items)
             continue
-        path = Path(raw)
-        if not path.is_file():
-            raise CurateError(f"{raw}: no such file{_near_files(raw)}")
-        spec = _read(path, files, None)
+        spec = _read(found[0], files, None)
         items = _member(spec, member, text)
         chosen.setdefault(spec.path, {}).update((i.index, i) for i in items)
     result = []

@@ -128,7 +128,9 @@ class RunReport:
 
 
 def selected(entry: ScenarioEntry, tags: Sequence[str]) -> bool:
-    return not tags or any(tag in entry.tags for tag in tags)
+    """Repeated tags narrow: a scenario with every one (as curation and the pytest plugin
+    select; docs/decisions.md "Repeated --tag means every tag")."""
+    return all(tag in entry.tags for tag in tags)
 
 
 def runnable(

@@ -6,8 +6,9 @@ plugin) drives to run scenarios.
 each outcome with its scenario (`ScenarioRun`, re-run marks included), folds a
 scenario's repeats into one verdict (repeat.py) and yields it as soon as its last run
 ends (`results()`). `cancel()` ends the run with the rest not run; `report()` is the
-`RunReport` in the scenarios' order; `keep()` saves it in the workspace's history
-(keep.py). The `--max-cost` budget is the settings' (`max_cost`), applied by the one
+`RunReport` in the scenarios' order; `keep()` records its failures for `--last-failed`
+(last_failed.py) and saves it in the workspace's history (keep.py). The `--max-cost`
+budget is the settings' (`max_cost`), applied by the one
 rate limiter of the run (engine/llm/limits.py) through `RunOptions(settings)`.
 
 What stays with a front end: the CLI its signals, progress bar and report formats; the
@@ -27,7 +28,24 @@ from ..spec.document import Document
 from ..spec.scenario_analysis import ScenarioEntry
 from ..spec.status import is_draft
 from .keep import keep_run
+from .last_failed import write_last_failed
 from .report import RunReport, ScenarioRun
+
+
+def runs(entry: ScenarioEntry, include_drafts: bool) -> bool:
+    """The drafts rule of every front end (the CLI, the pytest plugin, the editor): a
+    scenario marked `status: draft` is left out of a run unless drafts are asked for."""
+    return include_drafts or not is_draft(entry)
+
+
+def leave_out_drafts(
+    todo: Sequence[tuple[Document, ScenarioEntry]], include_drafts: bool
+) -> tuple[list[tuple[Document, ScenarioEntry]], int]:
+    """`todo` without the drafts (unless asked for), and how many were left out: the rule
+    above, for a front end that selects before it makes a session (the CLI's --shard,
+    --last-failed and --dry-run count what would run)."""
+    kept = [(d, e) for d, e in todo if runs(e, include_drafts)]
+    return kept, len(todo) - len(kept)
 
 
 class RunSession:
@@ -54,13 +72,13 @@ class RunSession:
         # Which of `todo` run (their indexes there): the runnable ones, drafts left out
         # unless asked.
         self.picked = [
-            i
-            for i, (_, e) in enumerate(todo)
-            if e.scenario is not None and (include_drafts or not is_draft(e))
+            i for i, (_, e) in enumerate(todo) if e.scenario is not None and runs(e, include_drafts)
         ]
         self.todo = [todo[i] for i in self.picked]
-        drafts = sum(1 for _, e in todo if e.scenario is not None and is_draft(e))
-        self.drafts = 0 if include_drafts else drafts  # how many drafts were left out
+        # How many drafts were left out.
+        self.drafts = sum(
+            1 for _, e in todo if e.scenario is not None and not runs(e, include_drafts)
+        )
         self.settings = settings
         self.executor = executor
         self.target = target
@@ -71,6 +89,7 @@ class RunSession:
         self.prepare = prepare
         self.handle = handle
         self.cancelled = False
+        self.warnings: list[str] = []  # the last-failed record's, from keep()
         self._runs: list[ScenarioRun | None] = []
         self._folded: dict[int, ScenarioRun] = {}
         self._started = time.time()
@@ -174,7 +193,19 @@ class RunSession:
         )
 
     def keep(self, report: RunReport) -> str | None:
-        """Save the run in the workspace's history (the settings decide); its run id."""
+        """Record the run's failures for the next `--last-failed` (last_failed.py: every
+        front end alike; its warnings in `self.warnings`) and save the run in the
+        workspace's history (the settings decide); its run id."""
         if not report.runs:
             return None
+        self.warnings.extend(
+            write_last_failed(
+                self.root,
+                (
+                    (r.identity, r.result.failed or r.result.errored)
+                    for r in report.runs
+                    if r.ending != "cancelled"
+                ),
+            )
+        )
         return keep_run(report, self.settings, self.root)

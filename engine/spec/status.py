@@ -19,11 +19,3 @@ def is_draft(entry: Any) -> bool:
         return False
     status = node.get("status")
     return status is not None and status.value == DRAFT
-
-
-def drafts_left_out(todo: list[Any], include_drafts: bool) -> tuple[list[Any], int]:
-    """(document, entry) pairs without the drafts (unless included), and how many left."""
-    if include_drafts:
-        return todo, 0
-    kept = [(d, e) for d, e in todo if not is_draft(e)]
-    return kept, len(todo) - len(kept)
