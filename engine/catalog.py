@@ -99,6 +99,11 @@ CONFIG_NAMES: tuple[str, ...] = KIND_SPECS[FileKind.CONFIG].patterns
 SCHEMA_KEY = "$schema"  # a top-level key naming the file's schema (and so its kind)
 
 
+def is_jsonl(path: str | PurePath) -> bool:
+    """A JSON Lines file: one document per line (its limits apply per row)."""
+    return PurePath(path).suffix == ".jsonl"
+
+
 def kind_from_name(path: str | PurePath) -> FileKind | None:
     name = PurePath(path).name
     for spec in FILE_KINDS:

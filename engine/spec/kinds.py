@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from ..catalog import CONFIG_NAMES, FileKind, kind_from_name, kind_from_schema
+from ..catalog import CONFIG_NAMES, FileKind, is_jsonl, kind_from_name, kind_from_schema
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -52,7 +52,3 @@ def is_config_name(path: str | PurePath) -> bool:
 
 def is_json(path: str | PurePath) -> bool:
     return PurePath(path).suffix in (".json", ".jsonl")
-
-
-def is_jsonl(path: str | PurePath) -> bool:
-    return PurePath(path).suffix == ".jsonl"

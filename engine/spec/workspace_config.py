@@ -12,9 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..catalog import setting_field
+from ..catalog import is_jsonl, setting_field
 from ..scenarios.scenario import TargetText
-from .kinds import is_jsonl
 
 CUSTOM_PREFIX = "custom_"
 
