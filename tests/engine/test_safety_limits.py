@@ -33,7 +33,7 @@ def test_file_size_limit() -> None:
     (problem,) = parse_source("a: 12345\n", max_bytes=8).problems
     assert (problem.code, problem.message) == (
         "too-large",
-        "file is 9 bytes, over the 8 bytes limit (setting checkspec.maxFileSize)",
+        "file is 9 bytes, over the 8 bytes limit (setting max_file_size in checkspec.yaml, or the editor's checkspec.maxFileSize)",
     )
     assert problem.range == Range(Position(0, 0), Position(0, 0))
     # counted in UTF-8 bytes, not characters
