@@ -133,12 +133,13 @@ def run(args: argparse.Namespace) -> int:
     from ..calibrate.run import calibrate
     from ..executor import WorkerStartError
     from ..executor.start import executor_for
-    from ..runs.report import runnable, scenario_identity
+    from ..runs.report import scenario_identity
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
     from .progress import Progress
+    from .selection import narrowed, output_problem
 
-    if args.output and (problem := _output_problem(Path(args.output))):
+    if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     try:
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     if documents is None or invalid:
         print("error: fix the problems above to calibrate", file=sys.stderr)
         return EXIT_INVALID
-    todo = _chosen(runnable(documents, args.tag), args)
+    todo = narrowed(args, documents)  # drafts too: a label is a label
     if todo is None:
         return EXIT_INVALID
     planned, disabled = labelled(todo, scenario_identity)
@@ -221,15 +222,6 @@ def run(args: argparse.Namespace) -> int:
     return _bar(calibration, args)
 
 
-def _output_problem(path: Path) -> str | None:
-    """Why the output cannot be written at `path` (its folder made), if so."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return "it is a folder" if path.is_dir() else None
-
-
 def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
     """The documents the selectors name (the one selection language), their problems and
     the workspace's printed as `file:line:col: ...`; whether any is an error. None: a
@@ -268,26 +260,6 @@ def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
         print(problem.format(path), file=sys.stderr)
         invalid |= problem.severity is Severity.ERROR
     return documents, invalid
-
-
-def _chosen(todo: list[Any], args: argparse.Namespace) -> list[Any] | None:
-    """The selection options (--query, --status; --tag is `runnable`'s) on the scenarios.
-    Drafts are calibrated too: a label is a label."""
-    if args.tag and not todo:
-        print(f"error: no scenario has the tag(s) {', '.join(args.tag)}", file=sys.stderr)
-        return None
-    if args.query:
-        from ..curate.select import keeps
-
-        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
-        if not todo:
-            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
-            return None
-    if args.status:
-        from ..spec.status import is_draft
-
-        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
-    return todo
 
 
 def _bar(calibration: Any, args: argparse.Namespace) -> int:

@@ -502,11 +502,12 @@ def _run(args: argparse.Namespace) -> int:
     from ..targets import describe_target_problem
     from .execute import run_session
     from .progress import Progress
+    from .selection import output_problem
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
         return EXIT_INVALID
-    if args.output and (problem := _prepare_output(Path(args.output))):
+    if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     try:
@@ -632,25 +633,14 @@ def _select(
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
     """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
     selected before sharding; or the exit code of a selection that cannot be."""
-    from ..runs.report import runnable, scenario_identity
+    from ..runs.report import scenario_identity
     from ..runs.session import leave_out_drafts
-    from .selection import shard_of
+    from .selection import narrowed, shard_of
 
-    todo = runnable(documents, args.tag)
-    if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
-        print(unmatched, file=sys.stderr)
+    narrow = narrowed(args, documents)
+    if narrow is None:
         return EXIT_INVALID
-    if args.query:
-        from ..curate.select import keeps
-
-        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
-        if not todo:
-            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
-            return EXIT_INVALID
-    if args.status:
-        from ..spec.status import is_draft
-
-        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
+    todo = narrow
     todo, drafts = leave_out_drafts(todo, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
@@ -665,8 +655,9 @@ def _select(
 
 def _merge(args: argparse.Namespace) -> int:
     from .merge import MergeError, merge_reports
+    from .selection import output_problem
 
-    if args.output and (problem := _prepare_output(Path(args.output))):
+    if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     try:
@@ -720,19 +711,6 @@ def _render(report: RunReport, fmt: str) -> str:
     return to_sarif(report, tool_version()) + "\n"
 
 
-def _prepare_output(path: Path) -> str | None:
-    """Create the report's folder; why the report could not be written there, if so."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    if path.is_dir():
-        return "it is a folder"
-    if not os.access(path if path.exists() else path.parent, os.W_OK):
-        return "permission denied"
-    return None
-
-
 def _last_failed(
     todo: list[tuple[Document, ScenarioEntry]], root: Path | None
 ) -> list[tuple[Document, ScenarioEntry]]:
@@ -753,17 +731,6 @@ def _last_failed(
         return todo
     print(f"--last-failed: running the {len(again)} that failed last time", file=sys.stderr)
     return again
-
-
-def _unmatched_tags(documents: Sequence[Document], tags: Sequence[str]) -> str | None:
-    """The message for --tag values no scenario has (None when there is no scenario)."""
-    existing = sorted({t for d in documents for e in d.scenarios for t in e.tags})
-    if not any(d.scenarios for d in documents):
-        return None
-    known = ", ".join(existing) if existing else "none (no scenario has tags)"
-    wanted = ", ".join(repr(t) for t in tags)
-    which = "the tag" if len(tags) == 1 else "every tag of"
-    return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
 
 
 EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from ..runs.last_failed import (
     LAST_FAILED,
@@ -47,3 +52,51 @@ def shard_of(identity: str, count: int) -> int:
     """The 1-based shard of a scenario among `count`."""
     digest = hashlib.sha256(identity.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | None:
+    """The scenarios of `documents` that --tag (every tag), --query and --status keep, as
+    (document, entry) pairs; None when a filter kept nothing that it names (said on
+    stderr). `run` and `calibrate` both narrow here; drafts are the caller's rule."""
+    from ..runs.report import runnable
+
+    todo = runnable(documents, args.tag)
+    if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
+        print(unmatched, file=sys.stderr)
+        return None
+    if args.query:
+        from ..curate.select import keeps
+
+        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
+        if not todo:
+            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
+            return None
+    if args.status:
+        from ..spec.status import is_draft
+
+        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
+    return todo
+
+
+def _unmatched_tags(documents: Sequence[Any], tags: Sequence[str]) -> str | None:
+    """The message for --tag values no scenario has (None when there is no scenario)."""
+    existing = sorted({t for d in documents for e in d.scenarios for t in e.tags})
+    if not any(d.scenarios for d in documents):
+        return None
+    known = ", ".join(existing) if existing else "none (no scenario has tags)"
+    wanted = ", ".join(repr(t) for t in tags)
+    which = "the tag" if len(tags) == 1 else "every tag of"
+    return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
+
+
+def output_problem(path: Path) -> str | None:
+    """Create an output file's folder; why the file could not be written there, if so."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if path.is_dir():
+        return "it is a folder"
+    if not os.access(path if path.exists() else path.parent, os.W_OK):
+        return "permission denied"
+    return None
