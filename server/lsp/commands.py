@@ -10,6 +10,7 @@ JSON answer listing every scenario asked for (finished, not runnable or cancelle
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -118,12 +119,17 @@ async def run_file(
     if not entries:
         return {"uri": uri, "error": "no such scenario in this document", "scenarios": []}
     publisher = _Publisher(ls, uri, text)
-    previous = await _previous_verdicts(ls, uri, entries)
+    # Read while the run registers itself: an await before it would let a second run of
+    # the same scenarios, or a $/cancelRequest, arrive before this run can be replaced
+    # or cancelled (runs.run awaits it before the first scenario starts).
+    previous_read = asyncio.ensure_future(_previous_verdicts(ls, uri, entries))
 
     def show(entry: ScenarioEntry, outcome: Outcome) -> None:
         ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **summary_of(entry, outcome)})
         if outcome.ending is not Ending.CANCELLED:
             summary = summary_of(entry, outcome, transcript=True)
+            # Read before the first scenario started (runs.run awaits it).
+            previous = previous_read.result() if previous_read.done() else {}
             if entry.name in previous:  # the transcript says when the verdict changed
                 summary["previous"] = previous[entry.name]
             ls.last_runs.record(uri, text, entry, summary)
@@ -132,7 +138,14 @@ async def run_file(
     drafts = indexes is not None if include_drafts is None else include_drafts
     try:
         outcomes, cancelled, session = await ls.runs.run(
-            ls, doc, document, entries, show, include_drafts=drafts, repeat=repeat
+            ls,
+            doc,
+            document,
+            entries,
+            show,
+            include_drafts=drafts,
+            repeat=repeat,
+            before=previous_read,
         )
     except WorkerStartError as exc:
         message = f"checkspec could not start its worker processes: {exc}"

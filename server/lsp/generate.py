@@ -157,9 +157,7 @@ async def _child(
         if process.returncode is None:
             process.send_signal(signal.SIGINT)
 
-    hooks = ls.protocol.cancel_hooks
-    if request is not None:
-        hooks[request] = cancel
+    ls.protocol.on_cancel(request, cancel)
     if token is not None:
         ls.work_done_progress.begin(
             token,
@@ -201,7 +199,7 @@ async def _child(
         code = await process.wait()
     finally:
         if request is not None:
-            hooks.pop(request, None)
+            ls.protocol.cancel_hooks.pop(request, None)
         if process.returncode is None:  # the server is going away: so does the child
             process.kill()
         if token is not None:

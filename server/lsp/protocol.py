@@ -37,6 +37,8 @@ class CheckspecProtocol(LanguageServerProtocol):
         # By request id: the workDoneToken an executeCommand carried, and how to cancel it.
         self.work_done_tokens: dict[Any, types.ProgressToken | None] = {}
         self.cancel_hooks: dict[Any, Callable[[], None]] = {}
+        # Commands cancelled before they registered a hook (they awaited something first).
+        self._cancelled_early: set[Any] = set()
         # By request id: results already sent before pygls started (early_initialize.py).
         self.answered: dict[Any, Any] = {}
 
@@ -87,6 +89,16 @@ class CheckspecProtocol(LanguageServerProtocol):
             return (yield from super().lsp_workspace__execute_command(params))
         finally:
             self.work_done_tokens.pop(request, None)
+            self.cancel_hooks.pop(request, None)
+            self._cancelled_early.discard(request)
+
+    def on_cancel(self, request: Any, hook: Callable[[], None]) -> None:
+        """Call `hook` when request `request` is cancelled, at once if it was already."""
+        if request is None:
+            return
+        self.cancel_hooks[request] = hook
+        if request in self._cancelled_early:
+            hook()
 
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         # pygls would drop the request's answer and leave the command running; a run
@@ -94,6 +106,11 @@ class CheckspecProtocol(LanguageServerProtocol):
         hook = self.cancel_hooks.get(msg_id)
         if hook is not None:
             hook()
+            return
+        if msg_id in self.work_done_tokens:
+            # A command that has not reached its hook yet (its task starts on the next
+            # turn of the loop, or it awaits something first): it finds the cancel there.
+            self._cancelled_early.add(msg_id)
             return
         super()._handle_cancel_notification(msg_id)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -97,12 +97,16 @@ class Runs:
             return self._pool
 
     async def _done_with(self, pool: WorkerPool) -> None:
+        if pool not in self._users:  # closed meanwhile (shutdown)
+            return
         self._users[pool] -= 1
         if pool is not self._pool and not self._users[pool]:
             del self._users[pool]
             await pool.aclose()
 
     async def aclose(self) -> None:
+        for cancel in list(self._running.values()):  # they answer with what finished
+            cancel()
         for pool in {*self._users, *([self._pool] if self._pool else [])}:
             await pool.aclose()
         self._users.clear()
@@ -126,9 +130,14 @@ class Runs:
         *,
         include_drafts: bool = True,
         repeat: int = 1,
+        before: Awaitable[Any] | None = None,
     ) -> tuple[dict[int, Outcome], bool, RunSession]:
         """Run the runnable entries through a run session (engine/runs/); their outcomes
-        by entry index, whether cancelled, and the session (its report is kept)."""
+        by entry index, whether cancelled, and the session (its report is kept).
+
+        Nothing is awaited before the run is registered (to be replaced by the same run
+        again, or cancelled by its request id); `before` is awaited after that, before the
+        first scenario starts."""
         # Deferred: the engine's executor loads with the first run (start-up time).
         from checkspec.engine.executor import Outcome, WorkerStartError
         from checkspec.engine.executor.pool import StreamHandle
@@ -160,12 +169,12 @@ class Runs:
             replaced()
         self._running[what] = cancel
         request = ls.protocol.msg_id
-        hooks = ls.protocol.cancel_hooks
-        if request is not None:
-            hooks[request] = cancel
+        ls.protocol.on_cancel(request, cancel)
         self._counted(ls, +1)
         progress: Progress | None = None
         try:
+            if before is not None:
+                await before
             progress = await Progress.start(ls, len(planned) * session.repeat)
             progress.on_cancel(cancel)
             if session.cancelled:
@@ -188,7 +197,7 @@ class Runs:
                 outcomes.setdefault(entry.index, _cancelled(entry))
             raise
         finally:
-            hooks.pop(request, None)
+            ls.protocol.cancel_hooks.pop(request, None)
             if self._running.get(what) is cancel:
                 del self._running[what]
             self._counted(ls, -1)

@@ -155,6 +155,30 @@ async def test_cancelling_one_run_leaves_the_other(client: LanguageClient, works
     assert answer["cancelled"] is False and _statuses(answer) == ["pass"]
 
 
+async def test_a_cancel_sent_right_after_the_run_is_not_lost(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """The cancel follows the request at once: the run is registered before it awaits
+    anything (a history read, the pool), so the cancel finds it."""
+    uri, _ = _waiting_file(workspace, "at_once")
+    run = _run(client, uri, msg_id="cancel-at-once")
+    await asyncio.sleep(0)  # the request goes out (the cancel must not pass it)
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="cancel-at-once"))
+    answer = await asyncio.wait_for(run, LIMIT)
+    assert answer["cancelled"] is True and _statuses(answer) == ["cancelled"]
+
+
+async def test_the_same_run_sent_twice_at_once_keeps_the_second(
+    client: LanguageClient, workspace: Path
+) -> None:
+    uri, flag = _waiting_file(workspace, "twice")
+    first, second = _run(client, uri, [0]), _run(client, uri, [0])
+    answer = await asyncio.wait_for(first, LIMIT)
+    assert answer["cancelled"] is True, "the first is replaced, whatever it awaited"
+    flag.touch()
+    assert _statuses(await asyncio.wait_for(second, LIMIT)) == ["pass"]
+
+
 async def test_more_runs_than_workers_queue_and_all_land(
     client: LanguageClient, workspace: Path
 ) -> None:
