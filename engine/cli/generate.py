@@ -32,6 +32,7 @@ def add_parser(commands: Any) -> None:
         MAX_TURNS,
         QUESTION_TYPE_NAMES,
     )
+    from .selection_options import add_selection_options
 
     mix = ", ".join(f"{kind} {share}%%" for kind, share in DEFAULT_MIX)  # %% for argparse
 
@@ -68,7 +69,15 @@ def add_parser(commands: Any) -> None:
         "inside the folder given or their name (repeatable; added to `generate: {exclude: "
         "[...]}` of checkspec.yaml)",
     )
-    source.add_argument("--like", metavar="DATASET", help="more scenarios like this dataset's")
+    source.add_argument(
+        "--like",
+        action="append",
+        default=[],
+        metavar="SELECTOR",
+        help="more scenarios like these: a file, a folder, FILE::NAME or FILE::#INDEX, as "
+        "`run` takes them (repeatable; --query, --tag and --status narrow them)",
+    )
+    add_selection_options(gen)
     gen.add_argument("--list-presets", action="store_true", help="print the presets and exit")
     gen.add_argument(
         "--list-topics",
@@ -168,6 +177,35 @@ def add_parser(commands: Any) -> None:
     )
 
 
+def _examples(args: argparse.Namespace) -> list[Any]:
+    """The scenarios --like chooses, through the one selection language (as `run` and the
+    curation commands choose them), as parsed values. ValueError says what is wrong."""
+    narrowing = [
+        f
+        for f, given in (("--query", args.query), ("--tag", args.tag), ("--status", args.status))
+        if given
+    ]
+    if not args.like:
+        if narrowing:
+            raise ValueError(f"{', '.join(narrowing)} narrow the examples of --like: give --like")
+        return []
+    from ..curate.files import CurateError
+    from ..curate.select import select
+
+    try:
+        chosen = select(args.like, query=args.query, tags=args.tag, status=args.status)
+    except CurateError as exc:
+        raise ValueError(str(exc)) from None
+    examples = [item.node.value for group in chosen for item in group.items]
+    if not examples:
+        shown = " ".join(args.like)
+        raise ValueError(
+            f"--like {shown}: no scenario is left"
+            + (f" after {', '.join(narrowing)}" if narrowing else "")
+        )
+    return examples
+
+
 def _error(message: str) -> int:
     print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
@@ -183,6 +221,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     import asyncio
 
     from ..core.write import write_target
+    from ..curate.select import split_selector
     from ..generate import pipeline, service
     from ..generate.output import OutputError, output_format, write_atomically
     from ..generate.presets import known_presets
@@ -197,7 +236,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     try:
         # The workspace the suite is written into (its model, api_base, agent, presets),
         # with the suites it imitates; the knowledge base may lie anywhere (issue 35).
-        like = [args.like.split("::")[0]] if args.like else []
+        like = [split_selector(selector)[0] for selector in args.like]
         workspace = find_workspace([output, *like])
     except WorkspaceConflict as exc:
         return _error(str(exc))
@@ -222,11 +261,16 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         simulate=args.simulate,
     )
     exclude = [*(config.generate.exclude if config.generate else []), *args.exclude]
+    try:
+        examples = _examples(args)
+    except ValueError as exc:
+        return _error(str(exc))
     request = service.Request(
         persona=args.persona,
         preset=args.preset,
         docs=args.docs,
-        like=args.like,
+        like=" ".join(args.like) or None,
+        examples=examples,
         options=options,
         target=args.target or config.target,  # the dataset runs against it as written
         exclude=exclude,

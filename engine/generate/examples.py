@@ -1,76 +1,88 @@
-""" "More like these": a dataset's own scenarios as the examples of a new batch.
+""" "More like these": chosen scenarios as the examples of a new batch.
 
-The examples' user messages describe the kind of user (a persona made of examples); the
-rules of their `hub_conformity` checks are kept as the new scenarios' rules.
+The scenarios come from the one selection language (`--like` takes what `run` takes:
+files, folders, FILE::NAME, FILE::#INDEX, narrowed by --query/--tag/--status), chosen by
+the front end; here they are plain parsed values, of a dataset (`interactions:`) or a
+suite or scenario file (`steps: [{interacts: ...}]`). Their user messages describe the
+kind of user (a persona made of examples); their conformity rules are kept as the new
+scenarios' rules.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .presets import PresetSpec
 
 MAX_EXAMPLES = 8
+MAX_RULES = 6
 
 
-def _user_text(interaction: Any) -> str | None:
-    value = interaction.get("input") if isinstance(interaction, dict) else None
+def _text_of(value: Any) -> str | None:
+    """The user's text of one turn: a string, or the last message of `{messages: [...]}`."""
     if isinstance(value, dict):
         messages = value.get("messages")
         if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
             content = messages[-1].get("content")
             return content if isinstance(content, str) else None
+        return None
     return value if isinstance(value, str) else None
 
 
-def _records(path: Path) -> list[Any]:
-    import json
-
-    import yaml
-
-    text = path.read_text(encoding="utf-8")
-    if path.name.lower().endswith(".jsonl"):
-        found = []
-        for line in text.splitlines():
-            if line.strip():
-                try:
-                    found.append(json.loads(line))
-                except (ValueError, RecursionError):  # not JSON, or nested past the stack
-                    continue
-        return found
-    data = yaml.safe_load(text)
-    scenarios = data.get("scenarios") if isinstance(data, dict) else None
-    return scenarios if isinstance(scenarios, list) else []
+def _turns(record: dict[str, Any]) -> Iterator[tuple[Any, list[Any]]]:
+    """(user input, checks) of each turn, in either file format."""
+    for interaction in _list(record.get("interactions")):  # a dataset's record
+        if isinstance(interaction, dict):
+            yield interaction.get("input"), _list(interaction.get("checks"))
+    for step in _list(record.get("steps")):  # a suite's or scenario file's scenario
+        if not isinstance(step, dict):
+            continue
+        checks = _list(step.get("checks"))
+        for interact in _list(step.get("interacts")):
+            if isinstance(interact, dict):
+                yield interact.get("inputs"), checks
+                checks = []  # a step's checks once
 
 
-def preset_like(path: Path) -> PresetSpec:
-    """A preset whose persona is the dataset's example messages. ValueError when the file
-    holds no usable example."""
-    try:
-        records = _records(path)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot be read as a dataset ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"{path}: cannot be read as a dataset (nested too deeply)") from None
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _rules_of(check: Any) -> list[str]:
+    if not isinstance(check, dict):
+        return []
+    kind = check.get("identifier") or check.get("kind")
+    given = check.get("params")
+    params: dict[str, Any] = given if isinstance(given, dict) else check
+    if kind == "hub_conformity":
+        return [r for r in _list(params.get("rules")) if isinstance(r, str)]
+    if kind == "conformity" and isinstance(params.get("rule"), str):
+        return [params["rule"]]
+    return []
+
+
+def preset_like(records: Sequence[Any], label: str) -> PresetSpec:
+    """A preset whose persona is the scenarios' user messages. ValueError when none holds
+    a user message to take as an example."""
     examples: list[str] = []
     rules: list[str] = []
     for record in records:
-        interactions = record.get("interactions") if isinstance(record, dict) else None
-        if not isinstance(interactions, list) or not interactions:
+        if not isinstance(record, dict):
             continue
-        turns = [t for t in (_user_text(i) for i in interactions) if t]
-        if turns and len(examples) < MAX_EXAMPLES:
-            examples.append(" / ".join(" ".join(t.split()) for t in turns))
-        for interaction in interactions:
-            for check in (interaction.get("checks") or []) if isinstance(interaction, dict) else []:
-                if isinstance(check, dict) and check.get("identifier") == "hub_conformity":
-                    for rule in (check.get("params") or {}).get("rules") or []:
-                        if isinstance(rule, str) and rule not in rules and len(rules) < 6:
-                            rules.append(rule)
+        texts: list[str] = []
+        for given, checks in _turns(record):
+            text = _text_of(given)
+            if text and text.strip():
+                texts.append(text)
+            for rule in (r for check in checks for r in _rules_of(check)):
+                if rule not in rules and len(rules) < MAX_RULES:
+                    rules.append(rule)
+        if texts and len(examples) < MAX_EXAMPLES:
+            examples.append(" / ".join(" ".join(t.split()) for t in texts))
     if not examples:
-        raise ValueError(f"{path}: holds no scenario with a user message to take as an example")
+        raise ValueError(f"{label}: holds no scenario with a user message to take as an example")
     description = "Users like those who sent these messages (one scenario per line):\n" + "\n".join(
         f"- {e[:400]}" for e in examples
     )
-    return PresetSpec(f"like {path.name}", description, tuple(rules))
+    return PresetSpec(f"like {label}", description, tuple(rules))

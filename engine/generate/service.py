@@ -29,7 +29,8 @@ class Request:
     persona: str | None = None
     preset: str | None = None
     docs: Sequence[str] = ()
-    like: str | None = None  # a dataset whose scenarios are the examples
+    like: str | None = None  # what the examples were chosen by (`--like` selectors), shown
+    examples: Sequence[Any] = ()  # the chosen scenarios (parsed values) when `like` is set
     options: pipeline.Options = field(default_factory=pipeline.Options)
     target: str | None = None  # the agent the scenarios are for, written into a new dataset
     exclude: Sequence[str] = ()  # globs of knowledge-base files left out
@@ -56,7 +57,7 @@ def prepare(request: Request, configured_presets: dict[str, Any] | None = None) 
     given = [x for x in (request.persona, request.preset, request.like) if x]
     if len(given) > 1 or not (given or request.docs) or (request.like and request.docs):
         raise RequestError(
-            "give one of --persona TEXT, --preset NAME, --from-docs PATH... or --like DATASET "
+            "give one of --persona TEXT, --preset NAME, --from-docs PATH... or --like SELECTOR "
             "(--persona or --preset may go with --from-docs: document questions in that "
             "persona's voice)"
         )
@@ -85,7 +86,7 @@ def prepare(request: Request, configured_presets: dict[str, Any] | None = None) 
         from .examples import preset_like
 
         try:
-            prepared.preset = preset_like(Path(request.like))
+            prepared.preset = preset_like(request.examples, request.like)
         except ValueError as exc:
             raise RequestError(str(exc)) from None
     if request.docs:

@@ -592,11 +592,15 @@ def test_like_takes_jsonl_examples_and_refuses_a_dataset_without_any(
     rows = tmp_path / "rows.dataset.jsonl"
     rows.write_text(
         '{"interactions": [{"input": {"messages": [{"role": "user", "content": "Can I pay by cheque?"}]}}]}\n'
-        "not json\n"
     )
     out = tmp_path / "more.dataset.jsonl"
     assert generate(tmp_path, "--like", str(rows), "-n", "2", "-o", str(out)) == 0
     assert any("Can I pay by cheque?" in p for p in stub.prompts)
+    # A broken row is said where it is, as every command taking scenarios says it.
+    broken = tmp_path / "broken.dataset.jsonl"
+    broken.write_text(rows.read_text() + "not json\n")
+    assert generate(tmp_path, "--like", str(broken), "-o", str(tmp_path / "y.dataset.yaml")) == 2
+    assert f"{broken}:2:1: Expecting value" in capsys.readouterr().err
     empty = tmp_path / "empty.dataset.yaml"
     empty.write_text("name: e\nscenarios:\n  - interactions: []\n")
     assert generate(tmp_path, "--like", str(empty), "-o", str(tmp_path / "x.dataset.yaml")) == 2
@@ -611,4 +615,45 @@ def test_like_takes_jsonl_examples_and_refuses_a_dataset_without_any(
         )
         == 2
     )
-    assert "cannot be read as a dataset" in capsys.readouterr().err
+    assert "missing.dataset.yaml: no such file or folder" in capsys.readouterr().err
+
+
+def test_like_takes_the_selection_language(tmp_path: Path, model: Model, capsys) -> None:
+    """--like chooses its examples as `run` chooses scenarios: FILE::NAME, folders, suites,
+    narrowed by --tag/--query/--status; unknown names get the nearest ones."""
+    stub, _ = model
+    suites = tmp_path / "suites"
+    suites.mkdir()
+    (suites / "tone.suite.yaml").write_text(
+        "name: tone\ntarget: python:agent:answer\nscenarios:\n"
+        "  - name: angry\n    tags: [rude]\n    steps:\n"
+        "      - interacts: [{inputs: Your app crashed AGAIN}]\n"
+        "        checks: [{kind: conformity, rule: The agent stays calm.}]\n"
+        "  - name: polite\n    steps:\n"
+        "      - interacts: [{inputs: Could you kindly help me?}]\n"
+    )
+    out = tmp_path / "more.dataset.yaml"
+    chosen = f"{suites / 'tone.suite.yaml'}::angry"
+    assert generate(tmp_path, "--like", chosen, "-n", "2", "-o", str(out)) == 0
+    assert any("Your app crashed AGAIN" in p for p in stub.prompts)
+    assert not any("Could you kindly" in p for p in stub.prompts)
+    rules = dataset(out)["scenarios"][0]["interactions"][0]["checks"][0]["params"]["rules"]
+    assert rules[0] == "The agent stays calm."
+
+    before = len(stub.prompts)
+    out2 = tmp_path / "polite.dataset.yaml"
+    assert (
+        generate(tmp_path, "--like", str(suites), "--query", "kindly", "-n", "2", "-o", str(out2))
+        == 0
+    )
+    assert any("Could you kindly" in p for p in stub.prompts[before:])
+    assert not any("AGAIN" in p for p in stub.prompts[before:])
+
+    x = str(tmp_path / "x.dataset.yaml")
+    assert generate(tmp_path, "--like", f"{suites / 'tone.suite.yaml'}::angy", "-o", x) == 2
+    assert "no scenario named 'angy'" in (err := capsys.readouterr().err) and "'angry'" in err
+    assert generate(tmp_path, "--like", str(suites), "--tag", "none-such", "-o", x) == 2
+    assert "no scenario is left after --tag" in capsys.readouterr().err
+    assert generate(tmp_path, "--persona", "a user", "--tag", "rude", "-o", x) == 2
+    assert "--tag narrow the examples of --like: give --like" in capsys.readouterr().err
+    assert not Path(x).exists()
