@@ -13,6 +13,11 @@ Wherever the two could differ `read_row` returns None and the general reader rea
 row: YAML reads some valid JSON its own way (a control character or a YAML line break
 such as U+2028 in the line, a surrogate escape, NaN, a key over 1,024 characters), a
 duplicate key is a warning, nesting or size past the limits is a problem at its place.
+
+A row analysed without a problem need not keep its nodes: `fold` lets them go, keeping
+the row's line on its Shift, and the root node reads the line again (here, the same
+tree) the first time anything asks for more than its place (hover, a run, a re-read).
+A 32,000-row dataset so holds its rows' text, not ~25 nodes and their values per row.
 """
 
 from __future__ import annotations
@@ -142,3 +147,47 @@ def _walk(
     if root is None or stack or count > max_nodes:
         return None
     return root, count
+
+
+# What a folded root lets go (and reads again): all of Node's slots but its place.
+_CONTENT = ("kind", "value", "_flat", "items", "_merged", "_index")
+
+
+class _Folded(Node):
+    """A row's root whose content was let go (see `fold`); as a Node once asked for it."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for an attribute not set: the content, until read again.
+        if name not in _CONTENT:
+            raise AttributeError(name)
+        cell = self._cell
+        text = cell.text
+        found = (
+            None
+            if text is None
+            else read_row(text, self._sl, cell, max_depth=_FOLD_DEPTH, max_nodes=_FOLD_NODES)
+        )
+        if found is None:  # pragma: no cover - folded rows were read by read_row
+            raise AttributeError(name)
+        root = found[0]
+        for slot in _CONTENT:
+            setattr(self, slot, getattr(root, slot))
+        self.__class__ = Node  # type: ignore[assignment]  # the same slots: a Node again
+        return getattr(self, name)
+
+
+_FOLD_DEPTH = 200
+_FOLD_NODES = 750_000
+
+
+def fold(root: Node) -> None:
+    """Let the nodes of a row's root go, when `read_row` read it (its Shift then keeps the
+    line, to read them again on demand). The same object: whoever holds the root (its
+    entry, the layout's row, a rebuild of its scenario) holds it still."""
+    if type(root) is not Node or root._cell.text is None:
+        return
+    for slot in _CONTENT:
+        delattr(root, slot)
+    root.__class__ = _Folded

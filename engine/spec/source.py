@@ -284,6 +284,7 @@ def read_jsonl_row(line: str, number: int) -> Row:
     cell = Shift()
     fast = read_row(line, number, cell, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
     if fast is not None:
+        cell.text = line  # what its nodes are read from again once folded (json_rows.fold)
         return Row(number, cell, fast[0], [], fast[1])
     row = parse_jsonl_row(line, number, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
     if not any(p.code == "too-many-nodes" for p in row.problems):
