@@ -19,9 +19,9 @@ from .check_analysis import Context
 from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
+from .json_rows import fold, fold_inside
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
-from .json_rows import fold
 from .lines import LineIndex, LinesView, index_of
 from .locate import start_of
 from .problems import Problem, Severity, internal_error, shown_problems
@@ -195,6 +195,9 @@ def read_row_entry(read: EntryReader, root: Node, index: int, lines: LineIndex) 
     (json_rows.fold): they are read again from its line when asked for."""
     entry = read(root, index, lines)
     if not entry.read_problems:
+        for check in entry.checks:  # a dataset check sits at interactions[step].checks[index]
+            path = ("interactions", check.step, "checks", check.index)
+            check.node = fold_inside(root, check.node, path)
         fold(root)
     return entry
 

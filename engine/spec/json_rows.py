@@ -191,3 +191,36 @@ def fold(root: Node) -> None:
     for slot in _CONTENT:
         delattr(root, slot)
     root.__class__ = _Folded
+
+
+# All of Node's slots but its Shift: what a folded node inside a row lets go.
+_INSIDE = (*_CONTENT, "_sl", "_sc", "_el", "_ec")
+
+
+class _FoldedInside(Node):
+    """A node inside a folded row, kept by someone (a check's entry): found again under
+    the row's root, by its path, the first time anything asks for more than its Shift."""
+
+    __slots__ = ("_path", "_root")
+    _path: tuple[Any, ...]
+    _root: Node
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _INSIDE:
+            raise AttributeError(name)
+        found = object.__getattribute__(self, "_root").find(self._path)
+        if found is None:  # pragma: no cover - the path was checked when folding
+            raise AttributeError(name)
+        for slot in _INSIDE:
+            setattr(self, slot, getattr(found, slot))
+        return getattr(self, name)
+
+
+def fold_inside(root: Node, node: Node, path: tuple[Any, ...]) -> Node:
+    """A stand-in for `node`, found at `path` under `root`, that keeps none of its content
+    until asked (`node` itself when that path does not lead to it). Call before `fold`."""
+    if type(node) is not Node or root.find(path) is not node:
+        return node
+    stand_in = _alloc(_FoldedInside)
+    stand_in._cell, stand_in._root, stand_in._path = node._cell, root, path
+    return stand_in
