@@ -167,7 +167,7 @@ class _Folded(Node):
         found = (
             None
             if text is None
-            else read_row(text, self._sl, cell, max_depth=_FOLD_DEPTH, max_nodes=_FOLD_NODES)
+            else read_row(text, self._sl, cell, max_depth=FOLD_DEPTH, max_nodes=FOLD_NODES)
         )
         if found is None:  # pragma: no cover - folded rows were read by read_row
             raise AttributeError(name)
@@ -178,8 +178,10 @@ class _Folded(Node):
         return getattr(self, name)
 
 
-_FOLD_DEPTH = 200
-_FOLD_NODES = 750_000
+# The limits a row was read under (source.py's MAX_ROW_DEPTH and MAX_NODES): reading the
+# same line again under them gives the same tree.
+FOLD_DEPTH = 200
+FOLD_NODES = 750_000
 
 
 def fold(root: Node) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from checkspec.engine.spec import document as document_module
-from checkspec.engine.spec import json_rows
+from checkspec.engine.spec import json_rows, source
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.scenario_analysis import keep_scenarios
@@ -113,3 +113,8 @@ def test_the_runnable_scenario_is_rebuilt_from_a_folded_row() -> None:
         assert entry.scenario.model_dump() == kept.model_dump()
     finally:
         keep_scenarios(True)
+
+
+def test_a_folded_row_is_read_again_under_the_limits_it_was_read_under() -> None:
+    assert json_rows.FOLD_DEPTH == source.MAX_ROW_DEPTH
+    assert json_rows.FOLD_NODES == source.MAX_NODES
