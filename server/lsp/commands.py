@@ -137,7 +137,13 @@ async def run_file(
             previous = previous_read.result() if previous_read.done() else {}
             if entry.name in previous:  # the transcript says when the verdict changed
                 summary["previous"] = previous[entry.name]
-            ls.last_runs.record(uri, text, entry, summary)
+            result = outcome.result
+            answered = (
+                None
+                if result.replayed or outcome.ending is not Ending.FINISHED
+                else tuple(i.outputs for i in result.final_trace.interactions)
+            )
+            ls.last_runs.record(uri, text, entry, summary, answered)
         publisher.add(entry, outcome, repeats)
 
     drafts = indexes is not None if include_drafts is None else include_drafts
