@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from checkspec.engine.history.store import HistoryStore, history_path
-from tests.support.lsp_helpers import accept_server_requests
+from tests.support.lsp_helpers import start_session
 
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 pytest_plugins = ["pytester"]
@@ -154,12 +154,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"]),
 )
 async def client(lsp_client: LanguageClient, folder: Path):
-    accept_server_requests(lsp_client)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri()
-        )
-    )
+    await start_session(lsp_client, folder)
     yield
     await lsp_client.shutdown_session()
 
