@@ -7,7 +7,6 @@ Pure: reads the SQLite file, runs nothing; a history that cannot be read says no
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -207,9 +206,8 @@ def label_actions(
                     except CurateError:
                         return found
                 try:
-                    made = list(label_edits(spec, line, label).edits)
-                    if first_record:
-                        made = _together(made, _recording(spec, entry.index, answered or ()))
+                    given = (answered or ()) if first_record else None
+                    made = label_edits(spec, line, label, given).edits
                 except CurateError:
                     continue
                 lines = index_of(text)
@@ -220,31 +218,3 @@ def label_actions(
                 if edits:
                     found.append(LabelAction(title, edits))
     return found
-
-
-def _recording(spec: Any, index: int, answered: Sequence[Any]) -> list[Any]:
-    """The edits recording a run's answers into scenario `index` (as `run --record` does);
-    CurateError when they do not fit the file's interactions."""
-    from checkspec.engine.curate.files import CurateError
-    from checkspec.engine.curate.record import Recording, record_into
-
-    item = next((i for i in spec.items if i.index == index), None)
-    if item is None:
-        raise CurateError(f"no scenario #{index}")
-    done = Recording()
-    editor = record_into(spec, [(item, answered, item.name or f"#{index}")], done, write=True)
-    if done.skipped:
-        raise CurateError(done.skipped[0])
-    return list(editor.edits)
-
-
-def _together(first: list[Any], second: list[Any]) -> list[Any]:
-    """Two sets of edits on the same text as one (CurateError when they touch the same
-    place: one would move the other)."""
-    from checkspec.engine.curate.files import CurateError
-
-    merged = sorted([*first, *second], key=lambda e: (e.start, e.end))
-    for before, after in itertools.pairwise(merged):
-        if after.start < before.end or after.start == before.start:
-            raise CurateError("the label and the recorded answers would overlap")
-    return merged

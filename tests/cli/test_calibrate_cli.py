@@ -423,3 +423,33 @@ def test_label_writes_expect_keeping_every_other_byte_and_refuses_a_wrong_place(
     )
     assert cli(tmp_path, stub, "label", "t.scenario.yaml", "pass").returncode == 2
     assert path.read_text().count("expect:") == 1  # nothing written by the refusals
+
+
+def test_label_from_a_run_records_the_answers_it_judged(tmp_path: Path, stub: OpenAIStub) -> None:
+    """Issue 40 item 6 (the report's "Label as" on a live run): `--from-run` writes the
+    answer the judge saw, then the label, in one edit; the file then validates."""
+    (tmp_path / "checkspec.yaml").write_text("model: openai/judge\nhistory: true\n")
+    (tmp_path / "agent.py").write_text(AGENT)
+    text = (
+        "name: live\n"
+        "target: python:agent:answer\n"
+        "steps:\n"
+        "  - interacts: [{inputs: hi}]\n"
+        "    checks:\n"
+        "      - kind: llm_judge\n"
+        "        prompt: 'fine? {{ trace.last.outputs }}'\n"
+    )
+    path = tmp_path / "live.scenario.yaml"
+    path.write_text(text)
+    ran = cli(tmp_path, stub, "run", "live.scenario.yaml")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    refused = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "pass")
+    assert refused.returncode == 2 and "recorded answer" in refused.stderr
+    done = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "fail", "--from-run", "last")
+    assert done.returncode == 0, done.stderr
+    assert path.read_text() == text.replace(
+        "[{inputs: hi}]", "[{inputs: hi, outputs: a live answer}]"
+    ).replace("      - kind: llm_judge\n", "      - kind: llm_judge\n        expect: fail\n")
+    assert cli(tmp_path, stub, "validate", "live.scenario.yaml").returncode == 0
+    gone = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "pass", "--from-run", "nope")
+    assert gone.returncode == 2 and "error:" in gone.stderr
