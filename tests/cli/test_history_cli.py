@@ -131,7 +131,7 @@ def test_runs_of_different_suites_compare_what_is_common(project: Path) -> None:
     cli(project, "run", "b.suite.yaml", "a.suite.yaml", "--tag", "extra")
     compared = cli(project, "compare")
     assert compared.returncode == 0, compared.stdout
-    assert "compares the 1 scenarios in common (1 only in base, 1 only in head)" in compared.stdout
+    assert "compares the 1 scenario in common (1 only in base, 1 only in head)" in compared.stdout
     assert "Added (1):" in compared.stdout and "Removed (1):" in compared.stdout
 
 
