@@ -110,9 +110,10 @@ class _Stream:
         """When its longest-running scenario still in flight started (None: none runs)."""
         starts = self.starts
         while starts:
-            _, _, worker, running = starts[0]
-            if worker.inflight.get(running.queued.job.key) is running:
-                return running.started
+            start, _, worker, running = starts[0]
+            # An entry whose start has moved since (an `extend`) has a newer one.
+            if worker.inflight.get(running.queued.job.key) is running and start == running.started:
+                return start
             heapq.heappop(starts)
         return None
 
@@ -483,6 +484,12 @@ class WorkerPool(Executor):
                 running = worker.inflight.get(message[1])
                 if running is not None:
                     running.started = time.monotonic()
+                    if worker.stream is not None:
+                        worker.stream.started(worker, running)
+            elif message[0] == "extend":  # it was held up by another (loopwatch.py)
+                running = worker.inflight.get(message[1])
+                if running is not None and running.started is not None:
+                    running.started += message[2]
                     if worker.stream is not None:
                         worker.stream.started(worker, running)
             elif message[0] == "ready":
