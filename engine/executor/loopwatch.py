@@ -47,7 +47,7 @@ _running_job: contextvars.ContextVar[int | None] = contextvars.ContextVar(
 )
 
 
-class LoopHeld(BaseException):  # noqa: N818 - it names what happened, like TimeoutError
+class LoopHeld(BaseException):
     """Raised in a scenario's code that holds the worker's event loop past its deadline.
 
     A BaseException, as CancelledError: user code's `except Exception` lets it through."""
