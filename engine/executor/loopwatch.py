@@ -87,7 +87,10 @@ class LoopWatch:
         token = _running_job.set(key)
         with self._changed:
             self._deadlines[key] = deadline
-            self._changed.notify()
+            if len(self._deadlines) == 1:
+                # Only then: the deadline of a job starting now is never the next one
+                # when others run (one timeout for all, and extensions only push them).
+                self._changed.notify()
         if self._loop is not None and not self._beating:
             self._beating = True
             self._last_turn = time.monotonic()
@@ -95,9 +98,9 @@ class LoopWatch:
         try:
             yield
         finally:
+            _running_job.reset(token)  # first: a signal from now on finds no job running
             with self._changed:
-                del self._deadlines[key]
-            _running_job.reset(token)
+                self._deadlines.pop(key, None)
 
     # On the loop ----------------------------------------------------------------------
 
