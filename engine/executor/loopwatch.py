@@ -13,14 +13,17 @@ So each worker watches its own loop:
   runs, at the moment the loop is held;
 - a heartbeat on the loop records when it last turned;
 - a watchdog thread wakes at the next deadline. When a job is past it and the loop has
-  not turned for `STALE` seconds, it signals the main thread (`SIGNAL`, again every
-  `POLL` seconds while that lasts). The handler raises `LoopHeld` there, but only when
-  the code holding the loop is of a job past its deadline: a signal that finds the loop
-  idle, or held by a job still within its time, changes nothing (a sleep interrupted by
-  it goes on, PEP 475);
-- the job ends as ERROR with the wording of every other timeout, the loop turns again,
-  and the scenarios it held still have the time it held them: their deadlines, here and
-  in the parent (an `extend` message), move by that much. They finish, not re-run.
+  not turned for `STALE` seconds, it signals the main thread (`SIGNAL`). The handler
+  raises `LoopHeld` there only when the code holding the loop is of a job past its own
+  deadline: then it is signalled again every `POLL` seconds until it lets go. Code
+  within its time, or of no job, is left alone (a sleep the signal interrupts goes on,
+  PEP 475) and not signalled again before it is late itself;
+- a job stopped that way ends as ERROR with the wording of every other timeout. The
+  loop turns again, and the jobs that could not run while it was held (by a job late
+  or not) get that time back: their deadlines, here and in the parent (`extend`
+  messages), move by that much. They finish in this worker, not re-run. The parent
+  hears of it while the loop is still held (the watchdog sends), in time for the
+  deadlines it keeps: it would kill the worker half a second past one.
 
 Code that no signal interrupts (a C call holding the GIL) is still stopped by the
 parent's kill after its grace period. The handler is installed only by worker processes
@@ -32,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import math
 import signal
 import threading
 import time
@@ -39,8 +43,9 @@ from collections.abc import Callable, Iterator
 
 SIGNAL = getattr(signal, "SIGUSR2", None)
 BEAT = 0.1  # the heartbeat's period while jobs run
-STALE = 0.3  # the loop has not turned for this long: something holds it
+STALE = 0.25  # the loop has not turned for this long: something holds it
 POLL = 0.05  # while a late job may hold the loop: signal this often
+TELL = 0.2  # while the loop is held: tell the parent of each such share of it
 
 _running_job: contextvars.ContextVar[int | None] = contextvars.ContextVar(
     "checkspec_running_job", default=None
@@ -55,8 +60,8 @@ class LoopHeld(BaseException):
 
 class LoopWatch:
     """The deadlines of the jobs running on one loop, and the watchdog that enforces them
-    when the loop is held. `on_extend` is called on the loop with the seconds each other
-    job was held up by a job stopped for holding the loop."""
+    when the loop is held. `on_extend` is called on the loop with the seconds each job
+    was held up by another that held the loop."""
 
     def __init__(self, on_extend: Callable[[dict[int, float]], None]) -> None:
         self._on_extend = on_extend
@@ -65,7 +70,12 @@ class LoopWatch:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_turn = time.monotonic()
         self._beating = False
-        self._culprit: int | None = None  # the job stopped for holding the loop
+        # What the signal handler found holding the loop, during the hold that began
+        # after the turn `_seen`: a job (None: no job's code), and when it is due.
+        self._seen: float | None = None
+        self._holder: int | None = None
+        self._holder_due = math.inf
+        self._told: dict[int, float] = {}  # of this hold, what the parent was told so far
         self._main = threading.main_thread().ident
 
     @staticmethod
@@ -105,21 +115,26 @@ class LoopWatch:
     # On the loop ----------------------------------------------------------------------
 
     def _beat(self) -> None:
-        now = time.monotonic()
-        held = now - self._last_turn
-        self._last_turn = now
-        culprit, self._culprit = self._culprit, None
-        if culprit is not None:
-            # The others could not run while it held the loop: give them that time back
-            # (their timers are due behind this one, so none has fired yet).
+        with self._changed:
+            now = time.monotonic()
+            held = now - self._last_turn
+            self._last_turn = now
+            holder, self._holder = self._holder, None
+            told, self._told = self._told, {}
+        if holder is not None:
+            # A job held the loop (the signal found it there): the others could not run
+            # meanwhile, so they get that time back. Their timers are due behind this
+            # beat's (it was set before the loop was held), so none has fired yet. The
+            # parent was told part of it already, while the loop was held.
             extended: dict[int, float] = {}
             for key, deadline in list(self._deadlines.items()):
                 when = deadline.when()
-                if key == culprit or when is None:
+                if key == holder or when is None:
                     continue
-                with contextlib.suppress(RuntimeError):  # already expired: too late
+                with contextlib.suppress(RuntimeError):  # expired already: too late
                     deadline.reschedule(when + held)
-                    extended[key] = held
+                    if held > told.get(key, 0.0):
+                        extended[key] = held - told.get(key, 0.0)
             if extended:
                 self._on_extend(extended)
         if self._deadlines and self._loop is not None:
@@ -130,16 +145,17 @@ class LoopWatch:
     # In the main thread, between two bytecodes of whatever holds the loop ---------------
 
     def _on_signal(self, signum: int, frame: object) -> None:
-        key = _running_job.get()
-        if key is None or self._loop is None:
-            return  # the loop itself, or code outside any job
-        deadline = self._deadlines.get(key)
-        when = deadline.when() if deadline is not None else None
         now = time.monotonic()
-        if when is None or now < when or now - self._last_turn < STALE:
-            return  # within its time, or the loop turns and its own timer stops it
-        self._culprit = key
-        raise LoopHeld(key)
+        if self._loop is None or now - self._last_turn < STALE:
+            return  # the loop turns: the timers stop whoever is late
+        key = _running_job.get()  # None: the loop itself, or code outside any job
+        deadline = self._deadlines.get(key) if key is not None else None
+        when = deadline.when() if deadline is not None else None
+        self._seen = self._last_turn  # who holds the loop this time is known
+        self._holder = key if when is not None else None
+        self._holder_due = when if when is not None else math.inf
+        if when is not None and now >= when:
+            raise LoopHeld(key)
 
     # The watchdog thread ----------------------------------------------------------------
 
@@ -149,12 +165,28 @@ class LoopWatch:
             with self._changed:
                 while not self._deadlines:
                     self._changed.wait()
-                whens = [d.when() for d in self._deadlines.values()]
-                first = min((w for w in whens if w is not None), default=None)
+                whens = {k: d.when() for k, d in self._deadlines.items()}
+                first = min((w for w in whens.values() if w is not None), default=None)
                 now = time.monotonic()
                 if first is None or now < first:
                     self._changed.wait(None if first is None else first - now)
                     continue
-            if now - self._last_turn >= STALE:
+                turn = self._last_turn
+                held = now - turn
+                known = held >= STALE and self._seen == turn and self._holder is not None
+                # Jobs past their deadline only because another holds the loop: the
+                # parent, which would kill the worker for them, hears of the time so far.
+                told: dict[int, float] = {}
+                for key, when in whens.items():
+                    late = when is not None and when <= now
+                    more = held - self._told.get(key, 0.0)
+                    if known and late and key != self._holder and more >= TELL:
+                        told[key] = more
+                        self._told[key] = held
+            if told:
+                self._on_extend(told)
+            # A job is late and its timer has not stopped it: the loop may be held. Once
+            # the handler has seen what holds it, no signal until that is late too.
+            if held >= STALE and (self._seen != turn or now >= self._holder_due):
                 signal.pthread_kill(self._main, SIGNAL)
             time.sleep(POLL)

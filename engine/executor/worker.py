@@ -132,9 +132,9 @@ class Worker:
             announced.set_result(None)
 
     def _extend(self, seconds: dict[int, float]) -> None:
-        """Jobs held up by one that held the loop: the parent moves their deadlines too."""
-        for key, more in seconds.items():
-            self.send_soon(("extend", key, more))
+        """Jobs held up by one that holds the loop: the parent moves their deadlines too.
+        Called on the loop, or by the watchdog's thread while the loop is held."""
+        self.send_now([("extend", key, more) for key, more in seconds.items()])
 
     def _encode(self, messages: list[wire.Message]) -> bytes:
         try:

@@ -43,6 +43,11 @@ def ok(question):
     called(question)
     return "ok"
 
+def takes_a_second(question):
+    called(question)
+    time.sleep(1)  # in its own thread: the next scenario starts a second after the first
+    return "ok"
+
 async def sleeps_on_loop(question):
     called(question)
     try:
@@ -67,6 +72,10 @@ async def sleeps_on_loop(trace):
     except BaseException:
         stopped()
         raise
+    return True
+
+async def holds_the_loop_within_its_time(trace):
+    time.sleep(2.5)  # holds the worker's event loop, but ends 0.5 s before its deadline
     return True
 """
 
@@ -94,14 +103,17 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run_suite(project: Path, timeout: int, *scenarios: str) -> list[dict[str, object]]:
+def run_suite(
+    project: Path, timeout: int, *scenarios: str, code: int = 1, concurrency: int = 8
+) -> list[dict[str, object]]:
     write(project, "s.suite.yaml", "name: held\nscenarios:\n" + "".join(scenarios))
     done = subprocess.run(
         [*CLI, "run", "s.suite.yaml", "--jobs", "1", "--scenario-timeout", str(timeout),
-         "--format", "json", "-o", "r.json", "--no-history"],
+         "--concurrency", str(concurrency), "--format", "json", "-o", "r.json",
+         "--no-history"],
         cwd=project, capture_output=True, text=True, timeout=90,
     )  # fmt: skip
-    assert done.returncode == 1, done.stderr
+    assert done.returncode == code, done.stderr
     assert "re-run" not in done.stderr
     report = json.loads((project / "r.json").read_text())
     return report["scenarios"]  # type: ignore[no-any-return]
@@ -164,3 +176,45 @@ def test_an_async_check_spinning_on_the_loop_is_stopped_in_its_worker(project: P
     calls = pids(project, "called-*")
     assert set(calls) == {"called-good", "called-stuck"}
     assert calls["called-good"] == calls["called-stuck"]
+
+
+def test_a_scenario_held_up_by_one_within_its_time_gets_that_time_back(project: Path) -> None:
+    # Two at a time: `waiting` and `first` start together, `holder` a second later, when
+    # `first` ends. `holder` holds the loop for 2.5 s, within its 3 s: `waiting` passes its
+    # own deadline meanwhile, unable to run. Neither is stopped, both finish, not re-run.
+    waiting, first, holder = run_suite(
+        project,
+        3,
+        scenario("waiting", "needs_the_loop"),
+        scenario("first", "takes_a_second"),
+        scenario("holder", "ok", '{kind: fn, fn: "loop_checks:holds_the_loop_within_its_time"}'),
+        code=0,
+        concurrency=2,
+    )
+    for result in (waiting, first, holder):
+        assert result["status"] == "pass" and result["ending"] == "finished", result
+        assert result.get("rerun") is None
+    assert set(pids(project, "called-*")) == {"called-waiting", "called-first", "called-holder"}
+
+
+def test_a_scenario_started_well_before_the_stuck_one_is_not_killed_for_it(
+    project: Path,
+) -> None:
+    # `waiting` starts a second before `stuck`, so its deadline (and the parent's, half a
+    # second later) passes while `stuck` still holds the loop within its own time. The
+    # parent hears of that while the loop is held: it does not kill the worker.
+    waiting, first, stuck = run_suite(
+        project,
+        2,
+        scenario("waiting", "needs_the_loop"),
+        scenario("first", "takes_a_second"),
+        scenario("stuck", "sleeps_on_loop"),
+        concurrency=2,
+    )
+    for result in (waiting, first):
+        assert result["status"] == "pass" and result["ending"] == "finished", result
+        assert result.get("rerun") is None
+    assert_stopped_after_one_timeout(stuck, 2)
+    calls, stops = pids(project, "called-*"), pids(project, "stopped-*")
+    assert set(calls) == {"called-waiting", "called-first", "called-stuck"}
+    assert calls["called-waiting"] == calls["called-stuck"] == stops["stopped"]
