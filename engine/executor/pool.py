@@ -8,9 +8,11 @@ every deadline and decides every ending:
   The other scenarios that worker had started go back to the queue and run again on
   another worker, with a deadline of their own from their new start; each is marked
   "re-run: its worker was stopped for <scenario>". When several were past their
-  deadline at once (user code holding the worker's only thread keeps finished results
-  from being sent), which one held it is unknown: each runs again alone, so only the
-  one that is late on its own ends as ERROR;
+  deadline at once (user code holding the worker's loop in a C call keeps finished
+  results from being sent; Python code is stopped by the worker itself, loopwatch.py),
+  which one held it is unknown: each runs again alone, so only the one that is late on
+  its own ends as ERROR. A worker whose loop is held by one scenario moves the
+  deadlines of the others it held up (`extend`);
 - a worker that dies (os._exit, a signal, out of memory) ends the scenario it was
   running as ERROR with the exit code and the tail of its stderr. When several were
   running, each is re-run once, alone in a worker, and marked "re-run after worker

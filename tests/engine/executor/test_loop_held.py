@@ -11,12 +11,17 @@ process ran what. No timing is asserted.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
+from checkspec.engine.cli.main import main
+from checkspec.engine.executor.loopwatch import SIGNAL
 from tests.support.processes import CHECKS, CLI, write
 
 AGENT = """
@@ -57,14 +62,23 @@ async def sleeps_on_loop(question):
         raise
     return "ok"
 
+async def polls(question):
+    called(question)
+    while not (HERE / "go").exists():
+        await asyncio.sleep(0.02)
+    return "ok"
+
 def stopped():
     # Only a worker that stops the scenario itself (not its parent's kill) gets here.
     (HERE / f"stopped-{os.getpid()}").write_text("")
 """
 
 LOOP_CHECKS = """
-import time
+import os, time
+from pathlib import Path
 from agent import stopped
+
+HERE = Path(__file__).parent
 
 async def sleeps_on_loop(trace):
     try:
@@ -72,6 +86,12 @@ async def sleeps_on_loop(trace):
     except BaseException:
         stopped()
         raise
+    return True
+
+async def holds_the_loop_until_go(trace):
+    (HERE / f"holding-{os.getpid()}").write_text("")
+    while not (HERE / "go").exists():
+        time.sleep(0.02)  # on the worker's event loop, well within its time
     return True
 
 async def holds_the_loop_within_its_time(trace):
@@ -218,3 +238,59 @@ def test_a_scenario_started_well_before_the_stuck_one_is_not_killed_for_it(
     calls, stops = pids(project, "called-*"), pids(project, "stopped-*")
     assert set(calls) == {"called-waiting", "called-first", "called-stuck"}
     assert calls["called-waiting"] == calls["called-stuck"] == stops["stopped"]
+
+
+@pytest.mark.skipif(SIGNAL is None, reason="no such signal on this platform")
+def test_the_signal_changes_nothing_for_code_within_its_time_or_of_no_job(
+    project: Path,
+) -> None:
+    # The worker's handler is installed (the default action would end the worker), and
+    # finds a job within its time holding the loop (`holder`), or the loop idle between
+    # `poller`'s turns: it raises nothing, both finish, once.
+    write(
+        project,
+        "s.suite.yaml",
+        "name: held\nscenarios:\n"
+        + scenario("poller", "polls")
+        + scenario("holder", "ok", '{kind: fn, fn: "loop_checks:holds_the_loop_until_go"}'),
+    )
+    process = subprocess.Popen(
+        [*CLI, "run", "s.suite.yaml", "--jobs", "1", "--scenario-timeout", "60",
+         "--format", "json", "-o", "r.json", "--no-history"],
+        cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (holding := list(project.glob("holding-*"))):
+            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+            time.sleep(0.02)
+        pid = int(holding[0].name.split("-")[1])
+        assert SIGNAL is not None
+        os.kill(pid, SIGNAL)  # while the loop has just been taken
+        time.sleep(0.5)  # no event says the loop has been held for a while: wait for it
+        os.kill(pid, SIGNAL)
+        os.kill(pid, SIGNAL)
+    finally:
+        (project / "go").write_text("")
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    report = json.loads((project / "r.json").read_text())
+    for result in report["scenarios"]:
+        assert result["status"] == "pass" and result["ending"] == "finished", result
+        assert result.get("rerun") is None
+    assert pids(project, "called-*") == {"called-poller": pid, "called-holder": pid}
+
+
+@pytest.mark.skipif(SIGNAL is None, reason="no such signal on this platform")
+def test_the_cli_process_installs_no_handler(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Only worker processes watch their loop: the CLI's own (and the language server's,
+    # which runs scenarios in the same pool) keeps the signal's default.
+    write(project, "s.suite.yaml", "name: s\nscenarios:\n" + scenario("good", "ok"))
+    monkeypatch.chdir(project)
+    assert SIGNAL is not None
+    before = signal.getsignal(SIGNAL)
+    assert main(["run", "s.suite.yaml", "--jobs", "1", "--no-history", "-o", "r.json"]) == 0
+    assert signal.getsignal(SIGNAL) is before
+    assert pids(project, "called-*")["called-good"] != os.getpid()
