@@ -48,9 +48,9 @@ def ok(question):
     called(question)
     return "ok"
 
-def takes_a_second(question):
+def takes_a_while(question):
     called(question)
-    time.sleep(1)  # in its own thread: the next scenario starts a second after the first
+    time.sleep(1.5)  # in its own thread: the next scenario starts 1.5 s after the first
     return "ok"
 
 async def sleeps_on_loop(question):
@@ -95,7 +95,7 @@ async def holds_the_loop_until_go(trace):
     return True
 
 async def holds_the_loop_within_its_time(trace):
-    time.sleep(2.5)  # holds the worker's event loop, but ends 0.5 s before its deadline
+    time.sleep(2)  # holds the worker's event loop, but ends a second before its deadline
     return True
 """
 
@@ -199,14 +199,15 @@ def test_an_async_check_spinning_on_the_loop_is_stopped_in_its_worker(project: P
 
 
 def test_a_scenario_held_up_by_one_within_its_time_gets_that_time_back(project: Path) -> None:
-    # Two at a time: `waiting` and `first` start together, `holder` a second later, when
-    # `first` ends. `holder` holds the loop for 2.5 s, within its 3 s: `waiting` passes its
-    # own deadline meanwhile, unable to run. Neither is stopped, both finish, not re-run.
+    # Two at a time: `waiting` and `first` start together, `holder` 1.5 s later, when
+    # `first` ends. `holder` holds the loop for 2 s, within its 3 s: `waiting` passes its
+    # own deadline (and the parent's) meanwhile, unable to run. Neither is stopped, both
+    # finish, not re-run.
     waiting, first, holder = run_suite(
         project,
         3,
         scenario("waiting", "needs_the_loop"),
-        scenario("first", "takes_a_second"),
+        scenario("first", "takes_a_while"),
         scenario("holder", "ok", '{kind: fn, fn: "loop_checks:holds_the_loop_within_its_time"}'),
         code=0,
         concurrency=2,
@@ -220,14 +221,14 @@ def test_a_scenario_held_up_by_one_within_its_time_gets_that_time_back(project: 
 def test_a_scenario_started_well_before_the_stuck_one_is_not_killed_for_it(
     project: Path,
 ) -> None:
-    # `waiting` starts a second before `stuck`, so its deadline (and the parent's, half a
+    # `waiting` starts 1.5 s before `stuck`, so its deadline (and the parent's, half a
     # second later) passes while `stuck` still holds the loop within its own time. The
     # parent hears of that while the loop is held: it does not kill the worker.
     waiting, first, stuck = run_suite(
         project,
         2,
         scenario("waiting", "needs_the_loop"),
-        scenario("first", "takes_a_second"),
+        scenario("first", "takes_a_while"),
         scenario("stuck", "sleeps_on_loop"),
         concurrency=2,
     )
