@@ -77,6 +77,9 @@ class LoopWatch:
         self._holder_due = math.inf
         self._told: dict[int, float] = {}  # of this hold, what the parent was told so far
         self._main = threading.main_thread().ident
+        # Writing a frame to the parent (Worker.send_now): a LoopHeld raised in the middle
+        # would leave half a frame on the pipe, so the handler waits for the next signal.
+        self.writing = False
 
     @staticmethod
     def available() -> bool:
@@ -148,6 +151,8 @@ class LoopWatch:
         now = time.monotonic()
         if self._loop is None or now - self._last_turn < STALE:
             return  # the loop turns: the timers stop whoever is late
+        if self.writing:
+            return  # not in the middle of a frame to the parent: the next signal will do
         key = _running_job.get()  # None: the loop itself, or code outside any job
         deadline = self._deadlines.get(key) if key is not None else None
         when = deadline.when() if deadline is not None else None

@@ -98,8 +98,16 @@ class Worker:
     # Sending ----------------------------------------------------------------------------
 
     def send_now(self, messages: list[wire.Message]) -> None:
+        data = self._encode(messages)
         with self._lock:
-            wire.write_all(self._out, self._encode(messages))
+            main = threading.get_ident() == threading.main_thread().ident
+            if main:
+                self.watch.writing = True  # no LoopHeld halfway through a frame
+            try:
+                wire.write_all(self._out, data)
+            finally:
+                if main:
+                    self.watch.writing = False
 
     def send_soon(self, message: wire.Message) -> None:
         """Queue a message; everything queued in this loop turn goes in one frame."""
