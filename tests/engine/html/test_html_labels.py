@@ -17,7 +17,7 @@ from checkspec.engine.calibrate.labels import Label
 from checkspec.engine.calibrate.render import html
 from checkspec.engine.calibrate.run import Calibration, Judge, Judged
 from checkspec.engine.html.page import asset, page, slim_report
-from tests.engine.html.test_html_long_texts import FAKE_DOM
+from tests.support.fake_dom import FAKE_DOM
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs the scripts")
 
