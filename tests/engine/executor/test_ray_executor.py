@@ -226,6 +226,27 @@ def test_provider_limits_hold_across_the_cluster(project: Path, cluster: str) ->
     assert slow.peak <= 2
 
 
+def test_the_budget_holds_across_the_cluster(tmp_path: Path, cluster: str) -> None:
+    """The run's limiter actor holds the account of every task (max_cost)."""
+    from tests.support import budget
+    from tests.support.openai_stub import SlowVerdicts, running_stub
+
+    (tmp_path / "checkspec.yaml").write_text(budget.CONFIG)
+    (tmp_path / "j.suite.yaml").write_text(budget.SUITE)
+    with running_stub() as stub:
+        stub.chat = SlowVerdicts(0.2)
+        env = {**ENV, "CHECKSPEC_API_BASE": stub.base_url, "CHECKSPEC_API_KEY": "sk-test"}
+        done = subprocess.run(
+            [*CLI, "run", ".", *budget.ARGS, "--executor", "ray", "--ray-address", cluster],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+    budget.assert_budget_held(done.returncode, done.stdout, done.stderr, stub)
+
+
 class _Scripted:
     """Stands in for the Ray remote function: each task runs its batch as scripted. A task
     with the crashing job dies, and only the start messages of `seen` jobs got out first
