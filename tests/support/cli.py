@@ -12,8 +12,11 @@ import contextlib
 import gc
 import io
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from checkspec.engine.cli.main import main
 
@@ -39,13 +42,27 @@ def _text(stream: io.TextIOWrapper) -> str:
     return raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def run_main(cwd: Path, *args: str) -> Done:
-    """`checkspec ARGS` run in `cwd`, in this process."""
+def run_main(
+    cwd: Path,
+    *args: str,
+    env: Mapping[str, str] | None = None,
+    unset: tuple[str, ...] = (),
+) -> Done:
+    """`checkspec ARGS` run in `cwd`, in this process; `env`: variables set for the call,
+    `unset`: prefixes of variables taken away for it (as a subprocess's `env=` would)."""
     out, err = _stream(), _stream()
     here = os.getcwd()
     os.chdir(cwd)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with (
+            pytest.MonkeyPatch.context() as patch,
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            for name in [n for n in os.environ if unset and n.startswith(unset)]:
+                patch.delenv(name)
+            for name, value in (env or {}).items():
+                patch.setenv(name, value)
             try:
                 code = main(list(args))
             except SystemExit as ended:  # argparse's usage errors
