@@ -19,9 +19,10 @@ from .check_analysis import Context
 from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
+from .json_rows import fold, fold_inside
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
-from .lines import LinesView, index_of
+from .lines import LineIndex, LinesView, index_of
 from .locate import start_of
 from .problems import Problem, Severity, internal_error, shown_problems
 from .scenario_analysis import EntryReader, ScenarioEntry, Schemas, scenario_entry
@@ -189,6 +190,18 @@ def _dataset_frame(root: Node, ctx: Context, problems: list[Problem]) -> EntryRe
     return EntryReader(replace(ctx, target=target, tags=tags), schemas, name)
 
 
+def read_row_entry(read: EntryReader, root: Node, index: int, lines: LineIndex) -> ScenarioEntry:
+    """The analysis of one JSON Lines row; a row without a problem lets its nodes go
+    (json_rows.fold): they are read again from its line when asked for."""
+    entry = read(root, index, lines)
+    if not entry.read_problems:
+        for check in entry.checks:  # a dataset check sits at interactions[step].checks[index]
+            path = ("interactions", check.step, "checks", check.index)
+            check.node = fold_inside(root, check.node, path)
+        fold(root)
+    return entry
+
+
 def _analyze_jsonl(
     text: str, path: str, workspace: Workspace, max_bytes: int, kind: FileKind | None
 ) -> Document:
@@ -210,12 +223,6 @@ def _analyze_jsonl(
     rows: list[Row] = []
     problems: list[Problem] = []
     index = index_of(text)
-    for number, line in enumerate(LinesView(index)):
-        if not line.strip():
-            continue
-        row = read_jsonl_row(line, number)
-        problems.extend(row.problems)
-        rows.append(row)
     doc = Document(path=path, kind=FileKind.DATASET, source=source, problems=problems)
     ctx = Context(
         index=index,
@@ -223,14 +230,22 @@ def _analyze_jsonl(
         dataset=True,
         target=workspace.config.target,
     )
+    late: list[Problem] = []  # the schemas' own (a timeout), after every row's
     schemas = Schemas(
-        SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, doc.problems),
-        SchemaCheck("output_schema", CHAT_OUTPUT_SCHEMA, None, doc.problems),
+        SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, late),
+        SchemaCheck("output_schema", CHAT_OUTPUT_SCHEMA, None, late),
     )
     read = EntryReader(ctx, schemas, "line")
-    for row in rows:
+    # Each row analysed as soon as read, so that its nodes go before the next row's come.
+    for number, line in enumerate(LinesView(index)):
+        if not line.strip():
+            continue
+        row = read_jsonl_row(line, number)
+        problems.extend(row.problems)
+        rows.append(row)
         if row.root is not None:
-            doc.scenarios.append(read(row.root, len(doc.scenarios), index))
+            doc.scenarios.append(read_row_entry(read, row.root, len(doc.scenarios), index))
+    problems.extend(late)
     if not read.stopped:
         doc.layout = RowsLayout(
             text=text,

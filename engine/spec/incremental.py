@@ -27,7 +27,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 from ..core.gcpause import gc_paused
-from .document import Document, analyze
+from .document import Document, analyze, read_row_entry
 from .kinds import FileKind, kind_from_name
 from .layouts import Layout, RowsLayout, cut_by_entry, flagged, workspace_key
 from .lines import LineIndex, index_of, remember
@@ -433,14 +433,14 @@ def _reread_rows(
     r1 = bisect_left(scenarios, first, key=_entry_line)
     r2 = bisect_right(scenarios, last, key=_entry_line)
     roots = [row.root for row in fresh if row.root is not None]
-    entries = [read(root, r1 + j, new) for j, root in enumerate(roots)]
+    entries = [read_row_entry(read, root, r1 + j, new) for j, root in enumerate(roots)]
     if read.stopped:
         return None
     count_shift = len(entries) - (r2 - r1)
     after = scenarios[r2:]
     if count_shift:
         after = [
-            read(entry.node, entry.index + count_shift, new)
+            read_row_entry(read, entry.node, entry.index + count_shift, new)
             if entry.named_by_index
             else replace(entry, index=entry.index + count_shift)
             for entry in after

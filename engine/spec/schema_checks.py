@@ -13,6 +13,7 @@ from ..core.json_schema import (
     SchemaTimeout,
     bounded_errors,
     offline_validator,
+    quick_check,
     remote_refs,
     schema_problem,
 )
@@ -33,6 +34,8 @@ class SchemaCheck:
         self.node = node  # None for the default chat schemas
         self._doc_problems = doc_problems
         self._validator: Any = None
+        # Says yes, in plain Python, to most values the schema accepts (None: cannot tell).
+        self._quick = quick_check(schema)
         self.stopped = False
 
     @classmethod
@@ -62,6 +65,8 @@ class SchemaCheck:
         """Where `value` does not match the schema (nothing once the schema was stopped)."""
         if self.stopped:
             return []
+        if self._quick is not None and self._quick(value.value):
+            return []  # surely valid: the validator would find nothing
         if self._validator is None:
             self._validator = offline_validator(self.schema)
         try:

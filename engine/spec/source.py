@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from ..core.gcpause import gc_paused
 from .block_reader import Unsupported, read_block
 from .event_reader import Builder, surely_too_many, too_many_message
+from .json_rows import read_row
 from .lines import LineIndex, split_lines
 from .problems import Position, Problem, Range
 from .tree import FIXED, Node, Shift, Source
@@ -276,7 +277,15 @@ def read_jsonl_row(line: str, number: int) -> Row:
     Each row is a document of its own (no aliases, no anchors): the node and depth limits
     that guard a YAML file apply to each row, never to the file. A row over them is a
     problem at its line; the caller goes on with the next.
+
+    Most rows are read by json_rows.py (the same tree, faster); the others, and every row
+    with a problem, by the general reader.
     """
+    cell = Shift()
+    fast = read_row(line, number, cell, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
+    if fast is not None:
+        cell.text = line  # what its nodes are read from again once folded (json_rows.fold)
+        return Row(number, cell, fast[0], [], fast[1])
     row = parse_jsonl_row(line, number, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
     if not any(p.code == "too-many-nodes" for p in row.problems):
         return row

@@ -29,7 +29,7 @@ class Shift:
     changing one number instead of rebuilding its nodes (see engine/spec/incremental.py).
     """
 
-    __slots__ = ("aliased", "hints", "lines", "nodes", "problems")
+    __slots__ = ("aliased", "hints", "lines", "nodes", "problems", "text")
 
     def __init__(self, lines: int = 0) -> None:
         self.lines = lines
@@ -43,6 +43,8 @@ class Shift:
         self.nodes = 0
         self.problems: tuple[Problem, ...] = ()
         self.hints: tuple[Problem, ...] = ()
+        # A JSON Lines row's own line, kept when its nodes are let go (json_rows.fold).
+        self.text: str | None = None
 
 
 FIXED = Shift()  # nodes that never move on their own (the root and its direct children)
