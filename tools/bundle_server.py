@@ -307,6 +307,7 @@ def main() -> int:
     parser.add_argument("--target", default=local_target(), help=f"one of {', '.join(TARGETS)}")
     parser.add_argument("--pythons", default=",".join(PYTHONS), help="comma-separated minor versions")
     parser.add_argument("--wheelhouse", type=Path, default=DEFAULT_WHEELHOUSE)
+    parser.add_argument("--fetch", action="store_true", help="fill the wheelhouse only; write no bundle")
     args = parser.parse_args()
     if args.target not in TARGETS:
         parser.error(f"no bundle for {args.target}: one of {', '.join(sorted(TARGETS))}")
@@ -314,11 +315,16 @@ def main() -> int:
     pythons = [p.strip() for p in args.pythons.split(",") if p.strip()]
     out: Path = args.out
     libs = out / "libs"
-    shutil.rmtree(out, ignore_errors=True)
-    libs.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as folder:
         own = build_wheel(Path(folder))
         roots = requirements(own)
+        if args.fetch:
+            for python in pythons:
+                wheels_for(roots, target, python, args.wheelhouse / args.target / tag(python))
+            print(f"bundle_server: the wheels for {args.target} are in {args.wheelhouse}", file=sys.stderr)
+            return 0
+        shutil.rmtree(out, ignore_errors=True)
+        libs.mkdir(parents=True)
         staged = {}
         for python in pythons:
             wheels = wheels_for(roots, target, python, args.wheelhouse / args.target / tag(python))
