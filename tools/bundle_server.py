@@ -38,18 +38,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 try:
-    from packaging.markers import Marker
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name, parse_wheel_filename
-    from packaging.version import Version
+    from packaging import requirements as _requirements
+    from packaging import utils as _utils
+    from packaging import version as _version
 except ImportError:  # a bare Python 3.11+ of a fresh clone: pip carries its own copy
-    from pip._vendor.packaging.markers import Marker  # type: ignore[no-redef]
-    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
-    from pip._vendor.packaging.utils import (  # type: ignore[no-redef]
-        canonicalize_name,
-        parse_wheel_filename,
-    )
-    from pip._vendor.packaging.version import Version  # type: ignore[no-redef]
+    from pip._vendor.packaging import requirements as _requirements  # type: ignore[no-redef]
+    from pip._vendor.packaging import utils as _utils  # type: ignore[no-redef]
+    from pip._vendor.packaging import version as _version  # type: ignore[no-redef]
+
+Requirement = _requirements.Requirement
+Version = _version.Version
+canonicalize_name = _utils.canonicalize_name
+parse_wheel_filename = _utils.parse_wheel_filename
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "vscode-extension" / "bundled"
@@ -102,19 +102,27 @@ def _manylinux(arch: str) -> tuple[str, ...]:
 NO_REGORUS = frozenset({"celine-regorus"})
 TARGETS: dict[str, Target] = {
     "linux-x64": Target(_manylinux("x86_64"), "linux", "Linux", "x86_64"),
-    "linux-arm64": Target(_manylinux("aarch64"), "linux", "Linux", "aarch64", unavailable=NO_REGORUS),
+    "linux-arm64": Target(
+        _manylinux("aarch64"), "linux", "Linux", "aarch64", unavailable=NO_REGORUS
+    ),
     # pip widens a macOS tag to every older macOS release (and universal2 wheels).
     "darwin-x64": Target(("macosx_11_0_x86_64",), "darwin", "Darwin", "x86_64"),
     "darwin-arm64": Target(("macosx_11_0_arm64",), "darwin", "Darwin", "arm64"),
-    "win32-x64": Target(("win_amd64",), "win32", "Windows", "AMD64", os_name="nt", unavailable=NO_REGORUS),
+    "win32-x64": Target(
+        ("win_amd64",), "win32", "Windows", "AMD64", os_name="nt", unavailable=NO_REGORUS
+    ),
 }
 
 
 def local_target() -> str:
     """This machine's VS Code target (node's `${process.platform}-${process.arch}`)."""
-    system = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(sys.platform, sys.platform)
+    system = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(
+        sys.platform, sys.platform
+    )
     machine = platform.machine().lower()
-    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(machine, machine)
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(
+        machine, machine
+    )
     return f"{system}-{arch}"
 
 
@@ -138,7 +146,9 @@ def read_wheel(path: Path) -> Wheel:
             n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")
         ]
         metadata = email.parser.HeaderParser().parsestr(archive.read(metadata_name).decode())
-    return Wheel(path, canonicalize_name(name), version, list(metadata.get_all("Requires-Dist") or []))
+    return Wheel(
+        path, canonicalize_name(name), version, list(metadata.get_all("Requires-Dist") or [])
+    )
 
 
 def build_wheel(into: Path) -> Path:
@@ -163,7 +173,10 @@ def requirements(wheel: Path) -> list[str]:
 
 
 def closure(
-    roots: list[str], wheels: list[Wheel], environment: dict[str, str], without: frozenset[str] = LEFT_OUT
+    roots: list[str],
+    wheels: list[Wheel],
+    environment: dict[str, str],
+    without: frozenset[str] = LEFT_OUT,
 ) -> tuple[list[Wheel], list[str]]:
     """The wheels `roots` need on a Python of `environment` (its markers), but the projects
     `without`, and the requirements no wheel here satisfies (to download)."""
@@ -177,22 +190,29 @@ def closure(
     while queue:
         text, extra = queue.pop(0)
         requirement = Requirement(text)
-        if requirement.marker is not None and not requirement.marker.evaluate({**environment, "extra": extra}):
+        if requirement.marker is not None and not requirement.marker.evaluate(
+            {**environment, "extra": extra}
+        ):
             continue
         name = canonicalize_name(requirement.name)
         if name in without:
             continue
-        wheel = chosen.get(name)
-        if wheel is None:
-            fitting = [w for w in by_name.get(name, []) if requirement.specifier.contains(w.version, prereleases=True)]
+        if name not in chosen:
+            fitting = [
+                w
+                for w in by_name.get(name, [])
+                if requirement.specifier.contains(w.version, prereleases=True)
+            ]
             if not fitting:
                 missing.append(str(requirement).split(";")[0].strip())
                 continue
-            wheel = max(fitting, key=lambda w: w.version)
-            chosen[name] = wheel
-            queue.extend((dependency, "") for dependency in wheel.requires)
-        elif not requirement.specifier.contains(wheel.version, prereleases=True):
-            raise SystemExit(f"bundle_server: {wheel.path.name} does not satisfy {text}; clear the wheelhouse")
+            chosen[name] = max(fitting, key=lambda w: w.version)
+            queue.extend((dependency, "") for dependency in chosen[name].requires)
+        wheel = chosen[name]
+        if not requirement.specifier.contains(wheel.version, prereleases=True):
+            raise SystemExit(
+                f"bundle_server: {wheel.path.name} does not satisfy {text}; clear the wheelhouse"
+            )
         for wanted in requirement.extras:
             if (name, wanted) not in seen_extras:
                 seen_extras.add((name, wanted))
@@ -215,7 +235,10 @@ def wheels_for(roots: list[str], target: Target, python: str, wheelhouse: Path) 
         chosen, missing = closure(roots, have, environment, LEFT_OUT | target.unavailable)
         if not missing:
             return chosen
-        print(f"bundle_server: downloading {len(missing)} requirement(s) into {wheelhouse}", file=sys.stderr)
+        print(
+            f"bundle_server: downloading {len(missing)} requirement(s) into {wheelhouse}",
+            file=sys.stderr,
+        )
         subprocess.run(
             [
                 sys.executable,
@@ -264,7 +287,9 @@ def install(wheels: list[Path], target: Target, python: str, into: Path) -> None
                 (entry / "direct_url.json").unlink()
                 record = entry / "RECORD"
                 lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
-                record.write_text("".join(ln for ln in lines if "/direct_url.json," not in ln), encoding="utf-8")
+                record.write_text(
+                    "".join(ln for ln in lines if "/direct_url.json," not in ln), encoding="utf-8"
+                )
 
 
 def digest(path: Path) -> str:
@@ -288,7 +313,9 @@ def split_common(staged: dict[str, Path], libs: Path) -> dict[str, list[str]]:
             first, *rest = staged.values()
             shutil.move(first / name, common / name)
             for folder in rest:
-                shutil.rmtree(folder / name) if (folder / name).is_dir() else (folder / name).unlink()
+                shutil.rmtree(folder / name) if (folder / name).is_dir() else (
+                    folder / name
+                ).unlink()
     paths = {}
     for python, folder in staged.items():
         own = libs / tag(python)
@@ -305,9 +332,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--target", default=local_target(), help=f"one of {', '.join(TARGETS)}")
-    parser.add_argument("--pythons", default=",".join(PYTHONS), help="comma-separated minor versions")
+    parser.add_argument(
+        "--pythons", default=",".join(PYTHONS), help="comma-separated minor versions"
+    )
     parser.add_argument("--wheelhouse", type=Path, default=DEFAULT_WHEELHOUSE)
-    parser.add_argument("--fetch", action="store_true", help="fill the wheelhouse only; write no bundle")
+    parser.add_argument(
+        "--fetch", action="store_true", help="fill the wheelhouse only; write no bundle"
+    )
     args = parser.parse_args()
     if args.target not in TARGETS:
         parser.error(f"no bundle for {args.target}: one of {', '.join(sorted(TARGETS))}")
@@ -321,7 +352,10 @@ def main() -> int:
         if args.fetch:
             for python in pythons:
                 wheels_for(roots, target, python, args.wheelhouse / args.target / tag(python))
-            print(f"bundle_server: the wheels for {args.target} are in {args.wheelhouse}", file=sys.stderr)
+            print(
+                f"bundle_server: the wheels for {args.target} are in {args.wheelhouse}",
+                file=sys.stderr,
+            )
             return 0
         shutil.rmtree(out, ignore_errors=True)
         libs.mkdir(parents=True)
