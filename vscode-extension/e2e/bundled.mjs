@@ -126,7 +126,17 @@ writeFileSync(
 step("installed the .vsix", installVsix({ codeServer, vsix, extensions, userData }));
 
 const port = await freePort();
-const { server, log: serverLog } = startCodeServer({ codeServer, port, userData, extensions, folder, env: { HOME: env.HOME ?? "/root", PATH: bareEnvPath, LANG: "C.UTF-8" } });
+// With --python, VSCODE_CLI=1 keeps the extension host on this PATH: otherwise it takes the
+// login shell's (resolveShellEnv), which may put pyenv's shims, and another Python, first.
+const onlyPythonEnv = pythonVersion === undefined ? {} : { VSCODE_CLI: "1" };
+const { server, log: serverLog } = startCodeServer({
+  codeServer,
+  port,
+  userData,
+  extensions,
+  folder,
+  env: { HOME: env.HOME ?? "/root", PATH: bareEnvPath, LANG: "C.UTF-8", ...onlyPythonEnv },
+});
 
 let browser;
 let page;
