@@ -4,8 +4,9 @@
 // Order: the `checkspec.server.path` setting; else `checkspec` in a workspace virtualenv
 // (.venv, then venv) — the one that has the project's own dependencies, which a run
 // imports; else `checkspec` on PATH; else the server bundled in the extension
-// (bundled/libs, made by tools/bundle_server.py), run by the Python the Python extension
-// selects, else the first `python3` on PATH.
+// (bundled/libs, made by tools/bundle_server.py for one VS Code target and Python 3.11 to
+// 3.13), run by the first Python that fits: the one the Python extension selects, else
+// `python3`, `python3.13`... on PATH (chooseBundledPython, once each has said its version).
 
 import * as nodePath from "node:path";
 
@@ -192,8 +193,12 @@ function onPath(name: string, input: ServerCommandInput, path: nodePath.Platform
 const SERVER_PATH_HINT =
   "install checkspec (pip install checkspec, e.g. in the workspace's .venv) and set checkspec.server.path to its `checkspec` executable";
 
-/** What the bundled server asks each Python: "3.12 linux x86_64" (version, sys.platform, machine). */
-export const PYTHON_PROBE = "import sys, platform; print('%d.%d' % sys.version_info[:2], sys.platform, platform.machine())";
+/**
+ * What the bundled server asks each Python: "3.12 linux x86_64" (version, sys.platform,
+ * machine). Written so a Python 2 answers too, and is then told it is too old.
+ */
+export const PYTHON_PROBE =
+  "import sys, platform; sys.stdout.write('%d.%d %s %s\\n' % (sys.version_info[0], sys.version_info[1], sys.platform, platform.machine()))";
 
 /** A Python and its answer to PYTHON_PROBE ("" when it gave none). */
 export interface PythonProbe {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { spawnSync } from "node:child_process";
 import {
+  PYTHON_PROBE,
   chooseBundledPython,
   pythonTarget,
   resolveServerCommand,
@@ -278,6 +280,13 @@ describe("chooseBundledPython: the folders matching the Python found", () => {
     assert.match(message, /checkspec needs Python 3\.11 or newer/);
     assert.match(message, /runs on Python 3\.11, 3\.12 or 3\.13 for darwin-arm64/);
     assert.match(message, /set checkspec\.server\.path to its `checkspec` executable/);
+  });
+
+  it("the probe is answered by any Python, 2.7 included, in the shape the choice reads", () => {
+    const python = spawnSync("python3", ["-c", PYTHON_PROBE], { encoding: "utf8" });
+    assert.match(python.stdout, /^3\.\d+ \w+ \w+\n$/);
+    const old = chooseBundledPython(bundled, [{ python: "/usr/bin/python", answer: "2.7 darwin arm64\n" }], "darwin");
+    assert.match(!old.ok ? old.message : "", /\/usr\/bin\/python is Python 2\.7, older than 3\.11/);
   });
 
   it("a version with no folder says which Pythons would work and how to set checkspec.server.path", () => {
