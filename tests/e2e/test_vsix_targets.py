@@ -11,6 +11,8 @@ linux-x64 package's files import, serve and validate with this machine's Python 
 Slow (minutes: five packages of about 30 MB, and the first run downloads the wheels into
 build/wheelhouse), so it runs only under `make package-test` (CHECKSPEC_PACKAGE_TEST=1);
 skipped, with the reason, when the wheelhouse cannot be filled (no route to PyPI).
+CHECKSPEC_PACKAGE_DIR=vscode-extension checks the checkspec-<target>.vsix files there
+(`make -C vscode-extension package-all`) instead of building them.
 """
 
 from __future__ import annotations
@@ -89,6 +91,21 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             errors = [ln for ln in fetched.stderr.splitlines() if "ERROR" in ln or "Error" in ln]
             pytest.skip(f"the wheelhouse for {target} cannot be built: {(errors or ['?'])[-1]}")
     out = tmp_path_factory.mktemp("vsix")
+    if os.environ.get("CHECKSPEC_PACKAGE_DIR"):  # packages built already (package-all)
+        out = Path(os.environ["CHECKSPEC_PACKAGE_DIR"])
+    else:
+        build(out)
+    unpacked = {}
+    for target in TARGETS:
+        folder = tmp_path_factory.mktemp(target)
+        with zipfile.ZipFile(out / f"checkspec-{target}.vsix") as archive:
+            archive.extractall(folder)
+        unpacked[target] = folder / "extension"
+    return unpacked
+
+
+def build(out: Path) -> None:
+    assert NODE is not None
     built = subprocess.run(
         [NODE, "scripts/package.mjs", "--all", "--out-dir", str(out)],
         cwd=EXTENSION,
@@ -97,13 +114,6 @@ def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         timeout=3600,
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    unpacked = {}
-    for target in TARGETS:
-        folder = out / target
-        with zipfile.ZipFile(out / f"checkspec-{target}.vsix") as archive:
-            archive.extractall(folder)
-        unpacked[target] = folder / "extension"
-    return unpacked
 
 
 def bundle_of(extension: Path) -> dict[str, object]:
@@ -227,10 +237,10 @@ def pyenv_python(version: str) -> Path | None:
 IMPORT_CHECK = """
 import json, sys
 import checkspec, pydantic_core, regex, rpds, jiter, yaml, markupsafe, regorus, watchfiles
-import checkspec.server.main
+import checkspec.server.main as server
 from checkspec.engine.checks.rego_policy import compile_policy
 compile_policy("package checkspec\\nallow if { true }")
-print(json.dumps({"checkspec": checkspec.__file__, "pydantic_core": pydantic_core.__file__,
+print(json.dumps({"checkspec": server.__file__, "pydantic_core": pydantic_core.__file__,
                   "version": "%d.%d" % sys.version_info[:2]}))
 """
 
