@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,9 +152,21 @@ def read_wheel(path: Path) -> Wheel:
     )
 
 
-def build_wheel(into: Path) -> Path:
+def build_wheel(into: Path, wheelhouse: Path) -> Path:
+    """checkspec's wheel, built in pip's isolated environment from the build system's
+    wheels kept in `wheelhouse/build-system` (downloaded once: a second run is offline)."""
+    tools = wheelhouse / "build-system"
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    needed: list[str] = pyproject["build-system"]["requires"]
+    have = [read_wheel(path) for path in tools.glob("*.whl")] if tools.is_dir() else []
+    if closure(needed, have, {})[1]:
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:"]
+        subprocess.run([*pip, "--dest", str(tools), *needed], check=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(into), str(ROOT)],
+        [
+            *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet"),
+            *("--no-index", "--find-links", str(tools), "-w", str(into), str(ROOT)),
+        ],
         check=True,
     )
     (wheel,) = into.glob("checkspec-*.whl")
@@ -347,7 +360,7 @@ def main() -> int:
     out: Path = args.out
     libs = out / "libs"
     with tempfile.TemporaryDirectory() as folder:
-        own = build_wheel(Path(folder))
+        own = build_wheel(Path(folder), args.wheelhouse)
         roots = requirements(own)
         if args.fetch:
             for python in pythons:
