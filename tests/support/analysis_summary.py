@@ -54,3 +54,15 @@ def summary(document: Document) -> dict[str, Any]:
         ],
         "symbols": document_symbols(document),
     }
+
+
+def shape(node: Node) -> Any:
+    """Everything a reader decides about a node: kind, value, range, children."""
+    return (
+        node.kind,
+        repr(node.value),
+        node.range,
+        len(node.entries),
+        [shape(child) for pair in node.entries for child in pair],
+        [shape(item) for item in node.items],
+    )
