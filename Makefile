@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: dist run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
+.PHONY: package-test dist run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -102,6 +102,14 @@ dist: install
 	rm -rf dist
 	$(PY) -m build --no-isolation --outdir dist .
 	$(PY) -m twine check --strict dist/*
+
+# Every VS Code target's .vsix built (make -C vscode-extension package-all) and unpacked:
+# binary modules per Python carry the target's platform, linux-x64's import with Python 3.11
+# and 3.13 (tests/e2e/test_vsix_targets.py). Minutes, and the first run downloads the wheels
+# into build/wheelhouse: not part of `make test`.
+package-test: install
+	$(MAKE) -C vscode-extension node_modules/.package-lock.json
+	CHECKSPEC_PACKAGE_TEST=1 $(PY) -m pytest -q -p no:randomly -p no:cacheprovider tests/e2e/test_vsix_targets.py
 
 # Missing lines and branches of the last `make test`.
 coverage:

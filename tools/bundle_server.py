@@ -1,32 +1,61 @@
 """Bundle the language server into the VS Code extension (its package step calls this).
 
-    .venv/bin/python tools/bundle_server.py [--out vscode-extension/bundled]
+    python tools/bundle_server.py [--target linux-x64] [--out vscode-extension/bundled]
+                                  [--pythons 3.11,3.12,3.13] [--wheelhouse build/wheelhouse]
 
-Builds checkspec's wheel and installs it with its dependencies into `OUT/libs` (`pip
-install --target`), as Microsoft's Python tool extensions bundle theirs: the extension
-then starts `python -m checkspec.server` with the Python the Python extension selects
-(else the first `python3` on PATH) and `OUT/libs` first on its path. Some dependencies are
-binary (pydantic-core, regorus, regex...): the bundle is for this interpreter's minor
-version and platform, written to `OUT/bundle.json`, which the extension checks before it
-starts the bundled server (docs/decisions.md, "The bundled server").
+Builds checkspec's wheel and lays it out with its dependencies for one VS Code target
+(linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64; default: this machine's)
+and Python 3.11, 3.12 and 3.13, as Microsoft's Python tool extensions bundle theirs: the
+extension starts `python -m checkspec.server` with the Python the Python extension selects
+(else the first `python3` on PATH) and that Python's folders first on its path.
+
+The wheels come from `pip download --platform ... --python-version ... --only-binary=:all:`
+into a wheelhouse per target and Python (`build/wheelhouse/TARGET/cp3XY`, kept: a second
+run needs no network). pip evaluates the dependencies' environment markers for the Python
+running it, not for the target, so what to install is worked out here from the wheels'
+own metadata with the target's markers (`closure`), and what the wheelhouse lacks is
+downloaded until nothing does. Each Python's set is installed (`pip install --target
+--no-deps`, offline) into a folder of its own; then what is the same for every Python
+(the pure-Python libraries, and abi3 wheels) moves to `OUT/libs/common` and the rest stays
+in `OUT/libs/cp3XY`. `OUT/bundle.json` names the target and, per Python, the folders to
+put on its path; the extension checks the Python it found against it before starting
+(docs/decisions.md, "The bundled server").
 """
 
 from __future__ import annotations
 
 import argparse
 import email.parser
+import hashlib
 import json
-import re
+import platform
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
+import tomllib
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
+
+try:
+    from packaging import requirements as _requirements
+    from packaging import utils as _utils
+    from packaging import version as _version
+except ImportError:  # a bare Python 3.11+ of a fresh clone: pip carries its own copy
+    from pip._vendor.packaging import requirements as _requirements  # type: ignore[no-redef]
+    from pip._vendor.packaging import utils as _utils  # type: ignore[no-redef]
+    from pip._vendor.packaging import version as _version  # type: ignore[no-redef]
+
+Requirement = _requirements.Requirement
+Version = _version.Version
+canonicalize_name = _utils.canonicalize_name
+parse_wheel_filename = _utils.parse_wheel_filename
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "vscode-extension" / "bundled"
+DEFAULT_WHEELHOUSE = ROOT / "build" / "wheelhouse"
+PYTHONS = ("3.11", "3.12", "3.13")
 # Not needed to serve or run: the scripts pip writes (they name this machine's Python),
 # and test suites; textstat installs a top-level `tests` package, which first on the
 # server's path would shadow the user's own `tests` in a run.
@@ -38,9 +67,106 @@ NESTED_TESTS = ("tests",)  # <package>/tests folders
 LEFT_OUT = frozenset({"litellm"})
 
 
-def build_wheel(into: Path) -> Path:
+@dataclass(frozen=True)
+class Target:
+    """A VS Code target: the wheel platform tags pip may take, and its marker values."""
+
+    platforms: tuple[str, ...]
+    sys_platform: str
+    platform_system: str
+    platform_machine: str
+    os_name: str = "posix"
+    # Projects with no wheel for this target: left out (their checks report the import error).
+    unavailable: frozenset[str] = frozenset()
+
+    def environment(self, python: str) -> dict[str, str]:
+        return {
+            "python_version": python,
+            "python_full_version": f"{python}.0",
+            "implementation_name": "cpython",
+            "platform_python_implementation": "CPython",
+            "sys_platform": self.sys_platform,
+            "platform_system": self.platform_system,
+            "platform_machine": self.platform_machine,
+            "os_name": self.os_name,
+            "extra": "",
+        }
+
+
+def _manylinux(arch: str) -> tuple[str, ...]:
+    # VS Code itself needs glibc >= 2.28; celine-regorus's only Linux wheel is
+    # manylinux_2_34 (imported when a rego_policy check is, so older glibc loses that alone).
+    return tuple(f"manylinux{tag}_{arch}" for tag in ("_2_34", "_2_28", "_2_17", "2014"))
+
+
+# celine-regorus publishes wheels for manylinux_2_34 x86_64 and macOS only.
+NO_REGORUS = frozenset({"celine-regorus"})
+TARGETS: dict[str, Target] = {
+    "linux-x64": Target(_manylinux("x86_64"), "linux", "Linux", "x86_64"),
+    "linux-arm64": Target(
+        _manylinux("aarch64"), "linux", "Linux", "aarch64", unavailable=NO_REGORUS
+    ),
+    # pip widens a macOS tag to every older macOS release (and universal2 wheels).
+    "darwin-x64": Target(("macosx_11_0_x86_64",), "darwin", "Darwin", "x86_64"),
+    "darwin-arm64": Target(("macosx_11_0_arm64",), "darwin", "Darwin", "arm64"),
+    "win32-x64": Target(
+        ("win_amd64",), "win32", "Windows", "AMD64", os_name="nt", unavailable=NO_REGORUS
+    ),
+}
+
+
+def local_target() -> str:
+    """This machine's VS Code target (node's `${process.platform}-${process.arch}`)."""
+    system = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(
+        sys.platform, sys.platform
+    )
+    machine = platform.machine().lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(
+        machine, machine
+    )
+    return f"{system}-{arch}"
+
+
+def tag(python: str) -> str:
+    """'3.12' -> 'cp312', the folder of that Python's wheels and libraries."""
+    return "cp" + python.replace(".", "")
+
+
+@dataclass
+class Wheel:
+    path: Path
+    name: str
+    version: Version
+    requires: list[str] = field(default_factory=list)
+
+
+def read_wheel(path: Path) -> Wheel:
+    name, version, _, _ = parse_wheel_filename(path.name)
+    with zipfile.ZipFile(path) as archive:
+        (metadata_name,) = [
+            n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")
+        ]
+        metadata = email.parser.HeaderParser().parsestr(archive.read(metadata_name).decode())
+    return Wheel(
+        path, canonicalize_name(name), version, list(metadata.get_all("Requires-Dist") or [])
+    )
+
+
+def build_wheel(into: Path, wheelhouse: Path) -> Path:
+    """checkspec's wheel, built in pip's isolated environment from the build system's
+    wheels kept in `wheelhouse/build-system` (downloaded once: a second run is offline)."""
+    tools = wheelhouse / "build-system"
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    needed: list[str] = pyproject["build-system"]["requires"]
+    have = [read_wheel(path) for path in tools.glob("*.whl")] if tools.is_dir() else []
+    if closure(needed, have, {})[1]:
+        pip = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:"]
+        subprocess.run([*pip, "--dest", str(tools), *needed], check=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(into), str(ROOT)],
+        [
+            *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet"),
+            *("--no-index", "--find-links", str(tools), "-w", str(into), str(ROOT)),
+        ],
         check=True,
     )
     (wheel,) = into.glob("checkspec-*.whl")
@@ -49,54 +175,220 @@ def build_wheel(into: Path) -> Path:
 
 def requirements(wheel: Path) -> list[str]:
     """The wheel's own dependencies (Requires-Dist without extras), but those LEFT_OUT."""
-    with zipfile.ZipFile(wheel) as archive:
-        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
-        metadata = email.parser.HeaderParser().parsestr(archive.read(name).decode())
     found = []
-    for requirement in metadata.get_all("Requires-Dist") or []:
-        if "extra ==" in requirement:
+    for requirement in read_wheel(wheel).requires:
+        parsed = Requirement(requirement)
+        if parsed.marker is not None and "extra" in str(parsed.marker):
             continue
-        project = re.split(r"[\s<>=!~;\[(]", requirement, maxsplit=1)[0]
-        if project.lower() not in LEFT_OUT:
+        if canonicalize_name(parsed.name) not in LEFT_OUT:
             found.append(requirement)
     return found
 
 
-def install(wheel: Path, libs: Path) -> None:
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--target", str(libs)]
+def closure(
+    roots: list[str],
+    wheels: list[Wheel],
+    environment: dict[str, str],
+    without: frozenset[str] = LEFT_OUT,
+) -> tuple[list[Wheel], list[str]]:
+    """The wheels `roots` need on a Python of `environment` (its markers), but the projects
+    `without`, and the requirements no wheel here satisfies (to download)."""
+    by_name: dict[str, list[Wheel]] = {}
+    for wheel in wheels:
+        by_name.setdefault(wheel.name, []).append(wheel)
+    chosen: dict[str, Wheel] = {}
+    missing: list[str] = []
+    queue = [(text, "") for text in roots]
+    seen_extras: set[tuple[str, str]] = set()
+    while queue:
+        text, extra = queue.pop(0)
+        requirement = Requirement(text)
+        if requirement.marker is not None and not requirement.marker.evaluate(
+            {**environment, "extra": extra}
+        ):
+            continue
+        name = canonicalize_name(requirement.name)
+        if name in without:
+            continue
+        if name not in chosen:
+            fitting = [
+                w
+                for w in by_name.get(name, [])
+                if requirement.specifier.contains(w.version, prereleases=True)
+            ]
+            if not fitting:
+                missing.append(str(requirement).split(";")[0].strip())
+                continue
+            chosen[name] = max(fitting, key=lambda w: w.version)
+            queue.extend((dependency, "") for dependency in chosen[name].requires)
+        wheel = chosen[name]
+        if not requirement.specifier.contains(wheel.version, prereleases=True):
+            raise SystemExit(
+                f"bundle_server: {wheel.path.name} does not satisfy {text}; clear the wheelhouse"
+            )
+        for wanted in requirement.extras:
+            if (name, wanted) not in seen_extras:
+                seen_extras.add((name, wanted))
+                queue.extend((dependency, wanted) for dependency in wheel.requires)
+    return list(chosen.values()), missing
+
+
+def pip_platform_args(target: Target, python: str) -> list[str]:
+    args = [f"--platform={p}" for p in target.platforms]
+    return [*args, f"--python-version={python}", "--implementation=cp", "--only-binary=:all:"]
+
+
+def wheels_for(roots: list[str], target: Target, python: str, wheelhouse: Path) -> list[Wheel]:
+    """The wheels for `roots` on that target and Python, downloaded into `wheelhouse` as
+    far as it lacks them."""
+    wheelhouse.mkdir(parents=True, exist_ok=True)
+    environment = target.environment(python)
+    for _ in range(5):
+        have = [read_wheel(path) for path in sorted(wheelhouse.glob("*.whl"))]
+        chosen, missing = closure(roots, have, environment, LEFT_OUT | target.unavailable)
+        if not missing:
+            return chosen
+        print(
+            f"bundle_server: downloading {len(missing)} requirement(s) into {wheelhouse}",
+            file=sys.stderr,
+        )
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--dest",
+                str(wheelhouse),
+                *pip_platform_args(target, python),
+                *missing,
+            ],
+            check=True,
+        )
+    raise SystemExit(f"bundle_server: {wheelhouse} still lacks {', '.join(missing)}")
+
+
+def install(wheels: list[Path], target: Target, python: str, into: Path) -> None:
     # --no-compile: smaller; Python writes the caches it needs where it can.
-    subprocess.run([*pip, "--no-compile", "--no-deps", str(wheel)], check=True)
-    subprocess.run([*pip, "--no-compile", *requirements(wheel)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-index",
+            "--no-deps",
+            "--no-compile",
+            "--target",
+            str(into),
+            *pip_platform_args(target, python),
+            *map(str, wheels),
+        ],
+        check=True,
+    )
     for name in DROPPED:
-        shutil.rmtree(libs / name, ignore_errors=True)
-    for package in libs.iterdir():
-        for name in NESTED_TESTS:
-            if package.is_dir() and (package / name / "__init__.py").exists():
-                shutil.rmtree(package / name)
+        shutil.rmtree(into / name, ignore_errors=True)
+    for entry in into.iterdir():
+        if entry.is_dir():
+            for name in NESTED_TESTS:
+                if (entry / name / "__init__.py").exists():
+                    shutil.rmtree(entry / name)
+            # It names this machine's wheelhouse, and would tell identical folders apart.
+            if (entry / "direct_url.json").exists():
+                (entry / "direct_url.json").unlink()
+                record = entry / "RECORD"
+                lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
+                record.write_text(
+                    "".join(ln for ln in lines if "/direct_url.json," not in ln), encoding="utf-8"
+                )
+
+
+def digest(path: Path) -> str:
+    hashed = hashlib.sha256()
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        hashed.update(str(file.relative_to(path) if path.is_dir() else file.name).encode())
+        hashed.update(file.read_bytes())
+    return hashed.hexdigest()
+
+
+def split_common(staged: dict[str, Path], libs: Path) -> dict[str, list[str]]:
+    """Move what every Python's folder holds the same to libs/common, the rest to
+    libs/cp3XY; the folders each Python puts on its path, relative to libs' parent."""
+    common = libs / "common"
+    common.mkdir(parents=True)
+    names = set.intersection(*({e.name for e in folder.iterdir()} for folder in staged.values()))
+    for name in sorted(names):
+        digests = {digest(folder / name) for folder in staged.values()}
+        if len(digests) == 1:
+            first, *rest = staged.values()
+            shutil.move(first / name, common / name)
+            for folder in rest:
+                shutil.rmtree(folder / name) if (folder / name).is_dir() else (
+                    folder / name
+                ).unlink()
+    paths = {}
+    for python, folder in staged.items():
+        own = libs / tag(python)
+        shutil.move(folder, own)
+        paths[python] = [f"libs/{tag(python)}", "libs/common"]
+    return paths
+
+
+def size_of(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--target", default=local_target(), help=f"one of {', '.join(TARGETS)}")
+    parser.add_argument(
+        "--pythons", default=",".join(PYTHONS), help="comma-separated minor versions"
+    )
+    parser.add_argument("--wheelhouse", type=Path, default=DEFAULT_WHEELHOUSE)
+    parser.add_argument(
+        "--fetch", action="store_true", help="fill the wheelhouse only; write no bundle"
+    )
     args = parser.parse_args()
+    if args.target not in TARGETS:
+        parser.error(f"no bundle for {args.target}: one of {', '.join(sorted(TARGETS))}")
+    target = TARGETS[args.target]
+    pythons = [p.strip() for p in args.pythons.split(",") if p.strip()]
     out: Path = args.out
     libs = out / "libs"
-    shutil.rmtree(out, ignore_errors=True)
-    libs.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as folder:
-        wheel = build_wheel(Path(folder))
-        install(wheel, libs)
-    version = wheel.name.split("-")[1]
+        own = build_wheel(Path(folder), args.wheelhouse)
+        roots = requirements(own)
+        if args.fetch:
+            for python in pythons:
+                wheels_for(roots, target, python, args.wheelhouse / args.target / tag(python))
+            print(
+                f"bundle_server: the wheels for {args.target} are in {args.wheelhouse}",
+                file=sys.stderr,
+            )
+            return 0
+        shutil.rmtree(out, ignore_errors=True)
+        libs.mkdir(parents=True)
+        staged = {}
+        for python in pythons:
+            wheels = wheels_for(roots, target, python, args.wheelhouse / args.target / tag(python))
+            staged[python] = libs / f"staging-{tag(python)}"
+            install([own, *(w.path for w in wheels)], target, python, staged[python])
+        paths = split_common(staged, libs)
+    version = own.name.split("-")[1]
     info = {
         "checkspec": version,
-        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
-        "platform": sysconfig.get_platform(),
+        "target": args.target,
+        "pythons": paths,
+        "without": sorted(LEFT_OUT | target.unavailable),
     }
     (out / "bundle.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    size = sum(p.stat().st_size for p in libs.rglob("*") if p.is_file())
+    sizes = ", ".join(f"{p.name} {size_of(p) / 1e6:.1f} MB" for p in sorted(libs.iterdir()))
     print(
-        f"bundled checkspec {version} for Python {info['python']} ({info['platform']}) "
-        f"into {libs}: {size / 1e6:.1f} MB",
+        f"bundled checkspec {version} for {args.target}, Python {', '.join(pythons)} into {libs}: {sizes}",
         file=sys.stderr,
     )
     return 0

@@ -104,16 +104,19 @@ def labelled(
     return found, disabled
 
 
-def recorded_up_to(scenario: Scenario, step: int) -> bool:
+def recorded_up_to(scenario: Scenario, step: int, *, outputs: bool = True) -> bool:
     """Whether every interaction of the scenario's steps up to `step` has a recorded answer
-    and a fixed input: what a label there needs (engine/spec says so of a file)."""
+    and a fixed input: what a label there needs (engine/spec says so of a file). With
+    `outputs=False`, only the inputs: a label is possible once a run's answers are recorded."""
     from ..core.input_generator import InputGenerator
     from ..core.sentinel import MISSING
     from ..interactions import Interact
 
     for each in scenario.steps[: step + 1]:
         for spec in each.interacts:
-            if not isinstance(spec, Interact) or spec.outputs is MISSING or callable(spec.outputs):
+            if not isinstance(spec, Interact):
+                return False
+            if outputs and (spec.outputs is MISSING or callable(spec.outputs)):
                 return False
             if isinstance(spec.inputs, InputGenerator) or callable(spec.inputs):
                 return False

@@ -296,6 +296,36 @@ def add_label_parser(commands: Any) -> None:
     command.add_argument(
         "label", choices=("pass", "fail"), help="what a person says of the verdict"
     )
+    command.add_argument(
+        "--from-run",
+        metavar="RUN",
+        help="the run whose verdict is labelled (a run id, last, last~N or a JSON report): "
+        "its answers are recorded first when the scenario has none (the HTML report offers it)",
+    )
+
+
+def _answers_in(payload: dict[str, Any]) -> Any:
+    """identity -> what the agent answered in each interaction of that run (None: the
+    scenario is not in it, or it replayed recorded answers, so nothing is to be recorded)."""
+
+    def answers(identity: str) -> list[Any] | None:
+        for scenario in payload.get("scenarios") or []:
+            if isinstance(scenario, dict) and scenario.get("id") == identity:
+                trace = scenario.get("final_trace")
+                turns = trace.get("interactions") if isinstance(trace, dict) else None
+                if scenario.get("replayed"):
+                    from ..curate.files import CurateError
+
+                    raise CurateError(
+                        f"{identity}: that run replayed the recorded answers: label it "
+                        "without --from-run"
+                    )
+                if not isinstance(turns, list):
+                    return None
+                return [t.get("outputs") if isinstance(t, dict) else None for t in turns]
+        return None
+
+    return answers
 
 
 def label(args: argparse.Namespace) -> int:
@@ -314,8 +344,16 @@ def label(args: argparse.Namespace) -> int:
         print(f"error: {args.place}: expected FILE:LINE (a 1-based line)", file=sys.stderr)
         return EXIT_INVALID
     path = Path(where)
+    answers_of = None
+    if args.from_run:
+        from .history import resolve_runs
+
+        runs = resolve_runs(args.from_run)
+        if runs is None:
+            return EXIT_INVALID
+        answers_of = _answers_in(runs[0])
     try:
-        change = label_check(path, int(line_text) - 1, args.label)
+        change = label_check(path, int(line_text) - 1, args.label, answers_of)
     except CurateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID

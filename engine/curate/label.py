@@ -11,19 +11,27 @@ says so when it does not (a deterministic check, an answer not recorded).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..core.check import Check
 from ..spec.tree import Node
 from . import edits
 from .commit import Change
-from .files import CurateError, SpecFile, read_spec
+from .files import CurateError, Item, SpecFile, read_spec
 
 LABELS = ("pass", "fail")
 
 
-def label_edits(spec: SpecFile, line: int, label: str) -> edits.Editor:
-    """The edits writing `expect: label` on the check at `line` (CurateError: no check)."""
+def label_edits(
+    spec: SpecFile, line: int, label: str, answers: Sequence[Any] | None = None
+) -> edits.Editor:
+    """The edits writing `expect: label` on the check at `line` (CurateError: no check).
+
+    `answers`: what the agent answered in each interaction of the check's scenario, in
+    the run whose verdict is labelled; a label needs them recorded, so they are written
+    first (as `run --record` writes them), in the same edit."""
     if label not in LABELS:
         raise CurateError(f"a label is pass or fail, not {label!r}")
     node = check_node_at(spec, line)
@@ -39,9 +47,29 @@ def label_edits(spec: SpecFile, line: int, label: str) -> edits.Editor:
     current = node.get("expect")
     if current is not None and current.value == label:
         return editor
+    if answers is not None:
+        _record(editor, scenario_of(spec, node), answers)
     head = "identifier" if "identifier" in node.value and "kind" not in node.value else "kind"
     editor.set_key(node, "expect", label, after=head)
     return editor
+
+
+def _record(editor: edits.Editor, item: Item, answers: Sequence[Any]) -> None:
+    from .record import Recording, record_into
+
+    done = Recording()
+    name = item.name if item.named else f"#{item.index}"
+    record_into(editor.spec, [(item, answers, name)], done, write=True, editor=editor)
+    if done.skipped:
+        raise CurateError(done.skipped[0])
+
+
+def scenario_of(spec: SpecFile, check: Node) -> Item:
+    """The scenario a check node of `spec` belongs to."""
+    for item in spec.items:
+        if any(node is check for node, _, _ in edits.check_nodes(item)):
+            return item
+    raise CurateError(f"{spec.path}: the check belongs to no scenario")
 
 
 def check_node_at(spec: SpecFile, line: int) -> Node | None:
@@ -59,8 +87,22 @@ def check_node_at(spec: SpecFile, line: int) -> Node | None:
     return spanning
 
 
-def label_check(path: Path, line: int, label: str) -> Change:
-    """The change labelling the check of `path` written at `line` (0-based)."""
+def label_check(
+    path: Path,
+    line: int,
+    label: str,
+    answers_of: Callable[[str], Sequence[Any] | None] | None = None,
+) -> Change:
+    """The change labelling the check of `path` written at `line` (0-based);
+    `answers_of(identity)`: the answers of the run labelled, recorded first when given."""
     spec = read_spec(path)
-    editor = label_edits(spec, line, label)
+    answers = None
+    if answers_of is not None:
+        node = check_node_at(spec, line)
+        if node is not None:
+            identity = spec.identity(scenario_of(spec, node))
+            answers = answers_of(identity)
+            if answers is None:
+                raise CurateError(f"{identity}: not in that run")
+    editor = label_edits(spec, line, label, answers)
     return Change(spec.path, spec.data, editor.result().encode("utf-8"))

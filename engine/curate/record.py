@@ -100,12 +100,14 @@ def record_into(
     done: Recording,
     *,
     write: bool,
+    editor: edits.Editor | None = None,
 ) -> edits.Editor:
     """Record into one file read for curation (from disk by `record`, from the editor's
     text by the language server): each (scenario, its live outputs in order, how it is
     named in messages). The drifts, skips and count go to `done`; the edits are the
-    returned editor's (on `spec`'s text), made only when `write`."""
-    editor = edits.Editor(spec)
+    returned editor's (on `spec`'s text; `editor`'s, when given, next to its own), made
+    only when `write`."""
+    editor = edits.Editor(spec) if editor is None else editor
     for item, outputs, identity in runs:
         where = places(spec, item)
         if len(where) != len(outputs):

@@ -8,9 +8,11 @@ every deadline and decides every ending:
   The other scenarios that worker had started go back to the queue and run again on
   another worker, with a deadline of their own from their new start; each is marked
   "re-run: its worker was stopped for <scenario>". When several were past their
-  deadline at once (user code holding the worker's only thread keeps finished results
-  from being sent), which one held it is unknown: each runs again alone, so only the
-  one that is late on its own ends as ERROR;
+  deadline at once (user code holding the worker's loop in a C call keeps finished
+  results from being sent; Python code is stopped by the worker itself, loopwatch.py),
+  which one held it is unknown: each runs again alone, so only the one that is late on
+  its own ends as ERROR. A worker whose loop is held by one scenario moves the
+  deadlines of the others it held up (`extend`);
 - a worker that dies (os._exit, a signal, out of memory) ends the scenario it was
   running as ERROR with the exit code and the tail of its stderr. When several were
   running, each is re-run once, alone in a worker, and marked "re-run after worker
@@ -110,9 +112,10 @@ class _Stream:
         """When its longest-running scenario still in flight started (None: none runs)."""
         starts = self.starts
         while starts:
-            _, _, worker, running = starts[0]
-            if worker.inflight.get(running.queued.job.key) is running:
-                return running.started
+            start, _, worker, running = starts[0]
+            # An entry whose start has moved since (an `extend`) has a newer one.
+            if worker.inflight.get(running.queued.job.key) is running and start == running.started:
+                return start
             heapq.heappop(starts)
         return None
 
@@ -483,6 +486,12 @@ class WorkerPool(Executor):
                 running = worker.inflight.get(message[1])
                 if running is not None:
                     running.started = time.monotonic()
+                    if worker.stream is not None:
+                        worker.stream.started(worker, running)
+            elif message[0] == "extend":  # it was held up by another (loopwatch.py)
+                running = worker.inflight.get(message[1])
+                if running is not None and running.started is not None:
+                    running.started += message[2]
                     if worker.stream is not None:
                         worker.stream.started(worker, running)
             elif message[0] == "ready":

@@ -25,6 +25,7 @@ import threading
 from typing import Any, NoReturn
 
 from . import capture, wire
+from .loopwatch import LoopHeld, LoopWatch
 
 
 def _private_streams() -> tuple[int, int]:
@@ -91,12 +92,22 @@ class Worker:
         self._run_gate: _PipeGate | None = None  # the gate of the run's jobs (limits)
         self._starting: list[int] = []
         self._announced: asyncio.Future[None] | None = None
+        # Deadlines of the jobs running now; it stops one holding the loop (loopwatch.py).
+        self.watch = LoopWatch(self._extend)
 
     # Sending ----------------------------------------------------------------------------
 
     def send_now(self, messages: list[wire.Message]) -> None:
+        data = self._encode(messages)
         with self._lock:
-            wire.write_all(self._out, self._encode(messages))
+            main = threading.get_ident() == threading.main_thread().ident
+            if main:
+                self.watch.writing = True  # no LoopHeld halfway through a frame
+            try:
+                wire.write_all(self._out, data)
+            finally:
+                if main:
+                    self.watch.writing = False
 
     def send_soon(self, message: wire.Message) -> None:
         """Queue a message; everything queued in this loop turn goes in one frame."""
@@ -127,6 +138,11 @@ class Worker:
         self.send_now(done + [("started", key) for key in started])
         if announced is not None:
             announced.set_result(None)
+
+    def _extend(self, seconds: dict[int, float]) -> None:
+        """Jobs held up by one that holds the loop: the parent moves their deadlines too.
+        Called on the loop, or by the watchdog's thread while the loop is held."""
+        self.send_now([("extend", key, more) for key, more in seconds.items()])
 
     def _encode(self, messages: list[wire.Message]) -> bytes:
         try:
@@ -192,10 +208,10 @@ class Worker:
             ending = Ending.FINISHED
             with capture.capturing() as captured:
                 try:
-                    result = await asyncio.wait_for(
-                        run_job(job, self._options.settings, self._run_gate), timeout
-                    )
-                except TimeoutError:
+                    async with asyncio.timeout(timeout) as deadline:
+                        with self.watch.watching(job.key, deadline):
+                            result = await run_job(job, self._options.settings, self._run_gate)
+                except (TimeoutError, LoopHeld):
                     self._tainted = True
                     ending = Ending.TIMEOUT
                     result = stopped(
@@ -282,7 +298,13 @@ def main() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     capture.install()
     sys.stdin = open(os.devnull)  # noqa: SIM115 - user code reading input gets EOF
-    asyncio.run(Worker(protocol_out).serve(protocol_in))
+    worker = Worker(protocol_out)
+
+    async def serve() -> None:
+        worker.watch.install(asyncio.get_running_loop())
+        await worker.serve(protocol_in)
+
+    asyncio.run(serve())
 
 
 if __name__ == "__main__":

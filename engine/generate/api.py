@@ -48,13 +48,19 @@ def _options(**given: Any) -> pipeline.Options:
     return pipeline.Options(types=tuple(types), topics=tuple(topics), **given)
 
 
-def scenarios_of(outcome: pipeline.Outcome) -> list[Any]:
-    """The engine's Scenario of each generated record (checked by the project's analysis)."""
+def scenarios_of(outcome: pipeline.Outcome, *, simulate: bool = False) -> list[Any]:
+    """The engine's Scenario of each generated record (checked by the project's analysis);
+    `simulate`: suite scenarios whose last step is a simulated user (as --simulate writes)."""
     from ..spec.document import analyze
 
-    records = [g.record() for g in outcome.scenarios]
-    text = new_dataset_text(records, name="generated", description="", what="", fmt="jsonl")
-    document = analyze(text, "generated.dataset.jsonl")
+    if simulate:
+        records = [g.suite_record() for g in outcome.scenarios]
+        text = new_dataset_text(records, name="generated", description="", what="", fmt="suite")
+        document = analyze(text, "generated.suite.yaml")
+    else:
+        records = [g.record() for g in outcome.scenarios]
+        text = new_dataset_text(records, name="generated", description="", what="", fmt="jsonl")
+        document = analyze(text, "generated.dataset.jsonl")
     problems = document.every_problem()
     if problems:
         raise pipeline.GenerationError(
@@ -87,9 +93,12 @@ async def agenerate_from_documents(
     persona: str | None = None,
     preset: str | None = None,
     exclude: Sequence[str] = (),
+    simulate: bool = False,
 ) -> list[Any]:
     """Draft scenarios grounded in the documents (no `types`: the default mix; `persona`
-    or `preset`: asked in that persona's voice; `exclude`: globs of files left out).
+    or `preset`: asked in that persona's voice; `exclude`: globs of files left out;
+    `simulate` with `turns` K: the first user turn written, a simulated user playing up to
+    K-1 more from the agent's real answers when the scenario runs).
     Raises RequestError (bad input), ProviderError, GenerationError."""
     options = _options(
         count=count,
@@ -100,6 +109,7 @@ async def agenerate_from_documents(
         agent=agent_description,
         similarity_threshold=similarity_threshold,
         self_check=self_check,
+        simulate=simulate,
     )
     request = service.Request(
         docs=[str(p) for p in paths],
@@ -110,7 +120,7 @@ async def agenerate_from_documents(
     )
     prepared = service.prepare(request)
     outcome = await service.generate(prepared, _generator(model))
-    return scenarios_of(outcome)
+    return scenarios_of(outcome, simulate=simulate)
 
 
 async def agenerate_from_persona(
@@ -124,20 +134,23 @@ async def agenerate_from_persona(
     agent_description: str | None = None,
     model: str | None = None,
     similarity_threshold: float = pipeline.DEFAULT_SIMILARITY,
+    simulate: bool = False,
 ) -> list[Any]:
     """Draft scenarios in a persona's voice (`persona` text, or a `preset` name: built-in
-    or from `presets`). Raises RequestError, ProviderError, GenerationError."""
+    or from `presets`; `simulate` as for documents). Raises RequestError, ProviderError,
+    GenerationError."""
     options = _options(
         count=count,
         turns=turns,
         seed=seed,
         agent=agent_description,
         similarity_threshold=similarity_threshold,
+        simulate=simulate,
     )
     request = service.Request(persona=persona, preset=preset, options=options)
     prepared = service.prepare(request, presets)
     outcome = await service.generate(prepared, _generator(model))
-    return scenarios_of(outcome)
+    return scenarios_of(outcome, simulate=simulate)
 
 
 async def alist_topics(

@@ -155,7 +155,8 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any]) -> Comparison:
     result.by_tag = _rates(_tag_counts(before.values()), _tag_counts(after.values()))
     if result.added or result.removed:
         result.note = (
-            f"the runs are of different suites: compares the {len(common)} scenarios in common "
+            f"the runs are of different suites: compares the {len(common)} "
+            f"{'scenario' if len(common) == 1 else 'scenarios'} in common "
             f"({len(result.removed)} only in base, {len(result.added)} only in head)"
         )
     return result

@@ -76,7 +76,7 @@ def page(
 
 
 # Fields of a scenario the page never shows.
-_UNSHOWN = ("multiple_runs", "runs_executed", "replayed", "ending")
+_UNSHOWN = ("multiple_runs", "runs_executed", "ending")
 _STEP_UNSHOWN = ("check_names", "last_interaction_index")
 
 
@@ -86,6 +86,8 @@ def slim_report(payload: dict[str, Any]) -> dict[str, Any]:
     scenarios = []
     for scenario in payload.get("scenarios", []):
         scenario = {k: v for k, v in scenario.items() if k not in _UNSHOWN and v is not None}
+        if not scenario.get("replayed"):  # kept when true: a label then records nothing
+            scenario.pop("replayed", None)
         trace = scenario.get("final_trace")
         if isinstance(trace, dict) and "last" in trace:
             scenario["final_trace"] = {k: v for k, v in trace.items() if k != "last"}

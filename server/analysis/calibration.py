@@ -7,7 +7,7 @@ Pure: reads the SQLite file, runs nothing; a history that cannot be read says no
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,10 +135,15 @@ def label_actions(
     within: Range,
     verdicts: Mapping[tuple[int, int, int], str],
     history: Path | None = None,
+    answers: Mapping[int, Sequence[Any]] | None = None,
 ) -> list[LabelAction]:
     """On the checks whose `kind:` line the range touches: "Label as correct / incorrect"
     of their last run's verdict (`verdicts`: (scenario, step, index) -> pass | fail), and
-    on a label the last calibration's judge disagreed with, "Label as the judge said"."""
+    on a label the last calibration's judge disagreed with, "Label as the judge said".
+
+    A label needs the answer it judges recorded in the file: on a scenario that runs
+    against its target, the same edit records that run's answers first (`answers`:
+    scenario index -> each interaction's outputs, of the run that gave the verdict)."""
     from checkspec.engine.calibrate.labels import recorded_up_to
     from checkspec.engine.core.check import Check
     from checkspec.engine.curate.files import CurateError, parse_spec
@@ -158,14 +163,31 @@ def label_actions(
                 continue
             node = check.node
             current = node.value.get("expect") if node.kind == "mapping" else None
-            wanted: list[tuple[str, str]] = []
+            wanted: list[tuple[str, str, bool]] = []  # title, label, records answers first
             verdict = verdicts.get((entry.index, check.step, check.index))
             built = entry.scenario
-            if verdict in ("pass", "fail") and built and recorded_up_to(built, check.step):
+            recorded = bool(built and recorded_up_to(built, check.step))
+            answered = (answers or {}).get(entry.index)
+            records = (
+                not recorded
+                and answered is not None
+                and built is not None
+                and recorded_up_to(built, check.step, outputs=False)
+            )
+            if verdict in ("pass", "fail") and (recorded or records):
                 other = "fail" if verdict == "pass" else "pass"
+                also = ", recording the run's answers" if records else ""
                 wanted += [
-                    (f"Label as correct: the judge's {verdict} (expect: {verdict})", verdict),
-                    (f"Label as incorrect: the judge's {verdict} (expect: {other})", other),
+                    (
+                        f"Label as correct: the judge's {verdict} (expect: {verdict}{also})",
+                        verdict,
+                        records,
+                    ),
+                    (
+                        f"Label as incorrect: the judge's {verdict} (expect: {other}{also})",
+                        other,
+                        records,
+                    ),
                 ]
             if current in ("pass", "fail") and history is not None:
                 from checkspec.engine.runs.report import scenario_identity
@@ -174,8 +196,8 @@ def label_actions(
                 last = last_calibration_of(history, identity, check.step, check.index)
                 said = last[2].get("verdict") if last is not None else None
                 if last is not None and last[2].get("agrees") is False and said in ("pass", "fail"):
-                    wanted.append((f"Label as the judge said (expect: {said})", str(said)))
-            for title, label in wanted:
+                    wanted.append((f"Label as the judge said (expect: {said})", str(said), False))
+            for title, label, first_record in wanted:
                 if label == current:
                     continue
                 if spec is None:
@@ -184,13 +206,14 @@ def label_actions(
                     except CurateError:
                         return found
                 try:
-                    editor = label_edits(spec, line, label)
+                    given = (answered or ()) if first_record else None
+                    made = label_edits(spec, line, label, given).edits
                 except CurateError:
                     continue
                 lines = index_of(text)
                 edits = tuple(
                     TextEdit(Range(lines.position(e.start), lines.position(e.end)), e.new)
-                    for e in editor.edits
+                    for e in made
                 )
                 if edits:
                     found.append(LabelAction(title, edits))

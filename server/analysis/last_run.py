@@ -19,6 +19,9 @@ from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 class LastRun:
     text: str  # the scenario's text when it ran
     summary: dict[str, Any]  # run_summary(..., transcript=True) and the run's output
+    # What the agent answered in each interaction, as the run got it (None: replayed or not
+    # finished): a label on a scenario without recorded answers records these first.
+    outputs: tuple[Any, ...] | None = None
 
 
 def scenario_text(entry: ScenarioEntry, lines: list[str]) -> str:

@@ -4,6 +4,10 @@ Each failed or errored check becomes a finding at its `kind:` (or `identifier:`)
 a step that could not run (its target or interaction raised) one at the step, and a
 scenario that did not pass gets a one-line summary at its name. Findings are `Problem`s, so the server
 publishes them exactly like the static ones.
+
+A scenario run K times (`repeat`) is shown as the run session folded it
+(engine/runs/repeat.py): one verdict, the runs' tally in its summary and at its name, and
+each check's tally at the check.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from .places import step_head
 _VERB = {CheckStatus.FAIL: "failed", CheckStatus.ERROR: "errored"}
 
 
-def run_findings(entry: ScenarioEntry, result: ScenarioResult) -> list[Problem]:
+def run_findings(
+    entry: ScenarioEntry, result: ScenarioResult, repeats: dict[str, Any] | None = None
+) -> list[Problem]:
     """What did not pass, as problems; a scenario that passed has none (its outcome is
     shown in place, not added to the editor's list of problems)."""
     if result.passed:
@@ -28,11 +34,12 @@ def run_findings(entry: ScenarioEntry, result: ScenarioResult) -> list[Problem]:
     findings = [
         Problem(
             f"scenario-{result.status.value}",
-            summary_line(entry, result),
+            summary_line(entry, result, repeats),
             entry.head,
             Severity.WARNING,
         )
     ]
+    tallies = _check_tallies(repeats)
     for s, step in enumerate(result.steps):
         error = step.error
         if error is not None and not (error.phase or "").startswith("check"):
@@ -46,16 +53,32 @@ def run_findings(entry: ScenarioEntry, result: ScenarioResult) -> list[Problem]:
                 continue
             name = step.check_names[j] if j < len(step.check_names) else check.kind
             message = check_result.message or "no message"
+            tally = tallies.get((s, j), "")
             findings.append(
                 Problem(
-                    f"check-{check_result.status.value}", f"{name} {verb}: {message}", check.head
+                    f"check-{check_result.status.value}",
+                    f"{name} {verb}: {message}{tally}",
+                    check.head,
                 )
             )
     return findings
 
 
-def summary_line(entry: ScenarioEntry, result: ScenarioResult) -> str:
-    """`refund: fail — 1 failed of 3 checks (recorded outputs replayed)`."""
+def _check_tallies(repeats: dict[str, Any] | None) -> dict[tuple[int, int], str]:
+    """` (passed 3 of 5 runs)` for each check of a repeated run."""
+    if not repeats:
+        return {}
+    return {
+        (c["step"], c["index"]): f" (passed {c['passed']} of {c['runs']} runs)"
+        for c in repeats.get("checks") or []
+    }
+
+
+def summary_line(
+    entry: ScenarioEntry, result: ScenarioResult, repeats: dict[str, Any] | None = None
+) -> str:
+    """`refund: fail — 1 failed of 3 checks (recorded outputs replayed)`; a repeated run
+    adds its tally: `…; 3/5 runs passed (60%), flaky`."""
     # A skipped step without checks still reports one SKIP: count only real checks.
     results = [r for step in result.steps for r in step.results[: len(step.check_names)]]
     bad = [r for r in results if r.status in _VERB]
@@ -70,6 +93,10 @@ def summary_line(entry: ScenarioEntry, result: ScenarioResult) -> str:
     else:
         counts = "a step could not run"
     how = " (recorded outputs replayed)" if result.replayed else ""
+    if repeats:
+        from checkspec.engine.runs.repeat import describe
+
+        how += f"; {describe(repeats)}"
     return f"{entry.name}: {result.status.value} — {counts}{how}"
 
 
@@ -105,7 +132,11 @@ def _shown(value: Any) -> str:
 
 
 def run_summary(
-    entry: ScenarioEntry, result: ScenarioResult, *, transcript: bool = False
+    entry: ScenarioEntry,
+    result: ScenarioResult,
+    *,
+    transcript: bool = False,
+    repeats: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON an editor can show: lines are 0-based, as in LSP.
 
@@ -144,13 +175,14 @@ def run_summary(
         "index": entry.index,
         "line": entry.head.start.line,
         "status": result.status.value,
-        "summary": summary_line(entry, result),
+        "summary": summary_line(entry, result, repeats),
         "replayed": result.replayed,
         "duration_ms": result.duration_ms,
         "checks": checks,
         "errors": errors,
         "answer": last_answer(result),
         **({"turns": turns(result)} if transcript else {}),
+        **({"repeats": repeats} if repeats else {}),
     }
 
 

@@ -58,7 +58,7 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
         entries.append(entry)
     results: dict[int, Any] = {}
 
-    def on_outcome(entry: ScenarioEntry, outcome: Outcome) -> None:
+    def on_outcome(entry: ScenarioEntry, outcome: Outcome, _repeats: Any) -> None:
         if outcome.ending is not Ending.CANCELLED:  # a label cancelled is not judged
             results[by_entry[id(entry)]] = outcome.result
 

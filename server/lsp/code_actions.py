@@ -4,6 +4,8 @@ curation actions on the scenarios a selection touches (curation_actions.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from lsprotocol import types
 
 from .convert import to_code_action
@@ -53,11 +55,16 @@ def _label_actions(request: DocumentRequest[types.CodeActionParams]) -> list[typ
     if not doc.path:
         return []
     verdicts: dict[tuple[int, int, int], str] = {}
+    answers: dict[int, tuple[Any, ...]] = {}  # what the run judged, to record with a label
     for entry, run in current_runs(document, doc.text, request.ls.last_runs.of(doc.uri)):
         for check in run.summary.get("checks") or []:
             verdicts[(entry.index, check.get("step"), check.get("index"))] = check.get("status")
+        if run.outputs is not None:
+            answers[entry.index] = run.outputs
     path = Path(doc.path)
-    found = label_actions(doc.text, path, document, request.range, verdicts, history_path(path))
+    found = label_actions(
+        doc.text, path, document, request.range, verdicts, history_path(path), answers
+    )
     return [
         types.CodeAction(
             title=action.title,

@@ -124,16 +124,27 @@ async def run_file(
     # or cancelled (runs.run awaits it before the first scenario starts).
     previous_read = asyncio.ensure_future(_previous_verdicts(ls, uri, entries))
 
-    def show(entry: ScenarioEntry, outcome: Outcome) -> None:
-        ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **summary_of(entry, outcome)})
+    tallies: dict[int, dict[str, Any]] = {}  # of scenarios run K times, by index
+
+    def show(entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None) -> None:
+        if repeats:
+            tallies[entry.index] = repeats
+        shown = summary_of(entry, outcome, repeats=repeats)
+        ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **shown})
         if outcome.ending is not Ending.CANCELLED:
-            summary = summary_of(entry, outcome, transcript=True)
+            summary = summary_of(entry, outcome, transcript=True, repeats=repeats)
             # Read before the first scenario started (runs.run awaits it).
             previous = previous_read.result() if previous_read.done() else {}
             if entry.name in previous:  # the transcript says when the verdict changed
                 summary["previous"] = previous[entry.name]
-            ls.last_runs.record(uri, text, entry, summary)
-        publisher.add(entry, outcome)
+            result = outcome.result
+            answered = (
+                None
+                if result.replayed or outcome.ending is not Ending.FINISHED
+                else tuple(i.outputs for i in result.final_trace.interactions)
+            )
+            ls.last_runs.record(uri, text, entry, summary, answered)
+        publisher.add(entry, outcome, repeats)
 
     drafts = indexes is not None if include_drafts is None else include_drafts
     try:
@@ -157,7 +168,7 @@ async def run_file(
     refresh_views(ls)
     run_id = await run_history.keep(session)
     summaries = [
-        summary_of(entry, outcomes[entry.index])
+        summary_of(entry, outcomes[entry.index], repeats=tallies.get(entry.index))
         if entry.index in outcomes
         else _not_runnable(entry)
         if entry.scenario is None
@@ -209,11 +220,13 @@ class _Publisher:
             ls.client_capabilities.window.work_done_progress
         )
 
-    def add(self, entry: ScenarioEntry, outcome: Outcome) -> None:
+    def add(
+        self, entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None = None
+    ) -> None:
         current = self._ls.store.get(self._uri)
         if current is None or current.text != self._text:  # the lines have moved: drop them
             return
-        current.run_findings[entry.index] = findings_of(entry, outcome)
+        current.run_findings[entry.index] = findings_of(entry, outcome, repeats)
         self._dirty = True
         now = time.monotonic()
         if now - self._last >= _PUBLISH_EVERY_SECONDS:

@@ -8,7 +8,7 @@ inlay hints and code lenses when results arrive.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from checkspec.engine.spec.lines import split_lines
 
@@ -27,13 +27,20 @@ class LastRuns:
     def __init__(self) -> None:
         self._runs: dict[str, dict[int, LastRun]] = {}
 
-    def record(self, uri: str, text: str, entry: ScenarioEntry, summary: dict) -> None:
+    def record(
+        self,
+        uri: str,
+        text: str,
+        entry: ScenarioEntry,
+        summary: dict,
+        outputs: tuple[Any, ...] | None = None,
+    ) -> None:
         # Deferred: the analysis loads with the first document (start-up time).
         from ..analysis.last_run import LastRun, scenario_text
 
         runs = self._runs.pop(uri, {})
         self._runs[uri] = runs  # most recently used last
-        runs[entry.index] = LastRun(scenario_text(entry, split_lines(text)), summary)
+        runs[entry.index] = LastRun(scenario_text(entry, split_lines(text)), summary, outputs)
         while len(self._runs) > _MAX_DOCUMENTS:
             del self._runs[next(iter(self._runs))]
 

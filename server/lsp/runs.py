@@ -126,7 +126,7 @@ class Runs:
         doc: OpenDocument,
         document: Document,
         entries: list[ScenarioEntry],
-        on_outcome: Callable[[ScenarioEntry, Outcome], None],
+        on_outcome: Callable[[ScenarioEntry, Outcome, dict[str, Any] | None], None],
         *,
         include_drafts: bool = True,
         repeat: int = 1,
@@ -189,7 +189,7 @@ class Runs:
                     entry = session.todo[n][1]
                     outcome = Outcome(entry.index, run.result, run.output, run.ending, run.rerun)
                     outcomes[entry.index] = outcome
-                    on_outcome(entry, outcome)
+                    on_outcome(entry, outcome, run.repeats)  # a repeated run's tally
             finally:
                 await self._done_with(pool)
         except WorkerStartError:
@@ -294,15 +294,20 @@ def _supports_progress(ls: Client) -> bool:
 
 
 def summary_of(
-    entry: ScenarioEntry, outcome: Outcome, *, transcript: bool = False
+    entry: ScenarioEntry,
+    outcome: Outcome,
+    *,
+    transcript: bool = False,
+    repeats: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The editor's summary of a scenario; a cancelled one says so instead of "skip"."""
+    """The editor's summary of a scenario (with its runs' tally when it was run K times);
+    a cancelled one says so instead of "skip"."""
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
 
     from ..analysis.run_results import run_summary
 
-    summary = run_summary(entry, outcome.result, transcript=transcript)
+    summary = run_summary(entry, outcome.result, transcript=transcript, repeats=repeats)
     summary["output"] = outcome.output
     if outcome.ending is Ending.CANCELLED:
         summary["status"] = "cancelled"
@@ -310,10 +315,14 @@ def summary_of(
     return summary
 
 
-def findings_of(entry: ScenarioEntry, outcome: Outcome) -> list[Any]:
+def findings_of(
+    entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None = None
+) -> list[Any]:
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
 
     from ..analysis.run_results import run_findings
 
-    return [] if outcome.ending is Ending.CANCELLED else run_findings(entry, outcome.result)
+    if outcome.ending is Ending.CANCELLED:
+        return []
+    return run_findings(entry, outcome.result, repeats)

@@ -1,4 +1,5 @@
-"""`checkspec calibrate` (issue 40 items 2-4) as a real subprocess, the judge being the
+"""`checkspec calibrate` (issue 40 items 2-4) through the command line's `main` (in-process,
+tests/support/cli.py; the history's test in a real subprocess), the judge being the
 local OpenAI-compatible stub whose verdicts are known: a verdict is `fail` when the
 judged answer holds JUDGE-FAIL. The fixture's confusion matrix is written down below and
 every number is checked exactly; the target is never called."""
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import Done, run_main
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
@@ -105,7 +107,14 @@ def stub() -> Iterator[OpenAIStub]:
         yield found
 
 
-def cli(root: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(root: Path, stub: OpenAIStub, *args: str) -> Done:
+    env = {"CHECKSPEC_API_BASE": stub.base_url, "CHECKSPEC_API_KEY": "test-key"}
+    return run_main(root, *args, env=env, unset=("CHECKSPEC_", "OPENAI_"))
+
+
+def cli_process(root: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
+    """In a process of its own: a run's or a calibration's time is its process's (runs
+    and calibrations in one second would not be told apart in order)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("CHECKSPEC_", "OPENAI_"))}
     env = {**clean, "CHECKSPEC_API_BASE": stub.base_url, "CHECKSPEC_API_KEY": "test-key"}
     return subprocess.run(
@@ -332,23 +341,23 @@ def test_history_keeps_calibrations_and_compare_says_a_judge_dropped(
     tmp_path: Path, stub: OpenAIStub
 ) -> None:
     write_workspace(tmp_path, [("pass", "pass"), ("fail", "fail")])
-    first = cli(tmp_path, stub, "calibrate", "tone.suite.yaml", "--executor", "inprocess")
+    first = cli_process(tmp_path, stub, "calibrate", "tone.suite.yaml", "--executor", "inprocess")
     assert first.returncode == 0 and "dropped" not in first.stderr, first.stderr
-    run1 = cli(tmp_path, stub, "run", "tone.suite.yaml", "--executor", "inprocess")
+    run1 = cli_process(tmp_path, stub, "run", "tone.suite.yaml", "--executor", "inprocess")
     assert run1.returncode in (0, 1), run1.stderr
 
     def worse(body: dict[str, Any]) -> str:  # the judge now passes everything
         return stub.verdict(True, "ok")
 
     stub.chat = worse
-    second = cli(
+    second = cli_process(
         tmp_path, stub, "calibrate", "tone.suite.yaml", "--executor", "inprocess", "--no-cache"
     )
     assert "judge agreement dropped: llm_judge @ openai/judge" in second.stderr
     assert ": 100.0% -> 50.0%" in second.stderr
-    run2 = cli(tmp_path, stub, "run", "tone.suite.yaml", "--executor", "inprocess")
+    run2 = cli_process(tmp_path, stub, "run", "tone.suite.yaml", "--executor", "inprocess")
     assert run2.returncode in (0, 1), run2.stderr
-    compared = cli(tmp_path, stub, "compare")
+    compared = cli_process(tmp_path, stub, "compare")
     assert "judge agreement dropped: llm_judge @ openai/judge" in compared.stderr, compared.stderr
 
 
@@ -423,3 +432,33 @@ def test_label_writes_expect_keeping_every_other_byte_and_refuses_a_wrong_place(
     )
     assert cli(tmp_path, stub, "label", "t.scenario.yaml", "pass").returncode == 2
     assert path.read_text().count("expect:") == 1  # nothing written by the refusals
+
+
+def test_label_from_a_run_records_the_answers_it_judged(tmp_path: Path, stub: OpenAIStub) -> None:
+    """Issue 40 item 6 (the report's "Label as" on a live run): `--from-run` writes the
+    answer the judge saw, then the label, in one edit; the file then validates."""
+    (tmp_path / "checkspec.yaml").write_text("model: openai/judge\nhistory: true\n")
+    (tmp_path / "agent.py").write_text(AGENT)
+    text = (
+        "name: live\n"
+        "target: python:agent:answer\n"
+        "steps:\n"
+        "  - interacts: [{inputs: hi}]\n"
+        "    checks:\n"
+        "      - kind: llm_judge\n"
+        "        prompt: 'fine? {{ trace.last.outputs }}'\n"
+    )
+    path = tmp_path / "live.scenario.yaml"
+    path.write_text(text)
+    ran = cli(tmp_path, stub, "run", "live.scenario.yaml")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    refused = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "pass")
+    assert refused.returncode == 2 and "recorded answer" in refused.stderr
+    done = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "fail", "--from-run", "last")
+    assert done.returncode == 0, done.stderr
+    assert path.read_text() == text.replace(
+        "[{inputs: hi}]", "[{inputs: hi, outputs: a live answer}]"
+    ).replace("      - kind: llm_judge\n", "      - kind: llm_judge\n        expect: fail\n")
+    assert cli(tmp_path, stub, "validate", "live.scenario.yaml").returncode == 0
+    gone = cli(tmp_path, stub, "label", "live.scenario.yaml:6", "pass", "--from-run", "nope")
+    assert gone.returncode == 2 and "error:" in gone.stderr

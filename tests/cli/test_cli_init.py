@@ -9,11 +9,13 @@ from pathlib import Path
 
 import yaml
 
+from tests.support.cli import Done, run_main
+
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args)
 
 
 def test_init_writes_a_workspace_validate_and_dry_run_accept(tmp_path: Path) -> None:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import Done, run_main
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
@@ -41,10 +42,8 @@ def work(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
-    )
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args)
 
 
 def ran(cwd: Path, *args: str) -> list[tuple[str, int]]:

@@ -1,18 +1,18 @@
-"""Sharded runs, merged reports and --last-failed, through the real command."""
+"""Sharded runs, merged reports and --last-failed, through the command line's `main`
+(in-process: tests/support/cli.py). The project's shards are run once for the tests that
+only read them."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
+import shutil
 from pathlib import Path
 
 import pytest
 
 from checkspec.engine.cli.selection import parse_shard, shard_of
-
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+from tests.support.cli import Done, run_main
 
 
 def scenarios(prefix: str, count: int, failing: set[int] = frozenset()) -> str:  # type: ignore[assignment]
@@ -28,12 +28,11 @@ def scenarios(prefix: str, count: int, failing: set[int] = frozenset()) -> str: 
     return "\n".join(parts) + "\n"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "checkspec.yaml").write_text("jobs: 1\n")
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "one.suite.yaml").write_text(scenarios("one", 25, {3, 17}))
-    (tmp_path / "b.suite.yaml").write_text(scenarios("two", 30, {8}))
+def make_project(folder: Path) -> Path:
+    (folder / "checkspec.yaml").write_text("jobs: 1\n")
+    (folder / "a").mkdir()
+    (folder / "a" / "one.suite.yaml").write_text(scenarios("one", 25, {3, 17}))
+    (folder / "b.suite.yaml").write_text(scenarios("two", 30, {8}))
     # Dataset rows have no name: their identity is their index.
     row = {
         "interactions": [
@@ -44,37 +43,51 @@ def project(tmp_path: Path) -> Path:
             }
         ]
     }
-    (tmp_path / "c.dataset.jsonl").write_text(json.dumps(row) + "\n")
-    return tmp_path
+    (folder / "c.dataset.jsonl").write_text(json.dumps(row) + "\n")
+    return folder
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path)
+
+
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args)
+
+
+@pytest.fixture(scope="module")
+def sharded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project run whole (full.json) and as 3 shards (s1.json...), each shard given
+    the paths in another order: the assignment must not care. Tests read it only."""
+    project = make_project(tmp_path_factory.mktemp("sharded"))
+    full = cli(project, "run", ".", "--format", "json", "-o", "full.json")
+    assert full.returncode == 1, full.stderr
+    for k in (1, 2, 3):
+        paths = (
+            ["b.suite.yaml", "a", "c.dataset.jsonl"]
+            if k % 2
+            else ["c.dataset.jsonl", "a", "b.suite.yaml"]
+        )
+        done = cli(
+            project, "run", *paths, "--shard", f"{k}/3", "--format", "json", "-o", f"s{k}.json"
+        )
+        assert done.returncode in (0, 1), done.stderr
+    return project
 
 
 def ids(report: Path) -> list[str]:
     return [s["id"] for s in json.loads(report.read_text())["scenarios"]]
 
 
-def test_shards_are_disjoint_complete_and_independent_of_path_order(project: Path) -> None:
-    full = project / "full.json"
-    cli(project, "run", ".", "--format", "json", "-o", str(full))
-    shards = []
-    for k in (1, 2, 3):
-        out = project / f"s{k}.json"
-        # Each shard gets the paths in another order: the assignment must not care.
-        paths = (
-            ["b.suite.yaml", "a", "c.dataset.jsonl"]
-            if k % 2
-            else ["c.dataset.jsonl", "a", "b.suite.yaml"]
-        )
-        cli(project, "run", *paths, "--shard", f"{k}/3", "--format", "json", "-o", str(out))
-        shards.append(set(ids(out)))
+def test_shards_are_disjoint_complete_and_independent_of_path_order(sharded: Path) -> None:
+    shards = [set(ids(sharded / f"s{k}.json")) for k in (1, 2, 3)]
+    full = ids(sharded / "full.json")
     assert all(shards), "every shard got some scenarios"
     assert not (shards[0] & shards[1] or shards[0] & shards[2] or shards[1] & shards[2])
-    assert shards[0] | shards[1] | shards[2] == set(ids(full))
-    assert "c.dataset.jsonl::#0" in ids(full)  # unnamed: its index
-    assert "a/one.suite.yaml::one 3" in ids(full)  # relative to the workspace root
+    assert shards[0] | shards[1] | shards[2] == set(full)
+    assert "c.dataset.jsonl::#0" in full  # unnamed: its index
+    assert "a/one.suite.yaml::one 3" in full  # relative to the workspace root
 
 
 def test_shard_assignment_is_a_stable_hash() -> None:
@@ -97,14 +110,9 @@ def _normalized(text: str) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif"])
-def test_merged_shards_equal_the_full_run(project: Path, fmt: str) -> None:
-    full = cli(project, "run", ".", "--format", fmt)
-    parts = []
-    for k in (1, 2, 3):
-        out = project / f"s{k}.json"
-        cli(project, "run", ".", "--shard", f"{k}/3", "--format", "json", "-o", str(out))
-        parts.append(str(out))
-    merged = cli(project, "merge", *reversed(parts), "--format", fmt)
+def test_merged_shards_equal_the_full_run(sharded: Path, fmt: str) -> None:
+    full = cli(sharded, "run", ".", "--format", fmt)
+    merged = cli(sharded, "merge", "s3.json", "s2.json", "s1.json", "--format", fmt)
     assert merged.returncode == full.returncode == 1
     if fmt == "json":
         whole, joined = json.loads(full.stdout), json.loads(merged.stdout)
@@ -118,11 +126,13 @@ def test_merged_shards_equal_the_full_run(project: Path, fmt: str) -> None:
         assert _normalized(merged.stdout) == _normalized(full.stdout)
 
 
-def test_merge_refuses_reports_that_do_not_add_up(project: Path) -> None:
-    for k, n in ((1, 2), (2, 2), (1, 3)):
-        cli(project, "run", ".", "--shard", f"{k}/{n}", "--format", "json", "-o", f"s{k}of{n}.json")
-    cli(project, "run", ".", "--format", "json", "-o", "full.json")
-    (project / "broken.json").write_text("{not json")
+def test_merge_refuses_reports_that_do_not_add_up(sharded: Path, tmp_path: Path) -> None:
+    for k, n in ((1, 2), (2, 2)):
+        out = str(tmp_path / f"s{k}of{n}.json")
+        cli(sharded, "run", ".", "--shard", f"{k}/{n}", "--format", "json", "-o", out)
+    shutil.copy(sharded / "s1.json", tmp_path / "s1of3.json")
+    shutil.copy(sharded / "full.json", tmp_path / "full.json")
+    (tmp_path / "broken.json").write_text("{not json")
     cases = {
         ("s1of2.json", "s1of2.json"): "shard 1/2 is given twice",
         ("s1of2.json",): "missing the report of shard 2/2",
@@ -133,10 +143,10 @@ def test_merge_refuses_reports_that_do_not_add_up(project: Path) -> None:
         ("nothere.json",): "nothere.json: cannot read it",
     }
     for reports, said in cases.items():
-        done = cli(project, "merge", *reports)
+        done = cli(tmp_path, "merge", *reports)
         assert done.returncode == 2, reports
         assert said in done.stderr, (reports, done.stderr)
-    assert cli(project, "merge", "s1of2.json", "s2of2.json").returncode == 1
+    assert cli(tmp_path, "merge", "s1of2.json", "s2of2.json").returncode == 1
 
 
 def test_last_failed_runs_only_what_failed_then_everything(project: Path) -> None:

@@ -1,5 +1,6 @@
 """Curation through the real command: list scenarios|tags, tag, checks, status, move,
-delete, comment. Exit codes are the product here, so each runs `checkspec` in a process."""
+delete, comment. Exit codes are the product here: each runs the command line's `main`
+(in-process, tests/support/cli.py); one test runs `checkspec` in a process of its own."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from checkspec.engine.curate.commit import Change, commit
 from checkspec.engine.curate.files import CurateError, read_spec
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.source import parse_source
+from tests.support.cli import Done, run_main
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
@@ -79,7 +81,11 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(project: Path, *args: str) -> Done:
+    return run_main(project, *args)
+
+
+def cli_process(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*CLI, *args], cwd=project, capture_output=True, text=True, timeout=120, check=False
     )
@@ -322,12 +328,13 @@ def test_checks_disable_marks_the_check_and_runs_skip_it(project: Path) -> None:
 
 
 def test_delete_lists_without_yes_and_deletes_with_it(project: Path) -> None:
+    # In a process of its own: the exit statuses as a shell sees them.
     before = snapshot(project)
-    done = cli(project, "delete", "support.suite.yaml::opening hours")
+    done = cli_process(project, "delete", "support.suite.yaml::opening hours")
     assert done.returncode == 1
     assert "support.suite.yaml:16  opening hours" in done.stdout
     assert snapshot(project) == before
-    done = cli(project, "delete", "support.suite.yaml::opening hours", "--yes")
+    done = cli_process(project, "delete", "support.suite.yaml::opening hours", "--yes")
     assert done.returncode == 0, done.stderr
     text = (project / "support.suite.yaml").read_text()
     start = SUITE.index("  - name: opening hours")

@@ -14,6 +14,7 @@ import pytest
 
 from checkspec.engine.cli.selection import read_last_failed, write_last_failed
 from checkspec.engine.llm import verdict_cache
+from tests.support.cli import Done, run_main
 from tests.support.openai_stub import OpenAIStub, running_stub
 from tests.support.verdicts import WRITER, run, suite
 
@@ -96,14 +97,8 @@ scenarios:
 """
 
 
-def cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, "run", "lf.suite.yaml", *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def cli(project: Path, *args: str) -> Done:
+    return run_main(project, "run", "lf.suite.yaml", *args)
 
 
 @pytest.mark.parametrize("content", [b'{"fail', b"\x00\xff garbage", b'["not", "a record"]'])

@@ -5,7 +5,6 @@ Real processes on real files."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from checkspec.engine.history.compare import compare
+from tests.support.cli import Done, run_main
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
@@ -53,10 +53,8 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], cwd=project, capture_output=True, text=True, timeout=120, check=False
-    )
+def cli(project: Path, *args: str) -> Done:
+    return run_main(project, *args)
 
 
 def test_runs_are_kept_listed_and_compared(project: Path) -> None:
@@ -131,7 +129,7 @@ def test_runs_of_different_suites_compare_what_is_common(project: Path) -> None:
     cli(project, "run", "b.suite.yaml", "a.suite.yaml", "--tag", "extra")
     compared = cli(project, "compare")
     assert compared.returncode == 0, compared.stdout
-    assert "compares the 1 scenarios in common (1 only in base, 1 only in head)" in compared.stdout
+    assert "compares the 1 scenario in common (1 only in base, 1 only in head)" in compared.stdout
     assert "Added (1):" in compared.stdout and "Removed (1):" in compared.stdout
 
 

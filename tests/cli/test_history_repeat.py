@@ -5,14 +5,13 @@ asked for the repeats. A real CLI process over a target whose answer alternates.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
 
+from tests.support.cli import Done, run_main
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
@@ -61,16 +60,8 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def cli(project: Path, *args: str, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [*CLI, *args],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
+def cli(project: Path, *args: str, env: dict[str, str] | None = None) -> Done:
+    return run_main(project, *args, env=env)
 
 
 def test_repeats_give_rates_and_flakiness(project: Path) -> None:

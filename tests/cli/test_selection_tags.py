@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
+
+from tests.support.cli import Done, run_main
 
 SUITE = """
 name: s
@@ -31,11 +31,8 @@ scenarios:
 """
 
 
-def cli(folder: Path, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "checkspec.engine.cli.main", *args],
-        cwd=folder, capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
+def cli(folder: Path, *args: str, code: int = 0) -> Done:
+    done = run_main(folder, *args)
     assert done.returncode == code, done.stdout + done.stderr
     return done
 

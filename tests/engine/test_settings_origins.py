@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from checkspec.engine.settings import resolve
 from checkspec.engine.spec.workspace import find_workspace
-from tests.support.lsp_helpers import accept_server_requests
+from tests.support.lsp_helpers import start_session
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 CONFIG = (
@@ -130,14 +130,7 @@ def editor_project_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, editor_project: Path):
-    accept_server_requests(lsp_client)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=editor_project.as_uri(),
-            initialization_options={"checkspec": {"model": "openai/from-editor"}},
-        )
-    )
+    await start_session(lsp_client, editor_project, options={"model": "openai/from-editor"})
     yield
     await lsp_client.shutdown_session()
 

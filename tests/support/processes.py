@@ -40,6 +40,10 @@ def backtracks(trace):
     (HERE / f"regex-{os.getpid()}").write_text("")
     # Exponential backtracking inside the C regex engine: the GIL is never released.
     return re.match(r"(a+)+$", "a" * 40 + "b") is None
+
+async def backtracks_on_loop(trace):
+    # The same on the worker's event loop: no signal handler runs until it returns.
+    return re.match(r"(a+)+$", "a" * 40 + "b") is None
 """
 
 

@@ -1,15 +1,14 @@
-"""LLM-judged suites run by the real command against the OpenAI stub, and a verdict-cache writer."""
+"""LLM-judged suites run by the command line (in-process) against the OpenAI stub, and a
+verdict-cache writer."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.support.openai_stub import OpenAIStub
+import pytest
 
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+from tests.support.cli import Done, run_main
+from tests.support.openai_stub import OpenAIStub
 
 
 def suite(rules: list[str]) -> str:
@@ -24,22 +23,17 @@ def suite(rules: list[str]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def run(project: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
+def run(project: Path, stub: OpenAIStub, *args: str) -> Done:
+    """`checkspec run . --format json` in-process (tests/support/cli.py), judged by `stub`;
+    its verdict cache in the default place: .checkspec/cache at the root."""
     env = {
-        **os.environ,
         "CHECKSPEC_API_BASE": stub.base_url,
         "CHECKSPEC_API_KEY": "sk-test",
         "CHECKSPEC_MODEL": "openai/judge",
     }
-    env.pop("CHECKSPEC_CACHE_DIR")  # the default place: .checkspec/cache at the root
-    return subprocess.run(
-        [*CLI, "run", ".", "--format", "json", *args],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("CHECKSPEC_CACHE_DIR", raising=False)
+        return run_main(project, "run", ".", "--format", "json", *args, env=env)
 
 
 WRITER = """

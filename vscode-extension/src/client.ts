@@ -19,7 +19,8 @@ import {
   type StaticFeature,
 } from "vscode-languageclient/node";
 import {
-  bundledPythonProblem,
+  PYTHON_PROBE,
+  chooseBundledPython,
   resolveServerCommand,
   type BundledServer,
   type FileSystem,
@@ -52,9 +53,16 @@ function bundledServer(extensionPath: string | undefined, selectedPython: string
   if (extensionPath === undefined) return undefined;
   const folder = nodePath.join(extensionPath, "bundled");
   try {
-    const info = JSON.parse(fs.readFileSync(nodePath.join(folder, "bundle.json"), "utf8")) as { python?: unknown };
-    if (typeof info.python !== "string") return undefined;
-    return { libs: nodePath.join(folder, "libs"), python: info.python, selectedPython };
+    const info = JSON.parse(fs.readFileSync(nodePath.join(folder, "bundle.json"), "utf8")) as {
+      target?: unknown;
+      pythons?: unknown;
+    };
+    if (typeof info.target !== "string" || typeof info.pythons !== "object" || info.pythons === null) return undefined;
+    const pythons: Record<string, string[]> = {};
+    for (const [version, folders] of Object.entries(info.pythons)) {
+      if (Array.isArray(folders) && folders.every((f) => typeof f === "string")) pythons[version] = folders;
+    }
+    return { folder, target: info.target, pythons, selectedPython };
   } catch {
     return undefined;
   }
@@ -83,10 +91,10 @@ async function selectedPython(): Promise<string | undefined> {
   }
 }
 
-/** The `major.minor` version of a Python, or what it said instead. */
-function pythonVersion(python: string): Promise<string> {
+/** A Python's answer to PYTHON_PROBE ("3.12 linux x86_64"), or "" when it gave none. */
+function probePython(python: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { timeout: 20_000 }, (error, stdout) =>
+    execFile(python, ["-c", PYTHON_PROBE], { timeout: 20_000 }, (error, stdout) =>
       resolve(error ? "" : stdout),
     );
   });
@@ -106,6 +114,7 @@ export async function findServer(extensionPath?: string): Promise<ServerCommandR
     envPathExt: process.env["PATHEXT"],
     home: os.homedir(),
     platform: process.platform,
+    arch: process.arch,
     trusted: vscode.workspace.isTrusted,
   };
   const found = resolveServerCommand(input, nodeFs);
@@ -278,10 +287,16 @@ export class ServerManager implements vscode.Disposable {
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: "checkspec: setting up the bundled language server" },
       async () => {
-        const version = await pythonVersion(found.command);
-        const problem = bundledPythonProblem(version, found.command, found.requiresPython ?? "");
-        if (problem !== undefined) return this.startFound({ ok: false, message: problem, tried: [found.command] });
-        return this.startFound(found);
+        // Each Python found, in order, until one the bundle has a server for.
+        const probes = [];
+        for (const python of found.pythons ?? [found.command]) {
+          probes.push({ python, answer: await probePython(python) });
+          const chosen = found.bundle && chooseBundledPython(found.bundle, probes.slice(-1), process.platform);
+          if (chosen?.ok) return this.startFound({ ...found, command: chosen.python, env: chosen.env });
+        }
+        const chosen = found.bundle && chooseBundledPython(found.bundle, probes, process.platform);
+        const message = chosen && !chosen.ok ? chosen.message : "checkspec: the bundled server has no bundle.json";
+        return this.startFound({ ok: false, message, tried: probes.map((p) => p.python) });
       },
     );
   }

@@ -8,7 +8,7 @@ import { GENERATE, Generation } from "./generate";
 import { Curation } from "./curate";
 import { ASK_COMMENT, PICK_FILE, PICK_TAG, RECORD_OUTPUTS } from "./curateRequest";
 import { LastRunView, SHOW_LAST_RUN } from "./lastRunView";
-import { RUN_FILE, RUN_SCENARIO, Runner } from "./run";
+import { RUN_FILE, RUN_REPEATED, RUN_SCENARIO, Runner } from "./run";
 import { serverStatus } from "./serverStatus";
 import { RESTART_KEYS, SECTION } from "./settings";
 import { ScenarioTests } from "./testing";
@@ -39,6 +39,9 @@ export function activate(context: vscode.ExtensionContext): void {
     serverStatus(manager),
     vscode.commands.registerCommand(RUN_SCENARIO, (uri?: unknown, index?: unknown) => runner.runScenario(uri, index)),
     vscode.commands.registerCommand(RUN_FILE, (uri?: unknown) => runner.runFile(uri)),
+    vscode.commands.registerCommand(RUN_REPEATED, (uri?: unknown, index?: unknown, times?: unknown) =>
+      runner.runScenarioRepeated(uri, index, times),
+    ),
     vscode.commands.registerCommand(SHOW_LAST_RUN, (uri?: unknown, index?: unknown) => lastRun.show(uri, index)),
     vscode.commands.registerCommand(COMPARE_WITH_PREVIOUS, (uri?: unknown) => compare.show(uri)),
     vscode.commands.registerCommand(GENERATE, (request?: unknown) => new Generation(manager).run(request)),

@@ -1,5 +1,6 @@
 // "checkspec: Generate Scenarios…": quick picks for the source (a preset, a persona, a
-// knowledge base and its topics, or more like the open dataset) and the count, then the
+// knowledge base, its topics and the voice its questions are asked in, or more like the
+// open dataset) and the count, then the
 // server's `checkspec.generate` (a child `checkspec generate`) under a cancellable
 // notification fed by its work-done progress; the new file opens when it is written.
 // Called with a request object (the "Generate N more like these" code action), it skips
@@ -21,6 +22,7 @@ import {
   type GenerateAnswer,
   type GenerateRequest,
   type Source,
+  type Voice,
 } from "./generateRequest";
 
 export { GENERATE };
@@ -81,7 +83,9 @@ export class Generation {
       if (topics === undefined) return undefined;
       const kept = topics.length > 1 ? await vscode.window.showQuickPick(topics.map((t) => ({ label: t.name, description: t.detail })), { placeHolder: "Only some topics? (none picked: all)", canPickMany: true }) : [];
       if (kept === undefined) return undefined;
-      source = { kind: "docs", paths, topics: kept.map((t) => t.label) };
+      const voice = await this.voice();
+      if (voice === null) return undefined;
+      source = { kind: "docs", paths, topics: kept.map((t) => t.label), ...(voice === undefined ? {} : { voice }) };
       stem = chosen[0]?.path.split("/").pop()?.replace(/\.[^.]*$/, "") ?? "knowledge";
     } else if (active !== undefined) {
       source = { kind: "like", path: active.fsPath };
@@ -96,6 +100,22 @@ export class Generation {
       return undefined;
     }
     return generateRequest(source, freeOutput(base, stem, existsSync), Number(count));
+  }
+
+  /** Whose voice the document questions are asked in: undefined for none, null when dismissed. */
+  private async voice(): Promise<Voice | undefined | null> {
+    const presets = (await this.named(LIST_PRESETS, [], "presets")) ?? [];
+    const items = [
+      { label: "No persona", detail: "plain questions about the documents", voice: "none" as const },
+      ...presets.map((p) => ({ label: p.name, detail: p.detail, voice: "preset" as const })),
+      { label: "A persona, in words…", detail: "describe the user", voice: "words" as const },
+    ];
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: "Ask the questions in whose voice?" });
+    if (picked === undefined) return null;
+    if (picked.voice === "none") return undefined;
+    if (picked.voice === "preset") return { preset: picked.label };
+    const text = await vscode.window.showInputBox({ prompt: "Describe the user (persona)", placeHolder: "A non-native speaker who…" });
+    return text?.trim() ? { persona: text } : null;
   }
 
   private async named(command: string, args: unknown[], key: "topics" | "presets") {

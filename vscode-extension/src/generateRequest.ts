@@ -10,8 +10,11 @@ export const MAX_COUNT = 500; // `checkspec generate --count` accepts 1 to 500
 export type Source =
   | { kind: "preset"; name: string }
   | { kind: "persona"; text: string }
-  | { kind: "docs"; paths: string[]; topics: string[] }
+  | { kind: "docs"; paths: string[]; topics: string[]; voice?: Voice }
   | { kind: "like"; path: string };
+
+/** Document questions asked in a persona's voice: a preset's, or one in words. */
+export type Voice = { preset: string } | { persona: string };
 
 export interface GenerateRequest {
   persona?: string;
@@ -37,6 +40,8 @@ export function generateRequest(source: Source, output: string, count: number, a
     case "docs":
       request.docs = source.paths;
       if (source.topics.length > 0) request.topics = source.topics;
+      if (source.voice !== undefined && "preset" in source.voice) request.preset = source.voice.preset;
+      if (source.voice !== undefined && "persona" in source.voice) request.persona = source.voice.persona;
       break;
     case "like":
       request.like = source.path;

@@ -30,6 +30,18 @@ import { isRunnableSpec } from "./specFiles";
 export const RUN_SCENARIO = "checkspec.runScenario"; // [uri, index], as the code lens sends
 export const RUN_FILE = "checkspec.runFile"; // [uri] or [uri, [scenario indexes]]
 export const SCENARIO_FINISHED = "checkspec/scenarioFinished";
+// Client-side: a scenario run K times, folded into one verdict (runFile's {"repeat": K}).
+export const RUN_REPEATED = "checkspec.runScenarioRepeated";
+export const MAX_REPEAT = 100;
+
+/** Why a typed repeat count is refused (undefined: it is a whole number from 2 to MAX_REPEAT). */
+export function repeatProblem(text: string): string | undefined {
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || value < 2 || value > MAX_REPEAT) {
+    return `a whole number from 2 to ${MAX_REPEAT}`;
+  }
+  return undefined;
+}
 
 /** Where editor-started runs are listed (the Test Explorer). */
 export interface RunExplorer {
@@ -91,6 +103,34 @@ export class Runner {
     return this.run(RUN_SCENARIO, uri, [scenario], `scenario ${scenario + 1} of ${label(uri)}`);
   }
 
+  /**
+   * The scenario (the lens's, else the one at the cursor) run K times, its runs folded into
+   * one verdict as `checkspec run --repeat K` folds them: the summary and the diagnostics
+   * carry the runs' tally ("3/5 runs passed (60%), flaky"; each check's "passed 3 of 5").
+   * K is asked for unless given.
+   */
+  async runScenarioRepeated(target?: unknown, index?: unknown, times?: unknown): Promise<RunReport | undefined> {
+    const uri = uriOf(target);
+    if (uri === undefined) return undefined;
+    let scenario = typeof index === "number" ? index : undefined;
+    if (scenario === undefined) {
+      scenario = await this.pickScenario(uri);
+      if (scenario === undefined) return undefined;
+    }
+    let repeat = typeof times === "number" && repeatProblem(String(times)) === undefined ? times : undefined;
+    if (repeat === undefined) {
+      const given = await vscode.window.showInputBox({
+        prompt: "Run the scenario how many times? Its runs are folded into one verdict.",
+        value: "5",
+        validateInput: repeatProblem,
+      });
+      if (given === undefined) return undefined;
+      repeat = Number(given.trim());
+    }
+    const what = `scenario ${scenario + 1} of ${label(uri)} ${repeat} times`;
+    return this.run(RUN_FILE, uri, [[scenario], { repeat }], what);
+  }
+
   async runFile(target?: unknown): Promise<RunReport | undefined> {
     const uri = uriOf(target);
     if (uri === undefined) return undefined;
@@ -98,7 +138,7 @@ export class Runner {
     return this.run(RUN_FILE, uri, [], label(uri));
   }
 
-  /** A run with no Test Explorer to list it in (not used once the explorer exists). */
+  /** A run not listed in the Test Explorer (repeated runs, or no explorer at all). */
   async run(command: string, uri: vscode.Uri, extra: unknown[], what: string): Promise<RunReport | undefined> {
     if (!this.trusted()) return undefined;
     const report = await this.withProgress(what, undefined, (progress, token) =>

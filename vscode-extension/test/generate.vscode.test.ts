@@ -50,7 +50,7 @@ describe("generate scenarios", () => {
     fake.state.openDialog = [Uri.file("/ws/kb")];
     fake.state.pick = (items) => {
       const source = items.find((item) => item.label === "From a knowledge base (documents)");
-      return source ?? [items.find((item) => item.label === "returns")];
+      return source ?? items.find((item) => item.label === "No persona") ?? [items.find((item) => item.label === "returns")];
     };
     fake.state.inputs.push("0"); // refused by the box: the user gives up
     await new Generation(ext.manager).run();
@@ -62,6 +62,30 @@ describe("generate scenarios", () => {
     assert.deepEqual(generate?.arguments, [{ output: "/ws/kb.dataset.yaml", count: 2, docs: ["/ws/kb"], topics: ["returns"] }]);
     assert.deepEqual(seen.filter((c) => c.command === "checkspec.listTopics")[0]?.arguments, [{ docs: ["/ws/kb"] }]);
     assert.deepEqual(fake.state.shown.map(String), ["file:///ws/kb.dataset.yaml"]);
+  });
+
+  it("asks the knowledge base's questions in a preset's voice or a persona in words", async () => {
+    ext = wire();
+    const seen = answerGenerate(() => ({ status: "written", output: "file:///ws/kb.dataset.yaml", count: 3, summary: "3 of 3" }));
+    fake.state.openDialog = [Uri.file("/ws/kb")];
+    let voice = "impatient_customer";
+    fake.state.pick = (items) =>
+      items.find((item) => item.label === "From a knowledge base (documents)") ??
+      items.find((item) => item.label === voice) ??
+      (items.some((item) => item.label === "returns") ? [] : undefined);
+    fake.state.inputs.push("3");
+    await new Generation(ext.manager).run();
+    const sent = () => seen.filter((c) => c.command === "checkspec.generate").map((c) => c.arguments[0]);
+    assert.deepEqual(sent(), [{ output: "/ws/kb.dataset.yaml", count: 3, docs: ["/ws/kb"], preset: "impatient_customer" }]);
+    const offered = fake.state.quickPicks.find((p) => (p.items as { label: string }[]).some((i) => i.label === "No persona"));
+    assert.deepEqual(
+      (offered?.items as { label: string }[]).map((i) => i.label),
+      ["No persona", "impatient_customer", "A persona, in words…"],
+    );
+    voice = "A persona, in words…";
+    fake.state.inputs.push("A retired teacher who types slowly", "3");
+    await new Generation(ext.manager).run();
+    assert.deepEqual(sent()[1], { output: "/ws/kb.dataset.yaml", count: 3, docs: ["/ws/kb"], persona: "A retired teacher who types slowly" });
   });
 
   it("sends a code action's request as it is, and Cancel cancels it", async () => {

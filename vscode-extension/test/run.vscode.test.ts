@@ -156,6 +156,33 @@ describe("choosing what to run", () => {
     assert.deepEqual(runRequests().map((r) => r.arguments), [[SUITE.toString(), 1]]);
   });
 
+  it("runs the scenario at the cursor K times, asking for K, and shows the runs' tally", async () => {
+    fake.state.activeTextEditor = editor(SUITE, new Position(14, 3));
+    fake.state.visibleTextEditors = [fake.state.activeTextEditor];
+    fake.state.inputs.push("1");
+    assert.equal(await ext.runner.runScenarioRepeated(), undefined);
+    assert.equal(fake.state.inputBoxes[0]?.problem, "a whole number from 2 to 100");
+    assert.deepEqual(runRequests(), [], "nothing runs on a refused count");
+
+    const summary = "opening hours: fail — 1 failed of 1 check; 2/3 runs passed (67%), flaky";
+    script.answer = () => ({
+      uri: SUITE.toString(),
+      status: "fail",
+      cancelled: false,
+      scenarios: [{ scenario: "opening hours", index: 1, line: 12, status: "fail", summary, checks: [], errors: [] }],
+    });
+    fake.state.inputs.push("3");
+    const report = await ext.runner.runScenarioRepeated();
+    assert.deepEqual(runRequests().map((r) => [r.command, r.arguments]), [
+      ["checkspec.runFile", [SUITE.toString(), [1], { repeat: 3 }]],
+    ]);
+    assert.equal(report?.status, "fail");
+    assert.equal(ext.statusBar.text, `$(error) ${summary}`);
+    await ext.runner.runScenarioRepeated(SUITE.toString(), 2, 4); // a lens gives K: not asked
+    assert.deepEqual(runRequests()[1]?.arguments, [SUITE.toString(), [2], { repeat: 4 }]);
+    assert.equal(fake.state.inputBoxes.length, 2);
+  });
+
   it("asks which scenario when the cursor is in none", async () => {
     fake.state.activeTextEditor = editor(SUITE, new Position(0, 0));
     fake.state.visibleTextEditors = [fake.state.activeTextEditor];

@@ -108,14 +108,15 @@
   }
   /* On a judged check (its details name the model), "Label as correct / incorrect": the
      `checkspec label FILE:LINE pass|fail` command that writes a person's label (`expect:`),
-     copied to the clipboard and shown (a page from file:// writes no file). */
+     copied to the clipboard and shown (a page from file:// writes no file). On a live run
+     kept in the history, `--from-run ID` records the answer the judge saw first. */
   function shellWord(text) { return /^[\w@%+=:,.\/-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'"; }
-  function labelView(result, file) {
+  function labelView(result, file, fromRun) {
     var details = result.details || {};
     if (!file || !result.line || !details.model || (result.status !== "pass" && result.status !== "fail")) return null;
     var shown = el("code", { class: "muted label-command" });
     function offer(word, value) {
-      var command = "checkspec label " + shellWord(file + ":" + result.line) + " " + value;
+      var command = "checkspec label " + shellWord(file + ":" + result.line) + " " + value + (fromRun ? " --from-run " + shellWord(fromRun) : "");
       return el("button", { class: "more label-as", title: command, text: "Label as " + word, onclick: function () {
         shown.textContent = command;
         var clip = typeof navigator !== "undefined" && navigator.clipboard;
@@ -124,7 +125,7 @@
     }
     return el("div", { class: "label" }, [offer("correct", result.status), " ", offer("incorrect", result.status === "pass" ? "fail" : "pass"), " ", shown]);
   }
-  function checkView(result, repeat, file) {
+  function checkView(result, repeat, file, fromRun) {
     var details = result.details || {};
     var expected = pick(details, EXPECTED), actual = pick(details, ACTUAL);
     var kids = [
@@ -138,7 +139,7 @@
     if (Object.keys(details).length) {
       kids.push(el("details", null, [el("summary", { class: "muted", text: "details" }), longText("pre", null, details)]));
     }
-    kids.push(labelView(result, file));
+    kids.push(labelView(result, file, fromRun));
     return el("div", { class: "check " + (result.status || "") }, kids);
   }
   function scenarioBody(s) {
@@ -159,7 +160,7 @@
       if ((s.steps || []).length > 1) body.appendChild(el("div", { class: "muted", text: "step " + (k + 1) + (s.step_lines && s.step_lines[k] ? " (line " + s.step_lines[k] + ")" : "") + ": " + step.status }));
       if (step.error) body.appendChild(longText("pre", null, step.error));
       if (step.skip_reason) body.appendChild(el("p", { class: "muted", text: "skipped: " + step.skip_reason }));
-      (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i], s.file)); });
+      (step.results || []).forEach(function (r, i) { body.appendChild(checkView(r, repeats[k + ":" + i], s.file, s.label_run)); });
     });
     if (s.repeats) {
       body.appendChild(el("h2", { text: "Repeats" }));
@@ -255,6 +256,8 @@
   function report(data, root) {
     var scenarios = data.scenarios || [];
     var c = data.summary || counts(scenarios), run = data.run || {};
+    // A label on a live answer records it from this run (kept in the history) first.
+    if (run.id) scenarios.forEach(function (s) { if (!s.replayed) s.label_run = String(run.id); });
     var total = (c.pass || 0) + (c.fail || 0) + (c.error || 0) + (c.skip || 0);
     var ran = total - (c.skip || 0);
     var usage = data.usage || {};

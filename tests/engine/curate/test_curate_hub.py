@@ -5,11 +5,12 @@ dependency): what `checkspec hub export` writes loads field for field into its
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import Done, run_main
 
 hub_types = pytest.importorskip("giskard_hub.types.scenario")
 
@@ -35,8 +36,8 @@ scenarios:
 """
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args)
 
 
 def test_the_export_loads_into_the_sdk_models(tmp_path: Path) -> None:

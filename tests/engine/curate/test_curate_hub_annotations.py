@@ -4,12 +4,13 @@ through the Hub SDK's own models (giskard-hub 3.2.1) too (issue 35 item 8e)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.support.cli import Done, run_main
 
 hub_types = pytest.importorskip("giskard_hub.types.scenario")
 
@@ -28,8 +29,8 @@ scenarios:
 """
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args)
 
 
 def test_annotations_survive_export_the_sdk_and_import(tmp_path: Path) -> None:

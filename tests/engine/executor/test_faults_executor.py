@@ -120,10 +120,12 @@ def test_a_stuck_sync_check_fails_alone_and_its_neighbour_is_not_rerun(project: 
     assert "re-run" not in done.stderr
 
 
-def test_a_check_blocking_the_event_loop_fails_alone_and_its_neighbour_is_rerun_and_marked(
+def test_a_c_call_holding_the_event_loop_fails_alone_and_its_neighbour_is_rerun_and_marked(
     project: Path,
 ) -> None:
-    # Code that holds the worker's event loop itself (a busy `async def`): the good
+    # Code that holds the worker's event loop itself inside one C call (an `async def`
+    # backtracking in the regex engine), which no signal interrupts (loopwatch.py stops
+    # Python code that holds it: tests/engine/executor/test_loop_held.py): the good
     # scenario's result cannot even be sent, both are past the deadline when the worker is
     # killed, so the good one runs again, marked.
     write(
@@ -131,7 +133,7 @@ def test_a_check_blocking_the_event_loop_fails_alone_and_its_neighbour_is_rerun_
         "stuck.suite.yaml",
         suite(
             scenario("good", "slow_ok"),
-            scenario("stuck", "ok", '{kind: fn, fn: "checks_here:spin_on_loop"}'),
+            scenario("stuck", "ok", '{kind: fn, fn: "checks_here:backtracks_on_loop"}'),
         ),
     )
     done = run(

@@ -48,3 +48,24 @@ async def test_topics_and_bad_input(tmp_path: Path, model: Model) -> None:
         await agenerate_from_persona(preset="nobody")
     with pytest.raises(RequestError, match="--count must be between 1 and 500"):
         await agenerate_from_documents([kb], count=0)
+
+
+async def test_simulate_gives_scenarios_whose_last_step_is_a_simulated_user(
+    tmp_path: Path, model: Model
+) -> None:
+    """As `generate --turns 3 --simulate` writes them: the first user turn written, the
+    rest played by a user_simulator when the scenario runs."""
+    kb = knowledge_base(tmp_path)
+    scenarios = await agenerate_from_documents([kb], count=2, turns=3, simulate=True)
+    assert scenarios
+    for scenario in scenarios:
+        first, last = scenario.steps
+        assert isinstance(first.interacts[0].inputs, str)
+        assert type(last.interacts[0].inputs).__name__ == "UserSimulator"
+        assert scenario.annotations["generated"]["simulated"] is True
+    persona = await agenerate_from_persona(
+        preset="frustrated_customer", count=1, turns=2, simulate=True
+    )
+    assert type(persona[0].steps[-1].interacts[0].inputs).__name__ == "UserSimulator"
+    with pytest.raises(RequestError, match="--simulate needs --turns K"):
+        await agenerate_from_persona(preset="frustrated_customer", simulate=True)

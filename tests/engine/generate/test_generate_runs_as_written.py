@@ -5,9 +5,7 @@ a suite generated from a knowledge base against the local stub, run with no edit
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.support.cli import Done, run_main
 from tests.support.generate_helpers import generator_and_passing_judges, knowledge_base
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 from tests.support.paths import REPO
@@ -26,12 +25,8 @@ AGENT = """def answer(question: str) -> str:
 """
 
 
-def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CHECKSPEC_")}
-    env["CHECKSPEC_API_KEY"] = "sk-test"
-    return subprocess.run(
-        [*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
-    )
+def cli(cwd: Path, *args: str) -> Done:
+    return run_main(cwd, *args, env={"CHECKSPEC_API_KEY": "sk-test"}, unset=("CHECKSPEC_",))
 
 
 def requests(stub: OpenAIStub) -> int:

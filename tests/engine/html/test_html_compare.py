@@ -4,21 +4,13 @@ listed scenarios of both runs embedded; self-contained and escaped like the repo
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from checkspec.engine.history.compare import compare
 from checkspec.engine.html import render_compare
-from tests.support.paths import REPO as _REPO
-
-REPO = _REPO
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+from tests.support.cli import run_main
+from tests.support.recorded_runs import NEW_KEYWORD, NEWLY_FAILING
 
 
 def _data(page: str) -> dict:
@@ -62,34 +54,11 @@ def test_compare_page_without_the_runs_lists_the_changes_only() -> None:
     assert data["newly_failing"] and "scenarios" not in data
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("compare") / "examples"
-    shutil.copytree(REPO / "examples", folder, ignore=shutil.ignore_patterns(".checkspec"))
-    env = {**os.environ, "CHECKSPEC_MODEL": ""}
-    for round_ in range(2):
-        if round_:
-            spec = folder / "refund.scenario.yaml"
-            text = spec.read_text(encoding="utf-8")
-            spec.write_text(text.replace("keyword: refund\n", "keyword: within 90 days\n"))
-        done = subprocess.run(
-            [*CLI, "run", "."], cwd=folder, env=env, capture_output=True, text=True, timeout=180
-        )
-        assert done.returncode == 1, done.stderr
-    return folder
-
-
-def test_cli_compare_format_html(workspace: Path, tmp_path: Path) -> None:
+def test_cli_compare_format_html(two_runs: Path, tmp_path: Path) -> None:
     out = tmp_path / "compare.html"
-    done = subprocess.run(
-        [*CLI, "compare", "--format", "html", "-o", str(out)],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_main(two_runs, "compare", "--format", "html", "-o", str(out))
     assert done.returncode == 1, done.stderr  # something newly fails
     data = _data(out.read_text(encoding="utf-8"))
     (newly,) = data["newly_failing"]
-    assert newly["name"] == "refund policy is stated"
-    assert "within 90 days" in json.dumps(data["scenarios"][newly["id"]]["head"])
+    assert newly["name"] == NEWLY_FAILING
+    assert NEW_KEYWORD in json.dumps(data["scenarios"][newly["id"]]["head"])

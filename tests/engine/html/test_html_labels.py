@@ -17,7 +17,7 @@ from checkspec.engine.calibrate.labels import Label
 from checkspec.engine.calibrate.render import html
 from checkspec.engine.calibrate.run import Calibration, Judge, Judged
 from checkspec.engine.html.page import asset, page, slim_report
-from tests.engine.html.test_html_long_texts import FAKE_DOM
+from tests.support.fake_dom import FAKE_DOM
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs the scripts")
 
@@ -85,7 +85,17 @@ setTimeout(() => {
     assert reasons == ["<script>alert(1)</script> too curt"]  # as text, never markup
 
 
-def test_the_run_report_offers_label_commands_on_a_judged_check() -> None:
+@pytest.mark.parametrize(
+    ("run", "replayed", "tail"),
+    [
+        (None, False, ""),  # a report without a kept run: the plain command
+        ("20261205-171500-ab12", False, " --from-run 20261205-171500-ab12"),  # live answers
+        ("20261205-171500-ab12", True, ""),  # recorded answers were judged: nothing to record
+    ],
+)
+def test_the_run_report_offers_label_commands_on_a_judged_check(
+    run: str | None, replayed: bool, tail: str
+) -> None:
     scenario = {
         "scenario_name": "s",
         "id": "my suite.yaml::s",
@@ -107,12 +117,12 @@ def test_the_run_report_offers_label_commands_on_a_judged_check() -> None:
             }
         ],
         "final_trace": {"interactions": [{"inputs": "hi", "outputs": "go"}]},
+        "replayed": replayed,
     }
-    text = page(
-        "report",
-        slim_report({"status": "fail", "summary": {"fail": 1}, "scenarios": [scenario]}),
-        "t",
-    )
+    data: dict[str, Any] = {"status": "fail", "summary": {"fail": 1}, "scenarios": [scenario]}
+    if run is not None:
+        data["run"] = {"id": run}
+    text = page("report", slim_report(data), "t")
     out = run_page(
         text,
         ("report.js",),
@@ -130,7 +140,7 @@ setTimeout(() => {
     )
     titles, shown = out
     assert titles == ["Label as correct", "Label as incorrect"]  # on the judge, not on equals
-    assert shown == "checkspec label 'my suite.yaml:7' pass"
+    assert shown == "checkspec label 'my suite.yaml:7' pass" + tail
 
 
 def test_the_calibration_page_draws_two_judges_side_by_side() -> None:

@@ -1,14 +1,13 @@
 """`checkspec view` over a real socket on 127.0.0.1, in a subprocess: it prints its URL,
 lists the recorded runs, serves a run's page and the compare of two, refuses a foreign
-Host header, and SIGINT stops it with exit 0. And `checkspec report` writes a run's page."""
+Host header, and SIGINT stops it with exit 0. And `checkspec report` (in-process) writes a
+run's page."""
 
 from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,37 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import REPO as _REPO
+from tests.support.cli import run_main
 from tests.support.processes import default_sigint
+from tests.support.recorded_runs import NEW_KEYWORD, NEWLY_FAILING
 
-REPO = _REPO
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of examples/ run twice, the second time with one more failure."""
-    folder = tmp_path_factory.mktemp("view") / "examples"
-    shutil.copytree(REPO / "examples", folder, ignore=shutil.ignore_patterns(".checkspec"))
-    env = {**os.environ, "CHECKSPEC_MODEL": ""}
-    for round_ in range(2):
-        if round_:
-            spec = folder / "refund.scenario.yaml"
-            text = spec.read_text(encoding="utf-8")
-            spec.write_text(text.replace("keyword: refund\n", "keyword: within 90 days\n"))
-        done = subprocess.run(
-            [*CLI, "run", "."], cwd=folder, env=env, capture_output=True, text=True, timeout=180
-        )
-        assert done.returncode == 1, done.stderr
-    return folder
-
-
 @pytest.fixture
-def viewer(workspace: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
+def viewer(two_runs: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0"],
         preexec_fn=default_sigint,
-        cwd=workspace,
+        cwd=two_runs,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -93,7 +74,7 @@ def test_viewer_lists_runs_and_compares_them(
     status, body = _get(host, port, f"/api/compare?base={base}&head={head}")
     assert status == 200
     comparison = json.loads(body)
-    assert "refund policy is stated" in json.dumps(comparison)
+    assert NEWLY_FAILING in json.dumps(comparison)
     status, page = _get(host, port, f"/compare?base={base}&head={head}")
     assert status == 200 and '"page":"compare"' in page
     assert _get(host, port, "/api/runs/no-such-run")[0] == 404
@@ -104,32 +85,24 @@ def test_viewer_lists_runs_and_compares_them(
     assert process.wait(timeout=30) == 0
 
 
-def test_report_writes_the_last_run(workspace: Path, tmp_path: Path) -> None:
+def test_report_writes_the_last_run(two_runs: Path, tmp_path: Path) -> None:
     out = tmp_path / "last.html"
-    done = subprocess.run(
-        [*CLI, "report", "last", "-o", str(out)],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_main(two_runs, "report", "last", "-o", str(out))
     assert done.returncode == 0, done.stderr
     page = out.read_text(encoding="utf-8")
-    assert '"page":"report"' in page and "within 90 days" in page
+    assert '"page":"report"' in page and NEW_KEYWORD in page
 
 
-def test_report_of_an_unknown_run_is_bad_input(workspace: Path) -> None:
-    done = subprocess.run(
-        [*CLI, "report", "no-such-run"], cwd=workspace, capture_output=True, text=True, timeout=120
-    )
+def test_report_of_an_unknown_run_is_bad_input(two_runs: Path) -> None:
+    done = run_main(two_runs, "report", "no-such-run")
     assert done.returncode == 2 and "no-such-run" in done.stderr
 
 
-def test_a_non_loopback_host_is_warned_about(workspace: Path) -> None:
+def test_a_non_loopback_host_is_warned_about(two_runs: Path) -> None:
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0", "--host", "0.0.0.0"],
         preexec_fn=default_sigint,
-        cwd=workspace,
+        cwd=two_runs,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

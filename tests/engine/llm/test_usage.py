@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -20,9 +18,10 @@ from checkspec.engine.core.usage import Usage
 from checkspec.engine.judges import Conformity, Generator, clear_cache, set_default_generator
 from checkspec.engine.llm import usage
 from checkspec.engine.llm.client import _litellm
+from tests.support import budget
+from tests.support.cli import Done, run_main
 from tests.support.openai_stub import OpenAIStub, SlowVerdicts, judged_suite, running_stub
 
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 VERDICT = OpenAIStub.verdict(True, "It apologises.")
 
 
@@ -33,15 +32,13 @@ def _expected(stub: OpenAIStub) -> tuple[int, int]:
     return prompt, len(VERDICT.split()) * len(stub.chat_requests)
 
 
-def _run(project: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "CHECKSPEC_API_BASE": stub.base_url,
-        "CHECKSPEC_API_KEY": "sk-test",
-    }
-    return subprocess.run(
-        [*CLI, "run", ".", *args], cwd=project, env=env, capture_output=True, text=True, timeout=180
-    )
+def _run(project: Path, stub: OpenAIStub, *args: str) -> Done:
+    """`checkspec run .` in-process (tests/support/cli.py): the engine and litellm are
+    imported once, not by a process of each run; the judges still run in its workers."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CHECKSPEC_API_BASE", stub.base_url)
+        patch.setenv("CHECKSPEC_API_KEY", "sk-test")
+        return run_main(project, "run", ".", *args)
 
 
 def _project(tmp_path: Path, model: str, prices: str = "") -> Path:
@@ -239,42 +236,15 @@ def test_a_dry_run_without_prices_says_so(tmp_path: Path) -> None:
 # -- the run's budget: max_cost ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("executor", ["process", "inprocess", "ray"])
+@pytest.mark.parametrize("executor", ["process", "inprocess"])
 def test_the_budget_holds_across_workers(tmp_path: Path, executor: str) -> None:
-    if executor == "ray":  # a real local Ray: the limiter actor holds the account
-        pytest.importorskip("ray")
-    prices = "models:\n  openai/private:\n    input_cost_per_token: 0.001\n    output_cost_per_token: 0.001\n"
-    (tmp_path / "checkspec.yaml").write_text(
-        f"model: openai/private\njobs: 2\nconcurrency: 8\n{prices}"
-    )
-    (tmp_path / "j.suite.yaml").write_text(judged_suite(12))
-    slow = SlowVerdicts(0.2)
+    # On a Ray cluster: tests/engine/executor/test_ray_executor.py.
+    (tmp_path / "checkspec.yaml").write_text(budget.CONFIG)
+    (tmp_path / "j.suite.yaml").write_text(budget.SUITE)
     with running_stub() as stub:
-        stub.chat = slow
-        done = _run(
-            tmp_path,
-            stub,
-            "--no-cache",
-            "--max-cost",
-            "1.0",
-            "--format",
-            "json",
-            "--executor",
-            executor,
-        )
-    report = json.loads(done.stdout)
-    assert done.returncode == 1, done.stderr
-    assert len(report["scenarios"]) == 12  # none lost
-    spent = report["usage"]
-    assert spent["requests"] == len(stub.chat_requests) > 0
-    assert spent["cost_usd"] <= 1.0  # spent plus in flight never passed the budget
-    refused = [
-        s
-        for s in report["scenarios"]
-        if "budget reached" in (s["steps"][0]["results"][0]["message"] or "")
-    ]
-    assert refused and len(refused) + spent["requests"] == 12
-    assert all(s["status"] == "error" for s in refused)
+        stub.chat = SlowVerdicts(0.2)
+        done = _run(tmp_path, stub, *budget.ARGS, "--executor", executor)
+    budget.assert_budget_held(done.returncode, done.stdout, done.stderr, stub)
 
 
 def test_max_cost_comes_from_checkspec_yaml_and_the_environment(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.lsp_helpers import accept_server_requests
+from tests.support.lsp_helpers import start_session
 
 pytest_plugins = ["pytester"]
 
@@ -80,12 +80,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"]),
 )
 async def client(lsp_client: LanguageClient, folder: Path):
-    accept_server_requests(lsp_client)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri()
-        )
-    )
+    await start_session(lsp_client, folder)
     yield
     await lsp_client.shutdown_session()
 

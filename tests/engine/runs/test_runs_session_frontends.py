@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from checkspec.engine.history.store import HistoryStore, history_path
-from tests.support.lsp_helpers import accept_server_requests
+from tests.support.lsp_helpers import start_session
 
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 pytest_plugins = ["pytester"]
@@ -154,12 +154,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"]),
 )
 async def client(lsp_client: LanguageClient, folder: Path):
-    accept_server_requests(lsp_client)
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), root_uri=folder.as_uri()
-        )
-    )
+    await start_session(lsp_client, folder)
     yield
     await lsp_client.shutdown_session()
 
@@ -175,11 +170,28 @@ async def run_file(client: LanguageClient, *arguments: Any) -> dict[str, Any]:
 @ASYNC
 async def test_the_language_server_does_the_same(client: LanguageClient, folder: Path) -> None:
     suite = workspace(folder)
-    answer = await run_file(client, suite.as_uri(), None, {"repeat": 2})
+    uri = suite.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri, "yaml", 1, suite.read_text(encoding="utf-8"))
+        )
+    )
+    answer = await run_file(client, uri, None, {"repeat": 2})
     statuses = {s["scenario"]: s["status"] for s in answer["scenarios"]}
     assert statuses == {"flips": "fail", "not reviewed": "skip"}, answer
     assert answer["runId"] == kept(folder)["run"]["id"]
     assert_same_run(folder, "editor")
+    # The editor shows the folded verdict: the runs' tally in the summary, at the
+    # scenario's name and at each check, as `run --repeat` prints it.
+    flips = answer["scenarios"][0]
+    assert (flips["repeats"]["runs"], flips["repeats"]["passed"]) == (2, 1)
+    assert flips["summary"].endswith("1/2 runs passed (50%), flaky"), flips["summary"]
+    shown = {d.range.start.line: d.message for d in client.diagnostics[uri]}
+    check_line = (
+        SUITE.lstrip().splitlines().index("        checks: [{kind: string_matching, keyword: ok}]")
+    )
+    assert shown[check_line].endswith("(passed 1 of 2 runs)"), shown
+    assert any(m.endswith("1/2 runs passed (50%), flaky") for m in shown.values()), shown
 
 
 @ASYNC

@@ -13,7 +13,10 @@ from checkspec.engine.spec import json_rows, source
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.scenario_analysis import keep_scenarios
-from tests.engine.spec.test_json_rows import HUB_ROW, shape
+from tests.support.analysis_summary import shape
+from tests.support.hub_rows import row
+
+HUB_ROW = row(1)
 
 
 def hub_row(n: int, **extra: Any) -> str:

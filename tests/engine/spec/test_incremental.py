@@ -22,8 +22,7 @@ from checkspec.engine.spec import incremental
 from checkspec.engine.spec.document import Document, analyze
 from checkspec.engine.spec.incremental import Editing, Window
 from checkspec.engine.spec.lines import LineIndex, split_lines
-from checkspec.engine.spec.tree import Node
-from checkspec.server.analysis.symbols import document_symbols
+from tests.support.analysis_summary import summary
 from tests.support.spec_texts import EXAMPLES, WORKSPACE, suite
 
 
@@ -60,51 +59,6 @@ SNIPPETS = (
 )  # fmt: skip
 # Rarer: they mean something else alone than inside a file, or make entries share nodes.
 RARE = ("&a ", "*a", "<<: ", "!!str ", "---\n", "...\n", "\ufeff", "%YAML 1.1\n", "scenarios: []\n")
-
-
-def tree(node: Node | None) -> Any:
-    """A node tree as plain data: kinds, ranges and values (scalars), children in order."""
-    if node is None:
-        return None
-    if node.kind == "mapping":
-        children: Any = [(tree(k), tree(v)) for k, v in node.entries]
-    elif node.kind == "sequence":
-        children = [tree(item) for item in node.items]
-    else:
-        children = repr(node.value)
-    return (node.kind, tuple(node.range), children)
-
-
-def _problems(problems: list[Any]) -> list[Any]:
-    return sorted(
-        (p.code, p.message, tuple(p.range), p.severity.value, p.fix, p.fix_title) for p in problems
-    )
-
-
-def summary(document: Document) -> dict[str, Any]:
-    """Everything the editor shows of an analysis, as plain data."""
-    return {
-        "kind": document.kind,
-        "tree": tree(document.source.root),
-        "reader": _problems(document.source.problems),
-        "problems": _problems(document.every_problem()),
-        "shown": [(p.code, tuple(p.range)) for p in document.all_problems],
-        "scenarios": [
-            (
-                e.index,
-                e.name,
-                tuple(e.range),
-                tuple(e.head),
-                e.tags,
-                e.scenario is None,
-                e.scenario.model_dump(mode="json") if e.scenario is not None else None,
-                [(c.step, c.index, c.kind, tuple(c.head), tuple(c.node.range)) for c in e.checks],
-                _problems(e.problems),
-            )
-            for e in document.scenarios
-        ],
-        "symbols": document_symbols(document),
-    }
 
 
 def apply(editing: Editing, r: random.Random) -> None:

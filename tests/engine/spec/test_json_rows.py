@@ -15,18 +15,8 @@ from checkspec.engine.spec import json_rows, source
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.source import MAX_NODES, MAX_ROW_DEPTH, parse_jsonl_row
 from checkspec.engine.spec.tree import Node, Shift
-
-
-def shape(node: Node) -> Any:
-    """Everything a reader decides about a node: kind, value, range, children."""
-    return (
-        node.kind,
-        repr(node.value),
-        node.range,
-        len(node.entries),
-        [shape(child) for pair in node.entries for child in pair],
-        [shape(item) for item in node.items],
-    )
+from tests.support.analysis_summary import shape
+from tests.support.hub_rows import row
 
 
 def general(line: str, number: int) -> source.Row:
@@ -51,19 +41,7 @@ def agrees(line: str, number: int = 7) -> bool:
     return True
 
 
-HUB_ROW = json.dumps(
-    {
-        "name": "row 1",
-        "interactions": [
-            {
-                "input": {"messages": [{"role": "user", "content": "What is 1 plus one?"}]},
-                "output": {"response": {"role": "assistant", "content": "It is 2."}},
-                "checks": [{"identifier": "string_matching", "params": {"keyword": "It"}}],
-            }
-        ],
-        "tags": ["hub"],
-    }
-)
+HUB_ROW = row(1)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.source import parse_source
-from tests.engine.spec.test_jsonl_scale import row
+from tests.support.hub_rows import row
 from tests.support.spec_texts import WORKSPACE
 
 

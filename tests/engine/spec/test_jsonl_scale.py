@@ -16,26 +16,11 @@ from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.files import load_file
 from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.lines import LineIndex
-from tests.engine.spec.test_incremental import summary
+from tests.support.analysis_summary import summary
+from tests.support.hub_rows import row
 from tests.support.spec_texts import WORKSPACE
 
 NAME = "big.dataset.jsonl"
-
-
-def row(n: int) -> str:
-    return json.dumps(
-        {
-            "name": f"row {n}",
-            "interactions": [
-                {
-                    "input": {"messages": [{"role": "user", "content": f"What is {n} plus one?"}]},
-                    "output": {"response": {"role": "assistant", "content": f"It is {n + 1}."}},
-                    "checks": [{"identifier": "string_matching", "params": {"keyword": "It"}}],
-                }
-            ],
-            "tags": ["hub"],
-        }
-    )
 
 
 BAD_CHECK = row(0).replace("string_matching", "no_such_check")

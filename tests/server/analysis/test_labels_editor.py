@@ -136,3 +136,42 @@ def test_no_label_is_offered_where_the_answer_is_not_recorded(tmp_path: Path) ->
     line = text.splitlines().index("          - kind: toxicity")
     at = Range(Position(line, 9), Position(line, 9))
     assert label_actions(text, tmp_path / "t.suite.yaml", document, at, {(0, 0, 1): "fail"}) == []
+
+
+def _applied(text: str, edits: tuple) -> str:
+    """The text with the edits (positions in `text`) made, last first."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(p: Position) -> int:
+        return sum(len(x) for x in lines[: p.line]) + p.character
+
+    for edit in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        start, end = offset(edit.range.start), offset(edit.range.end)
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+def test_a_label_on_a_live_answer_records_the_run_s_answers_first(tmp_path: Path) -> None:
+    """Issue 40 item 6: on a scenario that runs against its target, labelling the verdict
+    writes the answer the judge saw and the label in one edit; the file then validates."""
+    text = SUITE.replace("            outputs: Hello you.\n", "").replace(
+        "            expect: pass\n", ""
+    )
+    path = tmp_path / "t.suite.yaml"
+    document = analyze(text, str(path))
+    line = text.splitlines().index("          - kind: toxicity")
+    at = Range(Position(line, 9), Position(line, 9))
+    found = label_actions(text, path, document, at, {(0, 0, 1): "fail"}, None, {0: ("Go away.",)})
+    assert [a.title for a in found] == [
+        "Label as correct: the judge's fail (expect: fail, recording the run's answers)",
+        "Label as incorrect: the judge's fail (expect: pass, recording the run's answers)",
+    ]
+    after = _applied(text, found[0].edits)
+    assert after == text.replace(
+        "          - inputs: hi\n", "          - inputs: hi\n            outputs: Go away.\n"
+    ).replace(
+        "          - kind: toxicity\n", "          - kind: toxicity\n            expect: fail\n"
+    )
+    assert analyze(after, str(path)).every_problem() == []
+    # An answer count that does not fit the file's interactions: no label is offered.
+    assert label_actions(text, path, document, at, {(0, 0, 1): "fail"}, None, {0: ()}) == []

@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.lsp_helpers import open_file, position_of, start_session
+from tests.support.lsp_helpers import apply_edits, open_file, position_of, start_session
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -71,6 +71,7 @@ async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
     client: LanguageClient, workspace: Path, stub: OpenAIStub
 ) -> None:
     uri = open_file(client, workspace / "tone.scenario.yaml", SPEC)
+    asked = len(stub.chat_requests)  # other tests of the module may have asked before
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
@@ -91,7 +92,7 @@ async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
         + judge["prompt"].split(":")[1]
         + "]: agreement 0.0% (n 1), kappa 0.000, 1 disagreement(s)"
     ]
-    assert len(stub.chat_requests) == 1
+    assert len(stub.chat_requests) == asked + 1
     assert not (workspace / "CALLED").exists()  # the target was never called
     hover = await client.text_document_hover_async(
         types.HoverParams(
@@ -110,3 +111,41 @@ async def test_a_file_without_labels_says_so(client: LanguageClient, workspace: 
         types.ExecuteCommandParams(command="checkspec.calibrateFile", arguments=[uri])
     )
     assert "no labelled check" in answer["error"]
+
+
+LIVE = """name: live
+target: python:live_agent:answer
+steps:
+  - interacts: [{inputs: hi}]
+    checks:
+      - kind: llm_judge
+        prompt: "Polite? {{ trace.last.outputs }}"
+"""
+
+
+async def test_labelling_a_live_run_records_the_answer_it_judged(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """Issue 40 item 6: after a run against the target, "Label as incorrect" on the
+    judge's verdict writes the answer the judge saw and the label, in one edit."""
+    (workspace / "live_agent.py").write_text("def answer(text):\n    return 'Go away.'\n")
+    uri = open_file(client, workspace / "live.scenario.yaml", LIVE)
+    ran: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
+    )
+    assert [s["status"] for s in ran["scenarios"]] == ["fail"], ran
+    line = LIVE.splitlines().index("      - kind: llm_judge")
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(types.Position(line, 10), types.Position(line, 10)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    by_title = {a.title: a for a in actions or [] if isinstance(a, types.CodeAction)}
+    title = "Label as incorrect: the judge's fail (expect: pass, recording the run's answers)"
+    assert title in by_title, list(by_title)
+    edit = by_title[title].edit
+    assert edit is not None and edit.changes is not None
+    after = apply_edits(LIVE, edit.changes[uri])
+    assert "outputs: Go away." in after and "expect: pass" in after, after
