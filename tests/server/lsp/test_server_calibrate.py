@@ -128,7 +128,7 @@ async def test_labelling_a_live_run_records_the_answer_it_judged(
 ) -> None:
     """Issue 40 item 6: after a run against the target, "Label as incorrect" on the
     judge's verdict writes the answer the judge saw and the label, in one edit."""
-    (workspace / "live_agent.py").write_text("def answer(text):\n    return 'Go away.'\n")
+    (workspace / "live_agent.py").write_text("def answer(text):\n    return 'Leave now.'\n")
     uri = open_file(client, workspace / "live.scenario.yaml", LIVE)
     ran: Any = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
@@ -148,4 +148,4 @@ async def test_labelling_a_live_run_records_the_answer_it_judged(
     edit = by_title[title].edit
     assert edit is not None and edit.changes is not None
     after = apply_edits(LIVE, edit.changes[uri])
-    assert "outputs: Go away." in after and "expect: pass" in after, after
+    assert "outputs: Leave now." in after and "expect: pass" in after, after
