@@ -216,17 +216,32 @@ def make_server(
             if not slots.acquire(blocking=False):  # as many as it serves at once: closed
                 self.shutdown_request(request)
                 return
+            with held_lock:
+                held.add(id(request))
             try:
                 super().process_request(request, client_address)
             except BaseException:
-                slots.release()
+                # A Ctrl-C while the request's thread starts: that thread may be running
+                # (and gives the slot back itself). Released twice, the semaphore raised
+                # ValueError in place of the KeyboardInterrupt, and the server went on.
+                give_back(request)
                 raise
 
         def process_request_thread(self, request: Any, client_address: Any) -> None:
             try:
                 super().process_request_thread(request, client_address)
             finally:
-                slots.release()
+                give_back(request)
+
+    held: set[int] = set()  # the requests holding a slot
+    held_lock = threading.Lock()
+
+    def give_back(request: Any) -> None:
+        with held_lock:
+            if id(request) not in held:
+                return
+            held.discard(id(request))
+        slots.release()
 
     return Server((host.strip("[]"), port), Handler)
 

@@ -118,3 +118,30 @@ def test_a_non_loopback_host_is_warned_about_with_the_host_check_off(tmp_path: P
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_ctrl_c_while_a_request_thread_starts_stops_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SIGINT reaching the serving thread inside Thread.start(), once the request's thread
+    runs (it has answered: a loaded machine), is a KeyboardInterrupt out of
+    process_request: the slot is given back once, never a ValueError the server survives."""
+    server = make_server(Viewer(_History(), lambda a, b: {}), "127.0.0.1", 0)
+    real_start = threading.Thread.start
+
+    def start_then_interrupted(self: threading.Thread) -> None:
+        real_start(self)
+        self.join(timeout=30)  # the request answered, as before the Ctrl-C in the bug
+        raise KeyboardInterrupt
+
+    ours, theirs = socket.socketpair()
+    try:
+        theirs.sendall(b"GET /api/runs HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        monkeypatch.setattr(threading.Thread, "start", start_then_interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(ours, ("127.0.0.1", 1))
+        monkeypatch.undo()
+        assert theirs.recv(4096).startswith(b"HTTP/1.0 200")
+    finally:
+        theirs.close()
+        server.server_close()
