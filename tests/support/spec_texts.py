@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import textwrap
 from dataclasses import dataclass, field
 
 from checkspec.engine.spec.workspace import workspace_from_text
@@ -158,3 +159,22 @@ steps:
       - kind: string_matchng
         keyword: 30-day
 """
+
+
+def agent_scenario(
+    name: str, target: str, check: str = "{kind: string_matching, keyword: ok}"
+) -> str:
+    """One scenario of a suite's `scenarios:` list asking `python:agent:<target>` its
+    name, with one check (indented for the list)."""
+    return textwrap.indent(
+        textwrap.dedent(
+            f"""\
+            - name: {name}
+              target: python:agent:{target}
+              steps:
+                - interacts: [{{inputs: {name}}}]
+                  checks: [{check}]
+            """
+        ),
+        "  ",
+    )

@@ -92,13 +92,9 @@ export class Runner {
 
   /** From a code lens: (uri, index); from the palette: the scenario at the cursor. */
   async runScenario(target?: unknown, index?: unknown): Promise<RunReport | undefined> {
-    const uri = uriOf(target);
-    if (uri === undefined) return undefined;
-    let scenario = typeof index === "number" ? index : undefined;
-    if (scenario === undefined) {
-      scenario = await this.pickScenario(uri);
-      if (scenario === undefined) return undefined;
-    }
+    const chosen = await this.scenarioOf(target, index);
+    if (chosen === undefined) return undefined;
+    const [uri, scenario] = chosen;
     if (this.explorer !== undefined) return this.explorer.runFromEditor(uri, [scenario]);
     return this.run(RUN_SCENARIO, uri, [scenario], `scenario ${scenario + 1} of ${label(uri)}`);
   }
@@ -110,13 +106,9 @@ export class Runner {
    * K is asked for unless given.
    */
   async runScenarioRepeated(target?: unknown, index?: unknown, times?: unknown): Promise<RunReport | undefined> {
-    const uri = uriOf(target);
-    if (uri === undefined) return undefined;
-    let scenario = typeof index === "number" ? index : undefined;
-    if (scenario === undefined) {
-      scenario = await this.pickScenario(uri);
-      if (scenario === undefined) return undefined;
-    }
+    const chosen = await this.scenarioOf(target, index);
+    if (chosen === undefined) return undefined;
+    const [uri, scenario] = chosen;
     let repeat = typeof times === "number" && repeatProblem(String(times)) === undefined ? times : undefined;
     if (repeat === undefined) {
       const given = await vscode.window.showInputBox({
@@ -129,6 +121,14 @@ export class Runner {
     }
     const what = `scenario ${scenario + 1} of ${label(uri)} ${repeat} times`;
     return this.run(RUN_FILE, uri, [[scenario], { repeat }], what);
+  }
+
+  /** The file and scenario a lens names (uri, index), else the one at the cursor or picked. */
+  private async scenarioOf(target: unknown, index: unknown): Promise<[vscode.Uri, number] | undefined> {
+    const uri = uriOf(target);
+    if (uri === undefined) return undefined;
+    const scenario = typeof index === "number" ? index : await this.pickScenario(uri);
+    return scenario === undefined ? undefined : [uri, scenario];
   }
 
   async runFile(target?: unknown): Promise<RunReport | undefined> {

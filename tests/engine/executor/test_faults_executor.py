@@ -12,13 +12,13 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.processes import CHECKS, CLI, wait_gone, write
+from tests.support.spec_texts import agent_scenario as scenario
 
 AGENT = """
 import os, re, time
@@ -46,21 +46,6 @@ def waits(question):
         time.sleep(0.02)
     return "ok"
 """
-
-
-def scenario(name: str, target: str, check: str = "{kind: string_matching, keyword: ok}") -> str:
-    return textwrap.indent(
-        textwrap.dedent(
-            f"""\
-            - name: {name}
-              target: python:agent:{target}
-              steps:
-                - interacts: [{{inputs: {name}}}]
-                  checks: [{check}]
-            """
-        ),
-        "  ",
-    )
 
 
 def suite(*scenarios: str) -> str:

@@ -14,7 +14,6 @@ import json
 import os
 import signal
 import subprocess
-import textwrap
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import pytest
 from checkspec.engine.cli.main import main
 from checkspec.engine.executor.loopwatch import SIGNAL
 from tests.support.processes import CHECKS, CLI, write
+from tests.support.spec_texts import agent_scenario as scenario
 
 AGENT = """
 import asyncio, os, time
@@ -98,21 +98,6 @@ async def holds_the_loop_within_its_time(trace):
     time.sleep(2)  # holds the worker's event loop, but ends a second before its deadline
     return True
 """
-
-
-def scenario(name: str, target: str, check: str = "{kind: string_matching, keyword: ok}") -> str:
-    return textwrap.indent(
-        textwrap.dedent(
-            f"""\
-            - name: {name}
-              target: python:agent:{target}
-              steps:
-                - interacts: [{{inputs: {name}}}]
-                  checks: [{check}]
-            """
-        ),
-        "  ",
-    )
 
 
 @pytest.fixture
