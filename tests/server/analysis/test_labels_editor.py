@@ -175,3 +175,20 @@ def test_a_label_on_a_live_answer_records_the_run_s_answers_first(tmp_path: Path
     assert analyze(after, str(path)).every_problem() == []
     # An answer count that does not fit the file's interactions: no label is offered.
     assert label_actions(text, path, document, at, {(0, 0, 1): "fail"}, None, {0: ()}) == []
+
+
+def test_the_calibration_hover_says_each_kind_of_case() -> None:
+    meta = {"calibration": {"id": "c1", "started": "2026-12-05T10:00:00Z"}}
+    judge = {"judge": "llm_judge @ m", "agreement": 0.5, "n": 2, "kappa": None}
+    agreed = calibration_markdown(meta, judge, {"agrees": True, "verdict": "pass"})
+    assert "agreement 50.0% on 2 label(s), kappa -" in agreed
+    assert agreed.endswith("This case: the judge agreed (pass).")  # no reason: no quote
+    unjudged = calibration_markdown(meta, {}, {"verdict": "error", "reason": "  a\n b  "})
+    assert "agreement - on 0 label(s)" in unjudged
+    assert "This case: not judged (error)." in unjudged and unjudged.endswith("> a b")
+
+
+def test_no_history_no_last_calibration(tmp_path: Path) -> None:
+    assert last_calibration_of(tmp_path / "none.db", "t::one", 0, 0) is None
+    history = keep_calibration(tmp_path, "fail", "curt")
+    assert last_calibration_of(history, "t.suite.yaml::another", 0, 0) is None
