@@ -26,6 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.hub_rows import row
+
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 # (figure, rows) -> seconds, from issue 41 (None: reported only).
 GOALS = {
@@ -35,22 +38,6 @@ GOALS = {
     ("validate", 100_000): 10.0,
 }
 RSS_GOAL = {32_000: 300.0}  # MiB, of the analysing process
-
-
-def row(n: int) -> str:
-    return json.dumps(
-        {
-            "name": f"row {n}",
-            "interactions": [
-                {
-                    "input": {"messages": [{"role": "user", "content": f"What is {n} plus one?"}]},
-                    "output": {"response": {"role": "assistant", "content": f"It is {n + 1}."}},
-                    "checks": [{"identifier": "string_matching", "params": {"keyword": "It"}}],
-                }
-            ],
-            "tags": ["hub"],
-        }
-    )
 
 
 ANALYSE = """

@@ -637,11 +637,10 @@ def _select(
     from ..runs.session import leave_out_drafts
     from .selection import narrowed, shard_of
 
-    narrow = narrowed(args, documents)
-    if narrow is None:
+    chosen = narrowed(args, documents)
+    if chosen is None:
         return EXIT_INVALID
-    todo = narrow
-    todo, drafts = leave_out_drafts(todo, args.include_drafts or args.status == "draft")
+    todo, drafts = leave_out_drafts(chosen, args.include_drafts or args.status == "draft")
     if drafts:
         print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
     selected = len(todo)

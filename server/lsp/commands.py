@@ -124,13 +124,11 @@ async def run_file(
     # or cancelled (runs.run awaits it before the first scenario starts).
     previous_read = asyncio.ensure_future(_previous_verdicts(ls, uri, entries))
 
-    tallies: dict[int, dict[str, Any]] = {}  # of scenarios run K times, by index
+    shown: dict[int, dict[str, Any]] = {}  # each finished scenario's summary, by index
 
     def show(entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None) -> None:
-        if repeats:
-            tallies[entry.index] = repeats
-        shown = summary_of(entry, outcome, repeats=repeats)
-        ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **shown})
+        shown[entry.index] = summary_of(entry, outcome, repeats=repeats)
+        ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **shown[entry.index]})
         if outcome.ending is not Ending.CANCELLED:
             summary = summary_of(entry, outcome, transcript=True, repeats=repeats)
             # Read before the first scenario started (runs.run awaits it).
@@ -168,7 +166,9 @@ async def run_file(
     refresh_views(ls)
     run_id = await run_history.keep(session)
     summaries = [
-        summary_of(entry, outcomes[entry.index], repeats=tallies.get(entry.index))
+        shown[entry.index]
+        if entry.index in shown
+        else summary_of(entry, outcomes[entry.index])  # cancelled before it started
         if entry.index in outcomes
         else _not_runnable(entry)
         if entry.scenario is None
