@@ -80,6 +80,7 @@ class Worker:
     def __init__(self, protocol_out: int) -> None:
         self._out = protocol_out
         self._lock = threading.Lock()
+        self._main_thread = threading.main_thread().ident  # where the loop and its handler run
         self._pending: list[wire.Message] = []
         self._flush_scheduled = False
         self._slots = asyncio.Semaphore(1)
@@ -100,7 +101,7 @@ class Worker:
     def send_now(self, messages: list[wire.Message]) -> None:
         data = self._encode(messages)
         with self._lock:
-            main = threading.get_ident() == threading.main_thread().ident
+            main = threading.get_ident() == self._main_thread
             if main:
                 self.watch.writing = True  # no LoopHeld halfway through a frame
             try:
