@@ -175,7 +175,7 @@ class Runs:
         try:
             if before is not None:
                 await before
-            progress = await Progress.start(ls, len(planned) * session.repeat)
+            progress = await Progress.start(ls, len(planned), session.repeat)
             progress.on_cancel(cancel)
             if session.cancelled:
                 for entry in planned:
@@ -233,7 +233,8 @@ class Progress:
         self._last = 0.0
 
     @classmethod
-    async def start(cls, ls: Client, total: int) -> Progress:
+    async def start(cls, ls: Client, scenarios: int, repeat: int = 1) -> Progress:
+        """Progress of `scenarios` run `repeat` times each (each run counts)."""
         token = ls.protocol.work_done_tokens.get(ls.protocol.msg_id)
         if token is None and _supports_progress(ls):
             token = f"checkspec-run-{next(_tokens)}"
@@ -241,9 +242,10 @@ class Progress:
                 await ls.work_done_progress.create_async(token)
             except Exception:  # the client refused: run without progress
                 token = None
-        progress = cls(ls, token, total)
+        progress = cls(ls, token, scenarios * repeat)
         if token is not None:
-            what = "1 scenario" if total == 1 else f"{total} scenarios"
+            what = "1 scenario" if scenarios == 1 else f"{scenarios} scenarios"
+            what += f" {repeat} times" if repeat > 1 else ""
             ls.work_done_progress.begin(
                 token,
                 types.WorkDoneProgressBegin(

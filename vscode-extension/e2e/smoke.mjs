@@ -354,6 +354,16 @@ try {
   await cursorRun.waitFor({ timeout: 60_000 });
   step("Run Scenario at Cursor", (await cursorRun.innerText()).replace(/\s+/g, " ").trim());
   await shot("08-run-at-cursor");
+  // The same scenario three times, its runs folded into one verdict (as run --repeat).
+  await command("checkspec: Run Scenario at Cursor Several Times");
+  await page.locator(".quick-input-widget input.input").waitFor();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("3");
+  await page.keyboard.press("Enter");
+  const repeated = page.locator(".statusbar-item", { hasText: "3/3 runs passed" }).first();
+  await repeated.waitFor({ timeout: 60_000 });
+  step("Run Scenario at Cursor Several Times", (await repeated.innerText()).replace(/\s+/g, " ").trim());
+  await shot("08b-run-repeated");
 
   // A run whose target never answers: its progress notification's Cancel stops it at once.
   await quickOpen(page, "slow.scenario.yaml");

@@ -191,6 +191,13 @@ async def test_the_language_server_does_the_same(client: LanguageClient, folder:
         SUITE.lstrip().splitlines().index("        checks: [{kind: string_matching, keyword: ok}]")
     )
     assert shown[check_line].endswith("(passed 1 of 2 runs)"), shown
+    begun = [
+        r.message
+        for reports in client.progress_reports.values()
+        for r in reports
+        if isinstance(r, types.WorkDoneProgressBegin)
+    ]
+    assert "Running 1 scenario 2 times" in begun, begun
     assert any(m.endswith("1/2 runs passed (50%), flaky") for m in shown.values()), shown
 
 
