@@ -70,6 +70,10 @@ export async function quickOpen(page, file) {
   await page.keyboard.press("Control+P");
   await page.locator(".quick-input-widget input.input").waitFor();
   await page.keyboard.type(file);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().waitFor();
-  await page.keyboard.press("Enter");
+  // Enter would open the top row, which may be another file that matches the typed
+  // letters (slow_agent.py for slow.scenario.yaml, seen in CI): click the file's own row.
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first();
+  await row.waitFor();
+  await row.click();
+  await page.locator(".tabs-container .tab.active", { hasText: file.split("/").pop() }).first().waitFor({ timeout: 30_000 });
 }
