@@ -9,9 +9,9 @@ import json
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .selection_options import add_selection_options
 
@@ -67,10 +67,11 @@ def list_scenarios(args: argparse.Namespace) -> int:
     rows = [(group.spec, item) for group in chosen for item in group.items]
     end = None if args.limit is None else args.offset + args.limit
     shown = rows[args.offset : end]
+    names = _name_counts({id(spec): spec for spec, _ in shown}.values())
     if args.format == "json":
         out = [
             {
-                "selector": _selector(spec, item),
+                "selector": _selector(spec, item, names),
                 "identity": spec.identity(item),
                 "file": str(spec.path),
                 "line": item.line + 1,
@@ -86,7 +87,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     lines = []
     for spec, item in shown:
         tags = f"  [{', '.join(item.tags)}]" if item.tags else ""
-        lines.append(terminal(f"{shlex.quote(_selector(spec, item))}{tags}", one_line=True))
+        lines.append(terminal(f"{shlex.quote(_selector(spec, item, names))}{tags}", one_line=True))
     if lines:
         print("\n".join(lines))
     if len(shown) < len(rows):
@@ -94,11 +95,17 @@ def list_scenarios(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _selector(spec: SpecFile, item: Item) -> str:
+def _name_counts(specs: Iterable[SpecFile]) -> dict[int, Counter[str]]:
+    """How many scenarios of each file bear each name (by the file's id): counted once,
+    not once per scenario listed (a 100,000-row dataset)."""
+    return {id(spec): Counter(i.name for i in spec.items) for spec in specs}
+
+
+def _selector(spec: SpecFile, item: Item, names: dict[int, Counter[str]]) -> str:
     """The selector naming this one scenario, as `run` and every command take it."""
     from ..curate.select import selector_of
 
-    unique = not spec.partial and sum(i.name == item.name for i in spec.items) == 1
+    unique = not spec.partial and names[id(spec)][item.name] == 1
     return selector_of(str(spec.path), item.index, item.name if item.named else None, unique)
 
 
@@ -311,28 +318,33 @@ def _hub(args: argparse.Namespace) -> int:
         for group in chosen:  # only the chosen scenarios of each file
             group.spec.items = group.items
             specs.append(group.spec)
-        rows = hub.export_rows(specs)
-        if args.format == "json":
-            text = json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
-        else:
-            text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-        if args.output:
-            if Path(args.output).exists() and not args.force:
-                raise CurateError(f"{args.output}: exists; --force overwrites it")
-            commit([Change(Path(args.output), _bytes_of(Path(args.output)), text.encode())])
-        else:
-            sys.stdout.write(text)
-        print(f"exported {len(rows)} scenario(s)", file=sys.stderr)
+        for spec in specs:  # refused before anything is written
+            if spec.kind is not FileKind.DATASET:
+                raise CurateError(
+                    f"{spec.path}: only datasets are in the Hub's format (a suite's scenarios "
+                    "have steps)"
+                )
+        if args.output and Path(args.output).exists() and not args.force:
+            raise CurateError(f"{args.output}: exists; --force overwrites it")
+        # Row by row: no list of every row, no second copy of the whole text.
+        out = bytearray() if args.output else None
+        count = sum(len(spec.items) for spec in specs)
+        for chunk in _exported_text(hub.each_exported(specs), args.format):
+            if out is None:
+                sys.stdout.write(chunk)
+            else:
+                out += chunk.encode()
+        if out is not None:
+            commit([Change(Path(args.output), _bytes_of(Path(args.output)), bytes(out))])
+        print(f"exported {count} scenario(s)", file=sys.stderr)
         return EXIT_OK
-    try:
-        text = args.source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CurateError(f"{args.source}: cannot read: {exc}") from None
-    rows = hub.import_rows(hub.read_hub(text, args.source))
     if kind_from_name(args.to) is not FileKind.DATASET:
         raise CurateError(f"{args.to}: name it *.dataset.yaml, *.dataset.json or *.dataset.jsonl")
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
+    if args.to.suffix == ".jsonl":
+        return _import_jsonl(args.source, args.to)
+    rows = hub.import_rows(hub.each_hub_row(args.source))
     name = args.to.name.split(".")[0]
     made = hub.write_rows(args.to, rows, name)
     if args.to.suffix != ".jsonl" and _over_limits(made, args.to):
@@ -354,6 +366,94 @@ def _hub(args: argparse.Namespace) -> int:
     commit([Change(args.to, None, made.encode("utf-8"))])
     print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
     return EXIT_OK
+
+
+def _exported_text(rows: Iterator[dict[str, Any]], form: str) -> Iterator[str]:
+    """The text of `hub export`, a piece at a time: a line per row (JSON Lines), or the
+    JSON list `json.dumps(rows, indent=1)` writes, one item at a time."""
+    if form != "json":
+        for row in rows:
+            yield json.dumps(row, ensure_ascii=False) + "\n"
+        return
+    first = True
+    for row in rows:
+        item = json.dumps(row, ensure_ascii=False, indent=1).replace("\n", "\n ")
+        yield ("[\n " if first else ",\n ") + item
+        first = False
+    yield "[]\n" if first else "\n]\n"
+
+
+def _import_jsonl(source: Path, to: Path) -> int:
+    """`hub import` into a JSON Lines dataset, row by row: each Hub scenario read from its
+    line, made a row, written as a line; the rows are validated in slices (a JSON Lines
+    dataset's limits are each row's), and the file is written whole or not at all."""
+    from ..curate import hub
+    from ..curate.commit import Change, commit
+
+    rows = hub.each_imported(hub.each_hub_row(source))
+    lines = [json.dumps(row, ensure_ascii=False) + "\n" for row in rows]
+    _refuse_invalid_rows(lines, to)
+    count = len(lines)
+    made = bytearray()
+    for line in lines:
+        made += line.encode()
+    del lines
+    commit([Change(to, None, bytes(made))])
+    print(
+        f"imported {count} scenario(s) into {to} (JSON Lines: one file, whatever its size; "
+        "the limits are each row's)",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+# Rows analysed at a time when an import is validated: what one analysis holds.
+_ROWS_AT_A_TIME = 5_000
+
+
+def _refuse_invalid_rows(lines: Sequence[str], path: Path) -> None:
+    """`_refuse_invalid` for the lines of a JSON Lines dataset, analysed a slice of rows
+    at a time (rows are independent: no row changes another's analysis), each problem at
+    its line in the whole file, without the runnable scenarios (only problems are
+    wanted): what one analysis holds stays a slice's, not the file's."""
+    from ..curate.files import CurateError
+    from ..spec.document import analyze
+    from ..spec.kinds import FileKind
+    from ..spec.problems import Severity, moved_problem
+    from ..spec.scenario_analysis import keep_scenarios
+    from ..spec.source import too_large
+    from ..spec.workspace import load_workspace
+
+    workspace = load_workspace(path.absolute())
+    limit, setting = workspace.config.size_limit(path)
+    size = sum(len(line) for line in lines)
+    if size * 4 > limit:  # the file's own size limit: counted in UTF-8 bytes only if near it
+        refused = too_large("".join(lines), limit, setting)
+        if refused is not None:
+            raise CurateError(
+                f"{path}: the imported dataset would be over the limits of one file "
+                f"({refused.message}); nothing was written: split the source and import each "
+                "part into its own dataset"
+            )
+    errors = []
+    keep_scenarios(False)
+    try:
+        for start in range(0, len(lines), _ROWS_AT_A_TIME):
+            text = "".join(lines[start : start + _ROWS_AT_A_TIME])
+            document = analyze(text, str(path), workspace, kind=FileKind.DATASET)
+            errors.extend(
+                moved_problem(p, start)
+                for p in document.every_problem()
+                if p.severity is Severity.ERROR
+            )
+    finally:
+        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
+    if errors:
+        shown = "; ".join(p.format(str(path)) for p in errors[:5])
+        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        raise CurateError(
+            f"the imported dataset would not validate, nothing was written: {shown}{more}"
+        )
 
 
 def _over_limits(text: str, path: Path) -> bool:

@@ -10,12 +10,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..catalog import SCHEMA_KEY
 from ..spec.datasets import record_name
+from ..spec.json_rows import row_value
 from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Severity
+from ..spec import source as _source
 from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
 from ..spec.workspace import find_config_for
@@ -48,6 +51,65 @@ class Item:
         found = self.node.get("status")
         return found.value if found is not None and isinstance(found.value, str) else None
 
+    @property
+    def value(self) -> Any:
+        """The scenario's parsed value (what `--query` searches, what `hub export` writes)."""
+        return self.node.value
+
+    def may_hold(self, words: Sequence[str]) -> bool:
+        """False only when the scenario surely holds not every word (casefolded): a cheap
+        test before the values are searched. Here always True."""
+        return True
+
+
+class RowItem(Item):
+    """One row of a JSON Lines dataset, kept as its line's text: its values are read
+    when asked for (`json.loads`, no tree), its located tree (`node`) only for an edit.
+    A 100,000-row dataset so lists, filters and exports without 100,000 trees."""
+
+    def __init__(self, index: int, name: str, named: bool, text: str, number: int) -> None:
+        self.index, self.name, self.named, self.offset = index, name, named, 0
+        self.text, self.number = text, number
+        self._node: Node | None = None
+
+    @property  # type: ignore[override]
+    def node(self) -> Node:
+        if self._node is None:
+            root = read_jsonl_row(self.text, self.number).root
+            assert root is not None  # noqa: S101 - its value was read: so is its tree
+            self._node = root
+        return self._node
+
+    @node.setter
+    def node(self, node: Node) -> None:
+        self._node = node
+
+    @property
+    def line(self) -> int:
+        return self.number + self.offset
+
+    @property
+    def value(self) -> Any:
+        if self._node is not None:
+            return self._node.value
+        return _value_of(self.text)[1]
+
+    @property
+    def tags(self) -> list[str]:
+        value = self.value
+        tags = value.get("tags") if isinstance(value, dict) else None
+        return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+    @property
+    def status(self) -> str | None:
+        value = self.value
+        found = value.get("status") if isinstance(value, dict) else None
+        return found if isinstance(found, str) else None
+
+    def may_hold(self, words: Sequence[str]) -> bool:
+        folded = self.text.casefold()  # keys too, and escapes unread: a superset
+        return all(w in folded for w in words) or _unescaped_match(self.text, words)
+
 
 @dataclass
 class SpecFile:
@@ -62,6 +124,7 @@ class SpecFile:
     items: list[Item] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)  # the file's own `tags:` (suites, datasets)
     partial: bool = False  # only the items a query may match were read (`scan_spec`)
+    _shown: tuple[Path, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def lines(self) -> LineIndex:
@@ -86,7 +149,9 @@ class SpecFile:
     def identity(self, item: Item) -> str:
         """The scenario's identity, as `--shard` and `--last-failed` name it
         (engine/cli/execute.py, scenario_identity)."""
-        return f"{shown_path(self.path)}::{item.name if item.named else f'#{item.index}'}"
+        if self._shown is None or self._shown[0] != self.path:  # once a file, not a row
+            self._shown = (self.path, shown_path(self.path))
+        return f"{self._shown[1]}::{item.name if item.named else f'#{item.index}'}"
 
 
 def shown_path(path: Path) -> str:
@@ -154,6 +219,13 @@ def _jsonl(path: Path, data: bytes, text: str) -> SpecFile:
     for number, line in enumerate(LinesView(index_of(text))):
         if not line.strip():
             continue
+        # Most rows: their values only, the tree when an edit asks (RowItem). The others
+        # (and a bad row, whose problem it gives) are read in full, as the analysis reads.
+        plain, value = _value_of(line)
+        if plain:
+            name, named = _row_name(value, len(spec.items))
+            spec.items.append(RowItem(len(spec.items), name, named, line, number))
+            continue
         row = read_jsonl_row(line, number)  # the limits are each row's, not the file's
         if row.root is None or (
             row.problems and any(p.severity is Severity.ERROR for p in row.problems)
@@ -180,6 +252,26 @@ def _item(node: Node, index: int, kind: FileKind) -> Item:
             index, node, record_name(None if first is None else first.value, fallback), False
         )
     return Item(index, node, fallback, False)
+
+
+def _value_of(line: str) -> tuple[bool, Any]:
+    """A row's value without its tree, under the limits `read_jsonl_row` reads it under."""
+    return row_value(line, max_depth=_source.MAX_ROW_DEPTH, max_nodes=_source.MAX_NODES)
+
+
+def _row_name(value: Any, index: int) -> tuple[str, bool]:
+    """A dataset row's name and whether it is its own, from its value (as `_item` from
+    its node)."""
+    if isinstance(value, dict) and "name" in value:
+        name = value["name"]
+        return (name if isinstance(name, str) else str(name)), True
+    fallback = f"scenario {index + 1}"
+    if not isinstance(value, dict):
+        return fallback, False
+    turns = value.get("interactions")
+    first = turns[0] if isinstance(turns, list) and turns else None
+    given = first.get("input") if isinstance(first, dict) else None
+    return record_name(given, fallback), False
 
 
 def _strings(node: Node | None) -> list[str]:

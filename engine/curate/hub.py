@@ -12,7 +12,7 @@ enabled, position}`. Import reads the same back (what the SDK writes with
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,11 @@ def _stamp(path: Path) -> str:
 
 def export_rows(specs: Iterable[SpecFile]) -> list[dict[str, Any]]:
     """Every scenario of these dataset files as Hub `Scenario` objects."""
-    rows = []
+    return list(each_exported(specs))
+
+
+def each_exported(specs: Iterable[SpecFile]) -> Iterator[dict[str, Any]]:
+    """`export_rows` one row at a time (a 100,000-row dataset is written as it is read)."""
     for spec in specs:
         if spec.kind is not FileKind.DATASET:
             raise CurateError(
@@ -43,9 +47,9 @@ def export_rows(specs: Iterable[SpecFile]) -> list[dict[str, Any]]:
             name = spec.root.get("name")
             dataset = name.value if name is not None and isinstance(name.value, str) else dataset
         for item in spec.items:
-            value = item.node.value if isinstance(item.node.value, dict) else {}
-            rows.append(_scenario(spec, item.index, value, dataset, stamp, spec.identity(item)))
-    return rows
+            value = item.value
+            value = value if isinstance(value, dict) else {}
+            yield _scenario(spec, item.index, value, dataset, stamp, spec.identity(item))
 
 
 def _scenario(
@@ -192,9 +196,13 @@ def _check_row(row: dict[str, Any], where: str) -> None:
             fail(f"comments[{n}].user", "an object", comment["user"])
 
 
-def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def import_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Hub `Scenario` objects as dataset rows (this project's dataset format)."""
-    out = []
+    return list(each_imported(rows))
+
+
+def each_imported(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """`import_rows` one row at a time."""
     for number, row in enumerate(rows):
         if not isinstance(row, dict) or not isinstance(row.get("interactions"), list):
             raise CurateError(f"scenario {number + 1}: not a Hub scenario (no interactions)")
@@ -254,8 +262,7 @@ def import_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if comments:
             scenario["comments"] = comments
         scenario["interactions"] = turns
-        out.append(scenario)
-    return out
+        yield scenario
 
 
 def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
@@ -270,6 +277,30 @@ def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
         raise CurateError(f"{path}: not JSON or JSON Lines: {exc}") from None
     except RecursionError:
         raise CurateError(f"{path}: nested too deeply to be read") from None
+
+
+def each_hub_row(path: Path) -> Iterator[dict[str, Any]]:
+    """The Hub scenarios of a file, one at a time: JSON Lines read line by line (never
+    the whole file at once); a JSON list read whole. CurateError for what is not JSON,
+    naming the line."""
+    try:
+        with path.open(encoding="utf-8") as source:
+            head = source.read(4096)
+            if head.lstrip().startswith("["):
+                yield from read_hub(head + source.read(), path)
+                return
+            source.seek(0)
+            for number, line in enumerate(source, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except ValueError as exc:
+                    raise CurateError(f"{path}:{number}: not JSON or JSON Lines: {exc}") from None
+                except RecursionError:
+                    raise CurateError(f"{path}:{number}: nested too deeply to be read") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CurateError(f"{path}: cannot read: {exc}") from None
 
 
 def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:

@@ -21,7 +21,7 @@ _JSON_SAFE = (str, int, float, bool, type(None))
 
 
 def item_value(spec: SpecFile, item: Item) -> Any:
-    value = item.node.value
+    value = item.value
     _check_json(value, spec, item)
     return value
 

@@ -235,7 +235,9 @@ def query_words(query: str | None) -> list[str]:
 def matches(item: Item, words: Sequence[str]) -> bool:
     """Every word is in the scenario's text: its names, descriptions, inputs, recorded
     outputs, check parameters and comments (every value it holds, not its keys)."""
-    text = searchable(item.node.value)
+    if not item.may_hold(words):
+        return False
+    text = searchable(item.value)
     return all(word in text for word in words)
 
 

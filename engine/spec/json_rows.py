@@ -67,6 +67,31 @@ def read_row(
         return None
 
 
+def row_value(line: str, *, max_depth: int, max_nodes: int) -> tuple[bool, Any]:
+    """The value of one JSON line as its located tree's root holds it, without the tree:
+    (True, value) when `json.loads` surely reads it as `read_row` would (none of the
+    characters YAML reads otherwise, no NaN or Infinity, fewer brackets than the depth
+    limit and fewer characters than the node limit: under both limits whatever the
+    nesting); else (False, None), and the row is to be read in full (a bad row's problem
+    comes from there). For readers that want a row's values, not their places (curation
+    listing and filtering, `hub export`): ~10x faster than building the tree."""
+    if (
+        len(line) >= max_nodes
+        or line.count("[") + line.count("{") >= max_depth
+        or _RISKY.search(line)
+        or ("\\u" in line and _SURROGATE_ESCAPE.search(line))
+    ):
+        return False, None
+    try:
+        return True, json.loads(line, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return False, None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN, Infinity: YAML reads some of them as other values
+
+
 class _Differs(Exception):
     """The general reader would read this row otherwise."""
 
