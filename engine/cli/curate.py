@@ -419,7 +419,7 @@ def _refuse_invalid_rows(lines: Sequence[str], path: Path) -> None:
     from ..curate.files import CurateError
     from ..spec.document import analyze
     from ..spec.kinds import FileKind
-    from ..spec.problems import Severity, moved_problem
+    from ..spec.problems import Problem, Severity, moved_problem
     from ..spec.scenario_analysis import keep_scenarios
     from ..spec.source import too_large
     from ..spec.workspace import load_workspace
@@ -435,7 +435,7 @@ def _refuse_invalid_rows(lines: Sequence[str], path: Path) -> None:
                 f"({refused.message}); nothing was written: split the source and import each "
                 "part into its own dataset"
             )
-    errors = []
+    errors: list[Problem] = []
     keep_scenarios(False)
     try:
         for start in range(0, len(lines), _ROWS_AT_A_TIME):

@@ -7,24 +7,29 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core.check import Check
 from ..llm import dry_run, usage
 from ..llm.client import price_map
 from ..scenarios.estimate import plan_run
+from ..scenarios.scenario import Scenario
 from ..settings import Settings, use_settings
 from ..spec.document import Document, ScenarioEntry
+from ..spec.json_rows import fold
+from ..spec.kinds import FileKind
+from ..spec.tree import Node
+from ..spec.workspace import load_workspace
 
 
 def estimate(
     todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings
 ) -> list[dict[str, Any]]:
     """One row per model: calls, cached answers, estimated tokens and dollars (None: no price)."""
-    scenarios = [entry.scenario for _, entry in todo if entry.scenario is not None]
     with use_settings(settings):  # the models, the cache and the prices of this run
-        plan = asyncio.run(plan_run(scenarios))
+        plan = asyncio.run(plan_run(planned(todo)))
         prices = price_map() if plan.calls else None
         costs = {
             model: usage.cost_of(model, counted.prompt_tokens, counted.answer_tokens, prices)
@@ -44,6 +49,45 @@ def estimate(
             }
         )
     return rows
+
+
+def planned(todo: Iterable[tuple[Document, ScenarioEntry]]) -> Iterator[Scenario]:
+    """The scenarios a plan counts, one at a time: each made runnable when its turn comes
+    (`_load` kept none, `keep_scenarios(False)`) and let go once counted, so a 100,000-row
+    dataset never holds 100,000 scenarios. A dataset row none of whose checks may call a
+    model (`Check.may_call_model`: a judge, an embedding, a composition of checks) is
+    not made at all: a dataset's inputs are values, never a generator, so such a row asks
+    nothing of any model (scenarios/estimate.py would count nothing for it)."""
+    places: dict[str, tuple[tuple[str, ...], float | None]] = {}
+    for document, entry in todo:
+        if document.kind is FileKind.DATASET and not _may_call_models(entry):
+            continue
+        if entry.built is not None:  # kept by the analysis: placed already (load_file)
+            yield entry.built
+            continue
+        folded = type(entry.node) is not Node  # a row whose nodes were let go (json_rows)
+        scenario = entry.rebuild() if entry.rebuild is not None else None
+        if folded:
+            fold(entry.node)  # read again to be built: its nodes go again
+        if scenario is None:
+            continue
+        if document.path not in places:
+            path = Path(document.path)
+            workspace = load_workspace(path)
+            bases = (path.resolve().parent, workspace.root)
+            places[document.path] = (
+                tuple(str(d) for d in bases if d is not None),
+                workspace.config.target_timeout,
+            )
+        yield scenario.placed(*places[document.path])
+
+
+def _may_call_models(entry: ScenarioEntry) -> bool:
+    for check in entry.checks:
+        found: type[Check] | None = Check.kind_class(check.kind)
+        if found is None or found.may_call_model():  # unknown (custom): counted as may
+            return True
+    return False
 
 
 def print_plan(

@@ -530,13 +530,18 @@ def _run(args: argparse.Namespace) -> int:
         history=False if args.no_history else None,
     )
     if args.dry_run:
+        from ..spec.scenario_analysis import keep_scenarios
         from .dry_run import print_plan
 
-        documents, invalid = _load(args.paths)
-        chosen = _select(args, documents, workspace.root)
-        if isinstance(chosen, int):
-            return chosen
-        return print_plan(chosen[0], settings, args.format, args.output)
+        keep_scenarios(False)  # each scenario made when planned, then let go (dry_run.planned)
+        try:
+            documents, invalid = _load(args.paths, runnable=False)
+            chosen = _select(args, documents, workspace.root)
+            if isinstance(chosen, int):
+                return chosen
+            return print_plan(chosen[0], settings, args.format, args.output)
+        finally:
+            keep_scenarios(True)  # main() called in-process (tests) leaves the default
     if settings.cache and settings.cache_dir:
         from ..llm.verdict_cache import repair
 

@@ -67,7 +67,7 @@ def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | 
     if args.query:
         from ..curate.select import keeps
 
-        todo = [(d, e) for d, e in todo if keeps(e.node.value, (), None, query=args.query)]
+        todo = [(d, e) for d, e in todo if keeps(_value(e.node), (), None, query=args.query)]
         if not todo:
             print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
             return None
@@ -76,6 +76,14 @@ def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | 
 
         todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
     return todo
+
+
+def _value(node: Any) -> Any:
+    """A scenario's value; a JSON Lines row whose nodes were let go is read without them."""
+    from ..spec.json_rows import folded_value
+
+    folded, value = folded_value(node)
+    return value if folded else node.value
 
 
 def _unmatched_tags(documents: Sequence[Any], tags: Sequence[str]) -> str | None:

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import SCHEMA_KEY
+from ..spec import source as _source
 from ..spec.datasets import record_name
 from ..spec.json_rows import row_value
 from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Severity
-from ..spec import source as _source
 from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
 from ..spec.workspace import find_config_for
@@ -72,11 +72,11 @@ class RowItem(Item):
         self.text, self.number = text, number
         self._node: Node | None = None
 
-    @property  # type: ignore[override]
+    @property
     def node(self) -> Node:
         if self._node is None:
             root = read_jsonl_row(self.text, self.number).root
-            assert root is not None  # noqa: S101 - its value was read: so is its tree
+            assert root is not None  # its value was read: so is its tree
             self._node = root
         return self._node
 

@@ -140,5 +140,5 @@ def runnable(
         (doc, entry)
         for doc in documents
         for entry in doc.scenarios
-        if entry.scenario is not None and selected(entry, tags)
+        if entry.runnable and selected(entry, tags)
     ]

@@ -203,6 +203,18 @@ class _Folded(Node):
         return getattr(self, name)
 
 
+def folded_value(node: Node) -> tuple[bool, Any]:
+    """(True, the value) of a folded row's root, read from its line by `row_value`,
+    without reading its nodes again (a row's status, its words for `--query`); (False,
+    None) for any other node, or a line `row_value` leaves to the tree."""
+    if type(node) is not _Folded:
+        return False, None
+    text = node._cell.text
+    if text is None:  # pragma: no cover - a folded row keeps its line
+        return False, None
+    return row_value(text, max_depth=FOLD_DEPTH, max_nodes=FOLD_NODES)
+
+
 # The limits a row was read under (source.py's MAX_ROW_DEPTH and MAX_NODES): reading the
 # same line again under them gives the same tree.
 FOLD_DEPTH = 200

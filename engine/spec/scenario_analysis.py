@@ -103,6 +103,11 @@ class ScenarioEntry:
         self.built, self.rebuild = scenario, None
 
     @property
+    def runnable(self) -> bool:
+        """Whether it has a runnable form (`scenario` is not None), without making it."""
+        return self.built is not None or self.rebuild is not None
+
+    @property
     def problems(self) -> list[Problem]:
         if not self.read_problems:
             return self.read_problems

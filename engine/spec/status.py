@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .json_rows import folded_value
+
 DRAFT, ACTIVE = "draft", "active"
 
 
 def is_draft(entry: Any) -> bool:
     """Whether a ScenarioEntry is marked `status: draft`."""
     node = getattr(entry, "node", None)
-    if node is None or getattr(node, "kind", None) != "mapping":
+    if node is None:
+        return False
+    folded, value = folded_value(node)  # a JSON Lines row, its nodes let go: kept so
+    if folded:
+        return isinstance(value, dict) and value.get("status") == DRAFT
+    if getattr(node, "kind", None) != "mapping":
         return False
     status = node.get("status")
     return status is not None and status.value == DRAFT
