@@ -272,7 +272,9 @@ def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
         if stripped.startswith("["):
             data = json.loads(stripped)
             return list(data)
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        # Lines end at \n only: str.splitlines would cut a row at a raw U+2028 (JSON
+        # allows it in a string, and `hub export` writes it so).
+        return [json.loads(line) for line in text.split("\n") if line.strip()]
     except ValueError as exc:
         raise CurateError(f"{path}: not JSON or JSON Lines: {exc}") from None
     except RecursionError:

@@ -1,0 +1,96 @@
+"""`json_rows.row_value`: a JSON Lines row's value without its tree (what curation,
+`hub export`, drafts and `--query` read of a 100,000-row dataset). When it reads a row,
+the value is the one the located tree holds (source.read_jsonl_row); what YAML reads
+otherwise, or what the limits may refuse, it leaves to the tree."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checkspec.engine.spec import json_rows, source
+from checkspec.engine.spec.source import MAX_NODES, MAX_ROW_DEPTH
+from tests.support.hub_rows import row, varied_row
+
+
+def value_only(line: str) -> tuple[bool, Any]:
+    return json_rows.row_value(line, max_depth=MAX_ROW_DEPTH, max_nodes=MAX_NODES)
+
+
+def agrees(line: str) -> bool:
+    """Whether row_value read the line; when it did, the tree's root holds its value."""
+    read, value = value_only(line)
+    if not read:
+        return False
+    tree = source.read_jsonl_row(line, 0)
+    assert tree.root is not None
+    assert value == tree.root.value
+    return True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        row(5),
+        '{"a": 1, "a": 2}',  # a duplicate key: the later value, as the tree's
+        json.dumps({"k" * 1100: 1}),
+        '  {"é": "😀 ünï", "k": ["\\u00e9\\n\\"\\\\", 12345678901234567890]}  ',
+        "[" * (MAX_ROW_DEPTH - 1) + "]" * (MAX_ROW_DEPTH - 1),
+    ],
+)
+def test_it_reads_rows_as_the_tree_holds_them(line: str) -> None:
+    assert agrees(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"a": NaN}',
+        '{"a": -Infinity}',
+        '{"a":\t1}',
+        '{"a": "x\u2028y"}',
+        '{"a": "\\ud83d\\ude00"}',
+        "[" * MAX_ROW_DEPTH + "]" * MAX_ROW_DEPTH,  # perhaps too deep: the tree says
+        '{"a": 1',
+        "[1] [2]",
+    ],
+)
+def test_it_leaves_to_the_tree_what_the_tree_may_read_otherwise(line: str) -> None:
+    assert value_only(line) == (False, None)
+
+
+def test_a_row_over_the_node_limit_is_left_to_the_tree() -> None:
+    line = json.dumps({"tags": [str(n) for n in range(200)]})
+    assert json_rows.row_value(line, max_depth=MAX_ROW_DEPTH, max_nodes=100) == (False, None)
+
+
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(value=_VALUES, ascii_only=st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_it_agrees_with_the_tree_on_generated_rows(value: Any, ascii_only: bool) -> None:
+    agrees(json.dumps(value, ensure_ascii=ascii_only))
+
+
+def test_the_rows_of_a_dataset_are_mostly_read_without_their_tree() -> None:
+    lines = [varied_row(n) for n in range(400)]
+    read = [agrees(line) for line in lines]
+    assert sum(read) > 350 and not all(read)  # the U+2028 rows go to the tree
