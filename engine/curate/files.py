@@ -15,10 +15,10 @@ from typing import Any
 from ..catalog import SCHEMA_KEY
 from ..spec import source as _source
 from ..spec.datasets import record_name
-from ..spec.json_rows import row_value
+from ..spec.json_rows import row_places, row_value
 from ..spec.kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from ..spec.lines import LineIndex, LinesView, index_of
-from ..spec.problems import Severity
+from ..spec.problems import Position, Range, Severity
 from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
 from ..spec.workspace import find_config_for
@@ -55,6 +55,13 @@ class Item:
     def value(self) -> Any:
         """The scenario's parsed value (what `--query` searches, what `hub export` writes)."""
         return self.node.value
+
+    @property
+    def head(self) -> Range:
+        """Where the scenario is named: its `name` value, else the whole scenario."""
+        node = self.node
+        name = node.get("name") if node.kind == "mapping" else None
+        return (name if name is not None else node).range
 
     def may_hold(self, words: Sequence[str]) -> bool:
         """False only when the scenario surely holds not every word (casefolded): a cheap
@@ -93,6 +100,16 @@ class RowItem(Item):
         if self._node is not None:
             return self._node.value
         return _value_of(self.text)[1]
+
+    @property
+    def head(self) -> Range:
+        places = row_places(self.text, "name") if self._node is None else None
+        if places is None:
+            return super().head
+        (start, end), name = places
+        if name is not None:
+            start, end = name
+        return Range(Position(self.number, start), Position(self.number, end))
 
     @property
     def tags(self) -> list[str]:

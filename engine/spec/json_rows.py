@@ -88,6 +88,61 @@ def row_value(line: str, *, max_depth: int, max_nodes: int) -> tuple[bool, Any]:
         return False, None
 
 
+def row_places(line: str, key: str) -> tuple[tuple[int, int], tuple[int, int] | None] | None:
+    """The columns (start, end) of a row's root and of the value of its top-level `key`
+    (None when it has none; the last one when written twice, as the tree's `get`), from
+    one scan of the tokens and no node: for a row `row_value` read, the ranges its tree
+    would give. None when the line is not one value."""
+    stack: list[list[bool]] = []  # per open container: [a mapping, waiting for a key]
+    root_start, wanted, value_start = 0, False, -1
+    found: tuple[int, int] | None = None
+    # Written once (the usual case): the scan stops at its value. JSON's own whitespace
+    # around the value is all a line `row_value` read holds outside it.
+    # (A key written with \\u escapes could be it too: then the whole line is scanned.)
+    once = line.count(json.dumps(key)) == 1 and "\\u" not in line
+    body = line.strip(" \t\r\n")
+    for match in _TOKEN.finditer(line):
+        group = match.lastindex
+        if group == _CLOSE:
+            if not stack:
+                return None
+            stack.pop()
+            if not stack:
+                return (root_start, match.end()), found
+            if len(stack) == 1 and value_start >= 0:
+                found, value_start = (value_start, match.end()), -1
+                if once:
+                    break
+            continue
+        top = stack[-1] if stack else None
+        if top is not None and top[0] and top[1]:  # a key
+            top[1] = False
+            token = match.group()
+            name = token[1:-1] if "\\" not in token else json.loads(token)
+            wanted = len(stack) == 1 and name == key
+            continue
+        if top is not None and top[0]:
+            top[1] = True  # after this value, the next key
+        if wanted:
+            wanted = False
+            if group == _OPEN:
+                value_start = match.start()
+            else:
+                found = match.span()
+                if once:
+                    break
+        if group == _OPEN:
+            if not stack:
+                root_start = match.start()
+            stack.append([match.group() == "{", True])
+        elif not stack:  # a scalar row
+            return match.span(), None
+    else:
+        return None
+    start = len(line) - len(line.lstrip(" \t\r\n"))
+    return (start, start + len(body)), found
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(name)  # NaN, Infinity: YAML reads some of them as other values
 

@@ -94,3 +94,63 @@ def test_the_rows_of_a_dataset_are_mostly_read_without_their_tree() -> None:
     lines = [varied_row(n) for n in range(400)]
     read = [agrees(line) for line in lines]
     assert sum(read) > 350 and not all(read)  # the U+2028 rows go to the tree
+
+
+def places_agree(line: str) -> bool:
+    """Whether row_places gave the places of a row row_value read; when it did, they are
+    its tree's: the root's columns and its top-level `name` value's."""
+    if not value_only(line)[0]:
+        return False
+    places = json_rows.row_places(line, "name")
+    tree = source.read_jsonl_row(line, 0).root
+    assert places is not None and tree is not None
+    (start, end), name = places
+    assert (start, end) == (tree.range.start.character, tree.range.end.character)
+    found = tree.get("name") if tree.kind == "mapping" else None
+    if found is None:
+        assert name is None
+    else:
+        assert name == (found.range.start.character, found.range.end.character)
+    return True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        row(3),
+        '  {"a": {"name": 1}, "name": [1, {"name": 2}], "b": 3} ',
+        '{"name": "first", "x": 1, "name": "last"}',
+        '{"n\\u0061me": "escaped", "name": "plain", "é": "\\u00e9"}',
+        '{"name": "plain", "n\\u0061me": "escaped later"}',
+        '{"other": 1}',
+        '"a string row"',
+        "[1, 2]",
+    ],
+)
+def test_row_places_are_the_trees(line: str) -> None:
+    assert places_agree(line)
+
+
+@given(
+    value=_VALUES,
+    name=_VALUES,
+    at=st.integers(0, 4),
+    twice=st.booleans(),
+    ascii_only=st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_row_places_agree_with_the_tree_on_generated_rows(
+    value: Any, name: Any, at: int, twice: bool, ascii_only: bool
+) -> None:
+    if isinstance(value, dict):
+        items = list(value.items())
+        items.insert(min(at, len(items)), ("name", name))
+        line = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in items)
+        if twice:
+            line += f', "name": {json.dumps(value)}'
+        line += "}"
+        if not ascii_only:
+            line = json.dumps(json.loads(line), ensure_ascii=False) if not twice else line
+    else:
+        line = json.dumps(value, ensure_ascii=ascii_only)
+    places_agree(line)
