@@ -162,6 +162,7 @@ def search(index: WorkspaceIndex, query: str, limit: int = MAX_SYMBOLS) -> list[
     named: list[ScenarioSymbol] = []
     named_at: dict[Path, set[int]] = {}
     for key, known in index.files.items():
+        hits: Iterator[int]
         if rest:  # the rarest word's hits, not every name holding the first (`row`)
             blob, blob_starts = known.blob
             rarest = min(words, key=blob.count)
