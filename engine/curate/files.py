@@ -68,6 +68,9 @@ class Item:
         test before the values are searched. Here always True."""
         return True
 
+    def release(self) -> None:
+        """Let go of what was read to edit it (a JSON Lines row's tree); nothing here."""
+
 
 class RowItem(Item):
     """One row of a JSON Lines dataset, kept as its line's text: its values are read
@@ -122,6 +125,9 @@ class RowItem(Item):
         value = self.value
         found = value.get("status") if isinstance(value, dict) else None
         return found if isinstance(found, str) else None
+
+    def release(self) -> None:
+        self._node = None  # read again if asked: an edit of every row holds one tree
 
     def may_hold(self, words: Sequence[str]) -> bool:
         folded = self.text.casefold()  # keys too, and escapes unread: a superset

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..core.gcpause import gc_paused
 from ..spec.kinds import FileKind, is_json, is_jsonl
 from . import edits, move
 from .files import CurateError, Item, SpecFile, read_spec
@@ -93,8 +94,10 @@ def plan(
             changed += len(group.items)
         else:
             editor = edits.Editor(spec)
-            for item in group.items:
-                changed += _one(operation, editor, item, values, author, stamp)
+            with gc_paused():  # a tree a row, each let go once its edits are made
+                for item in group.items:
+                    changed += _one(operation, editor, item, values, author, stamp)
+                    item.release()
         if editor.edits:
             files.append(FilePlan(spec.path, spec, editor.result(), list(editor.edits)))
     return Plan(files, changed)
@@ -108,6 +111,7 @@ def _known_checks(chosen: Sequence[Selected], checks: Sequence[str]) -> None:
         for item in group.items:
             for _, kind, name in edits.check_nodes(item):
                 known.update({k: None for k in (kind, name) if k})
+            item.release()
     for check in checks:
         if check in known:
             continue

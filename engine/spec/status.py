@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .json_rows import folded_value
+from .json_rows import folded_key
 
 DRAFT, ACTIVE = "draft", "active"
 
@@ -19,9 +19,9 @@ def is_draft(entry: Any) -> bool:
     node = getattr(entry, "node", None)
     if node is None:
         return False
-    folded, value = folded_value(node)  # a JSON Lines row, its nodes let go: kept so
+    folded, status = folded_key(node, "status")  # a JSON Lines row, its nodes let go
     if folded:
-        return isinstance(value, dict) and value.get("status") == DRAFT
+        return status == DRAFT
     if getattr(node, "kind", None) != "mapping":
         return False
     status = node.get("status")

@@ -154,3 +154,30 @@ def test_row_places_agree_with_the_tree_on_generated_rows(
     else:
         line = json.dumps(value, ensure_ascii=ascii_only)
     places_agree(line)
+
+
+_ROW = row(2)[:-1]  # without its closing brace
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        _ROW + ', "status": "draft"}',
+        _ROW + "}",
+        _ROW + ', "st\\u0061tus": "draft"}',
+        _ROW + ', "description": "status"}',
+        _ROW + ', "status": "active"}',
+    ],
+)
+def test_a_folded_rows_key_is_its_trees(line: str) -> None:
+    """A draft's status read from a folded row (never its nodes) is the tree's."""
+    from checkspec.engine.spec.document import analyze
+
+    (entry,) = analyze(line + "\n", "/w/d.dataset.jsonl").scenarios
+    root = entry.node
+    folded, status = json_rows.folded_key(root, "status")
+    assert folded and type(root) is not json_rows.Node  # still folded: read from the line
+    tree = source.read_jsonl_row(line, 0).root
+    assert tree is not None
+    found = tree.get("status")
+    assert status == (None if found is None else found.value)
