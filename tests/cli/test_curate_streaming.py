@@ -51,7 +51,8 @@ def both(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[Don
         ("list", "tags", NAME),
         ("tag", "add", "reviewed", NAME, "--query", "plus one 1"),
         ("status", "active", NAME, "--status", "draft"),
-        ("comment", f"{NAME}::twice", "seen twice"),
+        ("tag", "remove", "hub", f"{NAME}::twice"),
+        ("checks", "disable", "string_matching", NAME, "--query", "café"),
         ("delete", "--yes", f"{NAME}::#1999", f"{NAME}::#7"),
     ],
 )
