@@ -78,3 +78,19 @@ def test_init_options(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     config = yaml.safe_load((tmp_path / "checkspec.yaml").read_text())
     assert config["model"] == "openai/x" and config["target"] == "http://localhost:9/ask"
+
+
+def test_run_and_validate_without_a_path_take_the_current_folder(tmp_path: Path) -> None:
+    """Right after init, `checkspec run` (no path) runs the workspace, as `pytest` and
+    `ruff check` take the current folder; it said `error: ... required: PATH`."""
+    assert cli(tmp_path, "init").returncode == 0
+    (tmp_path / "agent.py").write_text("def answer(question: str) -> str:\n    return 'hi'\n")
+    valid = cli(tmp_path, "validate")
+    assert valid.returncode == 0, valid.stderr
+    assert "1 scenario(s): valid" in valid.stderr
+    dry = cli(tmp_path, "run", "--dry-run")
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    assert "1 scenarios" in dry.stdout
+    # From a subfolder: that folder's scenarios, the workspace's settings.
+    nothing = cli(tmp_path / "suites", "run", "--dry-run")
+    assert "1 scenarios" in nothing.stdout, nothing.stdout + nothing.stderr
