@@ -534,6 +534,8 @@ def _run(args: argparse.Namespace) -> int:
         from .dry_run import print_plan
 
         documents, invalid = _load(args.paths)
+        if invalid and not documents:
+            return EXIT_INVALID
         chosen = _select(args, documents, workspace.root)
         if isinstance(chosen, int):
             return chosen
@@ -555,6 +557,9 @@ def _run(args: argparse.Namespace) -> int:
             elif isinstance(executor, RayExecutor):
                 executor.connect()
             documents, invalid = _load(args.paths)
+            if invalid and not documents:
+                # Nothing found (the errors say why): no "0 passed", no empty run kept.
+                return EXIT_INVALID
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
