@@ -90,7 +90,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
     if wanted("run"):
         run = commands.add_parser("run", help="run the scenarios of spec files or folders")
-        run.add_argument("paths", nargs="+", metavar="PATH")
+        # No path: the current folder, as pytest and ruff do (the workspace's suites).
+        run.add_argument("paths", nargs="*", default=["."], metavar="PATH")
         run.add_argument("--format", choices=REPORT_FORMATS, default="text")
         run.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
         from .selection_options import add_selection_options
@@ -194,7 +195,7 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
 
     if wanted("validate"):
         validate = commands.add_parser("validate", help="check spec files without running anything")
-        validate.add_argument("paths", nargs="+", metavar="PATH")
+        validate.add_argument("paths", nargs="*", default=["."], metavar="PATH")
         from .selection_options import add_selection_options
 
         add_selection_options(validate)
@@ -536,6 +537,8 @@ def _run(args: argparse.Namespace) -> int:
         keep_scenarios(False)  # each scenario made when planned, then let go (dry_run.planned)
         try:
             documents, invalid = _load(args.paths, runnable=False)
+            if invalid and not documents:
+                return EXIT_INVALID
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
@@ -559,6 +562,9 @@ def _run(args: argparse.Namespace) -> int:
             elif isinstance(executor, RayExecutor):
                 executor.connect()
             documents, invalid = _load(args.paths)
+            if invalid and not documents:
+                # Nothing found (the errors say why): no "0 passed", no empty run kept.
+                return EXIT_INVALID
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen

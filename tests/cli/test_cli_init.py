@@ -3,6 +3,7 @@ its state folder ignored by git, and never a file overwritten."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,32 @@ def test_init_options(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     config = yaml.safe_load((tmp_path / "checkspec.yaml").read_text())
     assert config["model"] == "openai/x" and config["target"] == "http://localhost:9/ask"
+
+
+def test_run_and_validate_without_a_path_take_the_current_folder(tmp_path: Path) -> None:
+    """Right after init, `checkspec run` (no path) runs the workspace, as `pytest` and
+    `ruff check` take the current folder; it said `error: ... required: PATH`."""
+    assert cli(tmp_path, "init").returncode == 0
+    (tmp_path / "agent.py").write_text("def answer(question: str) -> str:\n    return 'hi'\n")
+    valid = cli(tmp_path, "validate")
+    assert valid.returncode == 0, valid.stderr
+    assert "1 scenario(s): valid" in valid.stderr
+    dry = cli(tmp_path, "run", "--dry-run")
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    assert "1 scenarios" in dry.stdout
+    # From a subfolder: that folder's scenarios, the workspace's settings.
+    nothing = cli(tmp_path / "suites", "run", "--dry-run")
+    assert "1 scenarios" in nothing.stdout, nothing.stdout + nothing.stderr
+
+
+def test_nothing_to_run_exits_2_without_a_report_or_a_kept_run(tmp_path: Path) -> None:
+    """A folder without spec files, or a missing path: the error and exit 2, never a
+    '0 passed' summary next to it, and no empty run in the history."""
+    assert cli(tmp_path, "init").returncode == 0
+    (tmp_path / "suites" / "example.scenario.yaml").unlink()
+    for args in (("run",), ("run", "nope.scenario.yaml"), ("run", "--dry-run")):
+        done = cli(tmp_path, *args)
+        assert done.returncode == 2, done
+        assert "passed" not in done.stdout and "scenarios" not in done.stdout, done.stdout
+        assert "error:" in done.stderr
+    assert json.loads(cli(tmp_path, "history", "--format", "json").stdout) == []
