@@ -28,6 +28,7 @@ from checkspec.engine.spec.workspace_config import CustomCheck
 from .context import CursorContext, Role, cursor_context
 from .docs import check_markdown, field_markdown
 from .recorded import recorded_at
+from .rows import row_document
 from .schema import (
     FieldDoc,
     Frame,
@@ -91,6 +92,7 @@ def complete(
     """
     if document.kind is None:
         return []
+    document = row_document(document, position.line)  # a JSON Lines row: as a scenario
     found = _complete(document, text, position, workspace, trigger, earlier, snippets, tags)
     if found or trigger is not None:
         return found

@@ -24,6 +24,7 @@ from .context import frames_along
 from .docs import check_markdown, field_markdown
 from .last_run import LastRun, current_runs
 from .recorded import recorded_at
+from .rows import row_document
 from .schema import MappingShape, check_fields, named_class, shape_at
 from .trace_paths import keys_at, parse_steps, walk
 from .transcript import transcript_markdown
@@ -46,6 +47,7 @@ def hover(
     """What is under `position`; on a setting of checkspec.yaml, with `settings` (resolved
     by the caller with its environment and editor settings), its effective value and
     where that comes from."""
+    document = row_document(document, position.line)  # a JSON Lines row: as a scenario
     source = document.source
     root = source.root
     if root is None or document.kind is None:
