@@ -10,6 +10,8 @@ from checkspec.engine.spec.problems import Position, Range
 from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 from checkspec.engine.spec.tree import Key, Node
 
+from .rows import row_document
+
 
 def step_nodes(entry: ScenarioEntry) -> Sequence[Node]:
     """The steps of a scenario (`steps`), or the turns of a dataset record (`interactions`)."""
@@ -54,6 +56,7 @@ def roots_of(document: Document) -> list[Node]:
 
 def value_at(document: Document, position: Position) -> tuple[Key, Node, Node] | None:
     """(key, value node, mapping) when `position` is on a scalar value of a mapping entry."""
+    document = row_document(document, position.line)  # JSON Lines: the line's row alone
     for root in roots_of(document):
         if not (root.range.start <= position <= root.range.end):
             continue

@@ -255,8 +255,10 @@ def test_a_jsonl_dataset_answers_every_editor_request() -> None:
     text = '{"interactions": [{"input": "hi", "checks": [{"identifier": "equals"}]}]}\n'
     document = analyze(text, "data/f.dataset.jsonl")
     assert document.path == "data/f.dataset.jsonl" and document.kind is FileKind.DATASET
-    assert complete(document, text, Position(0, 5)) == []
-    assert hover(document, Position(0, 5)) is None
+    # On the row's key: a dataset scenario's keys, and the key's documentation.
+    assert "name" in [c.label for c in complete(document, text, Position(0, 5))]
+    shown = hover(document, Position(0, 5))
+    assert shown is not None and shown.markdown.startswith("**interactions**")
     assert [s.name for s in symbols(document)] == ["hi"]
     big = analyze(text, "data/f.dataset.jsonl", _workspace(max_dataset_file_size=10))
     assert big.path == "data/f.dataset.jsonl" and [p.code for p in big.problems] == ["too-large"]
