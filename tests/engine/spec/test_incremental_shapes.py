@@ -39,7 +39,9 @@ def replaced(edit: Editing, old: str, new: str, nth: int = 0) -> Document:
 
 
 def with_comments(count: int) -> str:
-    return suite(count, indent="  ").replace("  - name: case 3", "  # between two scenarios\n  - name: case 3")
+    return suite(count, indent="  ").replace(
+        "  - name: case 3", "  # between two scenarios\n  - name: case 3"
+    )
 
 
 @pytest.mark.parametrize(
