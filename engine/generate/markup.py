@@ -399,9 +399,11 @@ def rst_blocks(text: str) -> list[Block]:
                 if code.strip():
                     blocks.append(Block(code, where(child, code), code=True))
             elif isinstance(child, (nodes.paragraph, nodes.line_block, nodes.rubric)):
-                content = "\n".join(
+                # Blank parts dropped: docutils joins a line block's lines with blank lines.
+                parts = (
                     " ".join(without_urls(part).split()) for part in child.astext().split("\n")
-                ).strip()
+                )
+                content = "\n".join(part for part in parts if part)
                 if content:
                     prefix = "- " if isinstance(child.parent, nodes.list_item) else ""
                     blocks.append(Block(prefix + content, where(child, content)))
