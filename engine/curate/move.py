@@ -41,7 +41,7 @@ def _check_json(value: Any, spec: SpecFile, item: Item) -> None:
     else:
         return
     raise CurateError(
-        f"{spec.path}:{item.line + 1}: {item.name!r} holds values JSON cannot (a date, a "
+        f"{spec.path}:{item.line + 1}: {item.name!r} holds values JSON cannot (a "
         "non-text key, NaN): it can only move to a YAML file"
     )
 

@@ -52,7 +52,7 @@ def test_values_json_cannot_hold_move_only_into_yaml(project: Path, name: str, l
     done = cli(project, "move", f"s.suite.yaml::{name}", "--to", "d.suite.json")
     assert done.returncode == 2
     assert (
-        f"error: s.suite.yaml:{line}: {name!r} holds values JSON cannot (a date, a non-text "
+        f"error: s.suite.yaml:{line}: {name!r} holds values JSON cannot (a non-text "
         "key, NaN): it can only move to a YAML file"
     ) in done.stderr
     assert snapshot(project) == before
