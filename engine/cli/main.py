@@ -557,8 +557,9 @@ def _run(args: argparse.Namespace) -> int:
         )
         try:
             if isinstance(executor, WorkerPool):
-                # Python starts in the workers while this process parses the files.
-                runner.run(executor.warm(min(executor.size, 8)))
+                # Python starts in a worker while this process parses the files; the run
+                # starts the others it has scenarios for (a one-scenario run, one worker).
+                runner.run(executor.warm(1))
             elif isinstance(executor, RayExecutor):
                 executor.connect()
             documents, invalid = _load(args.paths)
