@@ -16,13 +16,14 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
 from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
 )
+from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
 from .llm import endpoints, snapshot
 from .llm import limits as provider_limits
 
@@ -34,11 +35,6 @@ from .llm.endpoints import (  # noqa: F401
     set_default_generator,
 )
 from .spec.workspace import Workspace
-
-if TYPE_CHECKING:
-    # Also importable from here (the reference library's settings module), loaded when
-    # asked for: the judges, their prompts and Jinja are no part of a worker's start.
-    from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
 
 # Where each variable-borne value comes from (`checkspec settings`): the catalog's
 # CHECKSPEC_* variables, and the secrets and the SDK's base that no file holds.
@@ -346,10 +342,6 @@ def get_settings() -> Any:
 def __getattr__(name: str) -> Any:
     if name == "GiskardChecksSettings":
         return _reference_settings_class()
-    if name in ("get_default_judge", "set_default_judge"):
-        from .judges import backends
-
-        return getattr(backends, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
