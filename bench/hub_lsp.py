@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.quiet_client import QuietClient as Client  # noqa: E402
 from tests.support.hub_rows import row  # noqa: E402
 
 SMALL = """name: open
@@ -54,27 +54,6 @@ steps:
 SMALL_AT = types.Position(line=5, character=12)  # inside `string_matching`
 QUERIES = ("row 4242", "rw424", "plus one 77", "hub", "nowhere")
 GOAL_MS = {"completion": 30.0, "hover": 30.0, "workspace/symbol": 50.0}
-
-
-class Client(LanguageClient):
-    def __init__(self) -> None:
-        super().__init__("bench-client", "1")
-
-        @self.feature(types.CLIENT_REGISTER_CAPABILITY)
-        def register(params: types.RegistrationParams) -> None:
-            return None
-
-        @self.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
-        def refresh(params: None) -> None:
-            return None
-
-        @self.feature(types.WINDOW_LOG_MESSAGE)
-        def log(params: types.LogMessageParams) -> None:
-            return None
-
-        @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def published(params: types.PublishDiagnosticsParams) -> None:
-            return None
 
 
 def capabilities() -> types.ClientCapabilities:

@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.quiet_client import QuietClient as Client  # noqa: E402
 from bench.workload import write_suite_yaml  # noqa: E402
 
 OPEN = """name: open
@@ -46,23 +46,6 @@ steps:
         keyword: hello
 """
 AT = types.Position(line=5, character=12)  # inside `string_matching`
-
-
-class Client(LanguageClient):
-    def __init__(self) -> None:
-        super().__init__("bench-client", "1")
-
-        @self.feature(types.CLIENT_REGISTER_CAPABILITY)
-        def register(params: types.RegistrationParams) -> None:
-            return None
-
-        @self.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
-        def refresh(params: None) -> None:
-            return None
-
-        @self.feature(types.WINDOW_LOG_MESSAGE)
-        def log(params: types.LogMessageParams) -> None:
-            return None
 
 
 def capabilities() -> types.ClientCapabilities:

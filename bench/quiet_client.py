@@ -1,0 +1,43 @@
+"""The LSP client of the benches: a pygls client that answers what the server asks of
+a client (registrations, configuration, progress tokens, refreshes) and drops what it
+tells (logs, diagnostics pushed, progress, run events), so a bench measures the server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+# What the server tells a client, which a bench does not look at.
+TOLD = (
+    types.WINDOW_LOG_MESSAGE,
+    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+    types.PROGRESS,
+    "checkspec/scenarioFinished",
+    "checkspec/runs",
+)
+
+
+class QuietClient(LanguageClient):
+    def __init__(self) -> None:
+        super().__init__("bench-client", "1")
+
+        @self.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: types.RegistrationParams) -> None:
+            return None
+
+        @self.feature(types.WORKSPACE_CONFIGURATION)
+        def configuration(params: types.ConfigurationParams) -> list[Any]:
+            return [None for _ in params.items]  # the editor sets nothing
+
+        @self.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def progress(params: types.WorkDoneProgressCreateParams) -> None:
+            return None
+
+        @self.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
+        def refresh(params: None) -> None:
+            return None
+
+        for method in TOLD:
+            self.feature(method)(lambda params: None)
