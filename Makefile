@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: package-test dist run test suite check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
+.PHONY: package-test dist run test suite python-suite extension-tests check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -43,8 +43,8 @@ typecheck: install
 # each of the suite's ~700 Python processes (the CLI, language servers, workers, under
 # coverage) compile the engine afresh, and each pytest worker rewrite every test module
 # (collection: 8.6 s of CPU a worker without the cache, 3.7 s with it).
-fast-tests suite test-python package-test: export PYTHONPYCACHEPREFIX := $(CURDIR)/build/pycache
-fast-tests suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
+fast-tests suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(CURDIR)/build/pycache
+fast-tests suite python-suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
 
 # The inner loop, for every edit (about 60 s): ruff, mypy and the fast tests, those that
 # start no process, no server and reach no network. tests/support/lanes.py marks each test
@@ -62,15 +62,26 @@ fast-tests: install
 # order (pytest-random-order; .ci/run uses fixed seeds).
 # Each step's time is printed, so CI says where the time went.
 timed = s=$$(date +%s); $(2); rc=$$?; echo "=== $(1): $$(( $$(date +%s) - s )) s"; exit $$rc
+# mypy (one core, ~30 s without its cache) and then the extension's tests (~5 s) run
+# beside the Python suite, whose two workers leave a core idle part of the time (waiting
+# on the processes they start); their output follows the suite's, and any step failing
+# fails `make test`.
 test: install
 	@$(call timed,lint,$(MAKE) --no-print-directory lint)
-	@$(call timed,types,$(MAKE) --no-print-directory typecheck)
-	@$(call timed,suite,$(MAKE) --no-print-directory suite)
+	@mkdir -p build; \
+	( ( $(call timed,types,$(MAKE) --no-print-directory typecheck) ); typed=$$?; \
+	  ( $(call timed,extension,$(MAKE) --no-print-directory extension-tests) ); tested=$$?; \
+	  [ $$typed -eq 0 ] && [ $$tested -eq 0 ] ) > build/beside.log 2>&1 & beside=$$!; \
+	( $(call timed,suite,$(MAKE) --no-print-directory python-suite) ); suite=$$?; \
+	wait $$beside; besides=$$?; cat build/beside.log; \
+	[ $$suite -eq 0 ] && [ $$besides -eq 0 ]
 
 JOBS ?= 2
 SEED ?=
 ORDER := $(if $(SEED),--random-order-bucket=module --random-order-seed=$(SEED))
-suite: install
+suite: python-suite extension-tests
+
+python-suite: install
 	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)
 	$(PY) -m coverage run -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
 	@$(PY) -m coverage combine -q
@@ -79,6 +90,8 @@ suite: install
 		printf 'branch coverage of %s/: %s%%\n' $$d "$$total"; \
 		[ $$rc -eq 0 ] || { echo "$$d/ is under 90% branch coverage: make coverage lists the missing lines"; exit 1; }; \
 	done
+
+extension-tests:
 	@if [ -f vscode-extension/package.json ]; then $(MAKE) -C vscode-extension test; fi
 
 # Real clients: VS Code in a browser (code-server + Debian's chromium), headless Neovim and
