@@ -7,7 +7,6 @@ Pure: reads the SQLite file, runs nothing; a history that cannot be read says no
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -15,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from checkspec.engine.spec.document import Document
-from checkspec.engine.spec.kinds import is_jsonl
 from checkspec.engine.spec.lines import index_of
 from checkspec.engine.spec.problems import Position, Range, TextEdit
 from checkspec.engine.spec.scenario_analysis import CheckEntry, ScenarioEntry
+
+from .rows import scenarios_near
 
 CALIBRATIONS_LOOKED_AT = 10  # the newest calibrations searched for one judging the check
 
@@ -35,7 +35,7 @@ class LabelAt:
 
 def label_at(document: Document, position: Position) -> LabelAt | None:
     """The labelled top-level check whose `expect:` line holds `position`."""
-    for entry in _scenarios_near(document, position):
+    for entry in scenarios_near(document, position.line):
         if not entry.range.contains(position):
             continue
         for check in entry.checks:
@@ -50,17 +50,6 @@ def label_at(document: Document, position: Position) -> LabelAt | None:
                 entry, check, str(node.value["expect"]), Range(key.range.start, value.range.end)
             )
     return None
-
-
-def _scenarios_near(document: Document, position: Position) -> Sequence[ScenarioEntry]:
-    """The scenarios that may hold `position`: in a JSON Lines dataset (a row a line, in
-    order) only the row on its line, found by bisection (every hover on a 32,000-row
-    dataset asked each row's range: 70 ms); elsewhere all of them."""
-    entries = document.scenarios
-    if document.source.root is not None or not is_jsonl(document.path):
-        return entries
-    at = bisect_left(entries, position.line, key=lambda entry: entry.node.line)
-    return entries[at : at + 1]
 
 
 def last_calibration_of(

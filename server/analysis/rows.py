@@ -10,11 +10,24 @@ from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from checkspec.engine.spec.document import Document
 from checkspec.engine.spec.kinds import is_jsonl
 from checkspec.engine.spec.problems import Position, Range
+from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 from checkspec.engine.spec.tree import Node, Source
+
+
+def scenarios_near(document: Document, line: int) -> Sequence[ScenarioEntry]:
+    """The scenarios that may hold `line`: in a JSON Lines dataset (a row a line, in
+    order) the row on that line alone, found by bisection (none when no row is read
+    there); elsewhere all of them. A request on a 32,000-row dataset asked every row."""
+    entries = document.scenarios
+    if document.source.root is not None or not is_jsonl(document.path):
+        return entries
+    at = bisect_left(entries, line, key=lambda entry: entry.node.line)
+    return entries[at : at + 1] if at < len(entries) and entries[at].node.line == line else []
 
 
 def row_document(document: Document, line: int) -> Document:
@@ -23,11 +36,10 @@ def row_document(document: Document, line: int) -> Document:
     source = document.source
     if source.root is not None or not is_jsonl(document.path):
         return document
-    entries = document.scenarios  # one a row, in line order: found by bisection
-    at = bisect_left(entries, line, key=lambda entry: entry.node.line)
-    if at >= len(entries) or entries[at].node.line != line:
+    found = scenarios_near(document, line)
+    if not found:
         return document
-    row = entries[at].node
+    row = found[0].node
     place = row.range
     # The key `scenarios` is nowhere in the text: a range before the line's first
     # character, which no cursor can hit.

@@ -42,7 +42,7 @@ def test_labels_found_by_bisection_are_those_of_every_row(monkeypatch: pytest.Mo
     ]
     places += [Position(ROWS + 50, 0), Position(0, 3)]
     near = [label_at(document, place) for place in places]
-    monkeypatch.setattr(calibration, "_scenarios_near", lambda doc, _: doc.scenarios)
+    monkeypatch.setattr(calibration, "scenarios_near", lambda doc, _line: doc.scenarios)
     assert near == [label_at(document, place) for place in places]
     found = [label for label in near if label is not None]
     assert len(found) == 3 * len(range(3, ROWS, 7))  # anywhere on its line
