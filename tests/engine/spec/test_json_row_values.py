@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from checkspec.engine.spec import json_rows, source
 from checkspec.engine.spec.source import MAX_NODES, MAX_ROW_DEPTH
 from tests.support.hub_rows import row, varied_row
+from tests.support.json_values import JSON_VALUES
 
 
 def value_only(line: str) -> tuple[bool, Any]:
@@ -68,23 +69,7 @@ def test_a_row_over_the_node_limit_is_left_to_the_tree() -> None:
     assert json_rows.row_value(line, max_depth=MAX_ROW_DEPTH, max_nodes=100) == (False, None)
 
 
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12)
-)
-_VALUES = st.recursive(
-    _SCALARS,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=20,
-)
-
-
-@given(value=_VALUES, ascii_only=st.booleans())
+@given(value=JSON_VALUES, ascii_only=st.booleans())
 @settings(max_examples=300, deadline=None)
 def test_it_agrees_with_the_tree_on_generated_rows(value: Any, ascii_only: bool) -> None:
     agrees(json.dumps(value, ensure_ascii=ascii_only))
@@ -132,8 +117,8 @@ def test_row_places_are_the_trees(line: str) -> None:
 
 
 @given(
-    value=_VALUES,
-    name=_VALUES,
+    value=JSON_VALUES,
+    name=JSON_VALUES,
     at=st.integers(0, 4),
     twice=st.booleans(),
     ascii_only=st.booleans(),

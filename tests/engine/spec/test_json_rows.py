@@ -17,6 +17,7 @@ from checkspec.engine.spec.source import MAX_NODES, MAX_ROW_DEPTH, parse_jsonl_r
 from checkspec.engine.spec.tree import Node, Shift
 from tests.support.analysis_summary import shape
 from tests.support.hub_rows import row
+from tests.support.json_values import JSON_VALUES
 
 
 def general(line: str, number: int) -> source.Row:
@@ -86,23 +87,8 @@ def test_a_declined_row_still_gets_the_general_readers_problems() -> None:
     assert row.problems[0].range.start.line == 3
 
 
-_KEYS = st.text(min_size=0, max_size=8)
-_SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12)
-)
-_VALUES = st.recursive(
-    _SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
-    max_leaves=20,
-)
-
-
 @given(
-    value=_VALUES,
+    value=JSON_VALUES,
     ascii_only=st.booleans(),
     compact=st.booleans(),
     number=st.integers(min_value=0, max_value=10_000),
