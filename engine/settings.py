@@ -23,7 +23,6 @@ from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
 )
-from .judges.backends import get_default_judge, set_default_judge  # noqa: F401
 from .llm import endpoints, snapshot
 from .llm import limits as provider_limits
 
@@ -339,9 +338,18 @@ def get_settings() -> Any:
     return _reference_settings_class()()
 
 
+# The reference library's judge defaults, also importable from here: loaded when asked
+# for, so that reading settings (a worker unpickling its run's options) imports no judge.
+_JUDGE_DEFAULTS = frozenset({"get_default_judge", "set_default_judge"})
+
+
 def __getattr__(name: str) -> Any:
     if name == "GiskardChecksSettings":
         return _reference_settings_class()
+    if name in _JUDGE_DEFAULTS:
+        from .judges import backends
+
+        return getattr(backends, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

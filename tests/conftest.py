@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.lanes import guarded, in_fast_lane, mark_lanes, trim_examples
+from tests.support.unmeasured import unmeasured
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -28,6 +29,15 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     if not in_fast_lane(item):
         return (yield)
     with guarded():
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A test marked `unmeasured` runs untraced by coverage (tests/support/unmeasured.py)."""
+    if item.get_closest_marker("unmeasured") is None:
+        return (yield)
+    with unmeasured():
         return (yield)
 
 

@@ -1,20 +1,48 @@
-"""Executors: where and how the scenarios of a run execute (see base.py)."""
+"""Executors: where and how the scenarios of a run execute (see base.py).
 
-from ..settings import worker_python
-from .base import Executor
-from .jobs import Ending, Job, Outcome, RunOptions
-from .local import InProcessExecutor
-from .pool import WorkerPool, WorkerStartError, default_size
+The names below load on first use: a worker process (`python -m
+checkspec.engine.executor.worker`) imports this package first, and must not pay for the
+pool, the settings and what they import before it has said it is ready (worker.py).
+"""
 
-__all__ = [
-    "Ending",
-    "Executor",
-    "InProcessExecutor",
-    "Job",
-    "Outcome",
-    "RunOptions",
-    "WorkerPool",
-    "WorkerStartError",
-    "default_size",
-    "worker_python",
-]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
+    from ..settings import worker_python as worker_python
+    from .base import Executor as Executor
+    from .jobs import Ending as Ending
+    from .jobs import Job as Job
+    from .jobs import Outcome as Outcome
+    from .jobs import RunOptions as RunOptions
+    from .local import InProcessExecutor as InProcessExecutor
+    from .pool import WorkerPool as WorkerPool
+    from .pool import WorkerStartError as WorkerStartError
+    from .pool import default_size as default_size
+
+# Each public name and the module (relative to this package) that defines it.
+_HOMES = {
+    "Ending": ".jobs",
+    "Executor": ".base",
+    "InProcessExecutor": ".local",
+    "Job": ".jobs",
+    "Outcome": ".jobs",
+    "RunOptions": ".jobs",
+    "WorkerPool": ".pool",
+    "WorkerStartError": ".pool",
+    "default_size": ".pool",
+    "worker_python": "..settings",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home, __name__), name)
+    globals()[name] = value
+    return value

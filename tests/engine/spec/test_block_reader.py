@@ -433,6 +433,7 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", HOSTILE)
+@pytest.mark.unmeasured  # volume: a smaller test measures the same lines
 def test_hostile_texts_read_as_libyaml_reads_them(name: str) -> None:
     text = HOSTILE[name]
     assert _describe(source.parse_source(text)) == _describe(_libyaml(text))

@@ -149,6 +149,7 @@ def test_every_spec_file_reads_the_same_with_checks_reused(path: Path) -> None:
     assert _reused(text, str(path)) == first
 
 
+@pytest.mark.unmeasured  # volume: a smaller test measures the same lines
 def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None:
     # 1,900+ files: every conformance check case, every spelling of every field, edge
     # cases of each kind; each analysed as `run` does (every check validated and walked

@@ -26,6 +26,7 @@ NAME = "big.dataset.jsonl"
 BAD_CHECK = row(0).replace("string_matching", "no_such_check")
 
 
+@pytest.mark.unmeasured  # volume: the 2,000-row tests measure the same lines
 def test_a_32k_row_dataset_reports_its_one_bad_row_at_its_line() -> None:
     lines = [row(n) for n in range(32_000)]
     lines[23_456] = BAD_CHECK.replace("row 0", "the bad one")
