@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import textwrap
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +109,42 @@ async def diagnostics(
             return list(found)
         await asyncio.sleep(0.01)
     raise AssertionError(f"no matching diagnostics for {uri}: {client.diagnostics.get(uri)}")
+
+
+_VERSIONS: weakref.WeakKeyDictionary[LanguageClient, dict[str, int | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def diagnostics_versions(client: LanguageClient) -> dict[str, int | None]:
+    """The document version of the diagnostics last published for each URI, kept from
+    now on (pytest-lsp keeps the diagnostics only): a test that edits faster than the
+    server publishes waits for those of the text it sent (`diagnostics_of_version`)."""
+    versions = _VERSIONS.get(client)
+    if versions is None:
+        versions = _VERSIONS[client] = {}
+        features = client.protocol.fm.features
+        keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+        def publish(params: types.PublishDiagnosticsParams) -> None:
+            versions[params.uri] = params.version
+            keep(params)
+
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    return versions
+
+
+async def diagnostics_of_version(
+    client: LanguageClient, uri: str, version: int, seconds: float = 120
+) -> list[types.Diagnostic]:
+    """The diagnostics published for `uri` at `version` (a bound on waiting, not a timing
+    claim); diagnostics_versions(client) must have been called before the edit."""
+    versions = diagnostics_versions(client)
+    for _ in range(int(seconds * 100)):
+        if versions.get(uri) == version:
+            return list(client.diagnostics.get(uri) or [])
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no diagnostics of version {version} for {uri}: {versions.get(uri)}")
 
 
 def position_of(text: str, needle: str, offset: int = 0) -> types.Position:
