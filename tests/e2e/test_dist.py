@@ -137,12 +137,19 @@ def test_the_wheel_runs_in_a_clean_venv(dist: Path, tmp_path: Path, version: str
     if not (project / "bin" / "python").exists():
         pytest.skip(f"no project venv for Python {version} (make install PYTHON=python{version})")
     venv = tmp_path / "venv"
+    # Without pip of its own (bootstrapping one costs seconds): the project's pip installs
+    # into it (`pip --python`).
     subprocess.run(
-        [str(project / "bin" / "python"), "-m", "venv", str(venv)], check=True, timeout=300
+        [str(project / "bin" / "python"), "-m", "venv", "--without-pip", str(venv)],
+        check=True,
+        timeout=300,
     )
     python = venv / "bin" / "python"
     installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(_wheel(dist))],
+        [
+            *(str(project / "bin" / "python"), "-m", "pip", "--python", str(python)),
+            *("install", "-q", "--no-deps", "--no-index", str(_wheel(dist))),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
