@@ -23,6 +23,7 @@ from checkspec.engine.llm.endpoints import (
     set_default_generator,
 )
 from checkspec.engine.settings import Settings, use_settings
+from tests.support.model_env import no_model_configured
 
 
 class OtherGenerator:
@@ -44,20 +45,8 @@ class PydanticEmbedder(BaseModel):  # as another library's (pydantic) embedding 
 
 @pytest.fixture(autouse=True)
 def no_defaults(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in (
-        "CHECKSPEC_MODEL",
-        "CHECKSPEC_API_BASE",
-        "CHECKSPEC_API_KEY",
-        "CHECKSPEC_EMBEDDING_MODEL",
-        "CHECKSPEC_EMBEDDING_API_BASE",
-        "CHECKSPEC_EMBEDDING_API_KEY",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    set_default_generator(None)
-    set_default_embedding_model(None)
-    yield
-    set_default_generator(None)
-    set_default_embedding_model(None)
+    with no_model_configured(monkeypatch):
+        yield
 
 
 def test_another_librarys_generator_is_used_as_it_is() -> None:

@@ -21,7 +21,6 @@ from checkspec.engine.judges import (
     Generator,
     LLMJudge,
     SemanticSimilarity,
-    clear_cache,
     get_default_generator,
     render_prompt,
     set_default_embedding_model,
@@ -29,31 +28,17 @@ from checkspec.engine.judges import (
     template_syntax_error,
 )
 from checkspec.engine.judges.verdict import VerdictError, read_verdict
+from tests.support.model_env import no_model_configured
 from tests.support.openai_stub import OpenAIStub, running_stub
 
-ENV_VARS = (
-    "CHECKSPEC_MODEL",
-    "CHECKSPEC_API_BASE",
-    "CHECKSPEC_API_KEY",
-    "CHECKSPEC_EMBEDDING_MODEL",
-    "CHECKSPEC_EMBEDDING_API_BASE",
-    "CHECKSPEC_EMBEDDING_API_KEY",
-)
 API_KEY = "sk-test-secret-1234"
 PASS = OpenAIStub.verdict(True, "The answer is polite.")
 
 
 @pytest.fixture(autouse=True)
 def clean_config(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    set_default_generator(None)
-    set_default_embedding_model(None)
-    clear_cache()
-    yield
-    set_default_generator(None)
-    set_default_embedding_model(None)
-    clear_cache()
+    with no_model_configured(monkeypatch):
+        yield
 
 
 @pytest.fixture

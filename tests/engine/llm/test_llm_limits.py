@@ -13,9 +13,7 @@ from checkspec.engine.judges import (
     Generator,
     LLMJudge,
     SemanticSimilarity,
-    clear_cache,
     render_prompt,
-    set_default_embedding_model,
     set_default_generator,
 )
 from checkspec.engine.llm.client import mask_secret, set_llm_client
@@ -23,35 +21,20 @@ from checkspec.engine.llm.prompt_limits import set_max_prompt_size
 from checkspec.engine.llm.prompts import PromptError
 from checkspec.engine.settings import editor_overrides, resolve_settings, use_settings
 from checkspec.engine.spec.workspace import workspace_from_text
+from tests.support.model_env import no_model_configured
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 API_KEY = "sk-test-secret-1234"
 PASS = OpenAIStub.verdict(True, "fine")
-ENV_VARS = (
-    "CHECKSPEC_MODEL",
-    "CHECKSPEC_API_BASE",
-    "CHECKSPEC_API_KEY",
-    "CHECKSPEC_EMBEDDING_MODEL",
-    "CHECKSPEC_EMBEDDING_API_BASE",
-    "CHECKSPEC_EMBEDDING_API_KEY",
-    "CHECKSPEC_MAX_PROMPT_SIZE",
-)
 TRACE = Trace(interactions=[Interaction(inputs="Capital?", outputs="Paris.")])
 
 
 @pytest.fixture(autouse=True)
 def clean_config(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    set_default_generator(None)
-    set_default_embedding_model(None)
-    set_max_prompt_size(None)
-    clear_cache()
-    yield
-    set_default_generator(None)
-    set_default_embedding_model(None)
-    set_max_prompt_size(None)
-    clear_cache()
+    with no_model_configured(monkeypatch, "CHECKSPEC_MAX_PROMPT_SIZE"):
+        set_max_prompt_size(None)
+        yield
+        set_max_prompt_size(None)
 
 
 @pytest.fixture
