@@ -101,9 +101,11 @@ async def diagnostics(
     client: LanguageClient,
     uri: str,
     until: Callable[[Sequence[types.Diagnostic]], bool] = lambda d: True,
+    seconds: float = 5.0,
 ) -> list[types.Diagnostic]:
-    """The diagnostics published for `uri`, once they satisfy `until` (5 s at most)."""
-    for _ in range(500):
+    """The diagnostics published for `uri`, once they satisfy `until` (a bound on
+    waiting, not a timing claim)."""
+    for _ in range(int(seconds * 100)):
         found = client.diagnostics.get(uri)
         if found is not None and until(found):
             return list(found)
@@ -140,11 +142,7 @@ async def diagnostics_of_version(
     """The diagnostics published for `uri` at `version` (a bound on waiting, not a timing
     claim); diagnostics_versions(client) must have been called before the edit."""
     versions = diagnostics_versions(client)
-    for _ in range(int(seconds * 100)):
-        if versions.get(uri) == version:
-            return list(client.diagnostics.get(uri) or [])
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no diagnostics of version {version} for {uri}: {versions.get(uri)}")
+    return await diagnostics(client, uri, lambda _: versions.get(uri) == version, seconds)
 
 
 def position_of(text: str, needle: str, offset: int = 0) -> types.Position:

@@ -6,11 +6,10 @@ that prove "answers, does not hang"; bench/hardening.py measures them.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,12 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import MAX_PROBLEMS, Position, Range
-from tests.support.lsp_helpers import diagnostics_of_version, diagnostics_versions, start_session
+from tests.support.lsp_helpers import (
+    diagnostics,
+    diagnostics_of_version,
+    diagnostics_versions,
+    start_session,
+)
 from tests.support.paths import REPO
 from tests.support.spec_texts import edit_sequence, random_spec
 
@@ -29,6 +33,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "checkspec.server"])
 MAX_FILE_SIZE = 4_000_000
 EXAMPLES = REPO / "examples"
+# How long to wait for diagnostics: a bound on waiting, not a timing claim (coverage and
+# load make a slow machine).
+LOADED = 120.0
 
 
 @pytest.fixture(scope="module")
@@ -58,21 +65,6 @@ def change_text(client: LanguageClient, uri: str, text: str, version: int) -> No
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
-
-
-async def diagnostics(
-    client: LanguageClient,
-    uri: str,
-    until: Callable[[Sequence[types.Diagnostic]], bool] = lambda d: True,
-    seconds: float = 120,  # a bound on waiting, not a timing claim: coverage + load is slow
-) -> list[types.Diagnostic]:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = client.diagnostics.get(uri)
-        if found is not None and until(found):
-            return list(found)
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no matching diagnostics for {uri}: {client.diagnostics.get(uri)}")
 
 
 def code_points(index: LineIndex, pos: types.Position) -> Position:
@@ -118,7 +110,7 @@ async def test_a_list_of_far_more_than_the_node_limit_opens_with_one_located_pro
     uri = (workspace / "million.scenario.yaml").as_uri()
     started = time.monotonic()
     open_text(client, uri, "name: big\nsteps: [" + ",".join(["1"] * 1_600_000) + "]\n")
-    (found,) = await diagnostics(client, uri)
+    (found,) = await diagnostics(client, uri, seconds=LOADED)
     assert time.monotonic() - started < 20  # measured: well under 2 s
     assert found.code == "too-many-nodes"
     assert found.range == types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
@@ -130,7 +122,7 @@ async def test_at_most_a_thousand_problems_are_published_plus_a_summary(
 ) -> None:
     uri = (workspace / "many.scenario.yaml").as_uri()
     open_text(client, uri, "name: big\nsteps: [" + ", ".join(["1"] * 20_000) + "]\n")
-    found = await diagnostics(client, uri)
+    found = await diagnostics(client, uri, seconds=LOADED)
     assert len(found) == MAX_PROBLEMS + 1
     assert found[-1].code == "more-problems"
     assert found[-1].message.startswith("… and 19,000 more problems")
@@ -143,7 +135,7 @@ async def test_requests_on_a_file_over_the_size_limit_do_not_read_it(
     text = "name: x\nsteps:\n  - checks:\n      - kind: \n" + "# padding\n" * 500_000
     uri = (workspace / "huge.scenario.yaml").as_uri()
     open_text(client, uri, text)
-    (found,) = await diagnostics(client, uri)
+    (found,) = await diagnostics(client, uri, seconds=LOADED)
     assert found.code == "too-large"
     identifier = types.TextDocumentIdentifier(uri=uri)
     pos = types.Position(line=3, character=14)
@@ -173,7 +165,7 @@ async def test_random_texts_get_ranges_inside_them_that_point_at_the_right_text(
         spec = random_spec(r)
         uri = (workspace / f"random{number}.scenario.yaml").as_uri()
         open_text(client, uri, spec.text)
-        found = await diagnostics(client, uri)
+        found = await diagnostics(client, uri, seconds=LOADED)
         index = LineIndex(spec.text)
         texts = {(d.code, text_at(index, d.range)) for d in found}
         symbols = await outline(client, uri)
@@ -213,7 +205,7 @@ async def test_random_edits_of_the_examples_keep_every_answer_bounded_and_inside
             )
             hover = await client.text_document_hover_async(types.HoverParams(identifier, pos))
             symbols = await outline(client, uri)
-            found = await diagnostics_of_version(client, uri, version)
+            found = await diagnostics_of_version(client, uri, version, LOADED)
             assert time.monotonic() - started < 20
             ranges = [d.range for d in found] + symbol_ranges(symbols)
             if completion is not None:
