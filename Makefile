@@ -59,8 +59,8 @@ fast-tests: install
 # and the pytest-xdist workers included: [tool.coverage.run] patch = subprocess); fails
 # under 90% for either folder. Two workers, a test file per worker at a time (its module's
 # language server or cluster is started once). A third (`make test JOBS=3`) ran the suite
-# in 385 s against 400 s, but the extra contention made deadline tests flaky in CI. `make suite SEED=1234` runs in a random
-# order (pytest-random-order; .ci/run uses fixed seeds).
+# in 385 s against 400 s, but two deadline tests failed with it in a CI run. `make suite
+# SEED=1234` runs in a random order (pytest-random-order; .ci/run uses fixed seeds).
 # Each step's time is printed, so CI says where the time went.
 timed = s=$$(date +%s); $(2); rc=$$?; echo "=== $(1): $$(( $$(date +%s) - s )) s"; exit $$rc
 # mypy (one core, ~30 s without its cache) and then the extension's tests (~5 s) run

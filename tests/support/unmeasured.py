@@ -12,8 +12,8 @@ traced. Two kinds of work gain nothing from it and run untraced:
   whose body is the cost its first examples (`measured_first(n)`).
 
 What runs untraced is not measured: a line only such work reached would show as missed
-(`make coverage`), never as covered. Most property tests gain nothing here: their traced time is hypothesis
-drawing examples, not the test's body.
+(`make coverage`), never as covered. Most property tests gain nothing here: their traced
+time is hypothesis drawing examples, not the test's body.
 """
 
 from __future__ import annotations
