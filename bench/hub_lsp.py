@@ -40,18 +40,11 @@ from lsprotocol import types
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.quiet_client import OPEN_AT as SMALL_AT  # noqa: E402
+from bench.quiet_client import OPEN_SCENARIO as SMALL  # noqa: E402
 from bench.quiet_client import QuietClient as Client  # noqa: E402
 from tests.support.hub_rows import row  # noqa: E402
 
-SMALL = """name: open
-steps:
-  - interacts:
-      - {inputs: hi, outputs: hello}
-    checks:
-      - kind: string_matching
-        keyword: hello
-"""
-SMALL_AT = types.Position(line=5, character=12)  # inside `string_matching`
 QUERIES = ("row 4242", "rw424", "plus one 77", "hub", "nowhere")
 GOAL_MS = {"completion": 30.0, "hover": 30.0, "workspace/symbol": 50.0}
 

@@ -1,6 +1,8 @@
 """The LSP client of the benches: a pygls client that answers what the server asks of
 a client (registrations, configuration, progress tokens, refreshes) and drops what it
-tells (logs, diagnostics pushed, progress, run events), so a bench measures the server."""
+tells (logs, diagnostics pushed, progress, run events), so a bench measures the server.
+Also the small file the LSP benches open beside their workload, and where in it they ask
+for completion."""
 
 from __future__ import annotations
 
@@ -8,6 +10,16 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+
+OPEN_SCENARIO = """name: open
+steps:
+  - interacts:
+      - {inputs: hi, outputs: hello}
+    checks:
+      - kind: string_matching
+        keyword: hello
+"""
+OPEN_AT = types.Position(line=5, character=12)  # inside `string_matching`
 
 # What the server tells a client, which a bench does not look at.
 TOLD = (

@@ -34,18 +34,10 @@ from lsprotocol import types
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.quiet_client import OPEN_AT as AT  # noqa: E402
+from bench.quiet_client import OPEN_SCENARIO as OPEN  # noqa: E402
 from bench.quiet_client import QuietClient as Client  # noqa: E402
 from bench.workload import write_suite_yaml  # noqa: E402
-
-OPEN = """name: open
-steps:
-  - interacts:
-      - {inputs: hi, outputs: hello}
-    checks:
-      - kind: string_matching
-        keyword: hello
-"""
-AT = types.Position(line=5, character=12)  # inside `string_matching`
 
 
 def capabilities() -> types.ClientCapabilities:
