@@ -1,11 +1,12 @@
-"""`package.module:attribute` references, resolved only when something runs."""
+"""`package.module:attribute` references, resolved only when something runs; and the
+engine's own packages whose names load on first use (`lazy_names`)."""
 
 from __future__ import annotations
 
 import importlib
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -45,3 +46,18 @@ def import_reference(reference: str, search_paths: Iterable[str | Path] = ()) ->
         except AttributeError:
             raise ImportError(f"module {module_name!r} has no attribute {attr_path!r}") from None
     return value
+
+
+def lazy_names(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's module `__getattr__`: each name of `homes` is imported from its module
+    (relative to `package`) when first asked for, then kept in the package."""
+
+    def load(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home, package), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return load

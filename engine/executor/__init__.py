@@ -7,8 +7,9 @@ pool, the settings and what they import before it has said it is ready (worker.p
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..imports import lazy_names
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from ..settings import worker_python as worker_python
@@ -37,12 +38,4 @@ _HOMES = {
 }
 
 __all__ = sorted(_HOMES)
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)

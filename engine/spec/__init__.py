@@ -5,8 +5,9 @@ this package (lines, problems, kinds) before it answers `initialize`, without th
 reader.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..imports import lazy_names
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .problems import Position, Problem, Range, Severity, TextEdit
@@ -14,27 +15,20 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors
     from .tree import Key, Node, Source
 
 _WHERE = {
-    "Key": "tree",
-    "Node": "tree",
-    "Position": "problems",
-    "Problem": "problems",
-    "Range": "problems",
-    "Severity": "problems",
-    "Source": "tree",
-    "TextEdit": "problems",
-    "parse_jsonl_lines": "source",
-    "parse_source": "source",
+    "Key": ".tree",
+    "Node": ".tree",
+    "Position": ".problems",
+    "Problem": ".problems",
+    "Range": ".problems",
+    "Severity": ".problems",
+    "Source": ".tree",
+    "TextEdit": ".problems",
+    "parse_jsonl_lines": ".source",
+    "parse_source": ".source",
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _WHERE)
 
 __all__ = [
     "Key",
