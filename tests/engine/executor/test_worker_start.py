@@ -15,7 +15,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from checkspec.engine import Groundedness, Scenario, StringMatching
+from checkspec.engine import Check, Groundedness, Scenario, StringMatching
 from checkspec.engine.executor import Job, RunOptions, WorkerPool
 from checkspec.engine.settings import Settings
 
@@ -54,8 +54,10 @@ def test_importing_the_worker_loads_no_engine() -> None:
         assert heavy not in loaded, heavy
 
 
-def _seen_by_the_target(tmp_path: Path, scenario: Scenario) -> dict[str, bool]:
+def _seen_by_the_target(tmp_path: Path, check: Check) -> dict[str, bool]:
+    """What the target saw of the worker's modules, in a scenario with `check`."""
     (tmp_path / "start_agent.py").write_text(textwrap.dedent(AGENT), encoding="utf-8")
+    scenario = Scenario("seen", target="python:start_agent:loaded").interact("hello").check(check)
 
     async def main() -> dict[str, bool]:
         pool = WorkerPool(size=1, concurrency=1)
@@ -72,12 +74,7 @@ def _seen_by_the_target(tmp_path: Path, scenario: Scenario) -> dict[str, bool]:
 
 
 def test_a_scenario_without_judges_runs_without_loading_them(tmp_path: Path) -> None:
-    scenario = (
-        Scenario("plain", target="python:start_agent:loaded")
-        .interact("hello")
-        .check(StringMatching(keyword="judges"))
-    )
-    seen = _seen_by_the_target(tmp_path, scenario)
+    seen = _seen_by_the_target(tmp_path, StringMatching(keyword="judges"))
     assert seen == {
         "checkspec.engine.judges": False,
         "checkspec.engine.llm.prompts": False,
@@ -87,10 +84,5 @@ def test_a_scenario_without_judges_runs_without_loading_them(tmp_path: Path) -> 
 
 
 def test_a_judged_scenario_has_its_judge_loaded_before_it_starts(tmp_path: Path) -> None:
-    scenario = (
-        Scenario("judged", target="python:start_agent:loaded")
-        .interact("hello")
-        .check(Groundedness(context="hello"))
-    )
-    seen = _seen_by_the_target(tmp_path, scenario)
+    seen = _seen_by_the_target(tmp_path, Groundedness(context="hello"))
     assert seen["checkspec.engine.judges"] and seen["checkspec.engine.llm.prompts"]
