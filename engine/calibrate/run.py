@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ..core.result import ScenarioResult
@@ -190,7 +191,8 @@ class Calibration:
         return found
 
     def to_json(self) -> dict[str, Any]:
-        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.started))
+        # Milliseconds, as a run's: `checkspec compare` orders the two (history/calibrations.py).
+        started = datetime.fromtimestamp(self.started, UTC).isoformat(timespec="milliseconds")
         return {
             "format": FORMAT,
             "calibration": {

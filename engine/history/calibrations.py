@@ -9,6 +9,7 @@ compare` (the calibrations in force when each run was made).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -30,12 +31,27 @@ def agreement_drops(
     return drops
 
 
+def _instant(text: Any) -> datetime | None:
+    """An ISO 8601 time as kept (`...Z` or `...+00:00`, seconds or milliseconds); None
+    when it is not one. A time without an offset is UTC."""
+    try:
+        moment = datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def in_force(calibrations: Sequence[Mapping[str, Any]], moment: str) -> Mapping[str, Any] | None:
     """The newest calibration made at or before `moment` (an ISO 8601 UTC time), of
-    calibrations listed newest first."""
-    when = moment[:19]
+    calibrations listed newest first. Times compare as instants, to the millisecond both
+    are kept to: a calibration made in the second a run started, after it, is not in
+    force at that run."""
+    when = _instant(moment)
+    if when is None:
+        return None
     for calibration in calibrations:
-        if str(calibration.get("started") or "")[:19] <= when:
+        made = _instant(calibration.get("started"))
+        if made is not None and made <= when:
             return calibration
     return None
 

@@ -8,7 +8,7 @@ interchangeable inputs of `checkspec compare` and `checkspec report`:
   "format": "checkspec-run/1",
   "run": {
     "id": "20261202-135512-3f2a",        # the history's run id (also in a JSON report file)
-    "started": "2026-12-02T13:55:12Z",   # UTC, ISO 8601
+    "started": "2026-12-02T13:55:12.345+00:00",   # UTC, ISO 8601, milliseconds
     "duration_s": 1.234,
     "source": "cli" | "pytest" | "editor",
     "git": {"commit": "<40 hex>", "dirty": false} | null,   # null outside a repository
@@ -150,7 +150,9 @@ def run_info(report: RunReport, counts: Mapping[str, int]) -> dict[str, Any]:
     root = report.root
     return {
         "id": report.run_id,
-        "started": datetime.fromtimestamp(report.started, UTC).isoformat(timespec="seconds"),
+        # Milliseconds: a run and a calibration made in the same second still have an order
+        # (calibrations.py, `in_force`).
+        "started": datetime.fromtimestamp(report.started, UTC).isoformat(timespec="milliseconds"),
         "duration_s": round(report.duration_s, 3),
         "source": report.source,
         "git": git_state(str(root) if root is not None else os.getcwd()),

@@ -205,6 +205,11 @@ COMPARE_FORMATS: dict[str, Callable[[Comparison], str]] = {
 }
 
 
+def _seconds(started: str) -> str:
+    """`2026-12-02T13:55:12Z` of a kept time (milliseconds and the UTC offset dropped)."""
+    return started[:19] + "Z" if len(started) >= 19 else started
+
+
 def history_text(runs: Sequence[RunSummary]) -> str:
     if not runs:
         return "no runs yet\n"
@@ -216,7 +221,7 @@ def history_text(runs: Sequence[RunSummary]) -> str:
         rows.append(
             (
                 run.id,
-                run.started.replace("+00:00", "Z"),
+                _seconds(run.started),
                 run.source,
                 git,
                 str(run.passed),

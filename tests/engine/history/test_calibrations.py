@@ -7,13 +7,19 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from checkspec.engine.calibrate.run import Calibration
+from checkspec.engine.history import payload as payload_module
 from checkspec.engine.history.calibrations import (
     agreement_drops,
     drop_lines,
     drops_between,
     in_force,
 )
+from checkspec.engine.history.payload import run_info
 from checkspec.engine.history.store import SCHEMA_VERSION, HistoryStore
+from checkspec.engine.runs.report import RunReport
 from tests.support.history_payloads import payload
 
 
@@ -69,3 +75,32 @@ def test_the_calibration_in_force_at_each_run(tmp_path: Path) -> None:
         assert in_force(kept, "2026-12-02T12:00:00+00:00")["id"] == "c1"
         assert drops_between(store, "2026-12-02T12:00:00+00:00", "2026-12-03T12:00:00+00:00")
         assert drops_between(store, "2026-12-03T11:00:00+00:00", "2026-12-03T12:00:00+00:00") == []
+
+
+def test_a_calibration_made_in_the_second_a_run_started_but_after_it_is_not_in_force(
+    tmp_path: Path,
+) -> None:
+    # A quick run, then a calibration, within one second: kept to the millisecond, the
+    # calibration comes after the run (compare once took it as in force at both runs).
+    with HistoryStore(tmp_path / "history.db") as store:
+        store.save_calibration(calibration("c1", "2026-12-02T10:00:00.100+00:00", 0.75))
+        store.save_calibration(calibration("c2", "2026-12-02T10:00:00.900+00:00", 0.5))
+        kept = store.calibrations()
+        assert in_force(kept, "2026-12-02T10:00:00.400+00:00")["id"] == "c1"
+        assert in_force(kept, "2026-12-02T10:00:00.050+00:00") is None
+        # Old records, kept to the second, and calibrations written with Z still compare.
+        assert in_force(kept, "2026-12-02T10:00:01+00:00")["id"] == "c2"
+        assert in_force(kept, "2026-12-02T10:00:01Z")["id"] == "c2"
+        assert in_force(kept, "not a time") is None
+        drops = drops_between(store, "2026-12-02T10:00:00.400+00:00", "2026-12-02T10:00:01+00:00")
+        assert [d["judge"] for d in drops] == ["llm_judge @ m [p]"]
+
+
+def test_runs_and_calibrations_are_kept_to_the_millisecond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(payload_module, "git_state", lambda root: None)  # no git process
+    info = run_info(RunReport(runs=[], started=1_700_000_000.25), {"pass": 0})
+    assert info["started"] == "2023-11-14T22:13:20.250+00:00"
+    made = Calibration(judges=[], labels=[], started=1_700_000_000.25).to_json()
+    assert made["calibration"]["started"] == "2023-11-14T22:13:20.250+00:00"
