@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+
+
+@contextlib.contextmanager
+def cluster_temp() -> Iterator[str]:
+    """A cluster's own temp folder, short: Ray's socket paths must fit in 107 bytes, and
+    pytest's base temp (/tmp/pytest-of-USER/pytest-NNNN/popen-gwN/...) grows with each
+    run on the machine until they do not. Whatever the cluster left is stopped after."""
+    temp = tempfile.mkdtemp(prefix="cs-ray-", dir="/tmp")
+    try:
+        yield temp
+    finally:
+        _stop(Path(temp))
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def _stop(temp: Path) -> None:

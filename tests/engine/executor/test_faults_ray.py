@@ -5,17 +5,15 @@ stopped by SIGTERM shuts Ray down as any run does: test_faults_signals covers th
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.ray_cluster import ENV, _of_cluster, _stop
+from tests.support.ray_cluster import ENV, _of_cluster, cluster_temp
 
 pytest.importorskip("ray")
 
@@ -52,14 +50,9 @@ scenarios:
 
 @pytest.fixture
 def ray_temp() -> Iterator[str]:
-    # Short (Ray's socket paths must fit in 107 bytes) and this test's own, so that only
-    # its cluster is looked at, whatever other Ray runs on the machine.
-    temp = tempfile.mkdtemp(prefix="cs-ray-", dir="/tmp")
-    try:
+    # This test's own: only its cluster is looked at, whatever other Ray runs here.
+    with cluster_temp() as temp:
         yield temp
-    finally:
-        _stop(Path(temp))  # whatever the test found left
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def of_cluster(temp: str) -> set[int]:

@@ -23,7 +23,7 @@ from checkspec.engine import Scenario, StringMatching
 from checkspec.engine.executor.jobs import Ending, Job, Outcome, RunOptions, not_run
 from checkspec.engine.executor.ray_executor import RayExecutor
 from checkspec.engine.settings import Settings
-from tests.support.ray_cluster import ENV, _stop
+from tests.support.ray_cluster import ENV, _stop, cluster_temp
 
 pytest.importorskip("ray")
 
@@ -69,9 +69,13 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def cluster() -> Iterator[str]:
+    with cluster_temp() as temp:
+        yield from _started(temp)
+
+
+def _started(temp: str) -> Iterator[str]:
     port = free_port()
-    temp = tmp_path_factory.mktemp("ray")
     started = subprocess.run(
         [
             RAY, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
@@ -83,10 +87,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         timeout=180,
     )  # fmt: skip
     assert started.returncode == 0, started.stderr
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        _stop(temp)
+    yield f"127.0.0.1:{port}"
 
 
 def test_stopping_the_cluster_leaves_no_worker(tmp_path: Path) -> None:
