@@ -156,6 +156,10 @@ class LoopWatch:
         key = _running_job.get()  # None: the loop itself, or code outside any job
         deadline = self._deadlines.get(key) if key is not None else None
         when = deadline.when() if deadline is not None else None
+        if when is None and self._seen == self._last_turn and self._holder is not None:
+            # The job found holding the loop this time was stopped (or let go) and the
+            # loop has not turned yet: the hold is still its, and the others get it back.
+            return
         self._seen = self._last_turn  # who holds the loop this time is known
         self._holder = key if when is not None else None
         self._holder_due = when if when is not None else math.inf
