@@ -43,8 +43,15 @@ typecheck: install
 # each of the suite's ~700 Python processes (the CLI, language servers, workers, under
 # coverage) compile the engine afresh, and each pytest worker rewrite every test module
 # (collection: 8.6 s of CPU a worker without the cache, 3.7 s with it).
+# pip compiled the venv's packages into their own __pycache__ folders, where Python
+# does not look once a prefix is set: tools/link_bytecode.py links them under it, once a
+# venv install (a clean clone's suite otherwise compiled litellm, ray, ... in its processes).
 fast-tests suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(CURDIR)/build/pycache
 fast-tests suite python-suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
+BYTECODE := build/pycache/.linked-$(notdir $(VENV))
+$(BYTECODE): $(STAMP) tools/link_bytecode.py
+	PYTHONPYCACHEPREFIX=$(CURDIR)/build/pycache $(PY) tools/link_bytecode.py
+	@touch $@
 
 # The inner loop, for every edit (about 60 s): ruff, mypy and the fast tests, those that
 # start no process, no server and reach no network. tests/support/lanes.py marks each test
@@ -52,7 +59,7 @@ fast-tests suite python-suite test-python package-test: export PYTHONDONTWRITEBY
 # starts something anyway.
 check: lint typecheck fast-tests
 
-fast-tests: install
+fast-tests: install $(BYTECODE)
 	CHECKSPEC_TEST_LANE=fast $(PY) -m pytest -q -m fast -n 2
 
 # Every test, with branch coverage of engine/ and server/ (language server subprocesses
@@ -82,7 +89,7 @@ SEED ?=
 ORDER := $(if $(SEED),--random-order-bucket=module --random-order-seed=$(SEED))
 suite: python-suite extension-tests
 
-python-suite: install
+python-suite: install $(BYTECODE)
 	@rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)
 	$(PY) -m coverage run -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
 	@$(PY) -m coverage combine -q
@@ -115,7 +122,7 @@ screenshots: install
 	CHECKSPEC_E2E_DOCS=$(CURDIR)/docs node vscode-extension/e2e/report.mjs
 
 # The Python suite alone, without coverage (CI runs it on the newest Python).
-test-python: install
+test-python: install $(BYTECODE)
 	$(PY) -m pytest -q -n $(JOBS) --dist loadfile $(ORDER)
 
 # The sdist and the wheel PyPI would get, in dist/, checked by twine (metadata, README
@@ -129,7 +136,7 @@ dist: install
 # binary modules per Python carry the target's platform, linux-x64's import with Python 3.11
 # and 3.13 (tests/e2e/test_vsix_targets.py). Minutes, and the first run downloads the wheels
 # into build/wheelhouse: not part of `make test`.
-package-test: install
+package-test: install $(BYTECODE)
 	$(MAKE) -C vscode-extension node_modules/.package-lock.json
 	CHECKSPEC_PACKAGE_TEST=1 $(PY) -m pytest -q -p no:randomly -p no:cacheprovider tests/e2e/test_vsix_targets.py
 
