@@ -8,7 +8,6 @@ summary or the outline changes, `make fixtures` records them again
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -17,20 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.paths import REPO
+from tests.support.paths import REPO, load_script
 
 # tools/extension_fixtures.py starts the language server over stdio.
 pytestmark = pytest.mark.subprocess
 
 
 def _load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "extension_fixtures", REPO / "tools" / "extension_fixtures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "extension_fixtures.py", "extension_fixtures")
 
 
 TOOL = _load_tool()

@@ -6,7 +6,6 @@ nothing about speed is asserted.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -15,18 +14,14 @@ from types import ModuleType
 
 import yaml
 
-from tests.support.paths import REPO
+from tests.support.paths import REPO, load_script
 
 BENCH = REPO / "bench"
 COUNT = 20
 
 
 def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(BENCH / f"{name}.py", f"bench_{name}")
 
 
 workload = _load("workload")

@@ -5,24 +5,15 @@ target's markers; and what every Python's folder holds the same moves to libs/co
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import zipfile
 from pathlib import Path
 from types import ModuleType
 
-from tests.support.paths import REPO
+from tests.support.paths import REPO, load_script
 
 
 def _bundler() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "tools_bundle_server", REPO / "tools" / "bundle_server.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "bundle_server.py", "tools_bundle_server")
 
 
 bundler = _bundler()

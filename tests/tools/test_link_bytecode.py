@@ -14,17 +14,11 @@ from types import ModuleType
 
 import pytest
 
-from tests.support.paths import REPO
+from tests.support.paths import REPO, load_script
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "link_bytecode", REPO / "tools" / "link_bytecode.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "link_bytecode.py", "link_bytecode")
 
 
 tool = _tool()

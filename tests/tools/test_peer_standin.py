@@ -4,21 +4,14 @@ example, a mapping keyed by the input's names. Nothing about speed is asserted."
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from types import ModuleType
 
-from tests.support.paths import REPO
+from tests.support.paths import REPO, load_script
 
 
 def _standin() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_peer_standin", REPO / "bench" / "peer_standin.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "bench" / "peer_standin.py", "bench_peer_standin")
 
 
 def _chat(prompt: str, **extra: object) -> object:

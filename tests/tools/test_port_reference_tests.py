@@ -3,7 +3,6 @@ writes out of a real git repository, and the summary it reads back from a real p
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -11,18 +10,13 @@ from pathlib import Path
 from types import ModuleType
 
 from tests.support.paths import REPO as _REPO
+from tests.support.paths import load_script
 
 REPO = _REPO
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "port_reference_tests", REPO / "tools" / "port_reference_tests.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "tools" / "port_reference_tests.py", "port_reference_tests")
 
 
 tool = _tool()
