@@ -46,11 +46,12 @@ typecheck: install
 # pip compiled the venv's packages into their own __pycache__ folders, where Python
 # does not look once a prefix is set: tools/link_bytecode.py links them under it, once a
 # venv install (a clean clone's suite otherwise compiled litellm, ray, ... in its processes).
-fast-tests suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(CURDIR)/build/pycache
+PYCACHE := $(CURDIR)/build/pycache
+fast-tests suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(PYCACHE)
 fast-tests suite python-suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
-BYTECODE := build/pycache/.linked-$(notdir $(VENV))
+BYTECODE := $(PYCACHE)/.linked-$(notdir $(VENV))
 $(BYTECODE): $(STAMP) tools/link_bytecode.py
-	PYTHONPYCACHEPREFIX=$(CURDIR)/build/pycache $(PY) tools/link_bytecode.py
+	PYTHONPYCACHEPREFIX=$(PYCACHE) $(PY) tools/link_bytecode.py
 	@touch $@
 
 # The inner loop, for every edit (about 60 s): ruff, mypy and the fast tests, those that

@@ -13,13 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Any
 
 from ..core.result import ScenarioResult
 from ..core.usage import Usage
 from ..executor import Ending, Executor, Job, RunOptions
-from ..history.payload import new_run_id
+from ..history.payload import kept_time, new_run_id
 from ..settings import Settings
 from .labels import Label, Planned
 from .metrics import FAIL, PASS, Confusion, Consistency, consistency
@@ -191,8 +190,7 @@ class Calibration:
         return found
 
     def to_json(self) -> dict[str, Any]:
-        # Milliseconds, as a run's: `checkspec compare` orders the two (history/calibrations.py).
-        started = datetime.fromtimestamp(self.started, UTC).isoformat(timespec="milliseconds")
+        started = kept_time(self.started)  # as a run's: `checkspec compare` orders the two
         return {
             "format": FORMAT,
             "calibration": {

@@ -80,6 +80,13 @@ class ReportFormatError(ValueError):
     """A file that is not a JSON run report of the format this checkspec reads."""
 
 
+def kept_time(epoch: float) -> str:
+    """When a run or a calibration started, as the history keeps it: ISO 8601, UTC, to the
+    millisecond, so that a run and a calibration made in the same second still have an
+    order (calibrations.py, `in_force`)."""
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")
+
+
 def new_run_id(started: float | None = None) -> str:
     """Sortable and short: `YYYYMMDD-HHMMSS-xxxx` (UTC, 4 random hex digits)."""
     moment = datetime.fromtimestamp(started if started is not None else time.time(), UTC)
@@ -150,9 +157,7 @@ def run_info(report: RunReport, counts: Mapping[str, int]) -> dict[str, Any]:
     root = report.root
     return {
         "id": report.run_id,
-        # Milliseconds: a run and a calibration made in the same second still have an order
-        # (calibrations.py, `in_force`).
-        "started": datetime.fromtimestamp(report.started, UTC).isoformat(timespec="milliseconds"),
+        "started": kept_time(report.started),
         "duration_s": round(report.duration_s, 3),
         "source": report.source,
         "git": git_state(str(root) if root is not None else os.getcwd()),

@@ -71,23 +71,19 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     with cluster_temp() as temp:
-        yield from _started(temp)
-
-
-def _started(temp: str) -> Iterator[str]:
-    port = free_port()
-    started = subprocess.run(
-        [
-            RAY, "start", "--head", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
-            "--disable-usage-stats", f"--temp-dir={temp}",
-        ],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=180,
-    )  # fmt: skip
-    assert started.returncode == 0, started.stderr
-    yield f"127.0.0.1:{port}"
+        port = free_port()
+        started = subprocess.run(
+            [
+                RAY, "start", "--head", f"--port={port}", "--num-cpus=2",
+                "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={temp}",
+            ],
+            capture_output=True,
+            text=True,
+            env=ENV,
+            timeout=180,
+        )  # fmt: skip
+        assert started.returncode == 0, started.stderr
+        yield f"127.0.0.1:{port}"
 
 
 def test_stopping_the_cluster_leaves_no_worker(tmp_path: Path) -> None:
