@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: package-test dist run test suite python-suite extension-tests check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
+.PHONY: package-test dist run test security suite python-suite extension-tests check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -47,8 +47,8 @@ typecheck: install
 # does not look once a prefix is set: tools/link_bytecode.py links them under it, once a
 # venv install (a clean clone's suite otherwise compiled litellm, ray, ... in its processes).
 PYCACHE := $(CURDIR)/build/pycache
-fast-tests suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(PYCACHE)
-fast-tests suite python-suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
+fast-tests security suite python-suite test-python package-test: export PYTHONPYCACHEPREFIX := $(PYCACHE)
+fast-tests security suite python-suite test-python package-test: export PYTHONDONTWRITEBYTECODE :=
 BYTECODE := $(PYCACHE)/.linked-$(notdir $(VENV))
 $(BYTECODE): $(STAMP) tools/link_bytecode.py
 	PYTHONPYCACHEPREFIX=$(PYCACHE) $(PY) tools/link_bytecode.py
@@ -62,6 +62,11 @@ check: lint typecheck fast-tests
 
 fast-tests: install $(BYTECODE)
 	CHECKSPEC_TEST_LANE=fast $(PY) -m pytest -q -m fast -n 2
+
+# The attack-style tests alone (tests/security/, each file named by what it attacks, with
+# docs/security.md saying what each surface promises); `make test` runs them too.
+security: install $(BYTECODE)
+	$(PY) -m pytest -q -n 2 tests/security
 
 # Every test, with branch coverage of engine/ and server/ (language server subprocesses
 # and the pytest-xdist workers included: [tool.coverage.run] patch = subprocess); fails

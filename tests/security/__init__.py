@@ -1,0 +1,1 @@
+"""Attack-style tests, named by what they attack (`make security` runs them alone)."""
