@@ -146,6 +146,26 @@ class SpecFile(pytest.File):
             return str(self.path)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A checkspec.yaml that cannot be used (errors, another user's) is a usage error of
+    the session, as pytest's own `--strict-config` makes a bad ini file: no scenario runs
+    with defaults in place of the settings it was written for."""
+    if not _enabled(config):
+        return
+    from .settings import ConfigUnreadable, require_readable
+    from .spec.workspace import find_workspace
+
+    seen: set[Path] = set()
+    for item in items:
+        if not isinstance(item, _SpecItem) or (folder := item.path.parent) in seen:
+            continue
+        seen.add(folder)
+        try:
+            require_readable(find_workspace([item.path]))
+        except ConfigUnreadable as exc:
+            raise pytest.UsageError("\n".join(exc.lines())) from None
+
+
 def _spec_file(item: pytest.Item) -> SpecFile:
     """The spec file an item of ours was collected from."""
     parent = item.parent

@@ -33,6 +33,7 @@ from .llm.endpoints import (  # noqa: F401
     set_default_embedding_model,
     set_default_generator,
 )
+from .spec.problems import Problem, Severity
 from .spec.workspace import Workspace
 
 # Where each variable-borne value comes from (`checkspec settings`): the catalog's
@@ -84,6 +85,38 @@ class Settings:
     api_key: str | None = field(default=None, repr=False)
     embedding_api_key: str | None = field(default=None, repr=False)
     sdk_api_base: str | None = None
+
+
+class ConfigUnreadable(Exception):
+    """The workspace's checkspec.yaml has errors (an unknown key, a wrong type, a YAML
+    error) or is not trusted (engine/spec/trust.py): nothing that would use its settings
+    runs, rather than run with defaults in its place (exit 2 on the CLI, a usage error in
+    pytest, a refused run in the editor)."""
+
+    def __init__(self, path: Path, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self, shown: str | None = None) -> list[str]:
+        """Each problem as `checkspec.yaml:LINE:COL: error: ...`, then what it means."""
+        where = shown or str(self.path)
+        return [p.format(where) for p in self.problems] + [
+            f"error: {where} cannot be used as it is: fix it (nothing runs with defaults "
+            "in its place)"
+        ]
+
+
+def config_errors(workspace: Workspace) -> list[Problem]:
+    """The errors of the workspace's checkspec.yaml (none without one)."""
+    return [p for p in workspace.problems if p.severity is Severity.ERROR]
+
+
+def require_readable(workspace: Workspace) -> Workspace:
+    """The workspace, if its checkspec.yaml can be used; else ConfigUnreadable."""
+    if workspace.config_path is not None and (errors := config_errors(workspace)):
+        raise ConfigUnreadable(workspace.config_path, errors)
+    return workspace
 
 
 def resolve_settings(workspace: Workspace | None = None, **overrides: Any) -> Settings:
@@ -191,7 +224,9 @@ def masked(secret: str | None) -> str | None:
 
 def run_settings(workspace: Workspace, **overrides: Any) -> Settings:
     """The settings of a run (the CLI's, the pytest plugin's): resolved as above, with the
-    paths made absolute from the workspace root."""
+    paths made absolute from the workspace root. A checkspec.yaml with errors raises
+    ConfigUnreadable: a run never goes on with defaults in place of a file it cannot use."""
+    require_readable(workspace)
     return for_workspace(resolve_settings(workspace, **overrides), workspace.root)
 
 

@@ -147,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
     except WorkspaceConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    # First: a checkspec.yaml that cannot be used stops it as it stops `run`.
+    settings = run_settings(
+        workspace, cache=False if args.no_cache else None, max_cost=args.max_cost
+    )
     documents, invalid = _documents(args.paths)
     if documents is None or invalid:
         print("error: fix the problems above to calibrate", file=sys.stderr)
@@ -165,9 +169,6 @@ def run(args: argparse.Namespace) -> int:
         planned = [*planned, *with_prompt(planned, str(prompt.resolve()))]
     if disabled:
         print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
-    settings = run_settings(
-        workspace, cache=False if args.no_cache else None, max_cost=args.max_cost
-    )
     models: list[str | None] = list(dict.fromkeys(args.model)) or [None]
     calibration = None
     if planned:

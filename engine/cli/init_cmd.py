@@ -33,7 +33,9 @@ CONFIG_TEXT = """\
 $schema: {schemas}/config.schema.json
 
 # The model of the judge checks and of `checkspec generate` (any litellm model name; or set
-# CHECKSPEC_MODEL). api_base / api_key point it at another endpoint.
+# CHECKSPEC_MODEL). `api_base:` points it at another endpoint. The key never goes in this
+# file: set CHECKSPEC_API_KEY (or the provider's own variable, as OPENAI_API_KEY) in the
+# environment that runs checkspec.
 model: {model}
 
 # The agent under test, for every file that names none:

@@ -358,6 +358,16 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except SelectionRefused as refused:
         print(f"error: {refused}", file=sys.stderr)
         return EXIT_INVALID
+    except Exception as exc:
+        from ..settings import ConfigUnreadable  # here: only a refusal needs the settings
+
+        if not isinstance(exc, ConfigUnreadable):
+            raise
+        # A checkspec.yaml that cannot be used stops every command that would use it,
+        # before anything runs: never defaults in its place (docs/outcomes.md).
+        for line in exc.lines(str(_relative(exc.path))):
+            print(line, file=sys.stderr)
+        return EXIT_INVALID
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default

@@ -31,10 +31,12 @@ def add_parser(commands: Any, setting_options: Callable[[argparse.ArgumentParser
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """{name, value, origin} of each setting, in the catalog's order (the secrets last)."""
     from ..catalog import SETTINGS
-    from ..settings import SECRETS, Settings, masked, resolve
+    from ..settings import SECRETS, Settings, masked, require_readable, resolve
     from ..spec.workspace import find_workspace
 
-    workspace = find_workspace(args.paths)
+    # A checkspec.yaml with errors is not in force: its problems, not defaults that look
+    # set (ConfigUnreadable: exit 2, engine/cli/main.py).
+    workspace = require_readable(find_workspace(args.paths))
     flags = {s.name: getattr(args, s.name, None) for s in SETTINGS if s.flag}
     resolved = resolve(workspace, flags=flags)
     found = []

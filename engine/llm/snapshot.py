@@ -69,6 +69,16 @@ def using(settings: LLMSettings) -> Iterator[LLMSettings]:
         _active.reset(token)
 
 
+TRUSTED_FOLDERS_ENV = "CHECKSPEC_TRUSTED_FOLDERS"
+
+
+def trusted_folders(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The folders whose checkspec.yaml the user trusts whoever owns it (engine/spec/
+    trust.py), from CHECKSPEC_TRUSTED_FOLDERS: separated by the path separator, `*` any."""
+    raw = (os.environ if environ is None else environ).get(TRUSTED_FOLDERS_ENV, "")
+    return [folder.strip() for folder in raw.split(os.pathsep) if folder.strip()]
+
+
 def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """THE reading of the environment: the catalog's CHECKSPEC_* variables that are set
     (numbers that do not read as one are ignored), plus the secrets (`api_key`,

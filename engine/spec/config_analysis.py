@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from ..core.check import Check, lint_later
 from ..core.gcpause import gc_paused
+from ..llm.snapshot import API_KEY_ENV, EMBEDDING_API_KEY_ENV
 from ..targets import describe_target_problem
 from .check_analysis import Context, lint_check
 from .fields import is_mapping
@@ -45,12 +46,31 @@ def analyze_config(text: str) -> tuple[WorkspaceConfig, list[Problem]]:
         return WorkspaceConfig(), [internal_error(exc)]
 
 
+def _secret_message(key: str, variable: str) -> str:
+    return (
+        f"'{key}' does not go in checkspec.yaml (a file ends up in commits and reports): set "
+        f"the {variable} environment variable (or the provider's own, as OPENAI_API_KEY) "
+        "where checkspec runs"
+    )
+
+
+_SECRETS = {
+    "api_key": _secret_message("api_key", API_KEY_ENV),
+    "embedding_api_key": _secret_message("embedding_api_key", EMBEDDING_API_KEY_ENV),
+}
+
+
 def config_of(root: Node) -> tuple[WorkspaceConfig, list[Problem]]:
     """The config a read checkspec.yaml gives (defaults where invalid) and its problems."""
     problems: list[Problem] = []
     if not is_mapping(root, "checkspec.yaml", problems):
         return WorkspaceConfig(), problems
     data = dict(root.value)
+    for key_node, _value in root.entries:
+        if isinstance(key_node.value, str) and key_node.value in _SECRETS:
+            # A key in a file ends up in a commit: say where keys go, not "did you mean".
+            problems.append(Problem("secret-in-config", _SECRETS[key_node.value], key_node.range))
+            data.pop(key_node.value, None)
     try:
         config = WorkspaceConfig.model_validate(data)
     except ValidationError as exc:

@@ -86,6 +86,18 @@ def find_workspace(paths: Iterable[str | PathLike[str]] = ()) -> Workspace:
 _CACHE: dict[Path, tuple[float, Workspace]] = {}
 
 
+def _untrusted(config_path: Path) -> Workspace | None:
+    """The workspace of a checkspec.yaml another user owns: none of its content, one
+    problem saying whose it is and how to trust it (engine/spec/trust.py)."""
+    from .trust import untrusted_reason
+
+    reason = untrusted_reason(config_path)
+    if reason is None:
+        return None
+    problem = Problem("untrusted-config", reason, Range.point(0, 0))
+    return Workspace(root=config_path.parent, config_path=config_path, problems=[problem])
+
+
 def load_workspace(spec_path: Path) -> Workspace:
     """The workspace of one spec file (`find_workspace` of it); re-read only when
     checkspec.yaml changes."""
@@ -93,6 +105,8 @@ def load_workspace(spec_path: Path) -> Workspace:
 
 
 def _read(config_path: Path) -> Workspace:
+    if (refused := _untrusted(config_path)) is not None:  # asked each time: owners change
+        return refused
     mtime = config_path.stat().st_mtime
     cached = _CACHE.get(config_path)
     if cached and cached[0] == mtime:
@@ -109,7 +123,10 @@ def _read(config_path: Path) -> Workspace:
 
 
 def workspace_from_text(text: str, config_path: Path) -> Workspace:
-    """Parse checkspec.yaml text; problems are located, a bad config never raises."""
+    """Parse checkspec.yaml text; problems are located, a bad config never raises. A file
+    of another user is not parsed (engine/spec/trust.py), whoever holds its text."""
+    if (refused := _untrusted(config_path)) is not None:
+        return refused
     from .config_analysis import analyze_config  # deferred for start-up time: YAML reader, checks
 
     config, problems = analyze_config(text)

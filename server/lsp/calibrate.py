@@ -20,6 +20,7 @@ from lsprotocol import types
 from ..analysis.command_names import CALIBRATE_FILE
 from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
+from .runs import config_refusal
 
 if TYPE_CHECKING:
     from checkspec.engine.executor import Outcome
@@ -43,6 +44,8 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
     doc = ls.store.get(uri) or ls.store.load(uri)
     if doc is None or not doc.path:
         return {"error": f"not a readable file: {uri}"}
+    if (refused := config_refusal(doc)) is not None:  # never judged with defaults instead
+        return {"error": refused}
     document = ls.store.analysis(doc)
     runnable = [(document, e) for e in document.scenarios if e.scenario is not None]
     planned, _ = labelled(runnable, scenario_identity)

@@ -22,7 +22,7 @@ from . import diagnostics, run_history
 from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
 from .last_runs import refresh_views
-from .runs import SCENARIO_FINISHED, findings_of, summary_of
+from .runs import SCENARIO_FINISHED, config_refusal, findings_of, summary_of
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
     from checkspec.engine.executor import Outcome
@@ -118,6 +118,11 @@ async def run_file(
     entries = [e for e in document.scenarios if indexes is None or e.index in indexes]
     if not entries:
         return {"uri": uri, "error": "no such scenario in this document", "scenarios": []}
+    if (refused := config_refusal(doc)) is not None:  # never a run with defaults instead
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Error, message=refused)
+        )
+        return {"uri": uri, "status": "error", "error": refused, "scenarios": []}
     publisher = _Publisher(ls, uri, text)
     # Read while the run registers itself: an await before it would let a second run of
     # the same scenarios, or a $/cancelRequest, arrive before this run can be replaced

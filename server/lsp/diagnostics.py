@@ -20,6 +20,8 @@ from .convert import RUN_SOURCE, to_diagnostic
 from .guard import report
 
 if TYPE_CHECKING:
+    from checkspec.engine.spec.problems import Problem
+
     from .documents import OpenDocument
     from .host import Host
 
@@ -33,9 +35,29 @@ def diagnostics_of(ls: Host, doc: OpenDocument) -> list[types.Diagnostic]:
         return []
     codec = ls.codec(doc)
     found = [to_diagnostic(problem, codec) for problem in document.all_problems]
+    if (notice := config_notice(doc)) is not None:
+        found.append(to_diagnostic(notice, codec))
     for findings in doc.run_findings.values():
         found.extend(to_diagnostic(finding, codec, RUN_SOURCE) for finding in findings)
     return found
+
+
+def config_notice(doc: OpenDocument) -> Problem | None:
+    """On a spec file whose checkspec.yaml cannot be used (errors, another user's): a
+    warning at its head that the file's settings are not in force and runs are refused,
+    as the CLI refuses them (the problems themselves are the config file's own)."""
+    from checkspec.engine.settings import config_errors
+    from checkspec.engine.spec.problems import Problem, Range, Severity
+
+    config = doc.workspace.config_path
+    if doc.is_config or config is None or not (errors := config_errors(doc.workspace)):
+        return None
+    first = errors[0].format(str(config))
+    message = (
+        f"{config} is not in force ({len(errors)} problem(s), first: {first}): this file is "
+        "analysed with default settings and runs are refused until it is fixed"
+    )
+    return Problem("config-not-in-force", message, Range.point(0, 0), Severity.WARNING)
 
 
 def publish(ls: Host, uri: str) -> None:

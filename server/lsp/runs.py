@@ -206,6 +206,18 @@ class Runs:
         return outcomes, session.cancelled, session
 
 
+def config_refusal(doc: OpenDocument) -> str | None:
+    """Why the document's checkspec.yaml stops its runs (errors, another user's), as the
+    CLI says it (engine/settings.py: ConfigUnreadable); None when it can be used."""
+    from checkspec.engine.settings import ConfigUnreadable, require_readable
+
+    try:
+        require_readable(doc.workspace)
+    except ConfigUnreadable as exc:
+        return "\n".join(exc.lines())
+    return None
+
+
 def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> Any:
     # Analyses are cached and shared between identical texts: run a copy of our own.
     assert entry.scenario is not None  # only runnable entries are run
