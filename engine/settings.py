@@ -93,18 +93,29 @@ class ConfigUnreadable(Exception):
     runs, rather than run with defaults in its place (exit 2 on the CLI, a usage error in
     pytest, a refused run in the editor)."""
 
-    def __init__(self, path: Path, problems: list[Problem]) -> None:
+    def __init__(
+        self, path: Path | None, problems: list[Problem], variables: list[str] | None = None
+    ) -> None:
         self.path = path
         self.problems = problems
+        self.variables = variables or []  # `CHECKSPEC_JOBS='four': not a whole number...`
         super().__init__("\n".join(self.lines()))
 
     def lines(self, shown: str | None = None) -> list[str]:
         """Each problem as `checkspec.yaml:LINE:COL: error: ...`, then what it means."""
-        where = shown or str(self.path)
-        return [p.format(where) for p in self.problems] + [
-            f"error: {where} cannot be used as it is: fix it (nothing runs with defaults "
-            "in its place)"
-        ]
+        found = [f"error: {variable}" for variable in self.variables]
+        if self.variables:
+            found.append(
+                "error: fix or unset these variables (nothing runs with defaults in their place)"
+            )
+        if self.path is not None and self.problems:
+            where = shown or str(self.path)
+            found = [p.format(where) for p in self.problems] + found
+            found.append(
+                f"error: {where} cannot be used as it is: fix it (nothing runs with defaults "
+                "in its place)"
+            )
+        return found
 
 
 def config_errors(workspace: Workspace) -> list[Problem]:
@@ -112,10 +123,15 @@ def config_errors(workspace: Workspace) -> list[Problem]:
     return [p for p in workspace.problems if p.severity is Severity.ERROR]
 
 
-def require_readable(workspace: Workspace) -> Workspace:
-    """The workspace, if its checkspec.yaml can be used; else ConfigUnreadable."""
-    if workspace.config_path is not None and (errors := config_errors(workspace)):
-        raise ConfigUnreadable(workspace.config_path, errors)
+def require_readable(
+    workspace: Workspace, environ: Mapping[str, str] | None = None
+) -> Workspace:
+    """The workspace, if its checkspec.yaml and the CHECKSPEC_* variables can be used;
+    else ConfigUnreadable naming every problem of both."""
+    errors = config_errors(workspace) if workspace.config_path is not None else []
+    variables = snapshot.environment_problems(environ)
+    if errors or variables:
+        raise ConfigUnreadable(workspace.config_path, errors, variables)
     return workspace
 
 

@@ -365,7 +365,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
             raise
         # A checkspec.yaml that cannot be used stops every command that would use it,
         # before anything runs: never defaults in its place (docs/outcomes.md).
-        for line in exc.lines(str(_relative(exc.path))):
+        for line in exc.lines(str(_relative(exc.path)) if exc.path else None):
             print(line, file=sys.stderr)
         return EXIT_INVALID
     finally:

@@ -83,8 +83,20 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
     """THE reading of the environment: the catalog's CHECKSPEC_* variables that are set
     (numbers that do not read as one are ignored), plus the secrets (`api_key`,
     `embedding_api_key`) and OPENAI_API_BASE (`sdk_api_base`), which no file holds."""
+    return _environment(environ)[0]
+
+
+def environment_problems(environ: Mapping[str, str] | None = None) -> list[str]:
+    """The catalog's variables set to a value that does not read (`CHECKSPEC_JOBS=four`):
+    each as `NAME=value: what it must be`. A run refuses them (engine/settings.py:
+    require_readable) rather than go on with the default in their place."""
+    return _environment(environ)[1]
+
+
+def _environment(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], list[str]]:
     environ = os.environ if environ is None else environ
     found: dict[str, Any] = {}
+    problems: list[str] = []
     for name, var in _ENV.items():
         raw = environ.get(var, "").strip()
         if not raw:
@@ -93,13 +105,17 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
         if kind is int:
             if raw.isdigit() and int(raw) > 0:
                 found[name] = int(raw)
+            else:
+                problems.append(f"{var}={raw!r}: not a whole number above 0")
         elif kind is float:
             try:
                 number = float(raw)
             except ValueError:
-                continue
+                number = -1.0
             if number > 0 and number != float("inf"):
                 found[name] = number
+            else:
+                problems.append(f"{var}={raw!r}: not a number above 0")
         else:
             found[name] = raw
     for name, var in (
@@ -109,7 +125,7 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
     ):
         if raw := environ.get(var, "").strip():
             found[name] = raw
-    return found
+    return found, problems
 
 
 def from_environment() -> LLMSettings:

@@ -106,3 +106,23 @@ def test_the_pytest_plugin_makes_it_a_usage_error(pytester: pytest.Pytester) -> 
     errors = result.stderr.str()
     assert "checkspec.yaml:2:1: error:" in errors and "target_timeout" in errors
     assert "passed" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("CHECKSPEC_MAX_COST", "ten dollars"),
+        ("CHECKSPEC_MAX_PROMPT_SIZE", "-5"),
+        ("CHECKSPEC_MAX_COST", "0"),
+    ],
+)
+def test_a_variable_that_does_not_read_stops_the_run_too(
+    tmp_path: Path, variable: str, value: str
+) -> None:
+    """The environment is config too: a budget given as words is not silently no budget."""
+    root = workspace(tmp_path, "model: openai/gpt-4o-mini\n")
+    for command in (("run", "suites"), ("settings",)):
+        done = run_main(root, *command, env={variable: value}, unset=("CHECKSPEC_",))
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"error: {variable}={value!r}" in done.stderr
+        assert "passed" not in done.stdout

@@ -248,7 +248,7 @@ def test_the_budget_holds_across_workers(tmp_path: Path, executor: str) -> None:
 
 
 def test_max_cost_comes_from_checkspec_yaml_and_the_environment(tmp_path: Path) -> None:
-    from checkspec.engine.settings import resolve_settings
+    from checkspec.engine.settings import ConfigUnreadable, resolve_settings, run_settings
     from checkspec.engine.spec.workspace import load_workspace
 
     (tmp_path / "checkspec.yaml").write_text("max_cost: 2.5\n")
@@ -257,8 +257,10 @@ def test_max_cost_comes_from_checkspec_yaml_and_the_environment(tmp_path: Path) 
     os.environ["CHECKSPEC_MAX_COST"] = "0.75"
     try:
         assert resolve_settings(workspace).max_cost == 0.75
-        os.environ["CHECKSPEC_MAX_COST"] = "lots"  # not a number: ignored
-        assert resolve_settings(workspace).max_cost == 2.5
+        os.environ["CHECKSPEC_MAX_COST"] = "lots"  # not a number: a run refuses it
+        assert resolve_settings(workspace).max_cost == 2.5  # the lenient view (the editor)
+        with pytest.raises(ConfigUnreadable, match="CHECKSPEC_MAX_COST='lots'"):
+            run_settings(workspace)
     finally:
         del os.environ["CHECKSPEC_MAX_COST"]
     assert resolve_settings(workspace, max_cost=0.1).max_cost == 0.1
