@@ -116,6 +116,8 @@ extension-tests:
 E2E_OUT ?= /tmp/checkspec-e2e
 e2e: install
 	bash vscode-extension/e2e/setup.sh
+	$(PY) tools/pre_commit_try_repo.py
+	$(PY) tools/schemastore_yaml_ls.py
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/neovim.mjs
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) node vscode-extension/e2e/emacs.mjs
 	CHECKSPEC_E2E_OUT=$(E2E_OUT) $(MAKE) -C vscode-extension e2e

@@ -255,10 +255,36 @@ def render(schema: dict[str, Any]) -> str:
 CATALOG_FILE = "catalog.json"  # the editor's view of the catalog (vscode-extension reads it)
 
 
+SCHEMASTORE_FILE = "schemastore-catalog.json"  # our entries for SchemaStore's catalog
+
+
+def schemastore_catalog() -> dict[str, Any]:
+    """SchemaStore's catalog format (https://www.schemastore.org/json/): one entry a file
+    kind, its `fileMatch` the kind's own name patterns, its `url` the schema's stable
+    `$id`. Editors that read SchemaStore (yaml-language-server, VS Code's JSON support)
+    then validate and complete a `*.scenario.yaml` with no modeline. The `schemas` entries
+    are what a pull request to SchemaStore adds."""
+    return {
+        "$schema": "https://json.schemastore.org/schema-catalog.json",
+        "version": 1.0,
+        "schemas": [
+            {
+                "name": f"checkspec {spec.title}",
+                "description": spec.description,
+                "fileMatch": list(spec.patterns),
+                "url": f"{BASE_URL}/{spec.schema_file}",
+            }
+            for spec in FILE_KINDS
+        ],
+    }
+
+
 def generate_all() -> dict[str, str]:
-    """File name -> text: the schema of every file kind, and the editor catalog."""
+    """File name -> text: the schema of every file kind, the editor catalog and the
+    SchemaStore entries."""
     found = {spec.schema_file: render(file_schema(spec.kind)) for spec in FILE_KINDS}
     found[CATALOG_FILE] = render(editor_catalog())
+    found[SCHEMASTORE_FILE] = render(schemastore_catalog())
     return found
 
 
