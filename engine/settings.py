@@ -123,9 +123,7 @@ def config_errors(workspace: Workspace) -> list[Problem]:
     return [p for p in workspace.problems if p.severity is Severity.ERROR]
 
 
-def require_readable(
-    workspace: Workspace, environ: Mapping[str, str] | None = None
-) -> Workspace:
+def require_readable(workspace: Workspace, environ: Mapping[str, str] | None = None) -> Workspace:
     """The workspace, if its checkspec.yaml and the CHECKSPEC_* variables can be used;
     else ConfigUnreadable naming every problem of both."""
     errors = config_errors(workspace) if workspace.config_path is not None else []
