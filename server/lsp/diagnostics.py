@@ -33,6 +33,11 @@ def diagnostics_of(ls: Host, doc: OpenDocument) -> list[types.Diagnostic]:
         return []
     codec = ls.codec(doc)
     found = [to_diagnostic(problem, codec) for problem in document.all_problems]
+    from . import file_encoding  # with the analysis, not at start-up
+
+    saved_as = file_encoding.on_disk(doc.path, doc.workspace.config.size_limit(doc.path)[0])
+    if saved_as is not None:  # the editor decoded it; the CLI will refuse the file
+        found.append(to_diagnostic(saved_as, codec))
     for findings in doc.run_findings.values():
         found.extend(to_diagnostic(finding, codec, RUN_SOURCE) for finding in findings)
     return found
