@@ -56,3 +56,11 @@ def on_disk(path: str, limit: int) -> Problem | None:
         _KNOWN.clear()
     _KNOWN[path] = (stamp, found)
     return found
+
+
+def changed_on_disk(path: str, limit: int) -> bool:
+    """Whether the file's encoding problem is not the one last shown (a save in another
+    encoding changes no text: no edit would show it)."""
+    known = _KNOWN.get(path)
+    before = known[1] if known is not None else None
+    return on_disk(path, limit) != before

@@ -15,7 +15,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig
 
 from tests.server.lsp.test_server_pull_diagnostics import pull_capabilities, workspace_pull
-from tests.support.lsp_helpers import change_file, diagnostics, start_session
+from tests.support.lsp_helpers import diagnostics, start_session
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -62,13 +62,20 @@ async def test_an_open_latin1_dataset_gets_the_clis_problem_until_saved_as_utf8(
         assert len(found) == 1
         assert "not UTF-8" in found[0].message and found[0].range.start.line == 1
         assert found[0].severity == types.DiagnosticSeverity.Error
-        # Saved as UTF-8: the problem goes with the next analysis.
+        # Saved as UTF-8 (the same text: no edit): the problem goes at the save.
+        client.diagnostics.pop(uri, None)
         path.write_text(TEXT, encoding="utf-8")
         client.text_document_did_save(
             types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))
         )
-        change_file(client, uri, TEXT, 2)
         await diagnostics(client, uri, lambda d: not _encoding(d))
+        # And back in Latin-1: it comes back at the save.
+        client.diagnostics.pop(uri, None)
+        path.write_bytes(TEXT.encode("latin-1"))
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))
+        )
+        await diagnostics(client, uri, lambda d: bool(_encoding(d)))
     finally:
         await client.shutdown_session()
         await client.stop()
