@@ -6,6 +6,7 @@ for its whole head, and the waiting ones are bounded with the oldest closed."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import re
 import signal
@@ -66,9 +67,10 @@ def _closed_by_server(client: socket.socket) -> bool:
     return True
 
 
-def _get(port: int, token: str) -> int:
+def _get(port: int, token: str, path: str = "/api/runs") -> int:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request("GET", f"/api/runs?token={token}")
+    joined = "&" if "?" in path else "?"
+    connection.request("GET", f"{path}{joined}token={token}")
     status = connection.getresponse().status
     connection.close()
     return status
@@ -160,3 +162,50 @@ def test_past_the_waiting_bound_the_oldest_connection_is_closed(
             # The sixth one waiting pushed the first out, long before its 30 s.
             assert _closed_by_server(first)
             assert _get(port, TOKEN) == 200
+
+
+def test_a_head_over_the_bound_is_refused_and_closed() -> None:
+    for port in _serve(head_deadline=30.0):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            with contextlib.suppress(OSError):  # closed while still sending: refused
+                client.sendall(b"GET /" + b"a" * (viewer_module.MAX_HEAD_BYTES + 1024))
+            assert _closed_by_server(client)
+        assert _get(port, TOKEN) == 200
+
+
+def test_when_every_slot_answers_a_request_more_get_503_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Slots bound the work, not the connections: with the one slot busy building a
+    comparison, another request is told 503 without waiting."""
+    monkeypatch.setattr(viewer_module, "MAX_CONNECTIONS", 1)
+    building, release = threading.Event(), threading.Event()
+
+    class History(_History):
+        def load(self, run_id: str) -> dict[str, Any]:
+            return {"id": run_id}
+
+    def compare(base: dict[str, Any], head: dict[str, Any]) -> dict[str, Any]:
+        building.set()
+        release.wait(30)
+        return {}
+
+    server = make_server(Viewer(History(), compare), "127.0.0.1", 0, token=TOKEN)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    slow: list[int] = []
+    try:
+        busy = threading.Thread(
+            target=lambda: slow.append(_get(port, TOKEN, "/api/compare?base=a&head=b"))
+        )
+        busy.start()
+        assert building.wait(30)
+        assert _get(port, TOKEN) == 503
+        release.set()
+        busy.join(30)
+        assert slow == [200]
+        assert _get(port, TOKEN) == 200  # the slot is back
+    finally:
+        release.set()
+        server.shutdown()
+        server.server_close()

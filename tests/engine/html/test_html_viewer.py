@@ -152,8 +152,8 @@ def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) ->
 def test_ctrl_c_stops_at_once_with_a_client_connected(
     viewer: tuple[subprocess.Popen[str], str, int, str],
 ) -> None:
-    """An idle client holds its connection's thread for the read timeout (30 s); Ctrl-C
-    does not wait for it."""
+    """An idle client's connection waits for its head (10 s at most); Ctrl-C does not
+    wait for it."""
     process, host, port, token = viewer
     import socket
 
