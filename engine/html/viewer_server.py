@@ -172,8 +172,11 @@ class HeadFirstServer:
             self._forget(selector, connection)
             connection.close()
             return
+        # Only the new bytes (and the three before them) can complete the blank line: a
+        # head trickled a byte at a time is not searched whole at every byte.
+        start = max(0, len(waiting.head) - 3)
         waiting.head += data
-        if any(end in waiting.head for end in HEAD_END):
+        if any(waiting.head.find(end, start) >= 0 for end in HEAD_END):
             self._forget(selector, connection)
             self._dispatch(connection, waiting.address, bytes(waiting.head))
         elif len(waiting.head) > self.max_head_bytes:

@@ -209,3 +209,14 @@ def test_when_every_slot_answers_a_request_more_get_503_at_once(
         release.set()
         server.shutdown()
         server.server_close()
+
+
+def test_a_head_sent_a_byte_at_a_time_within_the_deadline_is_answered() -> None:
+    for port in _serve(head_deadline=30.0):
+        head = f"GET /api/runs?token={TOKEN} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            for byte in head:
+                client.sendall(bytes([byte]))
+                time.sleep(0.001)
+            answer = client.makefile("rb").read()
+        assert answer.startswith(b"HTTP/1.0 200") and answer.endswith(b'{"runs": [{"id": "r0"}]}')
