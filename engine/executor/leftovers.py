@@ -28,24 +28,33 @@ from . import wire
 PROC = Path("/proc")
 
 
-def _session_of(pid: int) -> int | None:
+def _read(path: str) -> bytes | None:
     try:
-        stat = (PROC / str(pid) / "stat").read_text()
+        descriptor = os.open(path, os.O_RDONLY)
     except OSError:
         return None
+    try:
+        return os.read(descriptor, 1 << 20)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+
+
+def _session_of(pid: int) -> int | None:
+    stat = _read(f"/proc/{pid}/stat")
+    if stat is None:
+        return None
     # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses.
-    fields = stat[stat.rfind(")") + 2 :].split()
-    if len(fields) < 4 or fields[0] == "Z":  # a zombie is dead already
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    if len(fields) < 4 or fields[0] == b"Z":  # a zombie is dead already
         return None
     return int(fields[3])
 
 
 def _marked(pid: int, mark: bytes) -> bool:
-    try:
-        environment = (PROC / str(pid) / "environ").read_bytes()
-    except OSError:  # gone, or not ours to read
-        return False
-    return mark in environment.split(b"\0")
+    environment = _read(f"/proc/{pid}/environ")  # None: gone, or not ours to read
+    return environment is not None and mark in environment.split(b"\0")
 
 
 def left_in(sessions: set[int], parent: int | None = None) -> list[int]:
@@ -55,10 +64,10 @@ def left_in(sessions: set[int], parent: int | None = None) -> list[int]:
     parent = os.getpid() if parent is None else parent
     mark = f"{wire.PARENT_VARIABLE}={parent}".encode()
     found = []
-    for entry in PROC.iterdir():
-        if not entry.name.isdigit():
+    for name in os.listdir(PROC):
+        if not name.isdigit():
             continue
-        pid = int(entry.name)
+        pid = int(name)
         if pid != os.getpid() and _session_of(pid) in sessions and _marked(pid, mark):
             found.append(pid)
     return found
