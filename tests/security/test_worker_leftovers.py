@@ -9,12 +9,14 @@ the CLI exits, no process they recorded (workers, their children) may be alive."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from checkspec.engine.executor import leftovers, wire
 from tests.support.processes import CLI, alive, wait_gone, write
 from tests.support.spec_texts import agent_scenario as scenario
 
@@ -98,3 +100,21 @@ def test_no_process_of_a_run_survives_the_cli(tmp_path: Path) -> None:
         assert not left, f"still running after the run: {left}"
     finally:
         wait_gone({pid for pids in recorded(tmp_path).values() for pid in pids})
+
+
+def test_the_sweep_kills_only_what_carries_the_pools_mark() -> None:
+    """A session id outlives its leader and may be reused: a process of a known session
+    without the mark of this pool (`CHECKSPEC_WORKER_PARENT=<pid>`) is left alone."""
+    sleep = [sys.executable, "-c", "import time; time.sleep(60)"]
+    stranger = subprocess.Popen(sleep, start_new_session=True)
+    marked_env = {**os.environ, wire.PARENT_VARIABLE: str(os.getpid())}
+    ours = subprocess.Popen(sleep, start_new_session=True, env=marked_env)
+    try:
+        killed = leftovers.sweep({stranger.pid, ours.pid})
+        assert killed == [ours.pid]
+        assert ours.wait(timeout=10) < 0 and stranger.poll() is None
+    finally:
+        stranger.kill()
+        ours.kill()
+        stranger.wait(timeout=10)
+        ours.wait(timeout=10)
