@@ -3,7 +3,9 @@
     python tools/bundle_server.py [--target linux-x64] [--out vscode-extension/bundled]
                                   [--pythons 3.11,3.12,3.13] [--wheelhouse build/wheelhouse]
 
-Builds checkspec's wheel and lays it out with its dependencies for one VS Code target
+Builds checkspec's wheel from the files git tracks (a copy of them outside the tree: no
+untracked file, no stale build/ folder gets in) and lays it out with its dependencies
+for one VS Code target
 (linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64; default: this machine's)
 and Python 3.11, 3.12 and 3.13, as Microsoft's Python tool extensions bundle theirs: the
 extension starts `python -m checkspec.server` with the Python the Python extension selects
@@ -19,7 +21,9 @@ downloaded until nothing does. Each Python's set is installed (`pip install --ta
 (the pure-Python libraries, and abi3 wheels) moves to `OUT/libs/common` and the rest stays
 in `OUT/libs/cp3XY`. `OUT/bundle.json` names the target and, per Python, the folders to
 put on its path; the extension checks the Python it found against it before starting
-(docs/decisions.md, "The bundled server").
+(docs/decisions.md, "The bundled server"). Test suites inside the libraries are left out,
+and the bundle ends with a scan of every file in it for keys (`find_secrets`): a find
+removes the bundle and fails the packaging.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ import argparse
 import email.parser
 import hashlib
 import json
+import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -60,7 +66,7 @@ PYTHONS = ("3.11", "3.12", "3.13")
 # and test suites; textstat installs a top-level `tests` package, which first on the
 # server's path would shadow the user's own `tests` in a run.
 DROPPED = ("bin", "tests")
-NESTED_TESTS = ("tests",)  # <package>/tests folders
+NESTED_TESTS = ("tests", "test")  # folders of test suites inside packages, at any depth
 # Left out: litellm (with its own dependencies, 300 of the 430 MB) only sends model calls
 # of models not written openai/NAME (the direct path, engine/llm/client.py, needs only
 # openai); validating, the editor features and runs of openai/ models work without it.
@@ -152,23 +158,52 @@ def read_wheel(path: Path) -> Wheel:
     )
 
 
-def build_wheel(into: Path, wheelhouse: Path) -> Path:
-    """checkspec's wheel, built in pip's isolated environment from the build system's
-    wheels kept in `wheelhouse/build-system` (downloaded once: a second run is offline)."""
+def tracked_tree(source: Path, into: Path) -> Path:
+    """A copy in `into` of the files git tracks in `source` (as they are in its work tree):
+    all a package may carry. A developer's untracked files (a local secrets module) and a
+    stale build/ folder (which an in-tree build packs: build/lib) stay out."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(source), "ls-files", "-z", "--cached"],
+            check=True,
+            capture_output=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SystemExit(
+            f"bundle_server: {source} is not a git checkout (or git is missing): the bundle "
+            f"is built from the files git tracks ({exc})"
+        ) from None
+    for name in filter(None, listed.split(b"\0")):
+        relative = os.fsdecode(name)
+        found = source / relative
+        if not (found.is_file() or found.is_symlink()):  # deleted in the tree, a submodule
+            continue
+        copy = into / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(found, copy, follow_symlinks=False)
+    return into
+
+
+def build_wheel(into: Path, wheelhouse: Path, source: Path = ROOT) -> Path:
+    """checkspec's wheel, built from the files git tracks in `source` (tracked_tree) in
+    pip's isolated environment, from the build system's wheels kept in
+    `wheelhouse/build-system` (downloaded once: a second run is offline)."""
     tools = wheelhouse / "build-system"
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pyproject = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))
     needed: list[str] = pyproject["build-system"]["requires"]
     have = [read_wheel(path) for path in tools.glob("*.whl")] if tools.is_dir() else []
     if closure(needed, have, {})[1]:
         pip = [sys.executable, "-m", "pip", "download", "--quiet", "--only-binary=:all:"]
         subprocess.run([*pip, "--dest", str(tools), *needed], check=True)
-    subprocess.run(
-        [
-            *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet"),
-            *("--no-index", "--find-links", str(tools), "-w", str(into), str(ROOT)),
-        ],
-        check=True,
-    )
+    with tempfile.TemporaryDirectory() as folder:
+        tree = tracked_tree(source, Path(folder))
+        subprocess.run(
+            [
+                *(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet"),
+                *("--no-index", "--find-links", str(tools), "-w", str(into), str(tree)),
+            ],
+            check=True,
+        )
     (wheel,) = into.glob("checkspec-*.whl")
     return wheel
 
@@ -290,19 +325,61 @@ def install(wheels: list[Path], target: Target, python: str, into: Path) -> None
     )
     for name in DROPPED:
         shutil.rmtree(into / name, ignore_errors=True)
+    drop_test_folders(into)
     for entry in into.iterdir():
-        if entry.is_dir():
-            for name in NESTED_TESTS:
-                if (entry / name / "__init__.py").exists():
-                    shutil.rmtree(entry / name)
-            # It names this machine's wheelhouse, and would tell identical folders apart.
-            if (entry / "direct_url.json").exists():
-                (entry / "direct_url.json").unlink()
-                record = entry / "RECORD"
-                lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
-                record.write_text(
-                    "".join(ln for ln in lines if "/direct_url.json," not in ln), encoding="utf-8"
-                )
+        # It names this machine's wheelhouse, and would tell identical folders apart.
+        if entry.is_dir() and (entry / "direct_url.json").exists():
+            (entry / "direct_url.json").unlink()
+            record = entry / "RECORD"
+            lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
+            record.write_text(
+                "".join(ln for ln in lines if "/direct_url.json," not in ln), encoding="utf-8"
+            )
+
+
+def drop_test_folders(libs: Path) -> list[Path]:
+    """Remove the test suites inside the installed packages (a `tests` or `test` folder at
+    any depth, a package or not): neither served nor run, and they carry fixtures (keys
+    and certificates made for tests among them). The folders removed."""
+    removed = []
+    for package in sorted(p for p in libs.iterdir() if p.is_dir()):
+        if package.name.endswith((".dist-info", ".data")):
+            continue
+        for folder in sorted(package.rglob("*"), key=lambda p: len(p.parts)):
+            if folder.name in NESTED_TESTS and folder.is_dir() and folder.exists():
+                shutil.rmtree(folder)
+                removed.append(folder)
+    return removed
+
+
+# What a package must not carry: keys of the services checkspec and its users call, and
+# private keys. Narrow on purpose (each pattern is a key's own shape), so that a hit in
+# 30 MB of third-party code is a key, not a word.
+SECRET_PATTERNS: dict[str, re.Pattern[bytes]] = {
+    "OpenAI key": re.compile(rb"sk-[A-Za-z0-9_-]{0,80}T3BlbkFJ[A-Za-z0-9_-]{16,}"),
+    "Anthropic key": re.compile(rb"sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{40,}"),
+    "AWS access key id": re.compile(rb"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    "GitHub token": re.compile(rb"\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{60,})"),
+    "Slack token": re.compile(rb"\bxox[abposr]-[0-9]{6,}-[A-Za-z0-9-]{10,}"),
+    "Google API key": re.compile(rb"\bAIza[0-9A-Za-z_-]{35}\b"),
+    "Hugging Face token": re.compile(rb"\bhf_[A-Za-z]{34}\b"),
+    "npm token": re.compile(rb"\bnpm_[A-Za-z0-9]{36}\b"),
+    "private key": re.compile(
+        rb"-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED )?PRIVATE KEY-----\r?\n[A-Za-z0-9+/=]{40,}"
+    ),
+}
+
+
+def find_secrets(folder: Path) -> list[str]:
+    """`path:line: what` for each key found in any file under `folder`."""
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()):
+        data = path.read_bytes()
+        for what, pattern in SECRET_PATTERNS.items():
+            for match in pattern.finditer(data):
+                line = data.count(b"\n", 0, match.start()) + 1
+                found.append(f"{path.relative_to(folder)}:{line}: {what}")
+    return found
 
 
 def digest(path: Path) -> str:
@@ -386,6 +463,12 @@ def main() -> int:
         "without": sorted(LEFT_OUT | target.unavailable),
     }
     (out / "bundle.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    secrets = find_secrets(out)
+    if secrets:
+        print("\n".join(f"bundle_server: {out / hit}" for hit in secrets), file=sys.stderr)
+        shutil.rmtree(out, ignore_errors=True)
+        print(f"bundle_server: secrets in the bundle; {out} removed", file=sys.stderr)
+        return 1
     sizes = ", ".join(f"{p.name} {size_of(p) / 1e6:.1f} MB" for p in sorted(libs.iterdir()))
     print(
         f"bundled checkspec {version} for {args.target}, Python {', '.join(pythons)} into {libs}: {sizes}",

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..llm.limits import BudgetReached, RateLimiter, run_limiter
-from . import wire
+from . import leftovers, wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
 
@@ -61,6 +61,7 @@ CLOSE_GRACE = 1.0
 # The worker's own soft timeout fires at the deadline; the kill comes this much later.
 GRACE_SECONDS = 0.5
 _TAIL_BYTES = 4096
+EXIT_POLL = 0.02  # how often a worker whose output ended is checked for its exit
 _START_FAILURES = 3  # workers in a row that die before they are ready: give up
 
 
@@ -197,6 +198,9 @@ class WorkerPool(Executor):
         self._spares: asyncio.Task[None] | None = None
         self._closed = False
         self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
+        # The session of every worker started (its pid): what is left in them is killed
+        # when the pool closes, the worker gone or not (leftovers.py).
+        self._sessions: set[int] = set()
 
     # Workers -------------------------------------------------------------------------
 
@@ -217,6 +221,7 @@ class WorkerPool(Executor):
             raise WorkerStartError(
                 f"cannot start checkspec worker processes with {self.python}: {exc.strerror or exc}"
             ) from None
+        self._sessions.add(proc.pid)
         worker = _Worker(proc)
         self._workers.append(worker)
         for reading in (self._read(worker), self._read_stderr(worker)):
@@ -238,8 +243,7 @@ class WorkerPool(Executor):
         except Exception as exc:  # a frame we cannot read: the worker is of no use
             worker.tail += f"\n[checkspec: unreadable message from the worker: {exc}]".encode()
             worker.kill("protocol")
-        await worker.proc.wait()
-        self._deliver(worker, "exit", worker.proc.returncode)
+        self._deliver(worker, "exit", await _exited(worker.proc))
 
     def _deliver(self, worker: _Worker, kind: str, payload: object) -> None:
         """A worker's messages go to its stream; a spare's are handled here."""
@@ -679,17 +683,31 @@ class WorkerPool(Executor):
             if worker.proc.stdin is not None and not worker.proc.stdin.is_closing():
                 worker.proc.stdin.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(w.proc.wait() for w in workers)), CLOSE_GRACE)
+            await asyncio.wait_for(asyncio.gather(*(_exited(w.proc) for w in workers)), CLOSE_GRACE)
         for worker in workers:  # one that did not, and whatever user code started
             worker.kill("close")
         for worker in workers:
-            await worker.proc.wait()
+            await _exited(worker.proc)
         self._workers.clear()
+        # What left the workers' process groups, and what workers that exited before
+        # (retired, crashed) had started: no process of a run outlives it.
+        await asyncio.to_thread(leftovers.sweep, set(self._sessions))
+        self._sessions.clear()
 
     def kill_all(self) -> None:
         """Kill every worker at once (a second Ctrl-C)."""
         for worker in self._workers:
             worker.kill("cancel")
+        leftovers.sweep(set(self._sessions), wait=0)
+
+
+async def _exited(proc: asyncio.subprocess.Process) -> int:
+    """The worker's exit code, as soon as it exits. Not `proc.wait()`: that also waits
+    for the worker's pipes to close, and a process user code started holds its stderr
+    (the worker's descriptors 1 and 2) as long as it runs: the run waited for it."""
+    while proc.returncode is None:
+        await asyncio.sleep(EXIT_POLL)
+    return proc.returncode
 
 
 def _encode_jobs(messages: list[wire.Message], batch: list[_Queued]) -> tuple[bytes, list[Outcome]]:

@@ -8,29 +8,40 @@ loopback unless told otherwise, and then answers only requests whose Host is tha
 address counts (`127.1`, `0x7f.1`, `2130706433`, as inet_aton reads them). On another
 address the Host check is off, and `checkspec view` says so.
 
+Cross-site requests: `serve` makes a token at each start and prints the URL carrying it
+(`/?token=...`, as Jupyter does); a request with it in the URL gets it as a cookie
+(`checkspec-view-PORT`, HttpOnly, SameSite=Strict), and a request with neither is refused
+(403). A request a browser marks `Sec-Fetch-Site: cross-site` or `same-site` is refused
+too, before any work: a page of another origin cannot make the viewer build comparisons.
+
 Bounds: a request's query holds at most MAX_FIELDS fields, `?limit=` at most MAX_RUNS
-(more: 400, as is a malformed request); an idle or slow connection is closed after
-READ_TIMEOUT_S seconds without a byte; at most MAX_CONNECTIONS are served at once (more
-are closed at once), and BACKLOG wait to be accepted. GET only (others: 501); a GET
-changes nothing.
+(more: 400, as is a malformed request). Connections (engine/html/viewer_server.py): a
+request head must arrive whole within HEAD_DEADLINE_S seconds (in all, however it
+trickles) and MAX_HEAD_BYTES; only then does the request take one of MAX_CONNECTIONS slots
+(all taken: 503). At most MAX_WAITING connections wait for their head, the oldest closed
+past that, so idle and half-open connections never keep a normal request out. BACKLOG
+wait to be accepted. GET only (others: 501); a GET changes nothing.
 """
 
 from __future__ import annotations
 
+import hmac
 import ipaddress
 import json
+import secrets
 import socket
 import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..history.store import HistoryError
 from .page import page, render_compare, render_report
+from .viewer_server import HeadFirstHandler, HeadFirstServer
 
 
 class History(Protocol):
@@ -42,9 +53,16 @@ class History(Protocol):
 
 MAX_RUNS = 10_000
 MAX_FIELDS = 20
-READ_TIMEOUT_S = 30.0
-MAX_CONNECTIONS = 64
+READ_TIMEOUT_S = 30.0  # to write an answer to a client that does not read it
+HEAD_DEADLINE_S = 10.0  # to send a whole request head, however it trickles
+MAX_HEAD_BYTES = 128 * 1024
+MAX_WAITING = 512  # connections still sending their head; past it the oldest is closed
+MAX_CONNECTIONS = 64  # requests answered at once
 BACKLOG = 128
+# Sec-Fetch-Site values let through: the viewer's own pages, and a URL typed or opened
+# from outside a browser page. Absent (a client that is not a browser) counts too: the
+# token stops those.
+SITES_ALLOWED = frozenset({"same-origin", "none"})
 
 
 class NotFound(Exception):
@@ -168,92 +186,121 @@ class Viewer:
         raise NotFound(path)
 
 
-def make_server(
-    viewer: Viewer, host: str, port: int, read_timeout: float = READ_TIMEOUT_S
-) -> ThreadingHTTPServer:
-    allowed = allowed_hosts(host)
-    slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+def token_cookie(port: int) -> str:
+    """The cookie holding the token; named by port, as cookies are shared between ports."""
+    return f"checkspec-view-{port}"
 
-    class Handler(BaseHTTPRequestHandler):
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def make_server(
+    viewer: Viewer,
+    host: str,
+    port: int,
+    read_timeout: float = READ_TIMEOUT_S,
+    *,
+    token: str,
+    head_deadline: float = HEAD_DEADLINE_S,
+) -> HeadFirstServer:
+    """The viewer's server on `host:port`; it answers only requests carrying `token` (in
+    `?token=`, which sets the cookie, or in the cookie)."""
+    allowed = allowed_hosts(host)
+    cookie_name: list[str] = []  # known once bound (port 0: any free one)
+
+    def has_token(query: str, cookie_header: str) -> tuple[bool, bool]:
+        """(whether the request carries the token, whether it came in the URL)."""
+        try:
+            given = parse_qs(query, max_num_fields=MAX_FIELDS).get("token", [])
+        except ValueError:
+            given = []
+        if any(hmac.compare_digest(value.encode(), token.encode()) for value in given):
+            return True, True
+        jar = SimpleCookie()
+        try:
+            jar.load(cookie_header)
+        except CookieError:
+            return False, False
+        kept = jar.get(cookie_name[0])
+        return kept is not None and hmac.compare_digest(kept.value.encode(), token.encode()), False
+
+    class Handler(HeadFirstHandler):
         server_version = "checkspec-view"
-        timeout = read_timeout  # an idle or slow client holds its thread this long at most
+        timeout = read_timeout  # a client that does not read its answer holds a slot this long
 
         def do_GET(self) -> None:
             name = (self.headers.get("Host") or "").rsplit(":", 1)[0]
             if allowed is not None and name not in allowed:
                 self._send(HTTPStatus.FORBIDDEN, "text/plain", "unexpected Host header")
                 return
+            # A browser names where a request comes from: a page of another site (even
+            # another port of localhost, which is "same-site") is refused before any work.
+            site = (self.headers.get("Sec-Fetch-Site") or "").strip().lower()
+            if site and site not in SITES_ALLOWED:
+                self._send(HTTPStatus.FORBIDDEN, "text/plain", f"{site} request refused")
+                return
+            carried, in_url = has_token(urlsplit(self.path).query, self.headers.get("Cookie", ""))
+            if not carried:
+                self._send(
+                    HTTPStatus.FORBIDDEN,
+                    "text/plain",
+                    "missing or wrong token: open the URL `checkspec view` printed",
+                )
+                return
+            set_cookie = in_url
             try:
                 kind, body = viewer.answer(self.path)
             except NotFound as exc:
-                self._send(HTTPStatus.NOT_FOUND, "text/plain", str(exc))
+                self._send(HTTPStatus.NOT_FOUND, "text/plain", str(exc), set_cookie)
             except BadRequest as exc:
-                self._send(HTTPStatus.BAD_REQUEST, "text/plain", str(exc))
+                self._send(HTTPStatus.BAD_REQUEST, "text/plain", str(exc), set_cookie)
             except Exception as exc:  # one bad run never stops the viewer
-                self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain", f"error: {exc}")
+                self._send(
+                    HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain", f"error: {exc}", set_cookie
+                )
             else:
-                self._send(HTTPStatus.OK, kind, body)
+                self._send(HTTPStatus.OK, kind, body, set_cookie)
 
-        def _send(self, status: HTTPStatus, kind: str, body: str) -> None:
+        def _send(self, status: HTTPStatus, kind: str, body: str, set_cookie: bool = False) -> None:
             data = body.encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", f"{kind}; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
+            if set_cookie:  # the page's own requests (fetch, links) carry it from now on
+                self.send_header(
+                    "Set-Cookie", f"{cookie_name[0]}={token}; Path=/; HttpOnly; SameSite=Strict"
+                )
             self.end_headers()
             self.wfile.write(data)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass  # quiet: the URL printed at start is what the user needs
 
-    class Server(ThreadingHTTPServer):
-        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        daemon_threads = True
-        request_queue_size = BACKLOG
-
-        def process_request(self, request: Any, client_address: Any) -> None:
-            if not slots.acquire(blocking=False):  # as many as it serves at once: closed
-                self.shutdown_request(request)
-                return
-            with held_lock:
-                held.add(id(request))
-            try:
-                super().process_request(request, client_address)
-            except BaseException:
-                # A Ctrl-C while the request's thread starts: that thread may be running
-                # (and gives the slot back itself). Released twice, the semaphore raised
-                # ValueError in place of the KeyboardInterrupt, and the server went on.
-                give_back(request)
-                raise
-
-        def process_request_thread(self, request: Any, client_address: Any) -> None:
-            try:
-                super().process_request_thread(request, client_address)
-            finally:
-                give_back(request)
-
-    held: set[int] = set()  # the requests holding a slot
-    held_lock = threading.Lock()
-
-    def give_back(request: Any) -> None:
-        with held_lock:
-            if id(request) not in held:
-                return
-            held.discard(id(request))
-        slots.release()
-
-    return Server((host.strip("[]"), port), Handler)
+    server = HeadFirstServer(
+        (host.strip("[]"), port),
+        Handler,
+        family=socket.AF_INET6 if ":" in host else socket.AF_INET,
+        backlog=BACKLOG,
+        head_deadline=head_deadline,
+        max_head_bytes=MAX_HEAD_BYTES,
+        max_waiting=MAX_WAITING,
+        max_serving=MAX_CONNECTIONS,
+    )
+    cookie_name.append(token_cookie(server.server_address[1]))
+    return server
 
 
 def serve(viewer: Viewer, host: str, port: int) -> int:
     """Serve until Ctrl-C (exit 0); prints the URL first."""
-    server = make_server(viewer, host, port)
+    token = new_token()
+    server = make_server(viewer, host, port, token=token)
     shown = f"[{host.strip('[]')}]" if ":" in host else host
+    url = f"http://{shown}:{server.server_address[1]}/?token={token}"
     try:  # the URL printed inside: a Ctrl-C as soon as it is seen still stops cleanly
-        print(
-            f"checkspec view: http://{shown}:{server.server_address[1]}/ (Ctrl-C stops)", flush=True
-        )
+        print(f"checkspec view: {url} (Ctrl-C stops)", flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         print("checkspec view: stopped", file=sys.stderr)

@@ -37,6 +37,11 @@ def diagnostics_of(ls: Host, doc: OpenDocument) -> list[types.Diagnostic]:
     found = [to_diagnostic(problem, codec) for problem in document.all_problems]
     if (notice := config_notice(doc)) is not None:
         found.append(to_diagnostic(notice, codec))
+    from . import file_encoding  # with the analysis, not at start-up
+
+    saved_as = file_encoding.on_disk(doc.path, doc.workspace.config.size_limit(doc.path)[0])
+    if saved_as is not None:  # the editor decoded it; the CLI will refuse the file
+        found.append(to_diagnostic(saved_as, codec))
     for findings in doc.run_findings.values():
         found.extend(to_diagnostic(finding, codec, RUN_SOURCE) for finding in findings)
     return found

@@ -54,7 +54,17 @@ def did_save(ls: Host, params: types.DidSaveTextDocumentParams) -> None:
     if doc is not None and doc.is_config:
         config_changed(ls, Path(doc.path))
     if doc is not None:
+        _encoding_on_save(ls, doc)
         run_on_save(ls, doc)
+
+
+def _encoding_on_save(ls: Host, doc: OpenDocument) -> None:
+    """Saved in (or out of) an encoding the CLI refuses: show it now (file_encoding.py)."""
+    from . import file_encoding
+
+    limit = doc.workspace.config.size_limit(doc.path)[0]
+    if file_encoding.changed_on_disk(doc.path, limit):
+        diagnostics.publish(ls, doc.uri)
 
 
 def run_on_save(ls: Host, doc: OpenDocument) -> None:

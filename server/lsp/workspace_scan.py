@@ -38,6 +38,7 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.spec.kinds import FileKind, kind_from_name
 
+from . import file_encoding
 from .convert import PositionCodec, to_diagnostic
 from .diagnostics import diagnostics_of, pulls, refresh_soon
 from .files import uri_of
@@ -235,7 +236,14 @@ def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Proble
         if doc is None:
             return None
         document = store.analysis(doc)
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:  # as the CLI: a problem at the file, not a silence
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return None
+        problem = file_encoding.problem_of(data)
+        return data.decode("utf-8", "replace"), [problem] if problem is not None else []
+    except OSError:
         return None
     if document.kind is None:
         return doc.text, []

@@ -108,7 +108,7 @@ try {
     const timer = setTimeout(() => fail(new Error(`no URL printed: ${seen}`)), 60_000);
     viewer.stdout.on("data", (chunk) => {
       seen += chunk;
-      const found = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(seen);
+      const found = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(seen); // the token: cookie from then on
       if (found) { clearTimeout(timer); ok(found[1]); }
     });
     viewer.on("exit", (code) => fail(new Error(`checkspec view exited ${code}: ${seen}`)));

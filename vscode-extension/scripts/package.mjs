@@ -8,7 +8,7 @@
 // Python 3.11+; wheels cached in ../build/wheelhouse), then `vsce package --target T`.
 // With --all the machine's own target goes last, so bundled/ ends as `npm run package` leaves it.
 import { spawnSync } from "node:child_process";
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,7 +56,9 @@ for (const target of targets) {
   console.log(`package: ${target} -> ${file}`);
   run(process.execPath, [join(extension, "scripts", "bundle-server.mjs"), "--target", target, ...bundleArgs]);
   // vsce's secret scan reads every packed file: minutes over the bundle's 5,000 files of
-  // third-party libraries (pip's, from PyPI). It is skipped there and run on our own files.
+  // third-party libraries (pip's, from PyPI). It is skipped there: bundle_server.py scans
+  // every file of bundled/ itself (keys' own shapes; a hit fails the bundle), and vsce's
+  // rules run below on our own files, checkspec's bundled package among them.
   run(process.execPath, [
     vsce,
     "package",
@@ -73,14 +75,29 @@ for (const target of targets) {
 }
 console.log(`package: built\n  ${made.join("\n  ")}`);
 
-/** vsce's secret scan (secretlint) over what the package carries but the bundle's libraries. */
+/** Every file under `folder` (relative to the extension's folder). */
+function filesUnder(folder) {
+  return readdirSync(join(extension, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(extension.length + 1));
+}
+
+/** vsce's secret scan (secretlint) over what the package carries but the third-party
+ * libraries of the bundle: checkspec's own package in it is scanned (bundled/libs/X/checkspec). */
 async function scanOwnFiles(file) {
   const { lintFiles, prettyPrintLintResult } = createRequire(import.meta.url)(
     join(extension, "node_modules", "@vscode", "vsce", "out", "secretLint.js"),
   );
   const own = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "dist/extension.js", "bundled/bundle.json"];
   const schemas = readdirSync(join(extension, "schemas")).map((name) => `schemas/${name}`);
-  const result = await lintFiles([...own, ...schemas].map((path) => join(extension, path)), true, true);
+  const checkspec = readdirSync(join(extension, "bundled", "libs"))
+    .filter((libs) => existsSync(join(extension, "bundled", "libs", libs, "checkspec")))
+    .flatMap((libs) => filesUnder(join("bundled", "libs", libs, "checkspec")));
+  if (checkspec.length === 0) {
+    console.error("package: no checkspec package in bundled/libs to scan");
+    process.exit(1);
+  }
+  const result = await lintFiles([...own, ...schemas, ...checkspec].map((path) => join(extension, path)), true, true);
   if (!result.ok) {
     for (const found of result.results) console.error(prettyPrintLintResult(found));
     rmSync(file, { force: true });

@@ -24,7 +24,7 @@ CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 
 @pytest.fixture
-def viewer(two_runs: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
+def viewer(two_runs: Path) -> Iterator[tuple[subprocess.Popen[str], str, int, str]]:
     process = subprocess.Popen(
         [*CLI, "view", "--port", "0"],
         preexec_fn=default_sigint,
@@ -36,18 +36,21 @@ def viewer(two_runs: Path) -> Iterator[tuple[subprocess.Popen[str], str, int]]:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", line)
+        found = re.search(r"http://(127\.0\.0\.1):(\d+)/\?token=([\w-]+)", line)
         assert found, line + (process.stderr.read() if process.poll() is not None else "")
-        yield process, found.group(1), int(found.group(2))
+        yield process, found.group(1), int(found.group(2)), found.group(3)
     finally:
         if process.poll() is None:
             process.kill()
         process.wait(timeout=30)
 
 
-def _get(host: str, port: int, path: str, host_header: str | None = None) -> tuple[int, str]:
+def _get(
+    host: str, port: int, path: str, token: str, host_header: str | None = None
+) -> tuple[int, str]:
     connection = http.client.HTTPConnection(host, port, timeout=60)
     headers = {"Host": host_header} if host_header else {}
+    headers["Cookie"] = f"checkspec-view-{port}={token}"
     connection.request("GET", path, headers=headers)
     answer = connection.getresponse()
     body = answer.read().decode("utf-8")
@@ -56,31 +59,31 @@ def _get(host: str, port: int, path: str, host_header: str | None = None) -> tup
 
 
 def test_viewer_lists_runs_and_compares_them(
-    viewer: tuple[subprocess.Popen[str], str, int],
+    viewer: tuple[subprocess.Popen[str], str, int, str],
 ) -> None:
-    process, host, port = viewer
-    status, page = _get(host, port, "/")
+    process, host, port, token = viewer
+    status, page = _get(host, port, "/", token)
     assert status == 200 and "checkspec runs" in page and "function chart" in page
     assert not re.search(r"https?://", page)
-    status, body = _get(host, port, "/api/runs")
+    status, body = _get(host, port, "/api/runs", token)
     assert status == 200
     runs = json.loads(body)["runs"]
     assert len(runs) == 2
     head, base = runs[0]["id"], runs[1]["id"]  # newest first
-    status, body = _get(host, port, f"/api/runs/{base}")
+    status, body = _get(host, port, f"/api/runs/{base}", token)
     assert status == 200 and len(json.loads(body)["scenarios"]) == 9
-    status, page = _get(host, port, f"/runs/{head}")
+    status, page = _get(host, port, f"/runs/{head}", token)
     assert status == 200 and 'id="checkspec-data"' in page
-    status, body = _get(host, port, f"/api/compare?base={base}&head={head}")
+    status, body = _get(host, port, f"/api/compare?base={base}&head={head}", token)
     assert status == 200
     comparison = json.loads(body)
     assert NEWLY_FAILING in json.dumps(comparison)
-    status, page = _get(host, port, f"/compare?base={base}&head={head}")
+    status, page = _get(host, port, f"/compare?base={base}&head={head}", token)
     assert status == 200 and '"page":"compare"' in page
-    assert _get(host, port, "/api/runs/no-such-run")[0] == 404
-    assert _get(host, port, "/nothing-here")[0] == 404
+    assert _get(host, port, "/api/runs/no-such-run", token)[0] == 404
+    assert _get(host, port, "/nothing-here", token)[0] == 404
     # A page of another site reaching 127.0.0.1 through its own name (DNS rebinding).
-    assert _get(host, port, "/api/runs", host_header="evil.example")[0] == 403
+    assert _get(host, port, "/api/runs", token, host_header="evil.example")[0] == 403
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=30) == 0
 
@@ -130,9 +133,13 @@ def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) ->
     )
     try:
         assert process.stdout is not None
-        found = re.search(r"http://(127\.0\.0\.1):(\d+)/", process.stdout.readline())
+        found = re.search(
+            r"http://(127\.0\.0\.1):(\d+)/\?token=([\w-]+)", process.stdout.readline()
+        )
         assert found
-        status, body = _get(found.group(1), int(found.group(2)), "/api/runs?limit=x")
+        status, body = _get(
+            found.group(1), int(found.group(2)), "/api/runs?limit=x", found.group(3)
+        )
         assert status == 200 and json.loads(body) == {"runs": []}
         assert not (tmp_path / ".checkspec" / "history.db").exists()
         process.send_signal(signal.SIGINT)
@@ -143,16 +150,16 @@ def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) ->
 
 
 def test_ctrl_c_stops_at_once_with_a_client_connected(
-    viewer: tuple[subprocess.Popen[str], str, int],
+    viewer: tuple[subprocess.Popen[str], str, int, str],
 ) -> None:
-    """An idle client holds its connection's thread for the read timeout (30 s); Ctrl-C
-    does not wait for it."""
-    process, host, port = viewer
+    """An idle client's connection waits for its head (10 s at most); Ctrl-C does not
+    wait for it."""
+    process, host, port, token = viewer
     import socket
 
     idle = socket.create_connection((host, port), timeout=10)
     try:
-        status, _ = _get(host, port, "/api/runs")  # served: the idle one is accepted too
+        status, _ = _get(host, port, "/api/runs", token)  # served: the idle one is accepted too
         assert status == 200
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 0
