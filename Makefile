@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 COVERAGE := build/coverage
 
-.PHONY: package-test dist run test security suite python-suite extension-tests check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots
+.PHONY: package-test dist run test security suite python-suite extension-tests check fast-tests test-python coverage mutate lint typecheck install clean schema bench fixtures e2e screenshots docs
 
 $(PY):
 	@test -n "$(PYTHON_BIN)" || (echo "no interpreter $(PYTHON) (on PATH or under ~/.pyenv/versions)"; exit 2)
@@ -128,6 +128,15 @@ screenshots: install
 	bash vscode-extension/e2e/setup.sh
 	$(MAKE) -C vscode-extension node_modules/.package-lock.json
 	CHECKSPEC_E2E_DOCS=$(CURDIR)/docs node vscode-extension/e2e/report.mjs
+
+# The docs site in build/site (MkDocs + Material, mkdocs.yml): the reference pages are
+# generated first from the check registry, the CLI's parser and the catalog
+# (tools/docs_reference.py, into the git-ignored docs/reference/); --strict makes a broken
+# link, a page missing from the nav or any warning fail. tests/tools/test_docs_examples.py
+# runs the docs' examples and this build.
+docs: install
+	$(PY) tools/docs_reference.py docs/reference
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
 # The Python suite alone, without coverage (CI runs it on the newest Python).
 test-python: install $(BYTECODE)
