@@ -1,5 +1,5 @@
 // End-to-end test in Emacs (Debian's emacs-nox, with elpa-eglot and elpa-yaml-mode), in
-// batch mode: e2e/emacs.el loads the README's Emacs snippet (cut from README.md here, so
+// batch mode: e2e/emacs.el loads the docs' Emacs snippet (cut from docs/editors/emacs.md here, so
 // the snippet users copy is the one tested), opens a scenario with a typo in a copy of
 // examples/, and records what it saw; this checks it. Output (emacs.json) goes to
 // $CHECKSPEC_E2E_OUT (default /tmp/checkspec-e2e).
@@ -31,11 +31,11 @@ if (!existsSync(server)) {
   process.exit(2);
 }
 
-// The README's snippet, as users copy it.
-const readme = readFileSync(join(repo, "README.md"), "utf8");
-const snippet = readme.split("### Emacs (eglot)")[1]?.match(/```elisp\n([\s\S]*?)```/)?.[1];
+// The docs' snippet, as users copy it.
+const page = readFileSync(join(repo, "docs", "editors", "emacs.md"), "utf8");
+const snippet = page.match(/```elisp\n([\s\S]*?)```/)?.[1];
 if (!snippet) {
-  console.error("FAIL the README has no ```elisp block under ### Emacs (eglot)");
+  console.error("FAIL docs/editors/emacs.md has no ```elisp block");
   process.exit(1);
 }
 const snippetPath = join(work, "snippet.el");
