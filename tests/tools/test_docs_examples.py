@@ -337,3 +337,35 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     checks = (tmp_path / "site" / "reference" / "checks" / "index.html").read_text()
     assert 'id="llm-judge"' in checks and "string_matching" in checks
+
+
+def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
+    """The site's configuration is strict: the same docs with one link to a page that does
+    not exist do not build."""
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "docs", docs)
+    subprocess.run(
+        [sys.executable, str(REPO / "tools" / "docs_reference.py"), str(docs / "reference")],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    with (docs / "getting-started.md").open("a", encoding="utf-8") as page:
+        page.write("\nSee [the missing page](no-such-page.md).\n")
+    config = tmp_path / "mkdocs.yml"
+    # The repository's configuration, on this copy of the docs (ARCHITECTURE.md included
+    # from the repository's root, as the real build does).
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    text = text.replace("docs_dir: docs", f"docs_dir: {docs}")
+    text = text.replace("base_path: [!relative $config_dir]", f"base_path: [{REPO}]")
+    config.write_text(text, encoding="utf-8")
+    built = subprocess.run(
+        [str(Path(sys.executable).with_name("mkdocs")), "build", "-f", str(config)],
+        cwd=tmp_path,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode != 0
+    assert "no-such-page.md" in built.stderr
