@@ -44,9 +44,6 @@ CHECKSPEC = Path(sys.executable).with_name("checkspec")
 # Commands of the docs that are not run here, each with why (matched on the command's words).
 SKIPPED: dict[str, str] = {
     "checkspec view": "serves the history until Ctrl-C (tests/engine/html/test_html_viewer.py drives it)",
-    "checkspec lsp": "a language server on stdio (tests/server drive it)",
-    "--watch": "runs again at each save until Ctrl-C (tests/cli/test_cli_watch.py)",
-    "--executor ray": "starts a Ray cluster: minutes (tests/engine/executor/test_ray_executor.py)",
     "--from-run": "needs a kept run of a live target's judged answer (tests/cli/test_calibrate_cli.py)",
     "--prompt": "needs a reworded judge prompt file of the reader's own",
 }
