@@ -641,8 +641,9 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
     if not any(ran.live for ran in runs):
         return False
     done = record(runs, write=args.record)
-    for why in done.skipped:
-        print(f"record: {why}", file=sys.stderr)
+    if args.record:  # why a scenario was not recorded: news only to one who asked to record
+        for why in done.skipped:
+            print(f"record: {why}", file=sys.stderr)
     if done.drifts:
         print(drift_text(done.drifts), file=sys.stderr)
         print(f"{len(done.drifts)} output(s) drifted from the recorded ones", file=sys.stderr)

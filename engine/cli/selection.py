@@ -67,7 +67,9 @@ def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | 
     if args.query:
         from ..curate.select import keeps
 
-        todo = [(d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=args.query)]
+        todo = [
+            (d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=args.query)
+        ]
         if not todo:
             print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
             return None

@@ -74,7 +74,9 @@ def verdict_lines(report: RunReport, left_out: LeftOut) -> list[str]:
     """What the run left out, and the scenarios that ran but checked nothing."""
     lines = left_out.lines()
     if idle := unchecked(report):
-        lines.append(_listed("unchecked", "scenario(s) ran no check (all disabled or skipped)", idle))
+        lines.append(
+            _listed("unchecked", "scenario(s) ran no check (all disabled or skipped)", idle)
+        )
     return lines
 
 
