@@ -181,9 +181,8 @@ class ScenarioItem(_SpecItem):
 
     def runtest(self) -> None:
         from .cli.reports import scenario_lines
-        from .runs.session import runs
-
         from .runs.outcome import checked
+        from .runs.session import runs
 
         verdicts = _verdicts(self.session)
         if not runs(self.entry, bool(self.config.getoption("checkspec_drafts", False))):
@@ -379,9 +378,9 @@ def _verdicts(session: pytest.Session) -> _Verdicts:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     outcome = yield
     report = outcome.get_result()
-    if call.when == "call" and not report.skipped and not isinstance(item, _SpecItem):
-        if _enabled(item.config):
-            _verdicts(item.session).other = True
+    ours = isinstance(item, _SpecItem)
+    if call.when == "call" and not report.skipped and not ours and _enabled(item.config):
+        _verdicts(item.session).other = True
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
