@@ -399,7 +399,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     """Which scenarios were left out and why, and a session that checked nothing, said
     where pytest says its results (stdout)."""
     verdicts = config.stash.get(_VERDICTS, None)
-    if verdicts is None:
+    if verdicts is None or config.getoption("collectonly", False):  # listing, not running
         return
     lines = verdicts.lines()
     if verdicts.checked_nothing:
