@@ -376,7 +376,7 @@ def _verdicts(session: pytest.Session) -> _Verdicts:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    outcome = yield
+    outcome: Any = yield  # pluggy's result of the other implementations
     report = outcome.get_result()
     ours = isinstance(item, _SpecItem)
     if call.when == "call" and not report.skipped and not ours and _enabled(item.config):

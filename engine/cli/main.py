@@ -1,7 +1,8 @@
 """`checkspec`: run, validate, list checks, write schemas, start the language server.
 
-Exit codes: 0 all passed / valid, 1 a scenario failed or errored, 2 invalid input or
-usage. Problems go to stderr as `path:line:col: severity: message`.
+Exit codes (docs/outcomes.md): 0 something checked and all passed / valid, 1 a scenario
+failed or errored, 2 invalid input or usage, 5 nothing checked (engine/runs/outcome.py).
+Problems go to stderr as `path:line:col: severity: message`.
 """
 
 from __future__ import annotations

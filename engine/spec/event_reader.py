@@ -343,21 +343,21 @@ class Builder:
         if e.problem and e.context:
             message = f"{e.problem} ({e.context})"
         opened = _UNCLOSED.get(e.context or "")
-        if opened is not None and self._never_closed(self.error_context, pos):
+        start = self.error_context
+        if opened is not None and start is not None and self._never_closed(start, pos):
             # libyaml finds an unclosed quote or bracket where the text runs out (or at the
             # next line that cannot be inside it): the fix is where it was opened.
-            start = self.error_context
             found = f"{pos.line + 1}:{pos.character + 1}"
             message = f"{opened} opened here is never closed ({e.problem} at {found})"
             self._add("syntax", message, Range(start, Position(start.line, start.character + 1)))
             return
         self._add("syntax", message, Range(pos, pos))
 
-    def _never_closed(self, opened: Position | None, found: Position) -> bool:
+    def _never_closed(self, opened: Position, found: Position) -> bool:
         """Whether a quote or flow bracket opened at `opened` surely runs to `found`, the
         error: the text ended inside it, or `found` is on a later line indented no more
         than the line it opened on (a line inside it would be indented more)."""
-        if opened is None or found <= opened:
+        if found <= opened:
             return False
         if found >= self._end():
             return True
