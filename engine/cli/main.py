@@ -619,10 +619,20 @@ def _checked(report: RunReport, left_out: LeftOut, code: int, args: argparse.Nam
     stream = sys.stdout if args.format == "text" or args.output else sys.stderr
     for line in verdict_lines(report, left_out):
         print(line, file=stream)
-    if code == EXIT_OK and nothing_checked(report):
-        print(nothing_checked_line(report), file=stream)
-        return EXIT_NOTHING_CHECKED
-    return code
+    if code != EXIT_OK or not nothing_checked(report):
+        return code
+    if args.shard and not report.runs and report.selected:
+        # One job of a matrix: a small suite leaves some shards empty. The whole run is
+        # judged where the shards come together (`checkspec merge` exits 5 on nothing).
+        index, count = args.shard
+        print(
+            f"shard {index}/{count} holds none of the {report.selected} selected "
+            "scenario(s): `checkspec merge` of the shards' reports judges the whole run",
+            file=stream,
+        )
+        return code
+    print(nothing_checked_line(report), file=stream)
+    return EXIT_NOTHING_CHECKED
 
 
 def _record(args: argparse.Namespace, report: RunReport) -> bool:
@@ -744,7 +754,14 @@ def _merge(args: argparse.Namespace) -> int:
     except MergeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    return _write(report, args.format, args.output, invalid=False)
+    code = _write(report, args.format, args.output, invalid=False)
+    from ..runs.outcome import EXIT_NOTHING_CHECKED, nothing_checked, nothing_checked_line
+
+    if code == EXIT_OK and nothing_checked(report):  # the shards together checked nothing
+        stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+        print(nothing_checked_line(report), file=stream)
+        return EXIT_NOTHING_CHECKED
+    return code
 
 
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:

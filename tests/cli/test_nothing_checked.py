@@ -91,6 +91,33 @@ def test_status_draft_runs_the_drafts_and_names_the_others(suite: Path) -> None:
     )
 
 
+def test_an_empty_shard_is_one_job_and_merge_judges_the_whole(suite: Path) -> None:
+    codes = []
+    for k in (1, 2, 3):
+        done = cli(
+            suite,
+            "run",
+            "s.suite.yaml::reviewed",
+            "--shard",
+            f"{k}/3",
+            "-o",
+            f"{k}.json",
+            "--format",
+            "json",
+        )
+        codes.append(done.returncode)
+        if done.returncode == 0 and "holds none" in done.stdout:
+            assert f"shard {k}/3 holds none of the 1 selected scenario(s)" in done.stdout
+    assert sorted(codes) == [0, 0, 0]
+    merged = cli(suite, "merge", "1.json", "2.json", "3.json")
+    assert merged.returncode == 0 and "1 passed" in merged.stdout
+    only_off = cli(suite, "run", "s.suite.yaml::switched off", "--format", "json", "-o", "off.json")
+    assert only_off.returncode == 5
+    nothing = cli(suite, "merge", "off.json")
+    assert nothing.returncode == 5
+    assert "nothing checked: none of the 1 scenario(s) ran a check (exit 5)" in nothing.stdout
+
+
 def test_a_failure_keeps_exit_1(suite: Path) -> None:
     (suite / "s.suite.yaml").write_text(
         SUITE.replace("expected_value: hello}", "expected_value: x}", 1)
