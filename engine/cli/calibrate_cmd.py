@@ -172,8 +172,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --prompt {args.prompt}: no such file", file=sys.stderr)
             return EXIT_INVALID
         planned = [*planned, *with_prompt(planned, str(prompt.resolve()))]
-    if disabled:
-        print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
     settings = run_settings(
         workspace, cache=False if args.no_cache else None, max_cost=args.max_cost
     )
@@ -273,6 +271,11 @@ def _verdict(calibration: Any, args: argparse.Namespace) -> int:
     the text calibration (stderr when stdout carries JSON, markdown or HTML). The bars'
     numbers are compared to 9 decimals (a kappa of 0.4 computed as 0.39999... meets 0.4)."""
     stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+    if calibration.disabled:
+        print(
+            f"left out: {calibration.disabled} labelled check(s) disabled (enabled: false)",
+            file=stream,
+        )
     below: list[str] = []
     for judge in calibration.judges:
         matrix = judge.confusion

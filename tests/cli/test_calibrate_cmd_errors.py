@@ -95,7 +95,7 @@ def test_disabled_labels_are_left_out_and_counted(tmp_path: Path) -> None:
     )
     done = cli(tmp_path, "calibrate", "t.scenario.yaml", "--format", "json")
     assert done.returncode == 5, done.stderr  # nothing was judged
-    assert "1 labelled check(s) disabled (enabled: false): left out" in done.stderr
+    assert "left out: 1 labelled check(s) disabled (enabled: false)" in done.stderr  # JSON out
     assert "nothing checked: no labelled check in the selection" in done.stderr  # JSON out
     data = json.loads(done.stdout)
     assert data["judges"] == [] and data["calibration"]["labels"] == 0
