@@ -352,12 +352,11 @@ class _Verdicts:
         return exitstatus == pytest.ExitCode.OK and ours and not (self.checked or self.other)
 
     def lines(self) -> list[str]:
-        from .runs.outcome import LeftOut
+        from .runs.outcome import UNCHECKED, listed
 
         lines = self.left_out.lines()
         if self.unchecked:
-            idle = LeftOut({"scenario(s) ran no check (all disabled or skipped)": self.unchecked})
-            lines.extend(line.replace("left out:", "unchecked:", 1) for line in idle.lines())
+            lines.append(listed("unchecked", UNCHECKED, self.unchecked))
         return lines
 
 

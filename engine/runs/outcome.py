@@ -19,6 +19,7 @@ from .report import RunReport, ScenarioRun
 EXIT_NOTHING_CHECKED = 5
 
 SHOWN = 10  # names listed per reason; the rest are counted
+UNCHECKED = "scenario(s) ran no check (all disabled or skipped)"
 
 
 def checked(run: ScenarioRun) -> bool:
@@ -52,10 +53,11 @@ class LeftOut:
     def lines(self) -> list[str]:
         """`left out: N REASON: a, b, ... (and K more)`, one line per reason (a reason
         names what is counted: `draft scenario(s) not run (...)`)."""
-        return [_listed("left out", reason, names) for reason, names in self.reasons.items()]
+        return [listed("left out", reason, names) for reason, names in self.reasons.items()]
 
 
-def _listed(head: str, reason: str, names: Sequence[str]) -> str:
+def listed(head: str, reason: str, names: Sequence[str]) -> str:
+    """`HEAD: N REASON: a, b, ... (and K more)`."""
     shown = ", ".join(names[:SHOWN])
     more = f" (and {len(names) - SHOWN} more)" if len(names) > SHOWN else ""
     return f"{head}: {len(names)} {reason}: {shown}{more}"
@@ -74,9 +76,7 @@ def verdict_lines(report: RunReport, left_out: LeftOut) -> list[str]:
     """What the run left out, and the scenarios that ran but checked nothing."""
     lines = left_out.lines()
     if idle := unchecked(report):
-        lines.append(
-            _listed("unchecked", "scenario(s) ran no check (all disabled or skipped)", idle)
-        )
+        lines.append(listed("unchecked", UNCHECKED, idle))
     return lines
 
 
