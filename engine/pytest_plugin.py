@@ -169,7 +169,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         try:
             require_readable(find_workspace([item.path]))
         except ConfigUnreadable as exc:
-            raise pytest.UsageError("\n".join(exc.lines())) from None
+            shown = None
+            if exc.path is not None and exc.path.is_relative_to(config.rootpath):
+                shown = str(exc.path.relative_to(config.rootpath))
+            raise pytest.UsageError("\n".join(exc.lines(shown))) from None
 
 
 def _spec_file(item: pytest.Item) -> SpecFile:

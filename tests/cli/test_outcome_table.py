@@ -31,8 +31,8 @@ pytest_plugins = ["pytester"]
 
 PAGE = REPO / "docs" / "outcomes.md"
 HEADER = "| command | outcome | exit | prints |"
-# Issue 47 items 1 and 4, built on other branches: their rows are the intended behaviour.
-NOT_YET = {"config unreadable", "model unroutable"}
+# Issue 47 item 4, built on another branch: its rows are the intended behaviour.
+NOT_YET = {"model unroutable"}
 
 
 @dataclass(frozen=True)
@@ -171,6 +171,7 @@ TINY = "0.000000001"
 GENERATE = ["generate", "--preset", "impatient_customer", "-n", "2", "-o", "g.dataset.yaml"]
 RUN = ["run", FILE]
 PYTEST = ["--checkspec", "-p", "no:asyncio", "-p", "no:randomly", "-p", "no:cacheprovider"]
+BAD_CONFIG = {"checkspec.yaml": "jobs: 2\nmodle: openai/gpt-4o-mini\n"}  # a misspelt key
 
 SETUPS: dict[tuple[str, str], Setup] = {
     ("run", "all passed"): Setup({FILE: PASSING}, RUN),
@@ -223,6 +224,14 @@ SETUPS: dict[tuple[str, str], Setup] = {
         ["compare"],
         before=[RUN, ["run", "f.scenario.yaml"]],
     ),
+    ("run", "config unreadable"): Setup({FILE: PASSING, **BAD_CONFIG}, RUN),
+    ("validate", "config unreadable"): Setup({FILE: PASSING, **BAD_CONFIG}, ["validate", FILE]),
+    ("calibrate", "config unreadable"): Setup(
+        {FILE: LABELLED, **BAD_CONFIG}, ["calibrate"], "stub"
+    ),
+    ("generate", "config unreadable"): Setup(BAD_CONFIG, GENERATE, "stub", generates),
+    ("settings", "config unreadable"): Setup(BAD_CONFIG, ["settings"]),
+    ("pytest plugin", "config unreadable"): Setup({FILE: PASSING, **BAD_CONFIG}, PYTEST),
     ("settings", "all passed"): Setup({FILE: PASSING, "checkspec.yaml": "jobs: 2\n"}, ["settings"]),
     ("pytest plugin", "all passed"): Setup({FILE: PASSING}, PYTEST),
     ("pytest plugin", "some failed"): Setup({FILE: FAILING}, PYTEST),
