@@ -1,5 +1,9 @@
 """`checkspec run --dry-run`: the model calls a run would make, per model, with their
 estimated tokens and cost; nothing is sent and no user code runs (scenarios/estimate.py).
+
+The verdict cache is asked which calls it would answer (counted `cached`, at no cost).
+With `--repeat K` the first run is planned as any run, and the K-1 repeats, which neither
+read nor fill the cache (engine/llm/client.py's `in_repeat`), once more without it.
 """
 
 from __future__ import annotations
@@ -8,6 +12,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +30,19 @@ from ..spec.workspace import load_workspace
 
 
 def estimate(
-    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings
+    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings, repeat: int = 1
 ) -> list[dict[str, Any]]:
     """One row per model: calls, cached answers, estimated tokens and dollars (None: no price)."""
     with use_settings(settings):  # the models, the cache and the prices of this run
         plan = asyncio.run(plan_run(planned(todo)))
+    if repeat > 1:
+        with use_settings(replace(settings, cache=False)):  # repeats ask the model again
+            again = asyncio.run(plan_run(planned(todo)))
+        for model, counted in again.models.items():
+            mine = plan.of(model)
+            mine.calls += (repeat - 1) * counted.calls
+            mine.prompt_tokens += (repeat - 1) * counted.prompt_tokens
+    with use_settings(settings):
         prices = price_map() if plan.calls else None
         costs = {
             model: usage.cost_of(model, counted.prompt_tokens, counted.answer_tokens, prices)
@@ -95,11 +108,13 @@ def print_plan(
     settings: Settings,
     form: str,
     output: str | None,
+    repeat: int = 1,
 ) -> int:
-    rows = estimate(todo, settings)
+    rows = estimate(todo, settings, repeat)
     known = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
     total = {
         "scenarios": len(todo),
+        "repeat": repeat,
         "calls": sum(r["calls"] for r in rows),
         "cached": sum(r["cached"] for r in rows),
         "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
@@ -118,7 +133,8 @@ def print_plan(
 
 
 def _table(rows: list[dict[str, Any]], total: dict[str, Any]) -> str:
-    lines = [f"dry run: {total['scenarios']} scenarios, nothing sent"]
+    each = f", each run {total['repeat']} times" if total["repeat"] > 1 else ""
+    lines = [f"dry run: {total['scenarios']} scenarios{each}, nothing sent"]
     if not rows:
         return "\n".join([*lines, "no model calls"]) + "\n"
     head = ("model", "calls", "cached", "est. prompt tokens", "est. answer tokens", "est. cost")

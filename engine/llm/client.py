@@ -303,6 +303,7 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
             except Exception as exc:
                 if not _rejects_json_mode(exc):
                     raise
+                usage.record_failed()  # the refusal was a request of its own
                 _no_json_mode.add(str(generator.model))
             else:
                 return _recorded(generator, response)
@@ -316,6 +317,7 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
+            usage.record_failed()
             _no_json_mode.add(str(generator.model))
         else:
             return _recorded(generator, response)
@@ -403,6 +405,8 @@ async def _with_retries(
         except ProviderError:
             raise
         except Exception as exc:
+            if _reached_provider(exc):
+                usage.record_failed()
             if number == attempts or not _retryable(exc):
                 raise ProviderError(_describe(exc, endpoint, number)) from exc
             pause = max(pause, retry_after(exc) or 0.0)
@@ -445,6 +449,25 @@ def retry_after(exc: BaseException) -> float | None:
 
         seconds = (when - datetime.datetime.now(datetime.UTC)).total_seconds()
     return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
+
+
+def _reached_provider(exc: BaseException) -> bool:
+    """Whether a failed attempt was a request the provider saw: it answered with an HTTP
+    error (a 429, a 500, a refused option) or did not answer in time. A connection that
+    could not be made sent nothing, nor did litellm's own refusals before any request (an
+    unknown provider, a missing key), which carry a placeholder answer from litellm.ai."""
+    if isinstance(exc, TimeoutError):
+        return True
+    litellm = _litellm_module  # set when the call went through litellm
+    if litellm is not None and isinstance(exc, litellm.APIConnectionError):
+        return False  # litellm gives these a status of 500
+    if not isinstance(getattr(exc, "status_code", None), int):
+        return False
+    request = getattr(getattr(exc, "response", None), "_request", None)
+    return getattr(getattr(request, "url", None), "host", None) != _LITELLM_PLACEHOLDER_HOST
+
+
+_LITELLM_PLACEHOLDER_HOST = "litellm.ai"
 
 
 def _retryable(exc: Exception) -> bool:
@@ -649,6 +672,7 @@ async def _structured_once(
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
+            usage.record_failed()
             _no_schema_mode.add(model)
         else:
             return _recorded(generator, response)
