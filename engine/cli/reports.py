@@ -111,6 +111,8 @@ def to_junit(report: RunReport) -> str:
             skipped=str(sum(r.result.status is TestCaseStatus.SKIP for r in runs)),
             time=f"{sum(r.result.duration_ms for r in runs) / 1000:.3f}",
         )
+        if spent := Usage.total(r.result.usage for r in runs):  # the file's scenarios'
+            _usage_properties(ET.SubElement(suite, "properties"), spent)
         for run in runs:
             case = ET.SubElement(
                 suite,
@@ -121,12 +123,15 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
-            if run.rerun or run.repeats is not None:
-                properties = ET.SubElement(case, "properties")
+            spent = run.result.usage
+            if run.rerun or run.repeats is not None or spent:
+                properties = ET.SubElement(case, "properties")  # one element a testcase
                 if run.rerun:
                     ET.SubElement(properties, "property", name="rerun", value=run.rerun)
                 if run.repeats is not None:
                     _repeat_properties(properties, run.repeats)
+                if spent:  # all its runs' (repeats included): they sum to the run's
+                    _usage_properties(properties, spent)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])
@@ -136,8 +141,6 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, tag, message=message or status.value).text = details
             elif status is TestCaseStatus.SKIP:
                 ET.SubElement(case, "skipped")
-            if run.result.usage:
-                _usage_properties(case, run.result.usage)
             if run.output:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
@@ -157,8 +160,7 @@ def _repeat_properties(properties: ET.Element, repeats: dict[str, Any]) -> None:
         )
 
 
-def _usage_properties(case: ET.Element, usage: Usage) -> None:
-    properties = ET.SubElement(case, "properties")
+def _usage_properties(properties: ET.Element, usage: Usage) -> None:
     for name, value in usage.model_dump().items():
         ET.SubElement(properties, "property", name=f"usage.{name}", value=str(value))
 
