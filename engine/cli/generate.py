@@ -325,6 +325,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             "no model configured to generate with: set CHECKSPEC_MODEL (e.g. "
             "openai/gpt-4o-mini), `model:` in checkspec.yaml, or --model"
         )
+    if has_model:  # a model litellm cannot route: said before anything is sent
+        from ..runs.models import setting_problems
+
+        names = ["model", "embedding_model"] if embedding is not None else ["model"]
+        flags = {"model": args.model, "embedding_model": args.embedding_model}
+        if unroutable := setting_problems(settings, workspace, names, **flags):
+            print(terminal("\n".join(unroutable)), file=sys.stderr)
+            return EXIT_INVALID
     if not agent and not listing:
         print(
             "warning: the agent under test is not described (`agent: {description: ...}` in "

@@ -497,6 +497,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
+    from ..runs.models import model_problems
     from ..runs.session import RunSession
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
@@ -570,6 +571,11 @@ def _run(args: argparse.Namespace) -> int:
             if isinstance(chosen, int):
                 return chosen
             todo, selected = chosen
+            # A model litellm cannot route stops the run before anything is sent.
+            flags = {"model": args.model, "embedding_model": args.embedding_model}
+            if problems := model_problems(todo, settings, workspace, **flags):
+                print("\n".join(problems), file=sys.stderr)
+                return EXIT_INVALID
             text_mode = args.format == "text" and not args.output
             with Progress(
                 len(todo) * args.repeat, enabled=text_mode and sys.stdout.isatty()

@@ -111,8 +111,8 @@ def to_junit(report: RunReport) -> str:
             skipped=str(sum(r.result.status is TestCaseStatus.SKIP for r in runs)),
             time=f"{sum(r.result.duration_ms for r in runs) / 1000:.3f}",
         )
-        if spent := Usage.total(r.result.usage for r in runs):  # the file's scenarios'
-            _usage_properties(ET.SubElement(suite, "properties"), spent)
+        if in_file := Usage.total(r.result.usage for r in runs):  # the file's scenarios'
+            _usage_properties(ET.SubElement(suite, "properties"), in_file)
         for run in runs:
             case = ET.SubElement(
                 suite,

@@ -123,6 +123,18 @@ def _litellm() -> ModuleType:
     return _litellm_module
 
 
+def litellm_module() -> ModuleType:
+    """litellm, imported offline (no price map or header catalog fetched): for the questions
+    only it can answer before a run (llm/routable.py: can it route this model's name?)."""
+    return _litellm()
+
+
+def sent_directly(model: str | None) -> bool:
+    """Whether calls to `model` go straight to an OpenAI-compatible endpoint (the openai
+    SDK, `openai/NAME`), not through litellm."""
+    return _direct_name(model) is not None
+
+
 def _openai() -> ModuleType:
     """The openai SDK, imported under the lock the warm-up's litellm import holds."""
     module = sys.modules.get("openai")

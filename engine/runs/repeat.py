@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.usage import Usage
-
 from ..executor import Ending
 
 if TYPE_CHECKING:  # session.py imports this module when a run repeats
