@@ -709,12 +709,12 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
 
 
 def _render(report: RunReport, fmt: str) -> str:
-    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
+    from .reports import summary_line, text_lines, to_json, to_junit, to_sarif
 
     if fmt == "text":
         from ..core.safe_text import terminal  # names, messages, outputs: no escapes
 
-        lines = [line for run in report.runs for line in scenario_lines(run)]
+        lines = text_lines(report)  # a long message (a provider's error) in full once
         return terminal("\n".join([*lines, summary_line(report)])) + "\n"
     if fmt == "json":
         return to_json(report) + "\n"

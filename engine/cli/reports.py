@@ -63,8 +63,20 @@ def summary_line(report: RunReport) -> str:
     return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
 
 
-def scenario_lines(run: ScenarioRun) -> list[str]:
-    """The text report of one scenario: a status line, then each failed check."""
+# A check's message at least this long is shown once in a text report: a provider's
+# error repeated by every check that called it would bury the report.
+LONG_MESSAGE = 160
+
+
+def text_lines(report: RunReport) -> list[str]:
+    """The text report's scenario lines, each long message in full once only."""
+    seen: dict[str, str] = {}
+    return [line for run in report.runs for line in scenario_lines(run, seen)]
+
+
+def scenario_lines(run: ScenarioRun, seen: dict[str, str] | None = None) -> list[str]:
+    """The text report of one scenario: a status line, then each failed check. `seen`
+    (long message -> where it was shown) shortens a long message shown before."""
     result = run.result
     label = LABELS[result.status.value]
     replayed = " (replayed)" if result.replayed else ""
@@ -80,6 +92,11 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         lines.append(f"      {describe(run.repeats)}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
+        if seen is not None and len(message) >= LONG_MESSAGE:
+            if message in seen:
+                message = seen[message]
+            else:
+                seen[message] = _same_as(check, f"{run.path}:{line}")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
     if run.output and result.status.value in ("fail", "error"):
         printed = run.output.rstrip("\n").splitlines()
@@ -88,6 +105,14 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         lines.append(f"      output{cut}:")
         lines.extend(f"        | {line}" for line in shown)
     return lines
+
+
+def _same_as(check: CheckResult, where: str) -> str:
+    """What a repeated long message says instead: where it is in full, and the model."""
+    details = check.details if isinstance(check.details, dict) else {}
+    model = details.get("model")
+    about = f", model {model}" if isinstance(model, str) and model else ""
+    return f"same error as above ({where}{about})"
 
 
 def to_json(report: RunReport) -> str:
