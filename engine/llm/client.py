@@ -464,25 +464,26 @@ def retry_after(exc: BaseException) -> float | None:
 
 
 def _reached_provider(exc: BaseException) -> bool:
-    """Whether a failed attempt was a request the provider saw: it answered with an HTTP
-    error (a 429, a 500, a refused option) or did not answer in time. A connection that
-    could not be made sent nothing (litellm reports one as a 500: its cause says so), nor
-    did litellm's own refusals before any request (an unknown provider, a missing key),
-    which carry a placeholder answer from litellm.ai."""
+    """Whether a failed attempt was a request the provider saw: an HTTP answer is among its
+    causes (a 429, a 500, a refused option), or it timed out once sent. A connection that
+    could not be made sent nothing, nor did litellm's own refusals before any request (an
+    unknown provider, credentials in the URL): litellm reports those with a status of its
+    own and a placeholder answer, so only the SDK's and httpx's errors are taken as one."""
+    import httpx
+
     if _not_connected(exc) is not None:
         return False
-    if isinstance(exc, TimeoutError):
-        return True
-    litellm = _litellm_module  # set when the call went through litellm
-    if litellm is not None and isinstance(exc, litellm.APIConnectionError):
-        return False  # litellm gives these a status of 500
-    if not isinstance(getattr(exc, "status_code", None), int):
-        return False
-    request = getattr(getattr(exc, "response", None), "_request", None)
-    return getattr(getattr(request, "url", None), "host", None) != _LITELLM_PLACEHOLDER_HOST
-
-
-_LITELLM_PLACEHOLDER_HOST = "litellm.ai"
+    openai = _openai()
+    for link in _causes(exc):
+        if isinstance(link, TimeoutError | httpx.TimeoutException | openai.APITimeoutError):
+            return True
+        if isinstance(link, httpx.HTTPStatusError):
+            return True
+        if isinstance(link, openai.APIStatusError) and not type(link).__module__.startswith(
+            "litellm"
+        ):
+            return True
+    return False
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -504,7 +505,10 @@ def _not_connected(exc: BaseException) -> BaseException | None:
     import httpx  # a dependency of litellm and of the openai SDK (loaded with either)
 
     for link in _causes(exc):
-        if isinstance(link, httpx.ConnectError | ConnectionRefusedError | socket.gaierror):
+        if isinstance(
+            link,
+            httpx.ConnectError | httpx.ConnectTimeout | ConnectionRefusedError | socket.gaierror,
+        ):
             return link
         if type(link).__name__ == "ClientConnectorError":  # aiohttp's, under litellm
             return link

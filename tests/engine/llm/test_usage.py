@@ -59,6 +59,7 @@ def test_tokens_and_cost_of_a_run_with_configured_prices(tmp_path: Path) -> None
     assert len(stub.chat_requests) == 3
     assert report["usage"] == {
         "requests": 3,
+        "failed": 0,
         "cached": 0,
         "prompt_tokens": prompt,
         "completion_tokens": completion,
