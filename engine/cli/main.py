@@ -543,7 +543,9 @@ def _run(args: argparse.Namespace) -> int:
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
-            return print_plan(chosen[0], settings, args.format, args.output, args.repeat)
+            return print_plan(
+                chosen[0], settings, args.format, args.output, args.repeat, workspace.root
+            )
         finally:
             keep_scenarios(True)  # main() called in-process (tests) leaves the default
     if settings.cache and settings.cache_dir:

@@ -323,3 +323,38 @@ def test_generate_counts_what_it_sent(tmp_path: Path) -> None:
     final = json.loads(done.stderr.strip().splitlines()[-1])
     assert Numbers.of(final["usage"]) == expected
     assert f"(status: draft); {expected.text}" in done.stderr
+
+
+LIVE = """name: live
+target: python:agent:answer
+scenarios:
+  - name: a
+    steps:
+      - interacts: [{inputs: q1}]
+        checks: [{kind: conformity, rule: apologises}]
+  - name: b
+    steps:
+      - interacts: [{inputs: q2}]
+        checks: [{kind: conformity, rule: apologises}]
+"""
+
+
+def test_a_dry_run_asks_the_cache_with_the_agents_last_answers(tmp_path: Path) -> None:
+    """A judge of the agent's live answer cannot be looked up before the agent answers: the
+    dry run counts it as a call, and asks the cache with the answers of the last run."""
+    (tmp_path / "checkspec.yaml").write_text(CONFIG)
+    (tmp_path / "agent.py").write_text("def answer(q):\n    return 'Sorry about ' + q\n")
+    (tmp_path / "l.suite.yaml").write_text(LIVE)
+    with running_stub() as stub:
+        answers = Answers(lambda body: VERDICT)
+        stub.chat = answers
+        cold = checkspec(tmp_path, stub, "run", ".", "--dry-run", "--format", "json")
+        assert json.loads(cold.stdout)["total"]["cached_if_unchanged"] == 0
+        assert run(tmp_path, stub).returncode == 0
+        warm = checkspec(tmp_path, stub, "run", ".", "--dry-run")
+        before = len(answers.kept)
+        again = run(tmp_path, stub)
+    assert warm.returncode == again.returncode == 0, warm.stderr + again.stderr
+    assert "2 of the calls judge the agent's live answers" in warm.stdout
+    assert len(answers.kept) == before  # the agent answered the same: nothing sent
+    assert again.stderr.strip().endswith("; 0 LLM requests (2 cached), 0 tokens, $0.0000")
