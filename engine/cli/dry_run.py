@@ -99,8 +99,9 @@ def if_unchanged(
         return 0, None
     with use_settings(settings):
         plan = asyncio.run(plan_run(replayed))
-    run = last.get("run") if isinstance(last.get("run"), dict) else {}
-    return sum(m.cached for m in plan.models.values()), str(run.get("id") or "") or None
+    run = last.get("run")
+    run_id = str(run.get("id") or "") if isinstance(run, dict) else ""
+    return sum(m.cached for m in plan.models.values()), run_id or None
 
 
 def _last_run(root: Path | None) -> dict[str, Any] | None:
@@ -133,10 +134,10 @@ def _answered(scenario: Scenario, outputs: list[Any]) -> Scenario | None:
     from ..core.sentinel import MISSING
     from ..interactions import Interact
 
-    specs = [spec for step in scenario.steps for spec in step.interacts]
-    if len(specs) != len(outputs):
+    specs = [s for step in scenario.steps for s in step.interacts if isinstance(s, Interact)]
+    if len(specs) != len(outputs) or len(specs) != sum(len(t.interacts) for t in scenario.steps):
         return None
-    if not all(isinstance(s, Interact) and not callable(s.inputs) for s in specs):
+    if any(callable(s.inputs) for s in specs):
         return None
     if any(s.outputs is not MISSING and not callable(s.outputs) for s in specs):
         return None  # recorded already: the first plan looked it up
