@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.check import Check
-from ..generators.base import BaseLLMGenerator
+from ..core.input_generator import InputGenerator
 from ..interactions import Interact
 from ..llm.endpoints import Generator, resolve_generator
 from ..settings import Settings, resolve, use_settings
@@ -116,6 +116,11 @@ def _within(check: Any) -> Iterator[Check]:
 
 def _simulated_user_model(spec: Any) -> str | None:
     inputs = spec.inputs if isinstance(spec, Interact) else None
+    if not isinstance(inputs, InputGenerator):
+        return None
+    # Here only: the generators (and their templates) are not loaded for runs without one.
+    from ..generators.base import BaseLLMGenerator
+
     if not isinstance(inputs, BaseLLMGenerator):
         return None
     generator = resolve_generator(inputs.generator)
