@@ -358,3 +358,46 @@ def test_a_dry_run_asks_the_cache_with_the_agents_last_answers(tmp_path: Path) -
     assert "2 of the calls judge the agent's live answers" in warm.stdout
     assert len(answers.kept) == before  # the agent answered the same: nothing sent
     assert again.stderr.strip().endswith("; 0 LLM requests (2 cached), 0 tokens, $0.0000")
+
+
+EMBEDDED = """name: similar
+scenarios:
+  - name: a
+    steps:
+      - interacts: [{inputs: q, outputs: 'Sorry about that.'}]
+        checks:
+          - {kind: semantic_similarity, reference_text: 'We apologise.', threshold: 0.5}
+          - {kind: conformity, rule: apologises}
+"""
+
+
+def test_embeddings_are_counted_beside_the_judges(tmp_path: Path) -> None:
+    config = (
+        "embedding_model: openai/emb\n"
+        + CONFIG
+        + (
+            f"  openai/emb:\n    input_cost_per_token: {IN_PRICE}\n"
+            f"    output_cost_per_token: {OUT_PRICE}\n"
+        )
+    )
+    (tmp_path / "checkspec.yaml").write_text(config)
+    (tmp_path / "e.suite.yaml").write_text(EMBEDDED)
+    with running_stub() as stub:
+        stub.retry_after = "0"
+        answers = Answers(lambda body: VERDICT)
+        stub.chat = answers
+        stub.embeddings = lambda text: [1.0, float(len(text))]
+        ran = run(tmp_path, stub, "--repeat", "2", "--no-cache")
+        chat = sent(answers)
+        embedded_calls = len(stub.embedding_requests)
+    assert (chat.requests, embedded_calls) == (2, 2)  # each of the 2 runs: one of each
+    # The stub counts an embedding request as 1 prompt token.
+    expected = Numbers(
+        chat.requests + embedded_calls,
+        0,
+        0,
+        chat.prompt_tokens + embedded_calls,
+        chat.completion_tokens,
+        round(chat.cost + embedded_calls * IN_PRICE, 6),
+    )
+    assert_reported(tmp_path, stub, ran, expected)
