@@ -315,7 +315,8 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
             except Exception as exc:
                 if not _rejects_json_mode(exc):
                     raise
-                usage.record_failed()  # the refusal was a request of its own
+                if _reached_provider(exc):  # the provider's refusal was a request of its own
+                    usage.record_failed()
                 _no_json_mode.add(str(generator.model))
             else:
                 return _recorded(generator, response)
@@ -329,7 +330,8 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
-            usage.record_failed()
+            if _reached_provider(exc):  # litellm's own refusal (UnsupportedParams) sent nothing
+                usage.record_failed()
             _no_json_mode.add(str(generator.model))
         else:
             return _recorded(generator, response)
@@ -580,8 +582,8 @@ def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
         innermost = _causes(exc)[-1]  # the socket's own words, not a wrapper's
         reason = str(innermost) or str(refused) or type(refused).__name__
         message = f"cannot connect to {_network_url(exc, endpoint)}: {reason}"
-    elif _is_network_error(exc):
-        message = f"{message} ({_network_url(exc, endpoint)})"
+    elif isinstance(exc, TimeoutError) or _is_network_error(exc):
+        message = f"{_network_url(exc, endpoint)}: {message}"  # first: long ones are cut
     message = mask_secret(message, endpoint.secret())
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + "..."
@@ -773,7 +775,8 @@ async def _structured_once(
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
-            usage.record_failed()
+            if _reached_provider(exc):
+                usage.record_failed()
             _no_schema_mode.add(model)
         else:
             return _recorded(generator, response)
