@@ -576,13 +576,14 @@ def _retryable(exc: Exception) -> bool:
 def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
     message = str(exc) or type(exc).__name__
     if isinstance(exc, TimeoutError) and not str(exc):
-        message = f"no answer within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
-    if (refused := _not_connected(exc)) is not None:
+        within = f"within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
+        message = f"no answer from {_network_url(exc, endpoint)} {within}"
+    elif (refused := _not_connected(exc)) is not None:
         # "Connection error." alone does not say where: the address, then the cause.
         innermost = _causes(exc)[-1]  # the socket's own words, not a wrapper's
         reason = str(innermost) or str(refused) or type(refused).__name__
         message = f"cannot connect to {_network_url(exc, endpoint)}: {reason}"
-    elif isinstance(exc, TimeoutError) or _is_network_error(exc):
+    elif _is_network_error(exc):
         message = f"{_network_url(exc, endpoint)}: {message}"  # first: long ones are cut
     message = mask_secret(message, endpoint.secret())
     if len(message) > _MESSAGE_LIMIT:
