@@ -357,9 +357,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
                 else:
                     for topic in found:
                         print(terminal(f"{topic.chunks:6d}  {topic.name}  [{topic.id}]"))
+                if meter.usage:  # naming the topics asked the model: said on stderr
+                    print(meter.usage.describe(), file=sys.stderr)
                 return EXIT_OK
             if args.preview:
-                return _preview(runner, prepared, generator, agent)
+                code = _preview(runner, prepared, generator, agent)
+                if meter.usage:
+                    print(meter.usage.describe(), file=sys.stderr)
+                return code
             with reporter:
                 outcome = runner.run(
                     service.generate(prepared, generator, embedding, reporter.update)
