@@ -190,9 +190,7 @@ def every_sink(root: Path, ran: subprocess.CompletedProcess[str]) -> dict[str, A
     }
 
 
-def assert_reported(
-    root: Path, stub: OpenAIStub, ran: subprocess.CompletedProcess[str], expected: Numbers
-) -> None:
+def assert_reported(root: Path, ran: subprocess.CompletedProcess[str], expected: Numbers) -> None:
     assert ran.returncode == 0, ran.stderr
     found = every_sink(root, ran)
     for sink in (
@@ -226,13 +224,13 @@ def test_repeats_with_a_cold_cache_count_every_request(judged: Any) -> None:
     root, stub, answers = judged
     ran = run(root, stub, "--repeat", "3", "--no-cache")
     assert len(answers.kept) == 6  # 2 scenarios, 3 times each
-    assert_reported(root, stub, ran, sent(answers))
+    assert_reported(root, ran, sent(answers))
 
 
 def test_repeats_with_a_warm_cache_count_the_repeats_and_the_cached_answers(judged: Any) -> None:
     root, stub, answers = judged
     first = run(root, stub)  # fills the verdict cache
-    assert_reported(root, stub, first, sent(answers))
+    assert_reported(root, first, sent(answers))
     before = len(answers.kept)
     # The dry run asks the cache: the first run's 2 calls are answered there, the 2
     # repeats of each scenario are not (repeats ask the judge again).
@@ -242,7 +240,7 @@ def test_repeats_with_a_warm_cache_count_the_repeats_and_the_cached_answers(judg
     again = run(root, stub, "--repeat", "3")
     assert len(answers.kept) - before == 4
     assert (total["calls"], total["cached"]) == (4, 2)
-    assert_reported(root, stub, again, sent(answers, before, cached=2))
+    assert_reported(root, again, sent(answers, before, cached=2))
 
 
 def test_retried_requests_are_counted_as_sent_and_failed(judged: Any) -> None:
@@ -252,7 +250,7 @@ def test_retried_requests_are_counted_as_sent_and_failed(judged: Any) -> None:
     ran = run(root, stub, "--no-cache")
     expected = sent(answers)
     assert (expected.requests, expected.failed) == (4, 2)
-    assert_reported(root, stub, ran, expected)
+    assert_reported(root, ran, expected)
 
 
 def test_a_dry_run_on_a_warm_cache_says_cached_at_no_cost(judged: Any) -> None:
@@ -400,4 +398,4 @@ def test_embeddings_are_counted_beside_the_judges(tmp_path: Path) -> None:
         chat.completion_tokens,
         round(chat.cost + embedded_calls * IN_PRICE, 6),
     )
-    assert_reported(tmp_path, stub, ran, expected)
+    assert_reported(tmp_path, ran, expected)
