@@ -179,6 +179,15 @@ def run(args: argparse.Namespace) -> int:
     models: list[str | None] = list(dict.fromkeys(args.model)) or [None]
     calibration = None
     if planned:
+        from ..runs.models import setting_problems
+
+        # A judge model litellm cannot route stops the calibration before anything is sent.
+        found = [
+            p for m in models for p in setting_problems(settings, workspace, ["model"], model=m)
+        ]
+        if found:
+            print("\n".join(found), file=sys.stderr)
+            return EXIT_INVALID
         executor = executor_for(settings, args.executor, root=workspace.root)
         total = len(planned) * args.repeat * len(models)
         text_mode = args.format == "text" and not args.output

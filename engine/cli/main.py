@@ -509,6 +509,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
+    from ..runs.models import model_problems
     from ..runs.session import RunSession
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
@@ -554,7 +555,9 @@ def _run(args: argparse.Namespace) -> int:
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
-            return print_plan(chosen[0], settings, args.format, args.output)
+            return print_plan(
+                chosen[0], settings, args.format, args.output, args.repeat, workspace.root
+            )
         finally:
             keep_scenarios(True)  # main() called in-process (tests) leaves the default
     if settings.cache and settings.cache_dir:
@@ -582,6 +585,11 @@ def _run(args: argparse.Namespace) -> int:
             if isinstance(chosen, int):
                 return chosen
             todo, selected, left_out = chosen
+            # A model litellm cannot route stops the run before anything is sent.
+            flags = {"model": args.model, "embedding_model": args.embedding_model}
+            if problems := model_problems(todo, settings, workspace, **flags):
+                print("\n".join(problems), file=sys.stderr)
+                return EXIT_INVALID
             text_mode = args.format == "text" and not args.output
             with Progress(
                 len(todo) * args.repeat, enabled=text_mode and sys.stdout.isatty()
@@ -798,12 +806,12 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
 
 
 def _render(report: RunReport, fmt: str) -> str:
-    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
+    from .reports import summary_line, text_lines, to_json, to_junit, to_sarif
 
     if fmt == "text":
         from ..core.safe_text import terminal  # names, messages, outputs: no escapes
 
-        lines = [line for run in report.runs for line in scenario_lines(run)]
+        lines = text_lines(report)  # a long message (a provider's error) in full once
         return terminal("\n".join([*lines, summary_line(report)])) + "\n"
     if fmt == "json":
         return to_json(report) + "\n"
