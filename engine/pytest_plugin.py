@@ -120,7 +120,7 @@ class SpecFile(pytest.File):
 
             # A copy: the analysed document may be shared (kept by the analysis's caches).
             document = copy.copy(document)
-            document.scenarios = [
+            kept = [
                 entry
                 for entry in document.scenarios
                 if keeps(
@@ -132,6 +132,12 @@ class SpecFile(pytest.File):
                     wanted_status=status,
                 )
             ]
+            ids = {id(e) for e in kept}
+            _verdicts(self.session).left_out.add(
+                "scenario(s) not selected by --checkspec-query/-tag/-status",
+                (f"{self.display()}::{e.name}" for e in document.scenarios if id(e) not in ids),
+            )
+            document.scenarios = kept
         for entry in document.scenarios:
             if entry.scenario is None:
                 errors = [p for p in entry.problems if p.severity.value == "error"]
@@ -163,7 +169,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         try:
             require_readable(find_workspace([item.path]))
         except ConfigUnreadable as exc:
-            raise pytest.UsageError("\n".join(exc.lines())) from None
+            shown = None
+            if exc.path is not None and exc.path.is_relative_to(config.rootpath):
+                shown = str(exc.path.relative_to(config.rootpath))
+            raise pytest.UsageError("\n".join(exc.lines(shown))) from None
 
 
 def _spec_file(item: pytest.Item) -> SpecFile:
@@ -195,16 +204,25 @@ class ScenarioItem(_SpecItem):
 
     def runtest(self) -> None:
         from .cli.reports import scenario_lines
+        from .runs.outcome import checked
         from .runs.session import runs
 
+        verdicts = _verdicts(self.session)
         if not runs(self.entry, bool(self.config.getoption("checkspec_drafts", False))):
+            verdicts.left_out.add(_DRAFTS, [self.nodeid])
             pytest.skip("a draft (status: draft): --checkspec-drafts runs it")
         run = _runs(self.session).outcome(self)
+        if checked(run):
+            verdicts.checked = True
+        else:
+            verdicts.unchecked.append(self.nodeid)
         if run.output:
             self.add_report_section("call", "output", run.output)
         result = run.result
         if not result.passed and not result.skipped:
             raise ScenarioFailed("\n".join(scenario_lines(run)))
+        if result.skipped:  # as the CLI's SKIP: no check ran, nothing passed
+            pytest.skip("no check ran (every check disabled or skipped)")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed):
@@ -337,8 +355,78 @@ def _runs(session: pytest.Session) -> _Runs:
     return runs
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
+class _Verdicts:
+    """What the session's scenarios checked: a session that ran scenario items and
+    checked nothing (every one a draft, filtered out, or without a check that ran) is not
+    green (engine/runs/outcome.py)."""
+
+    def __init__(self) -> None:
+        from .runs.outcome import LeftOut
+
+        self.left_out = LeftOut()
+        self.unchecked: list[str] = []  # node ids of scenarios that ran no check
+        self.checked = False  # a scenario gave a verdict
+        self.other = False  # a test that is not ours passed or failed (a mixed session)
+        self.checked_nothing = False  # the session's verdict: exit 5
+
+    def nothing_checked(self, session: pytest.Session, exitstatus: int) -> bool:
+        """A green session whose spec items checked nothing and no other test ran."""
+        ours = any(isinstance(i, _SpecItem) for i in session.items)
+        return exitstatus == pytest.ExitCode.OK and ours and not (self.checked or self.other)
+
+    def lines(self) -> list[str]:
+        from .runs.outcome import UNCHECKED, listed
+
+        lines = self.left_out.lines()
+        if self.unchecked:
+            lines.append(listed("unchecked", UNCHECKED, self.unchecked))
+        return lines
+
+
+_DRAFTS = "draft scenario(s) not run (--checkspec-drafts runs them)"
+_VERDICTS = pytest.StashKey[_Verdicts]()
+
+
+def _verdicts(session: pytest.Session) -> _Verdicts:
+    """The session's (kept on its config: the terminal summary is given the config)."""
+    stash = session.config.stash
+    verdicts = stash.get(_VERDICTS, None)
+    if verdicts is None:
+        verdicts = stash[_VERDICTS] = _Verdicts()
+    return verdicts
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome: Any = yield  # pluggy's result of the other implementations
+    report = outcome.get_result()
+    ours = isinstance(item, _SpecItem)
+    if call.when == "call" and not report.skipped and not ours and _enabled(item.config):
+        _verdicts(item.session).other = True
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     runs = session.stash.get(_RUNS, None)
     if runs is not None:
         runs.stop()
         runs.keep()
+    verdicts = session.config.stash.get(_VERDICTS, None)
+    if verdicts is not None and verdicts.nothing_checked(session, exitstatus):
+        # pytest's own code for "no tests collected": a green needs a verdict.
+        session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+        verdicts.checked_nothing = True
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Which scenarios were left out and why, and a session that checked nothing, said
+    where pytest says its results (stdout)."""
+    verdicts = config.stash.get(_VERDICTS, None)
+    if verdicts is None or config.getoption("collectonly", False):  # listing, not running
+        return
+    lines = verdicts.lines()
+    if verdicts.checked_nothing:
+        lines.append("nothing checked: no scenario ran a check (exit 5)")
+    if lines:
+        terminalreporter.section("checkspec")
+        for line in lines:
+            terminalreporter.write_line(line)

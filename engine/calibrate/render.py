@@ -144,7 +144,7 @@ def text(calibration: Calibration) -> str:
                 )
             )
     lines.append("")
-    lines.append(f"cost: {format_cost(calibration.usage.known_cost)}")
+    lines.append(f"usage: {_spent(calibration)}")
     if calibration.interrupted:
         lines.append("interrupted: the calibration is of the labels judged so far")
     return "\n".join(lines) + "\n"
@@ -179,7 +179,7 @@ def markdown(calibration: Calibration) -> str:
                     f"| {markdown_cell(j.label.where)} | {j.label.expect} | {j.verdict} | "
                     f"{markdown_cell(_short(j.reason))} |"
                 )
-    out += ["", f"Cost: {format_cost(calibration.usage.known_cost)}"]
+    out += ["", f"Usage: {_spent(calibration)}"]
     return "\n".join(out) + "\n"
 
 
@@ -188,9 +188,16 @@ def html(calibration: Calibration) -> str:
 
     data: dict[str, Any] = calibration.to_json()
     data["calibration"]["cost"] = format_cost(calibration.usage.known_cost)
+    data["calibration"]["spent"] = _spent(calibration)
     return page(
         "calibration",
         data,
         f"checkspec calibration {calibration.id}",
         ("calibration.js", "report.js"),
     )
+
+
+def _spent(calibration: Calibration) -> str:
+    """What the calibration's judges sent, as a run's summary says it (core/usage.py):
+    `12 LLM requests (1 failed, 3 cached), 4,512 tokens, $0.0123`."""
+    return calibration.usage.describe()

@@ -1,9 +1,11 @@
 """`checkspec calibrate [selectors]`: how far each LLM judge agrees with the labels.
 
 Runs only the checks labelled `expect: pass | fail`, on the recorded answers (the target
-is never called), in worker processes (engine/calibrate). Exit codes: 0 done, 1 a judge
-below `--min-agreement` / `--min-kappa` (or nothing to measure against a bar), 2 invalid
-input or usage.
+is never called), in worker processes (engine/calibrate). Exit codes (docs/outcomes.md):
+0 every label judged (and every bar met), 1 a judge below `--min-agreement` /
+`--min-kappa`, or a label not judged (an error, the budget) unless `--allow-not-judged`,
+2 invalid input or usage, 5 nothing checked (no labelled check in the selection, or,
+with `--allow-not-judged`, a judge that judged no label).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+EXIT_NOTHING_CHECKED = 5  # as a run's (engine/runs/outcome.py)
 
 
 def _share(text: str) -> float:
@@ -103,6 +106,12 @@ def add_parser(commands: Any) -> None:
         help="exit 1 when a judge's Cohen's kappa is below X",
     )
     command.add_argument(
+        "--allow-not-judged",
+        action="store_true",
+        help="exit 0 even when some labels got no verdict (an error, the budget); a judge "
+        "that judged none still fails",
+    )
+    command.add_argument(
         "--no-cache", action="store_true", help="neither use nor fill the verdict cache"
     )
     from ..catalog import SETTINGS_BY_NAME
@@ -167,11 +176,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: --prompt {args.prompt}: no such file", file=sys.stderr)
             return EXIT_INVALID
         planned = [*planned, *with_prompt(planned, str(prompt.resolve()))]
-    if disabled:
-        print(f"{disabled} labelled check(s) disabled (enabled: false): left out", file=sys.stderr)
     models: list[str | None] = list(dict.fromkeys(args.model)) or [None]
     calibration = None
     if planned:
+        from ..runs.models import setting_problems
+
+        # A judge model litellm cannot route stops the calibration before anything is sent.
+        found = [
+            p for m in models for p in setting_problems(settings, workspace, ["model"], model=m)
+        ]
+        if found:
+            print("\n".join(found), file=sys.stderr)
+            return EXIT_INVALID
         executor = executor_for(settings, args.executor, root=workspace.root)
         total = len(planned) * args.repeat * len(models)
         text_mode = args.format == "text" and not args.output
@@ -199,10 +215,6 @@ def run(args: argparse.Namespace) -> int:
         from ..calibrate.run import Calibration
 
         calibration = Calibration(judges=[], labels=[], repeat=args.repeat, models=models)
-        print(
-            "no labelled checks in the selection (`expect: pass | fail` labels one)",
-            file=sys.stderr,
-        )
     calibration.disabled = disabled
     rendered = render(calibration, args.format)
     if args.output:
@@ -220,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
 
         for line in drop_lines(keep_calibration(calibration.to_json(), settings, workspace.root)):
             print(line, file=sys.stderr)
-    return _bar(calibration, args)
+    return _verdict(calibration, args)
 
 
 def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
@@ -263,14 +275,18 @@ def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
     return documents, invalid
 
 
-def _bar(calibration: Any, args: argparse.Namespace) -> int:
-    """1 when a judge is below `--min-agreement` / `--min-kappa` (said on stderr); the
+def _verdict(calibration: Any, args: argparse.Namespace) -> int:
+    """The exit code: 1 when a judge is below a bar or a label got no verdict (unless
+    `--allow-not-judged`), else 5 when nothing was judged, else 0. Why, on stdout with
+    the text calibration (stderr when stdout carries JSON, markdown or HTML). The bars'
     numbers are compared to 9 decimals (a kappa of 0.4 computed as 0.39999... meets 0.4)."""
-    if args.min_agreement is None and args.min_kappa is None:
-        return EXIT_OK
+    stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+    if calibration.disabled:
+        print(
+            f"left out: {calibration.disabled} labelled check(s) disabled (enabled: false)",
+            file=stream,
+        )
     below: list[str] = []
-    if not calibration.judges:
-        below.append("no judge was measured: no labelled check in the selection")
     for judge in calibration.judges:
         matrix = judge.confusion
         if args.min_agreement is not None:
@@ -285,7 +301,30 @@ def _bar(calibration: Any, args: argparse.Namespace) -> int:
                 below.append(f"{judge.key}: kappa {shown} < {args.min_kappa:.3f}")
     for line in below:
         print(f"below the bar: {line}", file=sys.stderr)
-    return EXIT_FAILED if below else EXIT_OK
+    unjudged = [(judge, len(judge.errors)) for judge in calibration.judges if judge.errors]
+    for judge, count in unjudged:
+        print(
+            f"not judged: {count} of {len(judge.judged)} label(s) by {judge.key}"
+            + ("" if args.allow_not_judged else " (--allow-not-judged accepts that)"),
+            file=stream,
+        )
+    if below or (unjudged and not args.allow_not_judged):
+        return EXIT_FAILED
+    idle = [judge.key for judge in calibration.judges if judge.confusion.n == 0]
+    if not calibration.judges:
+        print(
+            "nothing checked: no labelled check in the selection "
+            f"(`expect: pass | fail` labels one) (exit {EXIT_NOTHING_CHECKED})",
+            file=stream,
+        )
+        return EXIT_NOTHING_CHECKED
+    if idle:
+        print(
+            f"nothing checked: {', '.join(idle)} judged no label (exit {EXIT_NOTHING_CHECKED})",
+            file=stream,
+        )
+        return EXIT_NOTHING_CHECKED
+    return EXIT_OK
 
 
 def add_label_parser(commands: Any) -> None:

@@ -228,6 +228,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
+    from ..llm.usage import Meter
     from ..settings import run_settings, use_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
 
@@ -324,6 +325,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             "no model configured to generate with: set CHECKSPEC_MODEL (e.g. "
             "openai/gpt-4o-mini), `model:` in checkspec.yaml, or --model"
         )
+    if has_model:  # a model litellm cannot route: said before anything is sent
+        from ..runs.models import setting_problems
+
+        names = ["model", "embedding_model"] if embedding is not None else ["model"]
+        flags = {"model": args.model, "embedding_model": args.embedding_model}
+        if unroutable := setting_problems(settings, workspace, names, **flags):
+            print(terminal("\n".join(unroutable)), file=sys.stderr)
+            return EXIT_INVALID
     if not agent and not listing:
         print(
             "warning: the agent under test is not described (`agent: {description: ...}` in "
@@ -332,6 +341,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         )
     if settings.limits:
         scope.enter_context(limits.gating(limits.RateLimiter(settings.limits)))
+    # Every request of the generation, counted where it is made (engine/llm/usage.py): the
+    # runner's context is copied from here, so its tasks add to this count.
+    meter = scope.enter_context(Meter())
 
     reporter = _Reporter(args.progress)
     try:
@@ -345,9 +357,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
                 else:
                     for topic in found:
                         print(terminal(f"{topic.chunks:6d}  {topic.name}  [{topic.id}]"))
+                if meter.usage:  # naming the topics asked the model: said on stderr
+                    print(meter.usage.describe(), file=sys.stderr)
                 return EXIT_OK
             if args.preview:
-                return _preview(runner, prepared, generator, agent)
+                code = _preview(runner, prepared, generator, agent)
+                if meter.usage:
+                    print(meter.usage.describe(), file=sys.stderr)
+                return code
             with reporter:
                 outcome = runner.run(
                     service.generate(prepared, generator, embedding, reporter.update)
@@ -355,13 +372,19 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     except service.RequestError as exc:
         return _error(str(exc))
     except ProviderError as exc:
-        print(terminal(f"error: the provider failed, nothing was written: {exc}"), file=sys.stderr)
+        print(
+            terminal(f"error: the provider failed, nothing was written: {exc}{_spent(meter)}"),
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     except pipeline.GenerationError as exc:
-        print(terminal(f"error: nothing was written: {exc}"), file=sys.stderr)
+        print(terminal(f"error: nothing was written: {exc}{_spent(meter)}"), file=sys.stderr)
         return EXIT_FAILED
     if not outcome.scenarios:
-        print(terminal(f"error: {outcome.summary()}; nothing was written"), file=sys.stderr)
+        print(
+            terminal(f"error: {outcome.summary()}; nothing was written{_spent(meter)}"),
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     try:
         text, problems = service.render(prepared, outcome, output, append=args.append)
@@ -377,15 +400,25 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     except OSError as exc:
         return _error(f"cannot write {output}: {exc.strerror or exc}")
     verb = "added to" if args.append else "written to"
-    print(terminal(f"{outcome.summary()}, {verb} {output} (status: draft)"), file=sys.stderr)
+    print(
+        terminal(f"{outcome.summary()}, {verb} {output} (status: draft){_spent(meter)}"),
+        file=sys.stderr,
+    )
     if args.progress == "json":
         final = {
             "written": str(output),
             "count": len(outcome.scenarios),
             "summary": outcome.summary(),
+            "usage": meter.usage.model_dump(),
         }
         print(json.dumps(final), file=sys.stderr, flush=True)
     return EXIT_OK
+
+
+def _spent(meter: Any) -> str:
+    """`; 12 LLM requests (1 failed), 3,456 tokens, $0.0123`: what the generation sent so far."""
+    spent = meter.usage
+    return f"; {spent.describe()}" if spent else ""
 
 
 def _preview(runner: Any, prepared: Any, generator: Any, agent: str | None) -> int:

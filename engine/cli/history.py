@@ -1,8 +1,9 @@
 """`checkspec history` and `checkspec compare`, and the run's record in the history.
 
 Exit codes: history 0 (2 when the history cannot be read); compare 1 when something
-newly fails, else 0, and 2 for a run it cannot find (listing recent ones), a JSON report
-of another format version, or no runs yet.
+newly fails, 5 when nothing was compared (no scenario in both runs), else 0, and 2 for a
+run it cannot find (listing recent ones), a JSON report of another format version, or no
+runs yet (docs/outcomes.md).
 """
 
 from __future__ import annotations
@@ -131,6 +132,9 @@ def compare(args: argparse.Namespace) -> int:
         )
     else:
         sys.stdout.write(rendered)
+    if comparison.nothing and not comparison.newly_failing:
+        text_out = args.format in ("text", "markdown") or args.output
+        print(f"{comparison.nothing} (exit 5)", file=sys.stdout if text_out else sys.stderr)
     for line in _judge_drops(base, head):  # the calibrations kept beside the runs
         print(line, file=sys.stderr)
     return comparison.exit_code

@@ -1,7 +1,8 @@
 """`checkspec`: run, validate, list checks, write schemas, start the language server.
 
-Exit codes: 0 all passed / valid, 1 a scenario failed or errored, 2 invalid input or
-usage. Problems go to stderr as `path:line:col: severity: message`.
+Exit codes (docs/outcomes.md): 0 something checked and all passed / valid, 1 a scenario
+failed or errored, 2 invalid input or usage, 5 nothing checked (engine/runs/outcome.py).
+Problems go to stderr as `path:line:col: severity: message`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from ..runs.outcome import LeftOut
     from ..runs.report import RunReport
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
@@ -507,6 +509,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor import WorkerPool, WorkerStartError
     from ..executor.ray_executor import RayExecutor, RayUnavailable
     from ..executor.start import executor_for
+    from ..runs.models import model_problems
     from ..runs.session import RunSession
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace
@@ -552,7 +555,9 @@ def _run(args: argparse.Namespace) -> int:
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
-            return print_plan(chosen[0], settings, args.format, args.output)
+            return print_plan(
+                chosen[0], settings, args.format, args.output, args.repeat, workspace.root
+            )
         finally:
             keep_scenarios(True)  # main() called in-process (tests) leaves the default
     if settings.cache and settings.cache_dir:
@@ -579,7 +584,12 @@ def _run(args: argparse.Namespace) -> int:
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
-            todo, selected = chosen
+            todo, selected, left_out = chosen
+            # A model litellm cannot route stops the run before anything is sent.
+            flags = {"model": args.model, "embedding_model": args.embedding_model}
+            if problems := model_problems(todo, settings, workspace, **flags):
+                print("\n".join(problems), file=sys.stderr)
+                return EXIT_INVALID
             text_mode = args.format == "text" and not args.output
             with Progress(
                 len(todo) * args.repeat, enabled=text_mode and sys.stdout.isatty()
@@ -591,7 +601,7 @@ def _run(args: argparse.Namespace) -> int:
                     executor=executor,
                     repeat=args.repeat,
                     min_pass_rate=args.min_pass_rate,
-                    include_drafts=args.include_drafts,
+                    include_drafts=args.include_drafts or args.status == "draft",
                     root=workspace.root,
                 )
                 report = run_session(session, on_done=lambda run: progress.advance(), runner=runner)
@@ -607,9 +617,40 @@ def _run(args: argparse.Namespace) -> int:
     for warning in session.warnings:
         print(warning, file=sys.stderr)
     drifted = _record(args, report)
+    code = _checked(report, left_out, code, args)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
     return code
+
+
+def _checked(report: RunReport, left_out: LeftOut, code: int, args: argparse.Namespace) -> int:
+    """Say what the run left out or did not check; a run that would pass having checked
+    nothing exits 5 instead (runs/outcome.py, docs/outcomes.md). The lines go to stdout
+    unless stdout carries a report for a program (json, junit, sarif, html)."""
+    from ..runs.outcome import (
+        EXIT_NOTHING_CHECKED,
+        nothing_checked,
+        nothing_checked_line,
+        verdict_lines,
+    )
+
+    stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+    for line in verdict_lines(report, left_out):
+        print(line, file=stream)
+    if code != EXIT_OK or not nothing_checked(report):
+        return code
+    if args.shard and not report.runs and report.selected:
+        # One job of a matrix: a small suite leaves some shards empty. The whole run is
+        # judged where the shards come together (`checkspec merge` exits 5 on nothing).
+        index, count = args.shard
+        print(
+            f"shard {index}/{count} holds none of the {report.selected} selected "
+            "scenario(s): `checkspec merge` of the shards' reports judges the whole run",
+            file=stream,
+        )
+        return code
+    print(nothing_checked_line(report), file=stream)
+    return EXIT_NOTHING_CHECKED
 
 
 def _record(args: argparse.Namespace, report: RunReport) -> bool:
@@ -629,8 +670,9 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
     if not any(ran.live for ran in runs):
         return False
     done = record(runs, write=args.record)
-    for why in done.skipped:
-        print(f"record: {why}", file=sys.stderr)
+    if args.record:  # why a scenario was not recorded: news only to one who asked to record
+        for why in done.skipped:
+            print(f"record: {why}", file=sys.stderr)
     if done.drifts:
         print(drift_text(done.drifts), file=sys.stderr)
         print(f"{len(done.drifts)} output(s) drifted from the recorded ones", file=sys.stderr)
@@ -652,9 +694,11 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
 
 def _select(
     args: argparse.Namespace, documents: list[Document], root: Path | None
-) -> tuple[list[tuple[Document, ScenarioEntry]], int] | int:
-    """The scenarios a run takes (tags, --last-failed, --shard) and how many the tags
-    selected before sharding; or the exit code of a selection that cannot be."""
+) -> tuple[list[tuple[Document, ScenarioEntry]], int, LeftOut] | int:
+    """The scenarios a run takes (tags, --last-failed, --shard), how many the tags
+    selected before sharding and which were left out and why (runs/outcome.py); or the
+    exit code of a selection that cannot be."""
+    from ..runs.outcome import LeftOut
     from ..runs.report import scenario_identity
     from ..runs.session import leave_out_drafts
     from .selection import narrowed, shard_of
@@ -662,16 +706,58 @@ def _select(
     chosen = narrowed(args, documents)
     if chosen is None:
         return EXIT_INVALID
-    todo, drafts = leave_out_drafts(chosen, args.include_drafts or args.status == "draft")
-    if drafts:
-        print(f"{drafts} draft scenario(s) not run (--include-drafts runs them)", file=sys.stderr)
+    left_out = LeftOut()
+    if args.status:  # narrowed() kept one status: the others are left out, said so
+        ruled = _minus(_runnable(documents, args.tag, args.query), chosen)
+        left_out.add(f"scenario(s) not of --status {args.status}", _names(ruled))
+    todo, _ = leave_out_drafts(chosen, args.include_drafts or args.status == "draft")
+    drafts = _minus(chosen, todo)
+    left_out.add("draft scenario(s) not run (--include-drafts runs them)", _names(drafts))
     selected = len(todo)
     if args.last_failed:
-        todo = _last_failed(todo, root)
+        again = _last_failed(todo, root)
+        left_out.add(
+            "scenario(s) that passed last time (--last-failed)",
+            _names(_minus(todo, again)),
+        )
+        todo = again
     if args.shard:
         index, count = args.shard
-        todo = [(d, e) for d, e in todo if shard_of(scenario_identity(d.path, e), count) == index]
-    return todo, selected
+        mine = [(d, e) for d, e in todo if shard_of(scenario_identity(d.path, e), count) == index]
+        left_out.add(
+            f"scenario(s) of the other shards (--shard {index}/{count})",
+            _names(_minus(todo, mine)),
+        )
+        todo = mine
+    return todo, selected, left_out
+
+
+def _runnable(
+    documents: list[Document], tags: Sequence[str], query: str | None
+) -> list[tuple[Document, ScenarioEntry]]:
+    """What --tag and --query keep, before --status (runs/report.py, curate/select.py)."""
+    from ..curate.select import keeps
+    from ..runs.report import runnable
+    from .selection import scenario_value
+
+    todo = runnable(documents, tags)
+    if query:
+        todo = [(d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=query)]
+    return todo
+
+
+def _minus(
+    pairs: Sequence[tuple[Document, ScenarioEntry]], kept: Sequence[tuple[Document, ScenarioEntry]]
+) -> list[tuple[Document, ScenarioEntry]]:
+    """`pairs` but those in `kept` (by identity: comparing documents is comparing trees)."""
+    ids = {id(e) for _, e in kept}
+    return [(d, e) for d, e in pairs if id(e) not in ids]
+
+
+def _names(pairs: Sequence[tuple[Document, ScenarioEntry]]) -> list[str]:
+    from ..runs.report import scenario_identity
+
+    return [scenario_identity(d.path, e) for d, e in pairs]
 
 
 def _merge(args: argparse.Namespace) -> int:
@@ -686,7 +772,14 @@ def _merge(args: argparse.Namespace) -> int:
     except MergeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
-    return _write(report, args.format, args.output, invalid=False)
+    code = _write(report, args.format, args.output, invalid=False)
+    from ..runs.outcome import EXIT_NOTHING_CHECKED, nothing_checked, nothing_checked_line
+
+    if code == EXIT_OK and nothing_checked(report):  # the shards together checked nothing
+        stream = sys.stdout if args.format == "text" or args.output else sys.stderr
+        print(nothing_checked_line(report), file=stream)
+        return EXIT_NOTHING_CHECKED
+    return code
 
 
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
@@ -713,12 +806,12 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
 
 
 def _render(report: RunReport, fmt: str) -> str:
-    from .reports import scenario_lines, summary_line, to_json, to_junit, to_sarif
+    from .reports import summary_line, text_lines, to_json, to_junit, to_sarif
 
     if fmt == "text":
         from ..core.safe_text import terminal  # names, messages, outputs: no escapes
 
-        lines = [line for run in report.runs for line in scenario_lines(run)]
+        lines = text_lines(report)  # a long message (a provider's error) in full once
         return terminal("\n".join([*lines, summary_line(report)])) + "\n"
     if fmt == "json":
         return to_json(report) + "\n"

@@ -63,8 +63,20 @@ def summary_line(report: RunReport) -> str:
     return f"{', '.join(parts)} in {report.duration_s:.2f}s{note}{cost}"
 
 
-def scenario_lines(run: ScenarioRun) -> list[str]:
-    """The text report of one scenario: a status line, then each failed check."""
+# A check's message at least this long is shown once in a text report: a provider's
+# error repeated by every check that called it would bury the report.
+LONG_MESSAGE = 160
+
+
+def text_lines(report: RunReport) -> list[str]:
+    """The text report's scenario lines, each long message in full once only."""
+    seen: dict[str, str] = {}
+    return [line for run in report.runs for line in scenario_lines(run, seen)]
+
+
+def scenario_lines(run: ScenarioRun, seen: dict[str, str] | None = None) -> list[str]:
+    """The text report of one scenario: a status line, then each failed check. `seen`
+    (long message -> where it was shown) shortens a long message shown before."""
     result = run.result
     label = LABELS[result.status.value]
     replayed = " (replayed)" if result.replayed else ""
@@ -80,6 +92,11 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         lines.append(f"      {describe(run.repeats)}")
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
+        if seen is not None and len(message) >= LONG_MESSAGE:
+            if message in seen:
+                message = seen[message]
+            else:
+                seen[message] = _same_as(check, f"{run.path}:{line}")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
     if run.output and result.status.value in ("fail", "error"):
         printed = run.output.rstrip("\n").splitlines()
@@ -88,6 +105,14 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
         lines.append(f"      output{cut}:")
         lines.extend(f"        | {line}" for line in shown)
     return lines
+
+
+def _same_as(check: CheckResult, where: str) -> str:
+    """What a repeated long message says instead: where it is in full, and the model."""
+    details = check.details if isinstance(check.details, dict) else {}
+    model = details.get("model")
+    about = f", model {model}" if isinstance(model, str) and model else ""
+    return f"same error as above ({where}{about})"
 
 
 def to_json(report: RunReport) -> str:
@@ -111,6 +136,8 @@ def to_junit(report: RunReport) -> str:
             skipped=str(sum(r.result.status is TestCaseStatus.SKIP for r in runs)),
             time=f"{sum(r.result.duration_ms for r in runs) / 1000:.3f}",
         )
+        if in_file := Usage.total(r.result.usage for r in runs):  # the file's scenarios'
+            _usage_properties(ET.SubElement(suite, "properties"), in_file)
         for run in runs:
             case = ET.SubElement(
                 suite,
@@ -121,12 +148,15 @@ def to_junit(report: RunReport) -> str:
                 line=str(run.line),
                 time=f"{run.result.duration_ms / 1000:.3f}",
             )
-            if run.rerun or run.repeats is not None:
-                properties = ET.SubElement(case, "properties")
+            spent = run.result.usage
+            if run.rerun or run.repeats is not None or spent:
+                properties = ET.SubElement(case, "properties")  # one element a testcase
                 if run.rerun:
                     ET.SubElement(properties, "property", name="rerun", value=run.rerun)
                 if run.repeats is not None:
                     _repeat_properties(properties, run.repeats)
+                if spent:  # all its runs' (repeats included): they sum to the run's
+                    _usage_properties(properties, spent)
             status = run.result.status
             if status in (TestCaseStatus.FAIL, TestCaseStatus.ERROR):
                 details = "\n".join(scenario_lines(run)[1:])
@@ -136,8 +166,6 @@ def to_junit(report: RunReport) -> str:
                 ET.SubElement(case, tag, message=message or status.value).text = details
             elif status is TestCaseStatus.SKIP:
                 ET.SubElement(case, "skipped")
-            if run.result.usage:
-                _usage_properties(case, run.result.usage)
             if run.output:
                 ET.SubElement(case, "system-out").text = _xml_safe(run.output)
     ET.indent(suites)
@@ -157,8 +185,7 @@ def _repeat_properties(properties: ET.Element, repeats: dict[str, Any]) -> None:
         )
 
 
-def _usage_properties(case: ET.Element, usage: Usage) -> None:
-    properties = ET.SubElement(case, "properties")
+def _usage_properties(properties: ET.Element, usage: Usage) -> None:
     for name, value in usage.model_dump().items():
         ET.SubElement(properties, "property", name=f"usage.{name}", value=str(value))
 

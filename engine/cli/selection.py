@@ -67,7 +67,9 @@ def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | 
     if args.query:
         from ..curate.select import keeps
 
-        todo = [(d, e) for d, e in todo if keeps(_value(e.node), (), None, query=args.query)]
+        todo = [
+            (d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=args.query)
+        ]
         if not todo:
             print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
             return None
@@ -78,7 +80,7 @@ def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | 
     return todo
 
 
-def _value(node: Any) -> Any:
+def scenario_value(node: Any) -> Any:
     """A scenario's value; a JSON Lines row whose nodes were let go is read without them."""
     from ..spec.json_rows import folded_value
 

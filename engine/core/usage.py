@@ -17,7 +17,16 @@ class Usage(BaseModel):
 
     model_config = ConfigDict(defer_build=True, frozen=True)
 
-    requests: int = Field(default=0, description="Requests sent to a provider.")
+    requests: int = Field(
+        default=0,
+        description="Requests sent to a provider, each attempt of a retried call and the "
+        "ones answered with an error included.",
+    )
+    failed: int = Field(
+        default=0,
+        description="Of `requests`, those answered with an error or not at all (a retried "
+        "429 or 500, a refused option, a timeout): no tokens, no cost.",
+    )
     cached: int = Field(
         default=0, description="Calls answered from the run's or the verdict cache (no request)."
     )
@@ -40,6 +49,7 @@ class Usage(BaseModel):
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             requests=self.requests + other.requests,
+            failed=self.failed + other.failed,
             cached=self.cached + other.cached,
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
@@ -57,14 +67,17 @@ class Usage(BaseModel):
 
     @property
     def known_cost(self) -> float | None:
-        """Dollars spent; None when every request went to a model without a price."""
-        return None if self.unpriced and self.unpriced >= self.requests else self.cost_usd
+        """Dollars spent; None when every answered request went to a model without a price."""
+        answered = self.requests - self.failed
+        return None if self.unpriced and self.unpriced >= answered else self.cost_usd
 
     def describe(self) -> str:
-        """One line: `12 LLM requests (3 cached), 4,512 tokens, $0.0123`."""
-        cached = f" ({self.cached} cached)" if self.cached else ""
+        """One line: `12 LLM requests (2 failed, 3 cached), 4,512 tokens, $0.0123`."""
+        notes = [f"{self.failed} failed"] if self.failed else []
+        notes += [f"{self.cached} cached"] if self.cached else []
+        cached = f" ({', '.join(notes)})" if notes else ""
         cost = format_cost(self.known_cost)
-        if self.unpriced and self.requests > self.unpriced:
+        if self.unpriced and self.requests - self.failed > self.unpriced:
             cost += f" + {self.unpriced} unpriced"
         return (
             f"{self.requests} LLM request{'s' if self.requests != 1 else ''}{cached}, "

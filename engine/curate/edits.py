@@ -266,7 +266,7 @@ class Editor:
         at, first = self.after_line(self.last_line(anchor))
         if block is not None:
             lines = block.split("\n")
-            body = self.eol.join(indent + "  " + line for line in lines)
+            body = self.eol.join(indent + "  " + line if line else "" for line in lines)
             self.add(at, at, f"{first}{indent}{key}:{self.eol}{body}{self.eol}")
         else:
             self.add(at, at, f"{first}{indent}{key}: {rendered}{self.eol}")

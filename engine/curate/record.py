@@ -123,11 +123,131 @@ def record_into(
                     Drift(spec.path, item.name, before.line + 1, _diff(before.value, live))
                 )
             if write and (before is None or _plain(before.value) != _plain(live)):
-                editor.set_key(
-                    node, key, _plain(live), after=key[:-1] if key == "outputs" else "input"
-                )
+                after = key[:-1] if key == "outputs" else "input"
+                if not _set_in_block(editor, node, key, _plain(live), after):
+                    editor.set_key(node, key, _plain(live), after=after)
         done.recorded += 1
     return editor
+
+
+def _set_in_block(editor: edits.Editor, mapping: Any, key: str, value: Any, after: str) -> bool:
+    """Write `key: value` into a block mapping of a YAML file in block style (a mapping or
+    a list on lines of their own, a multi-line string as a `|` block scalar), as the file
+    around it is written; False when the value is written in flow style instead (JSON, a
+    flow mapping, a value that is one short line anyway, or one a block cannot hold)."""
+    if editor.json or editor.is_flow(mapping):
+        return False
+    block = block_lines(value, editor.quote)
+    if block is None:
+        return False
+    found = mapping.get(key)
+    if found is None:
+        editor.insert_key(mapping, key, "", block="\n".join(block), after=after)
+        return True
+    key_node = mapping.key_node(key)
+    colon = editor.text.find(":", editor.end(key_node))
+    indent = editor.indent_of(key_node) + "  "
+    body = editor.eol.join(indent + line if line else "" for line in block)
+    empty = found.kind == "scalar" and found.value is None  # `key:` with nothing after it
+    end = colon + 1 if empty else _content_end(editor, found)
+    editor.add(colon + 1, end, editor.eol + body)
+    return True
+
+
+def block_lines(value: Any, quote: str = '"') -> list[str] | None:
+    """`value` as the lines of a YAML block (indented under its key by the caller); None
+    when it is better written on the key's line (a scalar of one line, an empty list or
+    mapping) or a block cannot hold it as it is (the lines are read back to make sure)."""
+    if isinstance(value, str):
+        if "\n" not in value.rstrip("\n"):
+            return None
+    elif not isinstance(value, dict | list) or not value:
+        return None
+    lines = _block(value, quote)
+    if lines is None:
+        return None
+    import yaml
+
+    try:  # what a block reads back as must be the value itself
+        back = yaml.safe_load("k:\n" + "".join(f"  {line}\n" for line in lines))
+    except yaml.YAMLError:
+        return None
+    return lines if back == {"k": value} else None
+
+
+def _block(value: Any, quote: str) -> list[str] | None:
+    """The block lines of a value at indentation 0 (a scalar: one line, flow-safe)."""
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        return _literal(value)
+    if isinstance(value, dict) and value:
+        out: list[str] = []
+        for key, item in value.items():
+            name = edits.yaml_scalar(str(key), quote)
+            inner = _nested(item, quote)
+            if inner is None:
+                out.append(f"{name}: {edits.yaml_flow(item, quote)}")
+            elif inner[0].startswith("|"):
+                out.append(f"{name}: {inner[0]}")
+                out.extend(f"  {line}" if line else "" for line in inner[1:])
+            else:
+                out.append(f"{name}:")
+                out.extend(f"  {line}" if line else "" for line in inner)
+        return out
+    if isinstance(value, list) and value:
+        out = []
+        for item in value:
+            inner = _nested(item, quote)
+            if inner is None:
+                out.append(f"- {edits.yaml_flow(item, quote)}")
+            else:  # the item's first line after its dash, the others under it
+                out.append(f"- {inner[0]}")
+                out.extend(f"  {line}" if line else "" for line in inner[1:])
+        return out
+    return None
+
+
+def _nested(value: Any, quote: str) -> list[str] | None:
+    """A value inside a block: its block lines, or None to write it in flow style."""
+    if isinstance(value, dict | list) and value:
+        return _block(value, quote)
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        return _literal(value)
+    return None
+
+
+def _literal(text: str) -> list[str] | None:
+    """A `|` block scalar's header and lines (`|-` without a final line end, `|+` keeping
+    more than one); None for text a block scalar cannot carry as is."""
+    if not text.isprintable() and any(c not in "\n\t" and not c.isprintable() for c in text):
+        return None
+    if "\r" in text or text.startswith((" ", "\t", "\n")):
+        return None
+    body = text.rstrip("\n")
+    ends = len(text) - len(body)
+    header = "|-" if ends == 0 else "|" if ends == 1 else "|+"
+    lines = body.split("\n")
+    if header == "|+":
+        lines.extend([""] * (ends - 1))
+    return [header, *lines]
+
+
+def _content_end(editor: edits.Editor, node: Any) -> int:
+    """Where a value's own text ends: a block collection's at its last value's end, a
+    block scalar's before its last line end (what comes after it stays)."""
+    while node.kind != "scalar" and not editor.is_flow(node):
+        if node.kind == "mapping" and node.entries:
+            node = node.entries[-1][1]
+        elif node.kind == "sequence" and node.items:
+            node = node.items[-1]
+        else:
+            break
+    end = editor.end(node)
+    rng = node.range
+    if rng.end.character == 0 and rng.end.line > rng.start.line:  # a block scalar's end
+        end = editor.line_start(rng.end.line)
+        while end > 0 and editor.text[end - 1] in "\r\n":
+            end -= 1
+    return end
 
 
 def _item_of(spec: SpecFile, identity: str) -> Item | None:

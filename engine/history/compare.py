@@ -14,7 +14,7 @@ or a report file, the same dict) and matches their scenarios by identity (`id`,
 - `note`: when the runs are of different suites, "compares the N scenarios in common"
 
 `Comparison.to_json()` is its JSON form; `Comparison.exit_code` is 1 when something newly
-fails, else 0. The renderers (text, markdown) are in render.py's `COMPARE_FORMATS`.
+fails, else 5 when nothing was compared (no scenario in both runs: `nothing`), else 0. The renderers (text, markdown) are in render.py's `COMPARE_FORMATS`.
 """
 
 from __future__ import annotations
@@ -103,9 +103,24 @@ class Comparison:
     note: str | None = None
 
     @property
+    def nothing(self) -> str | None:
+        """Why nothing was compared (no scenario is in both runs), else None: such a
+        comparison is no green (exit 5, as a run that checked nothing)."""
+        if self.common:
+            return None
+        if not self.added and not self.removed:
+            return "nothing compared: both runs are empty"
+        return (
+            f"nothing compared: no scenario is in both runs ({len(self.removed)} only in "
+            f"base, {len(self.added)} only in head)"
+        )
+
+    @property
     def exit_code(self) -> int:
-        """1 when something newly fails, else 0."""
-        return 1 if self.newly_failing else 0
+        """1 when something newly fails, else 5 when nothing was compared, else 0."""
+        if self.newly_failing:
+            return 1
+        return 5 if self.nothing else 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +129,7 @@ class Comparison:
             "head": self.head,
             "common": self.common,
             "note": self.note,
+            "nothing_compared": self.nothing,
             "newly_failing": [asdict(c) for c in self.newly_failing],
             "fixed": [asdict(c) for c in self.fixed],
             "still_failing": [asdict(c) for c in self.still_failing],

@@ -123,6 +123,18 @@ def _litellm() -> ModuleType:
     return _litellm_module
 
 
+def litellm_module() -> ModuleType:
+    """litellm, imported offline (no price map or header catalog fetched): for the questions
+    only it can answer before a run (llm/routable.py: can it route this model's name?)."""
+    return _litellm()
+
+
+def sent_directly(model: str | None) -> bool:
+    """Whether calls to `model` go straight to an OpenAI-compatible endpoint (the openai
+    SDK, `openai/NAME`), not through litellm."""
+    return _direct_name(model) is not None
+
+
 def _openai() -> ModuleType:
     """The openai SDK, imported under the lock the warm-up's litellm import holds."""
     module = sys.modules.get("openai")
@@ -303,6 +315,8 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
             except Exception as exc:
                 if not _rejects_json_mode(exc):
                     raise
+                if _reached_provider(exc):  # the provider's refusal was a request of its own
+                    usage.record_failed()
                 _no_json_mode.add(str(generator.model))
             else:
                 return _recorded(generator, response)
@@ -316,6 +330,8 @@ async def _chat_once(generator: Generator, prompt: str) -> str | None:
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
+            if _reached_provider(exc):  # litellm's own refusal (UnsupportedParams) sent nothing
+                usage.record_failed()
             _no_json_mode.add(str(generator.model))
         else:
             return _recorded(generator, response)
@@ -403,6 +419,8 @@ async def _with_retries(
         except ProviderError:
             raise
         except Exception as exc:
+            if _reached_provider(exc):
+                usage.record_failed()
             if number == attempts or not _retryable(exc):
                 raise ProviderError(_describe(exc, endpoint, number)) from exc
             pause = max(pause, retry_after(exc) or 0.0)
@@ -447,6 +465,98 @@ def retry_after(exc: BaseException) -> float | None:
     return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
 
 
+def _reached_provider(exc: BaseException) -> bool:
+    """Whether a failed attempt was a request the provider saw: an HTTP answer is among its
+    causes (a 429, a 500, a refused option), or it timed out once sent. A connection that
+    could not be made sent nothing, nor did litellm's own refusals before any request (an
+    unknown provider, credentials in the URL): litellm reports those with a status of its
+    own and a placeholder answer, so only the SDK's and httpx's errors are taken as one."""
+    import httpx
+
+    if _not_connected(exc) is not None:
+        return False
+    openai = _openai()
+    for link in _causes(exc):
+        if isinstance(link, TimeoutError | httpx.TimeoutException | openai.APITimeoutError):
+            return True
+        if isinstance(link, httpx.HTTPStatusError):
+            return True
+        if isinstance(link, openai.APIStatusError) and not type(link).__module__.startswith(
+            "litellm"
+        ):
+            return True
+    return False
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """`exc` and what it was raised from, outermost first (litellm wraps the SDK's error,
+    which wraps httpx's, which wraps the socket's)."""
+    chain: list[BaseException] = []
+    link: BaseException | None = exc
+    while link is not None and len(chain) < 16 and all(link is not c for c in chain):
+        chain.append(link)
+        link = link.__cause__ or link.__context__
+    return chain
+
+
+def _not_connected(exc: BaseException) -> BaseException | None:
+    """The cause saying no connection was made (refused, no such host, unreachable), if
+    that is why the attempt failed: nothing was sent."""
+    import socket
+
+    import httpx  # a dependency of litellm and of the openai SDK (loaded with either)
+
+    for link in _causes(exc):
+        if isinstance(
+            link,
+            httpx.ConnectError | httpx.ConnectTimeout | ConnectionRefusedError | socket.gaierror,
+        ):
+            return link
+        if type(link).__name__ == "ClientConnectorError":  # aiohttp's, under litellm
+            return link
+    return None
+
+
+def _network_url(exc: BaseException, endpoint: _Endpoint) -> str:
+    """The address a failed connection was for, without credentials or query: the
+    request's (the openai SDK and httpx keep it), else the endpoint's base."""
+    import httpx
+
+    openai = _openai()
+    for link in _causes(exc):
+        # Only the transport's own errors: litellm's carry a placeholder request.
+        if not isinstance(link, httpx.TransportError | openai.APIConnectionError):
+            continue
+        try:
+            request = getattr(link, "request", None)
+        except RuntimeError:  # httpx: an error made without its request
+            request = None
+        url = getattr(request, "url", None)
+        if url is not None and getattr(url, "host", None):
+            return shown_url(str(url))
+    base = endpoint.api_base
+    if base is None and _direct_name(endpoint.model) is not None:
+        base = snapshot.effective().sdk_api_base or "https://api.openai.com/v1"
+    return shown_url(base) if base else f"{endpoint.model}'s provider (its default address)"
+
+
+def shown_url(url: str) -> str:
+    """`url` as a message may show it: no user:password, no query (keys travel there),
+    no fragment."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "(an address that does not parse)"
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    netloc = f"{host}:{port}" if port is not None else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
 def _retryable(exc: Exception) -> bool:
     """Worth another try: rate limits, server errors, timeouts, lost connections."""
     if isinstance(exc, TimeoutError | ConnectionError):
@@ -466,12 +576,29 @@ def _retryable(exc: Exception) -> bool:
 def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
     message = str(exc) or type(exc).__name__
     if isinstance(exc, TimeoutError) and not str(exc):
-        message = f"no answer within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
+        within = f"within {endpoint.timeout + _TIMEOUT_GRACE:g}s"
+        message = f"no answer from {_network_url(exc, endpoint)} {within}"
+    elif (refused := _not_connected(exc)) is not None:
+        # "Connection error." alone does not say where: the address, then the cause.
+        innermost = _causes(exc)[-1]  # the socket's own words, not a wrapper's
+        reason = str(innermost) or str(refused) or type(refused).__name__
+        message = f"cannot connect to {_network_url(exc, endpoint)}: {reason}"
+    elif _is_network_error(exc):
+        message = f"{_network_url(exc, endpoint)}: {message}"  # first: long ones are cut
     message = mask_secret(message, endpoint.secret())
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + "..."
     tries = f"after {attempts} attempts" if attempts > 1 else "(not retried)"
     return f"The call to {endpoint.model} failed {tries}: {message}"
+
+
+def _is_network_error(exc: BaseException) -> bool:
+    """A connection lost or timed out (not an HTTP answer): the address says where."""
+    import httpx
+
+    return not isinstance(getattr(exc, "status_code", None), int) and any(
+        isinstance(link, httpx.TransportError | ConnectionError) for link in _causes(exc)
+    )
 
 
 def mask_secret(message: str, secret: str | None) -> str:
@@ -649,6 +776,8 @@ async def _structured_once(
         except Exception as exc:
             if not _rejects_json_mode(exc):
                 raise
+            if _reached_provider(exc):
+                usage.record_failed()
             _no_schema_mode.add(model)
         else:
             return _recorded(generator, response)

@@ -22,6 +22,7 @@ from . import snapshot
 @dataclass
 class _Count:
     requests: int = 0
+    failed: int = 0
     cached: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -31,6 +32,7 @@ class _Count:
     def usage(self) -> Usage:
         return Usage(
             requests=self.requests,
+            failed=self.failed,
             cached=self.cached,
             prompt_tokens=self.prompt_tokens,
             completion_tokens=self.completion_tokens,
@@ -174,6 +176,14 @@ def record_request(
     return cost
 
 
+def record_failed() -> None:
+    """A request sent and answered with an error (or not answered: a timeout), in every
+    open count: a retried 429 or 500 and a refused option are requests the provider saw."""
+    for count in _OPEN.get():
+        count.requests += 1
+        count.failed += 1
+
+
 def record_cached() -> None:
     """A call answered without a request (the run's cache or the verdict cache)."""
     for count in _OPEN.get():
@@ -190,6 +200,7 @@ __all__ = [
     "cost_of",
     "price_of",
     "record_cached",
+    "record_failed",
     "record_request",
     "set_prices",
 ]

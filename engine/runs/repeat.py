@@ -6,13 +6,17 @@ differing makes it flaky. The report keeps one result a scenario, the first of i
 whose status is the verdict (so its checks, reasons and conversation are one real run's),
 and `repeats`: {"runs", "passed", "rate", "flaky", "statuses", "min_pass_rate", "checks":
 [{"step", "index", "check", "runs", "passed", "rate"}]} per check of that scenario.
+The kept result's `usage` is that of all its runs (each repeat's requests were sent: the
+run's totals are the sum over scenarios); its checks' details keep their own run's.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.usage import Usage
 from ..executor import Ending
 
 if TYPE_CHECKING:  # session.py imports this module when a run repeats
@@ -56,6 +60,11 @@ def fold(runs: Sequence[ScenarioRun], min_pass_rate: float) -> ScenarioRun:
                 "rate": round(good / total, 4) if total else None,
             }
         )
+    spent = Usage.total(r.result.usage for r in runs)  # cancelled runs' requests too
+    # A copy: folding again (a report of a run cut short) must not count a total twice.
+    shown = dataclasses.replace(
+        shown, result=shown.result.model_copy(update={"usage": spent if spent else None})
+    )
     shown.repeats = {
         "runs": len(counted),
         "passed": passed,

@@ -427,12 +427,18 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         if runs == 1:
             return await self._run_in_paths(target, return_exception)
         started = time.perf_counter()
-        for attempt in range(1, runs + 1):
-            result = await self._run_in_paths(target, return_exception)
-            if not result.passed or attempt == runs:
-                break
+        with Meter() as meter:  # every run's model calls, not the last one's alone
+            for attempt in range(1, runs + 1):
+                result = await self._run_in_paths(target, return_exception)
+                if not result.passed or attempt == runs:
+                    break
         return result.model_copy(
-            update={"duration_ms": _ms(started), "multiple_runs": runs, "runs_executed": attempt}
+            update={
+                "duration_ms": _ms(started),
+                "multiple_runs": runs,
+                "runs_executed": attempt,
+                "usage": meter.usage if meter.counted else None,
+            }
         )
 
     def run_sync(self, *args: Any, **kwargs: Any) -> ScenarioResult:

@@ -118,6 +118,18 @@ def _node(
     return node
 
 
+# libyaml's context of a construct that an error can leave open, and what to call it.
+_UNCLOSED = {
+    "while scanning a quoted scalar": "the quoted string",
+    "while parsing a flow sequence": "the `[` list",
+    "while parsing a flow mapping": "the `{` mapping",
+}
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
 def _tag_name(tag: str) -> str:
     return "!!" + tag[len(_T) :] if tag.startswith(_T) else tag
 
@@ -199,8 +211,10 @@ class Builder:
         # its root is complete at its first end, whatever follows.
         self.fragment = fragment
         self.aliased = False  # an alias was read (entries may then share nodes)
-        # Where the construct a syntax error was found in starts (libyaml's context mark).
+        # Where the construct a syntax error was found in starts (libyaml's context mark),
+        # and where the error was found (an unclosed quote is reported where it opens).
         self.error_context: Position | None = None
+        self.error_found: Position | None = None
         self.json = json
         self.line_offset = line_offset
         self.max_depth = max_depth
@@ -322,12 +336,36 @@ class Builder:
             self._add("too-deep", message, Range(pos, pos))
             return
         self.syntax_failed = True
+        self.error_found = pos
         if e.context_mark is not None:
             self.error_context = self._pos(e.context_mark)
         message = e.problem or e.context or "invalid YAML"
         if e.problem and e.context:
             message = f"{e.problem} ({e.context})"
+        opened = _UNCLOSED.get(e.context or "")
+        start = self.error_context
+        if opened is not None and start is not None and self._never_closed(start, pos):
+            # libyaml finds an unclosed quote or bracket where the text runs out (or at the
+            # next line that cannot be inside it): the fix is where it was opened.
+            found = f"{pos.line + 1}:{pos.character + 1}"
+            message = f"{opened} opened here is never closed ({e.problem} at {found})"
+            self._add("syntax", message, Range(start, Position(start.line, start.character + 1)))
+            return
         self._add("syntax", message, Range(pos, pos))
+
+    def _never_closed(self, opened: Position, found: Position) -> bool:
+        """Whether a quote or flow bracket opened at `opened` surely runs to `found`, the
+        error: the text ended inside it, or `found` is on a later line indented no more
+        than the line it opened on (a line inside it would be indented more)."""
+        if found <= opened:
+            return False
+        if found >= self._end():
+            return True
+        if found.line == opened.line:
+            return False
+        line = self.lines.line(found.line - self.line_offset)
+        start = self.lines.line(opened.line - self.line_offset)
+        return _indent(line) <= _indent(start)
 
     def _document(self, loader: Any) -> Node | None:
         get_event = loader.get_event

@@ -364,7 +364,7 @@ class _Reread:
         context = fragment.error_context
         if context is not None and context.character <= self.column:
             return None  # found while reading the list itself, which the file reads otherwise
-        at = error.range.start.line
+        at = (fragment.error_found or error.range.start).line  # where the reader stopped
         if end_line is not None and at >= end_line:
             return None  # maybe only because the fragment ends there
         last_line = at + 1 if end_line is None else min(at + 1, end_line - 1)

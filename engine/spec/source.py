@@ -164,6 +164,9 @@ class Fragment(NamedTuple):
     cut_values: list[tuple[Node, Node]]
     aliased: bool  # anchors or aliases were read: the entries may not stand alone
     error_context: Position | None  # where the construct holding a syntax error starts
+    # Where the reader found that error (an unclosed quote's problem is placed where the
+    # quote opens, but it was found where the text ran out).
+    error_found: Position | None = None
 
 
 def parse_fragment(text: str, *, line_offset: int, max_depth: int, max_nodes: int) -> Fragment:
@@ -185,7 +188,13 @@ def parse_fragment(text: str, *, line_offset: int, max_depth: int, max_nodes: in
     root = builder.run()
     aliased = builder.aliased or bool(builder.anchors)
     return Fragment(
-        root, builder.problems, builder.nodes, builder.cut_values, aliased, builder.error_context
+        root,
+        builder.problems,
+        builder.nodes,
+        builder.cut_values,
+        aliased,
+        builder.error_context,
+        builder.error_found,
     )
 
 

@@ -1,5 +1,5 @@
 """`checkspec calibrate` and `checkspec label` refusing bad input and saying why (exit 2),
-the bars on an empty calibration (exit 1), the selection narrowing what is calibrated,
+an empty calibration (nothing checked: exit 5, with a bar or not), the selection narrowing what is calibrated,
 and `label --from-run` with a JSON report whose scenario cannot give the answers. In-process
 (tests/support/cli.py); none of these calls a model, but the one with a judge (the stub)."""
 
@@ -75,19 +75,16 @@ def test_a_bad_option_value_is_a_usage_error(
     assert done.stdout == ""
 
 
-def test_nothing_labelled_says_so_and_fails_a_bar(tmp_path: Path) -> None:
+def test_nothing_labelled_is_nothing_checked_bar_or_not(tmp_path: Path) -> None:
     (tmp_path / "t.scenario.yaml").write_text(NO_LABELS)
     plain = cli(tmp_path, "calibrate", ".")
-    assert plain.returncode == 0, plain.stderr
-    assert "no labelled checks in the selection" in plain.stderr
+    assert plain.returncode == 5, plain.stderr
     assert "0 labelled check(s), 0 judge(s)" in plain.stdout
+    assert "nothing checked: no labelled check in the selection" in plain.stdout
     for bar in (["--min-agreement", "0.5"], ["--min-kappa", "0.2"]):
         barred = cli(tmp_path, "calibrate", ".", *bar)
-        assert barred.returncode == 1
-        assert (
-            "below the bar: no judge was measured: no labelled check in the selection"
-            in barred.stderr
-        )
+        assert barred.returncode == 5
+        assert "nothing checked: no labelled check in the selection" in barred.stdout
     # Nothing was calibrated: nothing is kept in the history.
     assert not (tmp_path / ".checkspec" / "history.db").exists()
 
@@ -97,8 +94,9 @@ def test_disabled_labels_are_left_out_and_counted(tmp_path: Path) -> None:
         LABELLED.replace("        expect: fail\n", "        expect: fail\n        enabled: false\n")
     )
     done = cli(tmp_path, "calibrate", "t.scenario.yaml", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    assert "1 labelled check(s) disabled (enabled: false): left out" in done.stderr
+    assert done.returncode == 5, done.stderr  # nothing was judged
+    assert "left out: 1 labelled check(s) disabled (enabled: false)" in done.stderr  # JSON out
+    assert "nothing checked: no labelled check in the selection" in done.stderr  # JSON out
     data = json.loads(done.stdout)
     assert data["judges"] == [] and data["calibration"]["labels"] == 0
 
@@ -107,8 +105,8 @@ def test_a_scenario_selector_calibrates_only_that_scenario(tmp_path: Path) -> No
     # The labelled scenario would need a model (none is configured): left out, nothing fails.
     (tmp_path / "t.suite.yaml").write_text(SUITE)
     done = cli(tmp_path, "calibrate", "t.suite.yaml::plain", "--format", "json")
-    assert done.returncode == 0, done.stderr
-    assert "no labelled checks in the selection" in done.stderr
+    assert done.returncode == 5, done.stderr
+    assert "nothing checked: no labelled check in the selection" in done.stderr
     assert json.loads(done.stdout)["calibration"]["labels"] == 0
 
 
@@ -125,7 +123,7 @@ def test_an_unwritable_output_is_refused(tmp_path: Path) -> None:
         assert "error: cannot write /dev/full: No space left on device" in full.stderr
         assert "wrote" not in full.stderr
     written = cli(tmp_path, "calibrate", ".", "-o", "sub/cal.md", "--format", "markdown")
-    assert written.returncode == 0 and "wrote sub/cal.md" in written.stderr
+    assert written.returncode == 5 and "wrote sub/cal.md" in written.stderr  # nothing labelled
     assert "0 labelled check(s)" in (tmp_path / "sub" / "cal.md").read_text()
 
 

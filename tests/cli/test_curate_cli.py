@@ -460,6 +460,25 @@ def test_record_writes_live_outputs_and_a_later_run_reports_drift(project: Path)
     assert "outputs: hello ana\n" in suite.read_text()
 
 
+def test_why_a_scenario_was_not_recorded_is_said_only_under_record(project: Path) -> None:
+    # The first step fails, so the run makes 1 interaction of the file's 2: not recorded.
+    (project / "agent.py").write_text(AGENT)
+    suite = project / "short.suite.yaml"
+    suite.write_text(
+        RECORDED_SUITE.replace("keyword: hello", "keyword: bye")
+        + "      - interacts:\n          - inputs: bo\n"
+    )
+    plain = cli(project, "run", "short.suite.yaml")
+    assert plain.returncode == 1
+    assert "record:" not in plain.stderr and "not recorded" not in plain.stderr
+    asked = cli(project, "run", "short.suite.yaml", "--record")
+    assert asked.returncode == 1
+    assert (
+        "record: short.suite.yaml::greets: the run made 1 interaction(s), the file writes 2: "
+        "not recorded" in asked.stderr
+    )
+
+
 # -- hostile files ----------------------------------------------------------------------
 
 HOSTILE = {

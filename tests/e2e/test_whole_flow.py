@@ -101,7 +101,7 @@ def walk_the_cli(workspace: Path, stub: OpenAIStub) -> dict[str, str]:
     assert len(drafts) == len(generated["scenarios"]) >= 3
     # Drafts are not run until reviewed.
     nothing = cli(workspace, "run", "suites", code=None)
-    assert "draft scenario(s) not run" in nothing.stderr
+    assert "draft scenario(s) not run" in nothing.stdout
 
     # review, tag, move: selectors printed by `list` are taken back by every command.
     cli(workspace, "status", "active", "suites/gen.dataset.yaml")

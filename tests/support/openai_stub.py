@@ -42,6 +42,8 @@ class OpenAIStub:
         # Answer a `response_format` of type json_schema with HTTP 400, as providers
         # without structured output do (the client then falls back to JSON mode).
         self.refuse_json_schema = False
+        # The message of error answers (default: `stub error STATUS`): a provider's long one.
+        self.error_message: str | None = None
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -191,7 +193,7 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
 
         def _error(self, status: int, text: str | None = None) -> None:
             message = {
-                "message": text or f"stub error {status}",
+                "message": text or stub.error_message or f"stub error {status}",
                 "type": "stub_error",
                 "code": status,
             }

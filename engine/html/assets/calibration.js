@@ -11,7 +11,7 @@
     root.appendChild(el("div", { class: "meta" }, [
       el("span", { text: (meta.labels || 0) + " labelled check(s)" }),
       el("span", { text: (meta.repeat || 1) + " run(s) each" }),
-      el("span", { text: "cost " + (meta.cost || "$?") }),
+      el("span", { text: meta.spent || ("cost " + (meta.cost || "$?")) }),
       el("span", { text: "fail is the positive class" }),
     ]));
     var repeat = (meta.repeat || 1) > 1;

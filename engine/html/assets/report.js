@@ -277,6 +277,8 @@
       card("duration", seconds(data.duration_s !== undefined ? data.duration_s : run.duration_s)),
       run.repeat > 1 ? card("repeats", run.repeat + "×") : null,
       run.repeat > 1 ? card("flaky", scenarios.filter(function (s) { return s.repeats && s.repeats.flaky; }).length, "error") : null,
+      usage.requests !== undefined ? card("LLM requests", usage.requests + (usage.failed ? " (" + usage.failed + " failed)" : "")) : null,
+      usage.requests !== undefined ? card("cached", usage.cached || 0) : null,
       usage.requests !== undefined ? card("tokens", ((usage.prompt_tokens || 0) + (usage.completion_tokens || 0)).toLocaleString()) : null,
       usage.cost !== undefined ? card("cost", usage.cost) : null,
     ]));

@@ -158,3 +158,55 @@ def test_the_direct_path_never_imports_litellm() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
     )
     assert done.stdout.strip() == "ok", done.stderr
+
+
+async def test_every_request_sent_is_counted_failed_ones_too(stub: OpenAIStub, mode: str) -> None:
+    """A retried 500 and 429 and a refused structured-output option were requests the
+    provider received: counted as sent and failed, with no tokens."""
+    stub.retry_after = "0"
+    stub.script(500, 429, ANSWER)
+    with usage.Meter() as meter:
+        await complete_json(judge(stub, max_retries=2, retry_backoff=0.01), "Q")
+    assert (meter.usage.requests, meter.usage.failed) == (len(stub.chat_requests), 2) == (3, 2)
+    assert meter.usage.prompt_tokens == 1  # the answered request's alone
+    stub.refuse_json_schema = True
+    stub.script(ANSWER)
+    with usage.Meter() as meter:
+        await complete_structured(judge(stub), "Q2", SCHEMA)
+    assert (meter.usage.requests, meter.usage.failed) == (2, 1)
+    stub.embeddings = None  # the stub answers 500
+    model = EmbeddingModel(
+        model="openai/emb", api_base=stub.base_url, api_key="sk-k", max_retries=1, retry_backoff=0
+    )
+    with usage.Meter() as meter, pytest.raises(ProviderError):
+        await embed(model, ["a"])
+    assert (meter.usage.requests, meter.usage.failed) == (len(stub.embedding_requests), 2)
+
+
+async def test_a_connection_never_made_names_the_address_without_credentials(mode: str) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed again: nothing listens there
+    # litellm's transport (aiohttp) refuses user:password in a URL before connecting.
+    credentials = "someone:hunter2@" if mode == "auto" else ""
+    generator = Generator(
+        model="openai/test-model",
+        api_base=f"http://{credentials}127.0.0.1:{port}/v1?api-key=sk-secret#frag",
+        api_key="sk-k",
+        max_retries=1,
+        retry_backoff=0.01,
+    )
+    with usage.Meter() as meter, pytest.raises(ProviderError) as raised:
+        await complete_json(generator, "Q")
+    message = str(raised.value)
+    assert f"cannot connect to http://127.0.0.1:{port}/v1" in message, message
+    assert "hunter2" not in message and "someone" not in message and "sk-secret" not in message
+    assert "frag" not in message
+    assert meter.usage.requests == 0  # nothing reached a provider
+
+
+def test_shown_urls_keep_no_credentials() -> None:
+    shown = client.shown_url
+    assert shown("https://u:p@api.example.com:8443/v1?key=s#x") == "https://api.example.com:8443/v1"
+    assert shown("http://[::1]:9/v1") == "http://[::1]:9/v1"
+    assert shown("http://host/v1") == "http://host/v1"

@@ -59,6 +59,7 @@ def test_tokens_and_cost_of_a_run_with_configured_prices(tmp_path: Path) -> None
     assert len(stub.chat_requests) == 3
     assert report["usage"] == {
         "requests": 3,
+        "failed": 0,
         "cached": 0,
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -280,3 +281,24 @@ async def test_the_limiter_refuses_past_the_budget_and_for_good() -> None:
     unlimited = RateLimiter(())
     ticket = await unlimited.acquire("m", 10, 99.0)
     await unlimited.release(ticket, 99.0)
+
+
+async def test_every_run_of_multiple_runs_is_counted() -> None:
+    """`multiple_runs`: the scenario runs again while it passes; its usage is all its
+    runs' (the second run's judge call is answered by the first's, in the run's cache)."""
+    clear_cache()
+    with running_stub() as stub:
+        stub.chat = lambda body: VERDICT
+        set_default_generator(Generator(model="openai/judge", api_base=stub.base_url, api_key="k"))
+        try:
+            scenario = (
+                Scenario(name="s", multiple_runs=2)
+                .interact(inputs="hi", outputs="Sorry.")
+                .check(Conformity(rule="apologises"))
+            )
+            result = await scenario.run()
+        finally:
+            set_default_generator(None)
+            clear_cache()
+    assert result.runs_executed == 2 and result.usage is not None
+    assert (result.usage.requests, result.usage.cached) == (len(stub.chat_requests), 1) == (1, 1)

@@ -115,7 +115,7 @@ def test_the_cli_leaves_drafts_out_folds_repeats_and_keeps_the_run(tmp_path: Pat
         check=False,
     )
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "1 draft scenario(s) not run" in done.stderr
+    assert "left out: 1 draft scenario(s) not run" in done.stdout  # with the report
     assert_same_run(tmp_path, "cli", max_cost=0.5)
 
 

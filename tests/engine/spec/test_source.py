@@ -250,12 +250,67 @@ def test_yaml_syntax_error_position() -> None:
     src = parse_source("a: 1\nb: [1, 2\nc: 3\n")
     assert src.root is None
     assert codes(src.problems) == ["syntax"]
-    assert src.problems[0].range.start == Position(2, 1)
+    assert src.problems[0].range.start == Position(1, 3)  # the `[` never closed
     assert "expected ',' or ']'" in src.problems[0].message
 
     src = parse_source("a: 1\nb\n")
     assert src.problems[0].range.start == Position(2, 0)
     assert src.problems[0].message == ("could not find expected ':' (while scanning a simple key)")
+
+
+UNCLOSED_QUOTE = """\
+name: refund
+steps:
+  - interacts:
+      - inputs: "How long do refunds take?
+        outputs: thirty days
+    checks:
+      - {kind: equals, expected_value: thirty days}
+"""
+
+
+@pytest.mark.parametrize("line_reader", [True, False])
+@pytest.mark.parametrize(
+    ("text", "start", "opened", "found"),
+    [
+        (
+            UNCLOSED_QUOTE,
+            Position(3, 16),
+            "the quoted string",
+            "found unexpected end of stream at 8:1",
+        ),
+        (UNCLOSED_QUOTE.replace('"', "'"), Position(3, 16), "the quoted string", "at 8:1"),
+        ("a: 1\ntags: [a, b\nsteps: []\n", Position(1, 6), "the `[` list", "at 3:6"),
+        ("a: 1\nmeta: {x: 1\nsteps: []\n", Position(1, 6), "the `{` mapping", "at 3:6"),
+        ("a: 1\nlast: [a,\n  b", Position(1, 6), "the `[` list", "at 3:4"),
+    ],
+)
+def test_an_unclosed_quote_or_bracket_is_placed_where_it_opens(
+    text: str, start: Position, opened: str, found: str, line_reader: bool
+) -> None:
+    src = parse_source(text, line_reader=line_reader)
+    assert codes(src.problems) == ["syntax"]
+    problem = src.problems[0]
+    assert problem.range == Range(start, Position(start.line, start.character + 1))
+    assert problem.message.startswith(f"{opened} opened here is never closed (")
+    assert found in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ('a: [1, "x" y]\n', Position(0, 11)),  # closed: the error is where it was found
+        ('a: "bad \\q escape"\n', Position(0, 3)),
+        ('a: [1,\n    "x" y,\n    4]\n', Position(1, 8)),  # a later line inside it
+    ],
+)
+def test_an_error_inside_a_closed_construct_stays_where_it_was_found(
+    text: str, at: Position
+) -> None:
+    src = parse_source(text)
+    assert codes(src.problems) == ["syntax"]
+    assert "never closed" not in src.problems[0].message
+    assert src.problems[0].range.start.line == at.line
 
 
 def test_unsafe_python_tag_is_refused() -> None:

@@ -225,7 +225,8 @@ TREES = [
         "a: [1, 2\nb: 3\n",
         [],
         [
-            "1:1-1:1 error syntax: did not find expected ',' or ']' (while parsing a flow sequence)",
+            "0:3-0:4 error syntax: the `[` list opened here is never closed "
+            "(did not find expected ',' or ']' at 2:2)",
         ],
     ),
     (
