@@ -140,8 +140,8 @@ def cli_page() -> str:
         "# Command line\n",
         GENERATED.format(source="the CLI's argparse parser (engine/cli/main.py)"),
         "Every command of `checkspec`, its usage and its options, as `checkspec COMMAND "
-        "--help` gives them. Guides: [The command line](../command-line.md); exit codes: "
-        "`0` passed or valid, `1` a scenario failed or errored, `2` invalid input or usage.\n",
+        "--help` gives them. Guides: [The command line](../command-line.md); what each "
+        "command exits with: [Exit codes and outcomes](../outcomes.md).\n",
     ]
     commands = list(_commands(parser, "checkspec"))
     parts.extend(
