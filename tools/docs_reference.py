@@ -13,7 +13,7 @@ written twice and cannot drift from the product:
 - settings.md: every setting of the catalog (engine/catalog.py `SETTINGS`) with its
   checkspec.yaml key, environment variable, flag, default and editor name, and the
   editor-only choices;
-- formats.md: the JSON report's format (engine/history/payload.py's description) and the
+- formats.md: the spec file kinds (the catalog's `FILE_KINDS`), the JSON report's format (engine/history/payload.py's description) and the
   history database's tables (engine/history/store.py's schema).
 
 The folder is git-ignored (the script writes its `.gitignore`): `make docs` generates it
@@ -209,15 +209,32 @@ def _yaml_value(value: object) -> str:
 
 
 def formats_page() -> str:
+    from checkspec.engine.catalog import FILE_KINDS
     from checkspec.engine.history import payload, store
 
+    kinds = [
+        "| kind | file names | schema | what it holds |",
+        "| --- | --- | --- | --- |",
+        *(
+            f"| {spec.title} | {', '.join(f'`{p}`' for p in spec.patterns)} "
+            f"| `schemas/{spec.schema_file}` | {_cell(spec.description)} |"
+            for spec in FILE_KINDS
+        ),
+    ]
     report = inspect.getdoc(payload) or ""
     history = inspect.getdoc(store) or ""
     tables = inspect.cleandoc(store._SCHEMA)  # the tables as the database creates them
     return "\n".join(
         [
             "# Report and history formats\n",
-            GENERATED.format(source="engine/history/payload.py and engine/history/store.py"),
+            GENERATED.format(
+                source="the catalog (engine/catalog.py FILE_KINDS), engine/history/payload.py "
+                "and engine/history/store.py"
+            ),
+            "## Spec files\n",
+            "A file's kind is decided by its name (or a top-level `$schema` naming one of the "
+            "schemas); `checkspec schema` writes the schemas.\n",
+            "\n".join(kinds) + "\n",
             f"## The JSON report (`{payload.FORMAT}`)\n",
             "What `checkspec run --format json` writes and what the history keeps for each "
             "run: a report file and a kept run are interchangeable wherever a run is named "

@@ -75,10 +75,14 @@ def test_every_setting_has_its_row_with_key_variable_flag_and_editor_name() -> N
         assert f"`checkspec.{choice.key}`" in page
 
 
-def test_the_formats_page_has_the_report_format_and_every_table() -> None:
+def test_the_formats_page_has_the_file_kinds_the_report_format_and_every_table() -> None:
+    from checkspec.engine.catalog import FILE_KINDS
     from checkspec.engine.history import payload, store
 
     page = reference.formats_page()
+    for spec in FILE_KINDS:
+        assert all(f"`{pattern}`" in page for pattern in spec.patterns)
+        assert f"`schemas/{spec.schema_file}`" in page
     assert payload.FORMAT in page
     tables = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", store._SCHEMA)  # noqa: SLF001
     assert tables and all(f"CREATE TABLE IF NOT EXISTS {t}" in page for t in tables)
