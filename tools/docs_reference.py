@@ -226,7 +226,7 @@ def formats_page() -> str:
     tables = inspect.cleandoc(store._SCHEMA)  # the tables as the database creates them
     return "\n".join(
         [
-            "# Report and history formats\n",
+            "# File kinds, report and history formats\n",
             GENERATED.format(
                 source="the catalog (engine/catalog.py FILE_KINDS), engine/history/payload.py "
                 "and engine/history/store.py"
