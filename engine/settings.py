@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
+from .core import redact
 from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
@@ -184,9 +185,7 @@ def _flag(name: str) -> str:
 
 def masked(secret: str | None) -> str | None:
     """A secret as shown: its last four characters at most."""
-    if not secret:
-        return secret
-    return "****" + (secret[-4:] if len(secret) >= 12 else "")
+    return redact.mask(secret) if secret else secret
 
 
 def run_settings(workspace: Workspace, **overrides: Any) -> Settings:

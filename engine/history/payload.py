@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.usage import cost_of
+from ..llm.snapshot import redactor
 
 if TYPE_CHECKING:
     from ..runs.report import RunReport, ScenarioRun
@@ -123,7 +124,9 @@ def build_payload(report: RunReport) -> dict[str, Any]:
     a report (kept on it: the JSON report and the history's record are the same dict)."""
     if report.payload is not None:
         return report.payload
-    report.payload = payload = _build(report)
+    # The one dict every written form of a run comes from (JSON, HTML, the history):
+    # masked once here, so no secret an endpoint echoed or an output printed is kept.
+    report.payload = payload = redactor().tree(_build(report))
     return payload
 
 

@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..llm.snapshot import redactor
 from .payload import ReportFormatError, load_report_file
 from .state import check_file, make_folder
 
@@ -353,7 +354,10 @@ class HistoryStore:
             {k: v for k, v in judge.items() if k in _JUDGE_NUMBERS}
             for judge in calibration.get("judges") or []
         ]
-        data = zlib.compress(json.dumps(calibration, ensure_ascii=False).encode("utf-8"), 1)
+        # Its judges' errors may echo a key (core/redact.py; a run's payload is masked when
+        # built, history/payload.py). Masks are plain characters: the JSON stays JSON.
+        text = redactor().text(json.dumps(calibration, ensure_ascii=False))
+        data = zlib.compress(text.encode("utf-8"), 1)
         with self._write() as db:
             db.execute(_CALIBRATIONS)
             db.execute(

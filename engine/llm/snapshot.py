@@ -11,7 +11,9 @@ inherit it; nothing is written into module globals at run time.
 
 The environment is read in one place, `environment_values` (the resolver calls it; the
 llm modules call it only when no snapshot is active, i.e. library use without a run:
-`Suite.run` in a script, a check called directly). The reference library's setters
+`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for
+the secrets every output masks (engine/core/redact.py takes them from here). The reference
+library's setters
 (`set_default_generator`...) stay what they were: a fallback set explicitly by user code.
 """
 
@@ -25,11 +27,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
+from ..core import redact
 
 API_KEY_ENV = "CHECKSPEC_API_KEY"
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
 SDK_API_BASE_ENV = "OPENAI_API_BASE"  # litellm's openai base; the SDK path honours it too
 _ENV = {s.name: s.env for s in SETTINGS if s.env}
+# The variables holding an endpoint's URL, whose user-info and query may hold a secret.
+_URL_VARS = tuple(
+    str(s.env) for s in SETTINGS if s.env and s.name in ("api_base", "embedding_api_base")
+)
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,32 @@ def environment_values(environ: Mapping[str, str] | None = None) -> dict[str, An
     return found
 
 
+def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Every secret this process holds, for the outputs to mask (core/redact.py): the
+    value of each variable named like a key (`redact.is_secret_name`: OPENAI_API_KEY,
+    ANTHROPIC_API_KEY, CHECKSPEC_API_KEY, AWS_SECRET_ACCESS_KEY, HF_TOKEN... whatever
+    provider litellm would take it for), the run's keys, and the passwords and secret
+    query values of the endpoints' URLs (from the environment and the run's settings)."""
+    environ = os.environ if environ is None else environ
+    found = {v.strip() for name, v in environ.items() if redact.is_secret_name(name)}
+    urls = [environ.get(var, "") for var in (*_URL_VARS, SDK_API_BASE_ENV)]
+    run = _active.get()
+    if run is not None:
+        found.update(filter(None, (run.api_key, run.embedding_api_key)))
+        urls += [run.api_base or "", run.embedding_api_base or "", run.sdk_api_base or ""]
+    for url in urls:
+        found.update(redact.url_secrets(url))
+    return frozenset(s for s in found if s)
+
+
+def redactor() -> redact.Redactor:
+    """The redactor of every secret this process holds now (`held_secrets`)."""
+    return redact.current()
+
+
+redact.use_source(held_secrets)  # so the core's sinks (JUnit XML of a result) mask them too
+
+
 def from_environment() -> LLMSettings:
     """Without a run: what the environment alone says (library use)."""
     known = {f for f in LLMSettings.__dataclass_fields__}
@@ -121,5 +154,7 @@ __all__ = [
     "effective",
     "environment_values",
     "from_environment",
+    "held_secrets",
+    "redactor",
     "using",
 ]

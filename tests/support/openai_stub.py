@@ -42,6 +42,9 @@ class OpenAIStub:
         # Answer a `response_format` of type json_schema with HTTP 400, as providers
         # without structured output do (the client then falls back to JSON mode).
         self.refuse_json_schema = False
+        # Echo the request's key and URL in each error's message, as some proxies do
+        # ("Incorrect API key provided: sk-..."): what the outputs must not repeat.
+        self.echo_key = False
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -190,8 +193,12 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
                 self._error(404)
 
         def _error(self, status: int, text: str | None = None) -> None:
+            text = text or f"stub error {status}"
+            if stub.echo_key:
+                key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                text += f" (Incorrect API key provided: {key}; url: {self.path})"
             message = {
-                "message": text or f"stub error {status}",
+                "message": text,
                 "type": "stub_error",
                 "code": status,
             }

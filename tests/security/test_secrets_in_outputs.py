@@ -1,0 +1,277 @@
+"""Secrets the process holds never reach an output (issue 48, item 2; core/redact.py).
+
+Each case plants one kind of secret where a real run meets it, then runs the commands that
+write (`run` in every format, to a file and to stdout; `settings`; `history`; `compare`
+in every format; `report`) and scans everything they wrote: each file of the workspace
+(the history's records decompressed), stdout and stderr.
+
+- OPENAI_API_KEY, the SDK's own fallback, echoed by the endpoint in its error (the local
+  stub does it as some proxies do);
+- ANTHROPIC_API_KEY, a provider's key checkspec never sends, printed and returned by the
+  agent;
+- a password in the endpoint's URL (`http://alice:PASSWORD@host/v1`), which the agent
+  prints and the HTTP client sends as a Basic credential (echoed by the stub);
+- a key in the endpoint's URL's query (`?api-key=`), printed and echoed.
+
+The language server: the hover on `api_base` in checkspec.yaml and the server's DEBUG log.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import sqlite3
+import sys
+import zlib
+from collections.abc import Iterator
+from contextlib import closing, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.support.cli import run_main
+from tests.support.lsp_helpers import open_file, position_of, start_session
+from tests.support.openai_stub import OpenAIStub, running_stub
+
+KEY = "sk-planted-0123456789abcdef"
+PASSWORD = "pw-planted-98765"
+QUERY_KEY = "qk-planted-13579"
+
+RUN = "planted.suite.yaml"
+AGENT = """\
+import os
+
+
+def answer(question):
+    # An agent that logs its configuration: what a report then holds of its output.
+    seen = f"{os.environ.get('ANTHROPIC_API_KEY')} {os.environ.get('CHECKSPEC_API_BASE')}"
+    print("configured with", seen)
+    return "hello " + seen
+"""
+SUITE = """\
+name: planted
+target: python:agent:answer
+scenarios:
+  - name: one
+    steps:
+      - interacts: [{inputs: hi}]
+        checks:
+          - {kind: conformity, rule: The answer is polite.}
+          - {kind: string_matching, keyword: not in the answer}
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """Where the secret is planted (`env`, checkspec.yaml's `api_base`) and how it may
+    show (`forms`: the secret and what an HTTP client makes of it)."""
+
+    env: dict[str, str]
+    api_base_in_env: bool = False
+    forms: tuple[str, ...] = ()
+    query: str = ""
+    userinfo: str = ""
+
+
+CASES = {
+    "openai_key_echoed_by_the_endpoint": Case(env={"OPENAI_API_KEY": KEY}, forms=(KEY,)),
+    "provider_key_printed_by_the_agent": Case(env={"ANTHROPIC_API_KEY": KEY}, forms=(KEY,)),
+    "password_in_the_api_base": Case(
+        env={},
+        api_base_in_env=True,
+        userinfo=f"alice:{PASSWORD}@",
+        forms=(PASSWORD, base64.b64encode(f"alice:{PASSWORD}".encode()).decode()),
+    ),
+    "key_in_the_api_base_query": Case(
+        env={}, api_base_in_env=True, query=f"?api-key={QUERY_KEY}", forms=(QUERY_KEY,)
+    ),
+}
+
+
+@dataclass
+class Written:
+    """What the commands wrote: each stream and file, by a name saying where it is."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def leaks(self, forms: tuple[str, ...]) -> list[str]:
+        return [where for where, text in self.texts.items() if any(f in text for f in forms)]
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[OpenAIStub]:
+    with running_stub() as server:
+        server.echo_key = True  # every answer is an error that echoes the key
+        server.chat = lambda body: 401  # not retried: one request a run
+        yield server
+
+
+def _workspace(root: Path, api_base: str, in_env: bool) -> dict[str, str]:
+    """The files, and the variables that go with them."""
+    config = "model: openai/test-model\n" + ("" if in_env else f"api_base: {api_base}\n")
+    (root / "checkspec.yaml").write_text(config, encoding="utf-8")
+    (root / "agent.py").write_text(AGENT, encoding="utf-8")
+    (root / "planted.suite.yaml").write_text(SUITE, encoding="utf-8")
+    return {"CHECKSPEC_API_BASE": api_base} if in_env else {}
+
+
+def _history_texts(db: Path) -> Iterator[tuple[str, str]]:
+    """Every value of every table of the history, its compressed records decompressed."""
+    with closing(sqlite3.connect(db)) as connection:
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        for table in [r[0] for r in connection.execute(query)]:
+            for row in connection.execute(f"SELECT * FROM {table}"):
+                for value in row:
+                    if isinstance(value, bytes):
+                        with suppress(zlib.error):
+                            value = zlib.decompress(value)
+                        value = value.decode("utf-8", "replace")
+                    yield f"{db.name}:{table}", str(value)
+
+
+def _files(root: Path, planted: set[str]) -> Iterator[tuple[str, str]]:
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if not path.is_file() or name in planted:
+            continue
+        if path.name == "history.db":
+            yield from _history_texts(path)
+        yield name, path.read_bytes().decode("utf-8", "replace")
+
+
+def _write_everything(root: Path, env: dict[str, str]) -> Written:
+    written = Written()
+    unset = ("CHECKSPEC_", "OPENAI_", "ANTHROPIC_")
+
+    def call(*args: str) -> None:
+        done = run_main(root, *args, env=env, unset=unset)
+        assert done.returncode in (0, 1), (args, done.stderr)  # ran, whatever it found
+        command = " ".join(args)
+        written.texts[f"{command}: stdout"] = done.stdout
+        written.texts[f"{command}: stderr"] = done.stderr
+
+    # In this process (quick); then in the worker processes, which inherit the environment.
+    for fmt in ("text", "json", "junit", "sarif", "html"):
+        call("run", RUN, "--executor", "inprocess", "--format", fmt, "-o", f"report.{fmt}")
+    call("run", RUN)  # the text report on stdout
+    call("settings")
+    call("settings", "--format", "json")
+    call("history")
+    call("history", "--format", "json")
+    for fmt in ("text", "json", "markdown"):
+        call("compare", "--format", fmt)
+    call("compare", "--format", "html", "-o", "compare.html")
+    call("report", "last", "--format", "json")
+    call("report", "last", "-o", "last.html")
+    planted = {"checkspec.yaml", "agent.py", "planted.suite.yaml"}
+    written.texts.update(_files(root, planted))
+    return written
+
+
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_no_command_writes_a_secret_the_process_holds(
+    case: Case, stub: OpenAIStub, tmp_path: Path
+) -> None:
+    api_base = stub.base_url.replace("://", f"://{case.userinfo}") + case.query
+    env = {**case.env, **_workspace(tmp_path, api_base, case.api_base_in_env)}
+    if "OPENAI_API_KEY" not in env:
+        env["CHECKSPEC_API_KEY"] = "sk-test"  # too short to be a secret worth masking
+    written = _write_everything(tmp_path, env)
+    # The secret did reach the outputs' makers (the stub's error, the agent's output),
+    # masked where they show it.
+    report = written.texts["report.text"]
+    assert "Incorrect API key provided" in report and "configured with" in report, report
+    assert "****" in report, report
+    assert written.leaks(case.forms) == []
+
+
+# -- the language server ------------------------------------------------------------------
+
+LOG = Path(os.environ.get("TMPDIR", "/tmp")) / f"checkspec-secrets-lsp-{os.getpid()}.log"
+# The real server, its stderr (the editor's log) in a file, every record (DEBUG) kept.
+SERVER = ClientServerConfig(
+    server_command=[
+        sys.executable,
+        "-c",
+        "import os, sys; os.dup2(os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 2);"
+        " from checkspec.server.main import main; main()",
+        str(LOG),
+    ],
+    server_env={**os.environ, "CHECKSPEC_LSP_LOG_LEVEL": "DEBUG"},
+)
+CONFIG = f"""\
+model: openai/test-model
+api_base: http://alice:{PASSWORD}@127.0.0.1:9/v1?api-key={QUERY_KEY}
+"""
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient) -> object:
+    yield
+    if not lsp_client.stopped:  # the test ends the session itself, to read the whole log
+        await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_the_hover_on_api_base_and_the_server_log_hold_no_password(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start_session(client, tmp_path)
+    uri = open_file(client, tmp_path / "checkspec.yaml", CONFIG)
+    found = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=position_of(CONFIG, "api_base", 2),
+        )
+    )
+    assert found is not None and isinstance(found.contents, types.MarkupContent)
+    shown = found.contents.value
+    assert (
+        "Effective value" in shown
+        and "http://alice:****8765@127.0.0.1:9/v1?api-key=****3579" in shown
+    ), shown
+    assert PASSWORD not in shown and QUERY_KEY not in shown
+    await client.shutdown_session()
+    log = LOG.read_text(encoding="utf-8", errors="replace")
+    LOG.unlink()
+    assert "Sending data" in log  # the DEBUG log was on, with the hover's answer in it
+    assert PASSWORD not in log and QUERY_KEY not in log
+
+
+def test_the_secrets_rule_covers_every_key_variable_litellm_knows() -> None:
+    """litellm's providers (its providers.json: api_key_env of each) and the variables its
+    validate_environment asks for: each is a secret's name by core/redact.py's rule."""
+    import importlib.util
+    import json
+
+    from checkspec.engine.core.redact import is_secret_name
+
+    spec = importlib.util.find_spec("litellm")
+    assert spec is not None and spec.origin is not None
+    providers = Path(spec.origin).parent / "llms" / "openai_like" / "providers.json"
+    known = {
+        str(p["api_key_env"])
+        for p in json.loads(providers.read_text(encoding="utf-8")).values()
+        if isinstance(p, dict) and p.get("api_key_env")
+    }
+    assert len(known) > 20
+    others = {
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "AZURE_API_KEY",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "HUGGINGFACE_API_KEY",
+        "HF_TOKEN",
+        "DATABRICKS_TOKEN",
+        "WATSONX_APIKEY",
+        "AZURE_AD_TOKEN",
+        "CHECKSPEC_API_KEY",
+        "CHECKSPEC_EMBEDDING_API_KEY",
+    }
+    assert [name for name in sorted(known | others) if not is_secret_name(name)] == []
+    assert not any(map(is_secret_name, ("PATH", "HOME", "PWD", "SSH_AUTH_SOCK", "LANG")))
