@@ -245,7 +245,7 @@ class _RedactingStream:
 def redacted_streams() -> Iterator[None]:
     """sys.stdout and sys.stderr masked for the block (a command's every message)."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _RedactingStream(out), _RedactingStream(err)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = _RedactingStream(out), _RedactingStream(err)
     try:
         yield
     finally:

@@ -317,7 +317,7 @@ def summary_of(
         summary["summary"] = f"{entry.name}: cancelled"
     # What the transcript view, the hover and the results in place show: no secret an
     # endpoint echoed or an output printed (core/redact.py).
-    return redactor().tree(summary)  # type: ignore[no-any-return]
+    return redactor().tree(summary)
 
 
 def findings_of(

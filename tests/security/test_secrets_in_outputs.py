@@ -181,12 +181,12 @@ def test_no_command_writes_a_secret_the_process_holds(
     if "OPENAI_API_KEY" not in env:
         env["CHECKSPEC_API_KEY"] = "sk-test"  # too short to be a secret worth masking
     written = _write_everything(tmp_path, env)
-    # The secret did reach the outputs' makers (the stub's error, the agent's output),
-    # masked where they show it.
+    assert written.leaks(case.forms) == []
+    # The secret did reach what makes the outputs (the stub's error, the agent's output),
+    # and is masked where they show it.
     report = written.texts["report.text"]
     assert "Incorrect API key provided" in report and "configured with" in report, report
     assert "****" in report, report
-    assert written.leaks(case.forms) == []
 
 
 # -- the language server ------------------------------------------------------------------
