@@ -37,6 +37,8 @@ from tests.support.cli import run_main
 from tests.support.lsp_helpers import open_file, position_of, start_session
 from tests.support.openai_stub import OpenAIStub, running_stub
 
+pytest_plugins = ["pytester"]
+
 KEY = "sk-planted-0123456789abcdef"
 PASSWORD = "pw-planted-98765"
 QUERY_KEY = "qk-planted-13579"
@@ -187,6 +189,26 @@ def test_no_command_writes_a_secret_the_process_holds(
     report = written.texts["report.text"]
     assert "Incorrect API key provided" in report and "configured with" in report, report
     assert "****" in report, report
+
+
+def test_pytest_plugin_failures_hold_no_secret(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin's failure text, on the terminal and in --junitxml."""
+    pytester.makefile(".yaml", checkspec="history: false\n")
+    pytester.makepyfile(agent=AGENT)
+    pytester.makefile(
+        ".suite.yaml",
+        planted=SUITE.replace("- {kind: conformity, rule: The answer is polite.}\n", ""),
+    )
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    result = pytester.runpytest_subprocess(
+        "-p", "checkspec", "-p", "no:asyncio", "--junitxml=j.xml"
+    )
+    result.assert_outcomes(failed=1)
+    shown = "\n".join(result.outlines + result.errlines)
+    assert "configured with ****cdef" in shown, shown
+    assert KEY not in shown and KEY not in (pytester.path / "j.xml").read_text(encoding="utf-8")
 
 
 # -- the language server ------------------------------------------------------------------
