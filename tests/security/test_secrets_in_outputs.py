@@ -191,6 +191,38 @@ def test_no_command_writes_a_secret_the_process_holds(
     assert "****" in report, report
 
 
+def test_reports_from_elsewhere_are_masked_when_shown_again(
+    stub: OpenAIStub, tmp_path: Path
+) -> None:
+    """A JSON report written by another checkspec (or kept before secrets were masked)
+    that holds a key and a URL's password: `report` and `compare` write neither."""
+    env = {"CHECKSPEC_API_KEY": "sk-test", **_workspace(tmp_path, stub.base_url, False)}
+    done = run_main(
+        tmp_path, "run", RUN, "--executor", "inprocess", "--format", "json", "-o", "a.json", env=env
+    )
+    assert done.returncode == 1, done.stderr
+    leaked = f"{KEY} http://alice:{PASSWORD}@host/v1"
+    text = (tmp_path / "a.json").read_text(encoding="utf-8")
+    text = text.replace("None None", leaked).replace("'not in the answer'", leaked)
+    assert text.count(leaked) >= 3  # the output, what the agent said, the check's message
+    (tmp_path / "a.json").write_text(text, encoding="utf-8")
+    written = Written()
+    env["OPENAI_API_KEY"] = KEY
+    for args in (
+        ("report", "a.json", "-o", "r.html"),
+        ("report", "a.json", "--format", "json", "-o", "r.json"),
+        ("compare", "a.json", "a.json", "--format", "markdown", "-o", "c.md"),
+        ("compare", "a.json", "a.json", "--format", "json", "-o", "c.json"),
+        ("compare", "a.json", "a.json", "--format", "html", "-o", "c.html"),
+    ):
+        done = run_main(tmp_path, *args, env=env)
+        assert done.returncode == 0, (args, done.stderr)
+        written.texts[f"{' '.join(args)}: stdout, stderr"] = done.stdout + done.stderr
+        written.texts[args[-1]] = (tmp_path / args[-1]).read_text(encoding="utf-8")
+    assert written.leaks((KEY, PASSWORD)) == []
+    assert "****cdef" in written.texts["r.json"], written.texts["r.json"]
+
+
 def test_pytest_plugin_failures_hold_no_secret(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
