@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..history.store import HistoryError
+from ..llm.snapshot import redactor
 from .page import page, render_compare, render_report
 
 
@@ -116,9 +117,11 @@ class Viewer:
     def _load(self, run_id: str) -> dict[str, Any]:
         try:
             with self._lock:
-                return self.history.load(run_id)
+                loaded = self.history.load(run_id)
         except HistoryError as exc:
             raise NotFound(str(exc)) from exc
+        # A run kept before secrets were masked (core/redact.py) shows none either.
+        return redactor().tree(loaded)
 
     def _runs(self, limit: int) -> list[Any]:
         path = getattr(self.history, "path", None)

@@ -223,6 +223,42 @@ def test_reports_from_elsewhere_are_masked_when_shown_again(
     assert "****cdef" in written.texts["r.json"], written.texts["r.json"]
 
 
+def test_the_viewer_serves_no_secret_of_a_run_kept_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`checkspec view` over a history whose record holds a key and a URL's password."""
+    from checkspec.engine.history.compare import compare
+    from checkspec.engine.html.viewer import Viewer
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    kept = {
+        "format": "checkspec-run/1",
+        "run": {"id": "r1", "started": "2026-01-01T00:00:00.000+00:00"},
+        "scenarios": [
+            {"id": "s.yaml::one", "scenario_name": "one", "status": "fail", "output": KEY},
+            {"id": "s.yaml::two", "status": "error", "output": f"http://a:{PASSWORD}@h"},
+        ],
+    }
+
+    class Kept:
+        def runs(self, limit: int) -> list[object]:
+            return []
+
+        def load(self, run_id: str) -> dict[str, object]:
+            return kept
+
+    viewer = Viewer(Kept(), lambda base, head: compare(base, head).to_json())
+    for target in (
+        "/api/runs/r1",
+        "/runs/r1",
+        "/api/compare?base=r1&head=r1",
+        "/compare?base=r1&head=r1",
+    ):
+        _, body = viewer.answer(target)
+        assert KEY not in body and PASSWORD not in body, target
+    assert "****cdef" in viewer.answer("/api/runs/r1")[1]
+
+
 def test_pytest_plugin_failures_hold_no_secret(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
