@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.usage import cost_of
-from ..llm.snapshot import redactor
 
 if TYPE_CHECKING:
     from ..runs.report import RunReport, ScenarioRun
@@ -124,9 +123,7 @@ def build_payload(report: RunReport) -> dict[str, Any]:
     a report (kept on it: the JSON report and the history's record are the same dict)."""
     if report.payload is not None:
         return report.payload
-    # The one dict every written form of a run comes from (JSON, HTML, the history):
-    # masked once here, so no secret an endpoint echoed or an output printed is kept.
-    report.payload = payload = redactor().tree(_build(report))
+    report.payload = payload = _build(report)
     return payload
 
 

@@ -117,11 +117,9 @@ class Viewer:
     def _load(self, run_id: str) -> dict[str, Any]:
         try:
             with self._lock:
-                loaded = self.history.load(run_id)
+                return self.history.load(run_id)
         except HistoryError as exc:
             raise NotFound(str(exc)) from exc
-        # A run kept before secrets were masked (core/redact.py) shows none either.
-        return redactor().tree(loaded)
 
     def _runs(self, limit: int) -> list[Any]:
         path = getattr(self.history, "path", None)
@@ -198,7 +196,8 @@ def make_server(
                 self._send(HTTPStatus.OK, kind, body)
 
         def _send(self, status: HTTPStatus, kind: str, body: str) -> None:
-            data = body.encode("utf-8")
+            # Runs kept before secrets were masked show none either (core/redact.py).
+            data = redactor().text(body).encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", f"{kind}; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))

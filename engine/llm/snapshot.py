@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
@@ -69,6 +70,7 @@ def current() -> LLMSettings | None:
 @contextmanager
 def using(settings: LLMSettings) -> Iterator[LLMSettings]:
     """Run the block (and the tasks it starts) with `settings`."""
+    _remember(settings)
     token = _active.set(settings)
     try:
         yield settings
@@ -113,18 +115,44 @@ def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     """Every secret this process holds, for the outputs to mask (core/redact.py): the
     value of each variable named like a key (`redact.is_secret_name`: OPENAI_API_KEY,
     ANTHROPIC_API_KEY, CHECKSPEC_API_KEY, AWS_SECRET_ACCESS_KEY, HF_TOKEN... whatever
-    provider litellm would take it for), the run's keys, and the passwords and secret
-    query values of the endpoints' URLs (from the environment and the run's settings)."""
-    environ = os.environ if environ is None else environ
+    provider litellm would take it for), and the passwords and secret query values of the
+    endpoints' URLs; also those of every run's settings this process used (`using`), even
+    once the run is over (its report is written after it)."""
+    if environ is None:  # the process's: read again only when it changed (each write asks)
+        return _environment_secrets(_raw_environment()) | _remembered
+    return _secrets_of(environ) | _remembered
+
+
+def _raw_environment() -> tuple[tuple[Any, Any], ...]:
+    """The environment as the OS holds it (bytes on POSIX): a cheap key of its state."""
+    raw = getattr(os.environ, "_data", None)  # os.environ's own store, not decoded
+    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
+
+
+@lru_cache(maxsize=4)
+def _environment_secrets(raw: tuple[tuple[Any, Any], ...]) -> frozenset[str]:
+    decoded = {os.fsdecode(k): os.fsdecode(v) for k, v in raw}
+    return _secrets_of(decoded)
+
+
+def _secrets_of(environ: Mapping[str, str]) -> frozenset[str]:
     found = {v.strip() for name, v in environ.items() if redact.is_secret_name(name)}
-    urls = [environ.get(var, "") for var in (*_URL_VARS, SDK_API_BASE_ENV)]
-    run = _active.get()
-    if run is not None:
-        found.update(filter(None, (run.api_key, run.embedding_api_key)))
-        urls += [run.api_base or "", run.embedding_api_base or "", run.sdk_api_base or ""]
-    for url in urls:
-        found.update(redact.url_secrets(url))
+    for var in (*_URL_VARS, SDK_API_BASE_ENV):
+        found.update(redact.url_secrets(environ.get(var, "")))
     return frozenset(s for s in found if s)
+
+
+_remembered: frozenset[str] = frozenset()
+
+
+def _remember(settings: LLMSettings) -> None:
+    """The secrets of a run's settings (its keys, its endpoints' URLs), held from now on."""
+    global _remembered
+    found = {s for s in (settings.api_key, settings.embedding_api_key) if s}
+    for url in (settings.api_base, settings.embedding_api_base, settings.sdk_api_base):
+        found.update(redact.url_secrets(url or ""))
+    if not found <= _remembered:
+        _remembered = _remembered | found
 
 
 def redactor() -> redact.Redactor:

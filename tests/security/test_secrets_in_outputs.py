@@ -22,11 +22,13 @@ import base64
 import os
 import sqlite3
 import sys
+import threading
 import zlib
 from collections.abc import Iterator
 from contextlib import closing, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.request import urlopen
 
 import pytest
 import pytest_lsp
@@ -228,7 +230,7 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
 ) -> None:
     """`checkspec view` over a history whose record holds a key and a URL's password."""
     from checkspec.engine.history.compare import compare
-    from checkspec.engine.html.viewer import Viewer
+    from checkspec.engine.html.viewer import Viewer, make_server
 
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     kept = {
@@ -248,15 +250,24 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
             return kept
 
     viewer = Viewer(Kept(), lambda base, head: compare(base, head).to_json())
-    for target in (
-        "/api/runs/r1",
-        "/runs/r1",
-        "/api/compare?base=r1&head=r1",
-        "/compare?base=r1&head=r1",
-    ):
-        _, body = viewer.answer(target)
-        assert KEY not in body and PASSWORD not in body, target
-    assert "****cdef" in viewer.answer("/api/runs/r1")[1]
+    server = make_server(viewer, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}).start()
+    port = server.server_address[1]
+    try:
+        bodies = {}
+        for target in (
+            "/api/runs/r1",
+            "/runs/r1",
+            "/api/compare?base=r1&head=r1",
+            "/compare?base=r1&head=r1",
+        ):
+            with urlopen(f"http://127.0.0.1:{port}{target}", timeout=30) as answer:
+                bodies[target] = answer.read().decode("utf-8")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [t for t, body in bodies.items() if KEY in body or PASSWORD in body] == []
+    assert "****cdef" in bodies["/api/runs/r1"]
 
 
 def test_pytest_plugin_failures_hold_no_secret(
