@@ -270,6 +270,25 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
     assert "****cdef" in bodies["/api/runs/r1"]
 
 
+async def test_the_library_junit_xml_holds_no_secret(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`SuiteResult.to_junit_xml` of a suite run in a script (no CLI, no settings)."""
+    from checkspec.engine import FnCheck, Scenario, Suite
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+
+    def agent(question: str) -> str:
+        return f"my key is {os.environ['ANTHROPIC_API_KEY']}"
+
+    never = FnCheck(fn=lambda trace: False, name="never")
+    suite = Suite(name="s", target=agent, scenarios=[Scenario("x").interact("q").check(never)])
+    result = await suite.run(verbose=False)
+    text = result.to_junit_xml(tmp_path / "j.xml")
+    assert KEY not in text and KEY not in (tmp_path / "j.xml").read_text(encoding="utf-8")
+    assert "my key is ****cdef" in text, text
+
+
 def test_pytest_plugin_failures_hold_no_secret(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
