@@ -270,6 +270,18 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
     assert "****cdef" in bodies["/api/runs/r1"]
 
 
+def test_the_commands_errors_hold_no_secret(tmp_path: Path) -> None:
+    """What a command prints of its own (here the refusal of a target it cannot call)
+    goes through the same masking as its reports."""
+    _workspace(tmp_path, "http://127.0.0.1:9/v1", False)
+    target = f"ftp://alice:{PASSWORD}@host/agent"
+    done = run_main(tmp_path, "run", RUN, "--target", target)
+    assert (
+        done.returncode == 2 and "unknown target 'ftp://alice:****8765@host/agent'" in done.stderr
+    )
+    assert PASSWORD not in done.stdout + done.stderr
+
+
 async def test_the_library_junit_xml_holds_no_secret(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
