@@ -19,8 +19,10 @@ The language server: the hover on `api_base` in checkspec.yaml and the server's 
 from __future__ import annotations
 
 import base64
+import json
 import os
 import sqlite3
+import subprocess
 import sys
 import threading
 import zlib
@@ -36,7 +38,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.cli import run_main
-from tests.support.lsp_helpers import open_file, position_of, start_session
+from tests.support.lsp_helpers import diagnostics, open_file, position_of, start_session
 from tests.support.openai_stub import OpenAIStub, running_stub
 
 pytest_plugins = ["pytester"]
@@ -333,7 +335,8 @@ SERVER = ClientServerConfig(
         " from checkspec.server.main import main; main()",
         str(LOG),
     ],
-    server_env={**os.environ, "CHECKSPEC_LSP_LOG_LEVEL": "DEBUG"},
+    # The server (and its workers) hold a provider's key the agent prints.
+    server_env={**os.environ, "CHECKSPEC_LSP_LOG_LEVEL": "DEBUG", "ANTHROPIC_API_KEY": KEY},
 )
 CONFIG = f"""\
 model: openai/test-model
@@ -378,7 +381,6 @@ def test_the_secrets_rule_covers_every_key_variable_litellm_knows() -> None:
     """litellm's providers (its providers.json: api_key_env of each) and the variables its
     validate_environment asks for: each is a secret's name by core/redact.py's rule."""
     import importlib.util
-    import json
 
     from checkspec.engine.core.redact import is_secret_name
 
@@ -407,3 +409,61 @@ def test_the_secrets_rule_covers_every_key_variable_litellm_knows() -> None:
     }
     assert [name for name in sorted(known | others) if not is_secret_name(name)] == []
     assert not any(map(is_secret_name, ("PATH", "HOME", "PWD", "SSH_AUTH_SOCK", "LANG")))
+
+
+@pytest.mark.asyncio
+async def test_a_run_from_the_editor_shows_no_secret(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """Its results, the transcript (`checkspec.showLastRun`, the hover on the scenario's
+    name), the problems it reports, and the log."""
+    await start_session(client, tmp_path)
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    # A check whose message quotes the answer: the problem the editor lists holds it.
+    quoting = "- {kind: equals, expected_value: nope, target_key: trace.last.outputs}\n"
+    suite = SUITE.replace("- {kind: conformity, rule: The answer is polite.}\n", quoting)
+    uri = open_file(client, tmp_path / RUN, suite)
+    ran = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.runFile", arguments=[uri])
+    )
+    last = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.showLastRun", arguments=[uri, 0])
+    )
+    found = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=position_of(suite, "name: one", 6),
+        )
+    )
+    problems = await diagnostics(client, uri, lambda d: any("but got" in x.message for x in d))
+    assert found is not None
+    shown = {
+        "runFile": json.dumps(ran),
+        "showLastRun": json.dumps(last),
+        "hover": str(found.contents),
+        "problems": " ".join(p.message for p in problems),
+    }
+    await client.shutdown_session()
+    shown["log"] = LOG.read_text(encoding="utf-8", errors="replace")
+    LOG.unlink()
+    assert [where for where, text in shown.items() if KEY in text] == []
+    assert "configured with ****cdef" in shown["showLastRun"], shown["showLastRun"]
+    assert "configured with ****cdef" in shown["hover"], shown["hover"]
+    assert "but got 'hello ****cdef" in shown["problems"], shown["problems"]
+
+
+def test_the_server_log_masks_what_it_quotes() -> None:
+    """A refused message is logged with its first bytes (server/framing.py): a key a
+    client sent in it is masked there too (every record of the log goes through it)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "params": {"apiKey": KEY}})[:-1].encode()
+    server = subprocess.run(
+        [sys.executable, "-m", "checkspec.server"],
+        input=b"Content-Length: %d\r\n\r\n%s" % (len(body), body),
+        capture_output=True,
+        env={**os.environ, "ANTHROPIC_API_KEY": KEY},
+        timeout=60,
+        check=False,
+    )
+    log = server.stderr.decode("utf-8", "replace")
+    assert "LSP message refused" in log and "****cdef" in log, log
+    assert KEY not in log
