@@ -156,6 +156,10 @@ def resolve(
     by_flag = {k: v for k, v in (flags or {}).items() if v is not None}
     settings = replace(settings, **by_flag)
     origins.update({key: _flag(key) for key in by_flag})
+    snapshot.remember_secrets(  # held now: every output masks them (core/redact.py)
+        (settings.api_key, settings.embedding_api_key),
+        (settings.api_base, settings.embedding_api_base, settings.sdk_api_base),
+    )
     return Resolved(settings, origins)
 
 

@@ -7,20 +7,21 @@ default) and each front end hands the snapshot to what runs: an executor job run
 (prompt_limits.py), the prices (usage.py) and the verdict cache (verdict_cache.py). The
 snapshot lives in a context variable, so two runs in one process (the language server's
 in-process tests, a notebook) each see their own, and asyncio tasks and `to_thread` calls
-inherit it; nothing is written into module globals at run time.
+inherit it; no setting is written into module globals at run time.
 
 The environment is read in one place, `environment_values` (the resolver calls it; the
 llm modules call it only when no snapshot is active, i.e. library use without a run:
-`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for
-the secrets every output masks (engine/core/redact.py takes them from here). The reference
-library's setters
-(`set_default_generator`...) stay what they were: a fallback set explicitly by user code.
+`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for the
+secrets every output masks (engine/core/redact.py takes them from here); the one global
+written at run time is the set of secrets settings brought (`remember_secrets`), masked
+for the rest of the process. The reference library's setters (`set_default_generator`...)
+stay what they were: a fallback set explicitly by user code.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -145,14 +146,23 @@ def _secrets_of(environ: Mapping[str, str]) -> frozenset[str]:
 _remembered: frozenset[str] = frozenset()
 
 
-def _remember(settings: LLMSettings) -> None:
-    """The secrets of a run's settings (its keys, its endpoints' URLs), held from now on."""
+def remember_secrets(keys: Iterable[str | None], urls: Iterable[str | None]) -> None:
+    """Keys and the secrets of endpoints' URLs that settings hold (checkspec.yaml's
+    `api_base: http://user:pass@host`): masked in every output from now on, for the rest
+    of the process (`resolve` and `using` call it)."""
     global _remembered
-    found = {s for s in (settings.api_key, settings.embedding_api_key) if s}
-    for url in (settings.api_base, settings.embedding_api_base, settings.sdk_api_base):
+    found = {key for key in keys if key}
+    for url in urls:
         found.update(redact.url_secrets(url or ""))
     if not found <= _remembered:
         _remembered = _remembered | found
+
+
+def _remember(settings: LLMSettings) -> None:
+    remember_secrets(
+        (settings.api_key, settings.embedding_api_key),
+        (settings.api_base, settings.embedding_api_base, settings.sdk_api_base),
+    )
 
 
 def redactor() -> redact.Redactor:
@@ -184,5 +194,6 @@ __all__ = [
     "from_environment",
     "held_secrets",
     "redactor",
+    "remember_secrets",
     "using",
 ]

@@ -147,3 +147,19 @@ def test_the_log_and_the_streams_mask_what_they_are_given(
         sys.stdout.writelines([f"again {KEY}\n"])
     print("after")
     assert out.getvalue() == "key ****1234\nagain ****1234\nafter\n"
+
+
+def test_a_password_in_checkspec_yaml_is_held_once_the_settings_are_resolved() -> None:
+    """The CLI's process resolves the settings and hands the runs to workers: what it
+    writes afterwards masks the password of checkspec.yaml's `api_base` even where it
+    appears alone (a proxy's "bad password ..."), not only inside its URL."""
+    from pathlib import Path
+
+    from checkspec.engine.settings import resolve
+    from checkspec.engine.spec.workspace import workspace_from_text
+
+    text = "api_base: http://dave:yaml-password-42@proxy/v1\n"
+    assert "yaml-password-42" not in snapshot.held_secrets()
+    resolve(workspace_from_text(text, Path("/w/checkspec.yaml")), environ={})
+    assert "yaml-password-42" in snapshot.held_secrets()
+    assert redact("rejected: yaml-password-42") == "rejected: ****d-42"
