@@ -31,6 +31,7 @@ import json
 import logging
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -233,15 +234,29 @@ __all__ = [
 ]
 
 
+_REFRESH_S = 0.05  # how long a stream keeps the held secrets before asking again
+
+
 class _RedactingStream:
-    """A text stream whose writes are masked (`current()` at each write); the rest of the
-    stream (fileno, isatty, buffer, encoding...) is the stream's own."""
+    """A text stream whose writes are masked; the rest of the stream (fileno, isatty,
+    buffer, encoding...) is the stream's own. The held secrets are asked for again after
+    _REFRESH_S: `list` prints a line per scenario, and reading the environment at each of
+    20,000 lines cost more than the printing."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._redactor = current()
+        self._asked = time.monotonic()
 
     def write(self, text: str) -> int:
-        self._stream.write(current().text(text))
+        if len(text) >= MIN_SECRET_LENGTH:  # a shorter one (print's "\n") holds none
+            now = time.monotonic()
+            if now - self._asked > _REFRESH_S:
+                self._redactor, self._asked = current(), now
+            text_shown = self._redactor.text(text)
+        else:
+            text_shown = text
+        self._stream.write(text_shown)
         return len(text)  # what was given was written, as far as the caller knows
 
     def writelines(self, lines: Iterable[str]) -> None:

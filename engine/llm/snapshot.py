@@ -120,7 +120,7 @@ def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     endpoints' URLs; also those of every run's settings this process used (`using`), even
     once the run is over (its report is written after it)."""
     if environ is None:  # the process's: read again only when it changed (each write asks)
-        return _environment_secrets(_raw_environment()) | _remembered
+        return _with_remembered(_raw_environment(), _remembered)
     return _secrets_of(environ) | _remembered
 
 
@@ -131,9 +131,12 @@ def _raw_environment() -> tuple[tuple[Any, Any], ...]:
 
 
 @lru_cache(maxsize=4)
-def _environment_secrets(raw: tuple[tuple[Any, Any], ...]) -> frozenset[str]:
+def _with_remembered(
+    raw: tuple[tuple[Any, Any], ...], remembered: frozenset[str]
+) -> frozenset[str]:
+    # The same set (the same object) while nothing changed: its redactor is looked up by it.
     decoded = {os.fsdecode(k): os.fsdecode(v) for k, v in raw}
-    return _secrets_of(decoded)
+    return _secrets_of(decoded) | remembered
 
 
 def _secrets_of(environ: Mapping[str, str]) -> frozenset[str]:
