@@ -45,7 +45,7 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
             value = masked(value)
         origin = resolved.origins[item.name]
         found.append({"name": item.name, "value": _shown(value), "origin": origin})
-    # An endpoint's URL may hold a password or a key (`http://user:pass@host`, `?key=`):
+    # An endpoint's URL may hold a password or a key (its user-info, a `?key=` query):
     # shown masked as the keys are, in text and JSON alike (core/redact.py).
     return redactor().tree(found)
 

@@ -8,8 +8,8 @@ JSON-like value (`Redactor.tree`):
   anywhere in the text, also JSON-, XML- or HTML-escaped. Values shorter than
   `MIN_SECRET_LENGTH` are not secrets worth the name, and masking them would garble text
   (a key "E" in "OpenAIException");
-- the password of a URL's user-info (`https://user:PASSWORD@host`), and a user-info that is
-  a single long token (`https://TOKEN@host`);
+- the password of a URL's user-info (`user:PASSWORD` before the host), and a user-info
+  that is a single long token (`https://TOKEN@host`);
 - the value of a URL query parameter named like a secret (`?api-key=`, `&token=`,
   `&sig=`, see `_QUERY`).
 

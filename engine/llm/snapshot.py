@@ -150,9 +150,9 @@ _remembered: frozenset[str] = frozenset()
 
 
 def remember_secrets(keys: Iterable[str | None], urls: Iterable[str | None]) -> None:
-    """Keys and the secrets of endpoints' URLs that settings hold (checkspec.yaml's
-    `api_base: http://user:pass@host`): masked in every output from now on, for the rest
-    of the process (`resolve` and `using` call it)."""
+    """Keys and the secrets of endpoints' URLs that settings hold (a password in the
+    user-info of checkspec.yaml's `api_base`): masked in every output from now on, for the
+    rest of the process (`resolve` and `using` call it)."""
     global _remembered
     found = {key for key in keys if key}
     for url in urls:

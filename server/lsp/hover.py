@@ -25,7 +25,7 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     if found is None:
         return None
     # Every hover's text masked (core/redact.py): a setting's effective value
-    # (`api_base: http://user:pass@host`), a transcript, a calibration's messages.
+    # (`api_base` with a password in its user-info), a transcript, a calibration's messages.
     from checkspec.engine.llm.snapshot import redactor
 
     return to_hover(replace(found, markdown=redactor().text(found.markdown)), request.codec)
