@@ -170,8 +170,10 @@ class Redactor:
             return self.text(value)
         if isinstance(value, dict):
             return {self._walk(k): self._walk(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return type(value)(self._walk(v) for v in value)
+        if isinstance(value, list):
+            return [self._walk(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self._walk(v) for v in value)
         return value
 
 
