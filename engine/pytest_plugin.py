@@ -228,7 +228,9 @@ class ScenarioItem(_SpecItem):
         else:
             verdicts.unchecked.append(self.nodeid)
         if run.output:
-            self.add_report_section("call", "output", run.output)
+            from .llm.snapshot import redactor  # what the scenario printed: no secret
+
+            self.add_report_section("call", "output", redactor().text(run.output))
         result = run.result
         if not result.passed and not result.skipped:
             raise ScenarioFailed("\n".join(scenario_lines(run)))
@@ -237,7 +239,9 @@ class ScenarioItem(_SpecItem):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed):
-            return str(excinfo.value)
+            from .llm.snapshot import redactor  # pytest's report, --junitxml: no secret
+
+            return redactor().text(str(excinfo.value))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -216,7 +216,9 @@ def run(args: argparse.Namespace) -> int:
 
         calibration = Calibration(judges=[], labels=[], repeat=args.repeat, models=models)
     calibration.disabled = disabled
-    rendered = render(calibration, args.format)
+    from ..llm.snapshot import redactor
+
+    rendered = redactor().text(render(calibration, args.format))  # judges' errors echo keys
     if args.output:
         try:
             Path(args.output).write_text(rendered, encoding="utf-8")

@@ -44,6 +44,7 @@ def report(args: argparse.Namespace) -> int:
     import json
 
     from ..html import render_report
+    from ..llm.snapshot import redactor
 
     runs = resolve_runs(args.run)
     if runs is None:
@@ -54,6 +55,7 @@ def report(args: argparse.Namespace) -> int:
         if args.format == "html"
         else json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     )
+    text = redactor().text(text)  # a run kept before secrets were masked, a foreign report
     if not args.output:
         sys.stdout.write(text)
         return EXIT_OK
