@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from .markup import RST_MAX_CHARS, Block, html_blocks, markdown_blocks, rst_blocks
+from .markup import RST_MAX_CHARS, Block, Notes, html_blocks, markdown_blocks, rst_blocks
 
 if TYPE_CHECKING:
     from .topics import TfIdf
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 SUFFIXES = (
     ".md",
     ".markdown",
+    ".mdx",
     ".rst",
     ".rest",
     ".txt",
@@ -60,7 +61,9 @@ _SNIFF = 8192
 _LINE_BYTES = 1 << 20  # a longer line is read in pieces of this many bytes
 _BLOCK_CHARS = 1 << 20  # a paragraph longer than this is cut into blocks
 _RECORD_CHARS = 16 << 20  # a JSON Lines record longer than this is skipped
-_CODE_FENCE = re.compile(r"^```\n.*?^```$", re.MULTILINE | re.DOTALL)
+# A code block of a chunk: fenced with more backticks than any line of its code opens with.
+_CODE_FENCE = re.compile(r"^(`{3,})\n.*?^\1$", re.MULTILINE | re.DOTALL)
+_BACKTICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
 # Release notes: by the file's name, or by headings that are mostly version numbers.
 _RELEASE_NAMES = re.compile(
     r"^(changelog|changes|history|news|releases?|release[-_ ]?notes|whats[-_ ]?new)$",
@@ -131,6 +134,8 @@ class KnowledgeBase:
     topic_list: list[Topic] = field(default_factory=list)  # set by pipeline.find_topics
     # The chunks' lexical vectors (topics.TfIdf), made once by find_topics for the plans.
     lexical: TfIdf | None = field(default=None, repr=False)
+    # Markup read but not understood (unknown directives, includes not followed).
+    notes: Notes = field(default_factory=Notes, repr=False)
 
     def topics(self) -> dict[str, int]:
         """Each topic with its chunk count, largest first (then by name)."""
@@ -164,15 +169,16 @@ def excluded(relative: str, globs: Sequence[str]) -> bool:
 
 def _files(
     paths: Iterable[str | Path], warnings: list[str], exclude: Sequence[str] = ()
-) -> Iterator[tuple[Path, str | None]]:
-    """Each file to read with its folder topic (None when its folder has no subfolders)."""
+) -> Iterator[tuple[Path, str | None, Path]]:
+    """Each file to read with its folder topic (None when its folder has no subfolders)
+    and the folder it was found in (what the file may include from)."""
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise KnowledgeError(f"{given}: no such file or folder")
         if path.is_file():
             if not excluded(path.as_posix(), exclude):
-                yield path, None
+                yield path, None, path.parent
             continue
         try:
             subfolders = sorted(
@@ -217,7 +223,7 @@ def _files(
                 if subfolders:
                     relative = file.relative_to(path).parts
                     topic = relative[0] if len(relative) > 1 else "general"
-                yield file, topic
+                yield file, topic, path
         if not found:
             warnings.append(f"{given}: no {', '.join(SUFFIXES)} file in this folder")
 
@@ -234,14 +240,16 @@ def load_knowledge_base(
     kb = KnowledgeBase()
     budget = max_chars
     topics_seen: set[str | None] = set()
-    for file, topic in _files(paths, kb.warnings, exclude):
+    for file, topic, root in _files(paths, kb.warnings, exclude):
         if budget <= 0:
             kb.truncated = True
             break
         chunks: list[Chunk] = []
         left = budget
         try:
-            for number, chunk in enumerate(_chunks(_read(file, kb.warnings), str(file))):
+            for number, chunk in enumerate(
+                _chunks(_read(file, kb.warnings, root, kb.notes), str(file))
+            ):
                 if left <= 0:
                     kb.truncated = True
                     break
@@ -266,6 +274,9 @@ def load_knowledge_base(
             f"the knowledge base holds more than {max_chars:,} characters of text: "
             "the rest was left out"
         )
+    unread = kb.notes.summary()
+    if unread:
+        kb.warnings.append(unread)
     if not kb.chunks:
         detail = f" ({'; '.join(kb.warnings[:3])})" if kb.warnings else ""
         raise KnowledgeError(f"the knowledge base holds no readable text{detail}")
@@ -318,7 +329,9 @@ class _Skip(Exception):
     """This file is skipped (the message says why)."""
 
 
-def _read(path: Path, warnings: list[str]) -> Iterator[Block]:
+def _read(
+    path: Path, warnings: list[str], root: Path | None = None, notes: Notes | None = None
+) -> Iterator[Block]:
     suffix = path.suffix.lower()
     try:
         handle = _open(path, follow=path.is_symlink())
@@ -338,10 +351,10 @@ def _read(path: Path, warnings: list[str]) -> Iterator[Block]:
             yield from html_blocks(lines)
         elif suffix == ".jsonl":
             yield from _jsonl_blocks(lines, path, warnings)
-        elif suffix in (".md", ".markdown"):
+        elif suffix in (".md", ".markdown", ".mdx"):
             yield from markdown_blocks(lines)
         elif suffix in (".rst", ".rest"):
-            yield from _rst_or_text(lines)
+            yield from _rst_or_text(lines, path, root, notes)
         else:
             yield from _text_blocks(lines)
 
@@ -404,7 +417,9 @@ def _text_blocks(lines: Iterable[str]) -> Iterator[Block]:
         yield Block("\n".join(paragraph), start)
 
 
-def _rst_or_text(lines: Iterable[str]) -> Iterator[Block]:
+def _rst_or_text(
+    lines: Iterable[str], path: Path, root: Path | None, notes: Notes | None
+) -> Iterator[Block]:
     """reStructuredText through docutils (a file of up to RST_MAX_CHARS), else as text."""
     held: list[str] = []
     size = 0
@@ -415,7 +430,7 @@ def _rst_or_text(lines: Iterable[str]) -> Iterator[Block]:
         if size > RST_MAX_CHARS:
             yield from _text_blocks(itertools.chain(held, pieces))
             return
-    blocks = rst_blocks("".join(held))
+    blocks = rst_blocks("".join(held), path, root, notes)
     yield from blocks if blocks else _text_blocks(held)
 
 
@@ -507,7 +522,7 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
             if not parts:
                 start = block.line
                 if number and "\n" in block.text:  # a later piece: the line it starts at
-                    key = piece.removeprefix("```\n").split("\n", 1)[0][:40]
+                    key = piece.lstrip("`").removeprefix("\n").split("\n", 1)[0][:40]
                     at = block.text.find(key, cursor) if key else -1
                     if at >= 0:
                         lines_before += block.text.count("\n", cursor, at)
@@ -521,23 +536,31 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
 
 
 def _code_pieces(code: str) -> Iterator[str]:
-    """A code block fenced, cut at line ends into pieces of about CHUNK_CHARS."""
+    """A code block fenced, cut at line ends into pieces of about CHUNK_CHARS. The fence is
+    longer than any run of backticks opening a line of the code (Markdown showing
+    Markdown), so the chunk's code block ends where the code does."""
+    runs = [len(run) for run in _BACKTICKS.findall(code)] if "```" in code else []
+    fence = "`" * max(3, max(runs, default=0) + 1) if runs else "```"
+
+    def fenced(text: str) -> str:
+        return f"{fence}\n{text}\n{fence}"
+
     lines: list[str] = []
     size = 0
     for line in code.split("\n"):
         while len(line) > CHUNK_CHARS:  # a line longer than a chunk: cut
             if lines:
-                yield "```\n" + "\n".join(lines) + "\n```"
+                yield fenced("\n".join(lines))
                 lines, size = [], 0
-            yield "```\n" + line[:CHUNK_CHARS] + "\n```"
+            yield fenced(line[:CHUNK_CHARS])
             line = line[CHUNK_CHARS:]
         if lines and size + len(line) > CHUNK_CHARS:
-            yield "```\n" + "\n".join(lines) + "\n```"
+            yield fenced("\n".join(lines))
             lines, size = [], 0
         lines.append(line)
         size += len(line) + 1
     if lines:
-        yield "```\n" + "\n".join(lines) + "\n```"
+        yield fenced("\n".join(lines))
 
 
 def _pieces(text: str) -> Iterator[str]:

@@ -17,9 +17,11 @@ another file). Lines are 1-based lines of the file.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 _URL = re.compile(r"<?\bhttps?://[^\s<>()\]]+>?")
@@ -37,6 +39,33 @@ class Block:
     heading: int = 0  # its level, 0 for a paragraph
     hard: bool = False  # a heading that always starts a new chunk (a JSON Lines record)
     code: bool = False  # a code block: kept as code, never a source of topic words
+
+
+@dataclass
+class Notes:
+    """What one run read but could not render: unknown directives and includes not
+    followed, by name, for one warning line at the end."""
+
+    unknown: Counter[str] = field(default_factory=Counter)
+    not_followed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str | None:
+        parts = []
+        if self.unknown:
+            names = ", ".join(
+                f"{name} x{count}" if count > 1 else name
+                for name, count in sorted(self.unknown.items(), key=lambda i: (-i[1], i[0]))[:12]
+            )
+            total = sum(self.unknown.values())
+            parts.append(f"{total} unknown reStructuredText directive(s) kept as text ({names})")
+        if self.not_followed:
+            shown = ", ".join(self.not_followed[:5])
+            more = f" and {len(self.not_followed) - 5} more" if len(self.not_followed) > 5 else ""
+            parts.append(
+                f"{len(self.not_followed)} include(s) not read ({shown}{more}): only files "
+                "inside the knowledge base are"
+            )
+        return "; ".join(parts) or None
 
 
 def without_urls(text: str) -> str:
@@ -215,6 +244,110 @@ def _without_front_matter(lines: Iterator[str]) -> Iterator[tuple[int, str]]:
         number += 1
 
 
+# MkDocs Material (pymdownx) and Docusaurus (MDX) block markers, read line by line before
+# markdown-it sees the text: each marker line gives its title (what the page shows) and
+# the 4-space body of an admonition, a details block or a content tab is dedented, so it
+# is read as text and not as an indented code block. One line in, one line out: the
+# lines keep their numbers.
+_INDENTED_BLOCK = re.compile(
+    r"^(!!!|\?\?\?\+?|===\+?)[ \t]*([\w-]+(?:[ \t]+[\w-]+)*)?[ \t]*(?:\"(.*)\")?[ \t]*$"
+)
+_FENCED_BLOCK = re.compile(r"^(:{3,}|/{3,})[ \t]*([\w-]+)?(?:\[(.*)\])?[ \t]*(?:\|[ \t]*)?(.*)$")
+_MDX_LINE = re.compile(
+    r"^(import[ \t]+(?:.+[ \t]from[ \t]+)?['\"].*|export[ \t]+(?:default|const|function|let)\b.*"
+    r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*)$"
+)
+_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*[#.][^{}\n]*\}")
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
+_ANNOTATION = re.compile(r"[ \t]*(?:#|//|--|;|/\*|<!--)[ \t]*\(\d+\)!?[ \t]*(?:\*/|-->)?[ \t]*$")
+
+
+def _lead(line: str) -> int:
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _dedented(line: str, columns: int) -> str:
+    """The line without `columns` columns of leading indentation (tabs count 4)."""
+    width = 0
+    for position, char in enumerate(line):
+        if width >= columns or char not in " \t":
+            return " " * (width - columns) + line[position:] if width > columns else line[position:]
+        width += 1 if char == " " else 4 - width % 4
+    return ""
+
+
+def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """The lines as a reader sees them: admonitions, details and tabs (`!!!`, `???`,
+    `===`, `:::`, `///`) as their titles and dedented bodies, MDX imports and exports,
+    snippet and code includes out, attribute lists and icons out, code annotations
+    (`# (1)!`) out of code lines."""
+    depth = 0  # open indented blocks (admonitions, details, tabs): 4 columns each
+    markers: list[int] = []  # the indent of each open block's marker line
+    fence: str | None = None
+    for number, line in numbered:
+        end = "\n" if line.endswith("\n") else ""
+        body = line.rstrip("\r\n")
+        if body.strip():
+            while markers and _lead(body) < markers[-1] + 4:
+                markers.pop()
+                depth -= 1
+        if depth:
+            body = _dedented(body, 4 * depth)
+        opened = _FENCE.match(body)
+        if fence is not None:
+            if opened and opened.group(1).startswith(fence) and not body.strip(" `~"):
+                fence = None
+            elif "(" in body:
+                body = _ANNOTATION.sub("", body)
+            yield number, body + end
+            continue
+        if opened:
+            fence = opened.group(1)
+            yield number, body + end
+            continue
+        stripped = body.strip()
+        marker = _INDENTED_BLOCK.match(stripped) if stripped[:1] in "!?=" else None
+        if marker:
+            kind, title = (marker.group(2) or "").split(" ")[0], marker.group(3)
+            shown = _inline_markup(title if title is not None else _kind_name(kind))
+            markers.append(_lead(body))
+            depth += 1
+            yield number, " " * _lead(body) + shown + end
+            continue
+        block = _FENCED_BLOCK.match(stripped) if stripped[:3] in (":::", "///") else None
+        if block:
+            kind, bracket, rest = block.group(2), block.group(3), block.group(4)
+            shown = _inline_markup(bracket or rest or _kind_name(kind or ""))
+            yield number, shown + end
+            continue
+        if _MDX_LINE.match(stripped):
+            yield number, end
+            continue
+        yield number, _inline_markup(body) + end
+
+
+def _kind_name(kind: str) -> str:
+    """How a theme titles an admonition given only its kind: `see-also` -> "See also"."""
+    return kind.replace("-", " ").replace("_", " ").capitalize()
+
+
+def _inline_markup(text: str) -> str:
+    """The text without attribute lists (`{ .class }`, `{#id}`) and icon shortcodes."""
+    if "{" in text:
+        text = _ATTRIBUTES.sub("", text)
+    if ":" in text:
+        text = _ICON.sub("", text)
+    return text
+
+
 def _windows(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     """(first line number, text) of windows of whole lines, cut at a blank line outside
     fenced code once past WINDOW_CHARS (or anywhere past HARD_WINDOW_CHARS)."""
@@ -222,7 +355,7 @@ def _windows(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     size = 0
     start = 1
     fence: str | None = None
-    for number, line in _without_front_matter(_whole_lines(lines)):
+    for number, line in _block_markup(_without_front_matter(_whole_lines(lines))):
         if not window:
             start = number
         window.append(line)
@@ -280,6 +413,10 @@ def _inline_text(token: Any) -> str:
     return "\n".join(" ".join(without_urls(line).split()) for line in text.split("\n")).strip()
 
 
+def _blank_lines_before(code: str) -> int:
+    return len(code) - len(code.lstrip("\n"))
+
+
 def markdown_blocks(lines: Iterable[str]) -> Iterator[Block]:
     for start, text in _windows(lines):
         yield from _markdown_window(text, start)
@@ -324,7 +461,9 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
         elif kind in ("fence", "code_block"):
             code = token.content.rstrip("\n")
             if code.strip():
-                yield Block(code, line, code=True)
+                # A fenced block's text starts on the line after its fence.
+                first = line + (kind == "fence") + _blank_lines_before(code)
+                yield Block(code.strip("\n"), first, code=True)
         elif kind == "html_block":
             yield from html_text_blocks(token.content, line - 1)
 
@@ -334,14 +473,21 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
 RST_MAX_CHARS = 4 << 20  # a larger reStructuredText file is read as plain text
 
 
-def rst_blocks(text: str) -> list[Block]:
-    """The blocks of a reStructuredText document (docutils), or [] when it cannot be
-    parsed (the caller reads it as text)."""
+def rst_blocks(
+    text: str, path: Path | None = None, root: Path | None = None, notes: Notes | None = None
+) -> list[Block]:
+    """The blocks of a reStructuredText document as Sphinx would show it (sphinx_rst.py),
+    or [] when it cannot be parsed (the caller reads it as text). `path` and `root` (the
+    knowledge base's folder) say which files a `literalinclude` may read; `notes` gathers
+    what was not understood, for one warning of the whole run."""
     import io
 
     try:
         from docutils import nodes  # type: ignore[import-untyped,unused-ignore]
         from docutils.core import publish_doctree  # type: ignore[import-untyped,unused-ignore]
+        from docutils.parsers.rst import Parser  # type: ignore[import-untyped,unused-ignore]
+
+        from .sphinx_rst import sphinx_inliner, sphinx_reading
     except ImportError:
         return []
     settings = {
@@ -354,61 +500,101 @@ def rst_blocks(text: str) -> list[Block]:
         "input_encoding": "unicode",
     }
     try:
-        tree = publish_doctree(text, settings_overrides=settings)
+        with sphinx_reading(text, path, root, notes if notes is not None else Notes()):
+            tree = publish_doctree(
+                text, parser=Parser(inliner=sphinx_inliner()), settings_overrides=settings
+            )
     except Exception:  # docutils raises many kinds on odd input
         return []
-    source = text.splitlines()
-    blocks: list[Block] = []
-    skipped = (
-        nodes.docinfo,
-        nodes.comment,
-        nodes.target,
-        nodes.substitution_definition,
-        nodes.system_message,
-        nodes.raw,
-    )
+    # A substitution nobody defined (Sphinx's |version|, or one of conf.py): its name.
+    for problem in list(tree.findall(nodes.problematic)):
+        raw = problem.astext()
+        shown = raw.strip("|") if raw.startswith("|") and raw.endswith("|") else raw
+        problem.parent.replace(problem, nodes.Text(shown))
+    return _RstWalk(text.splitlines(), nodes).blocks_of(tree)
 
-    def where(node: Any, first: str) -> int:
-        """The line where the node's text starts: docutils' own line, checked against the
-        source (it gives a title's underline, or a directive's last line)."""
+
+class _RstWalk:
+    """A docutils tree as blocks, in document order, each at the line its text starts."""
+
+    def __init__(self, source: list[str], nodes: Any) -> None:
+        self.source = source
+        self.nodes = nodes
+        self.blocks: list[Block] = []
+        self.cursor = 1  # blocks come in order: none starts before the last one found
+        self.skipped = (
+            nodes.docinfo,
+            nodes.comment,
+            nodes.target,
+            nodes.substitution_definition,
+            nodes.system_message,
+            nodes.raw,
+            nodes.pending,
+        )
+
+    def blocks_of(self, tree: Any) -> list[Block]:
+        self.walk(tree, 1)
+        return self.blocks
+
+    def where(self, node: Any, first: str, code: bool = False) -> int:
+        """The line where the node's text starts: docutils' own line when it has one
+        (checked against the source: it may give a title's underline or a paragraph's
+        last line), else the first line after the previous block that holds its first
+        words (code: its first line)."""
+        lines = self.source
+        stripped = first.split("\n", 1)[0].strip()
+        key = stripped if code else (stripped.split()[0] if stripped.split() else "")
         reported = node.line or 0
-        if not reported:
-            parent = node.parent
-            while parent is not None and not getattr(parent, "line", None):
-                parent = parent.parent
-            reported = getattr(parent, "line", 0) or 1
-        word = first.split()[0] if first.split() else ""
-        if word:
-            for number in range(min(reported, len(source)), max(0, reported - 8), -1):
-                if word in source[number - 1]:
-                    return number
-        return reported
+        if reported and node.get("checkspec-exact-line"):
+            return self._found(reported)
+        if reported and key:
+            for number in range(min(reported, len(lines)), max(self.cursor - 1, reported - 8), -1):
+                if key in lines[number - 1]:
+                    return self._found(number)
+        if key:
+            for number in range(self.cursor, min(len(lines), self.cursor + 400) + 1):
+                if key in lines[number - 1]:
+                    return self._found(number)
+        return self._found(reported or self.cursor)
 
-    def walk(node: Any, depth: int) -> None:
+    def _found(self, number: int) -> int:
+        self.cursor = max(self.cursor, number)
+        return number
+
+    def add(self, text: str, node: Any, heading: int = 0, *, listed: bool = False) -> None:
+        parts = (" ".join(without_urls(part).split()) for part in text.split("\n"))
+        content = "\n".join(part for part in parts if part)
+        if content:
+            prefix = "- " if listed else ""
+            line = self.where(node, content)
+            self.blocks.append(Block(prefix + content, line, heading))
+
+    def walk(self, node: Any, depth: int) -> None:
+        nodes = self.nodes
         for child in node.children:
-            if isinstance(child, skipped):
+            if isinstance(child, self.skipped):
                 continue
             if isinstance(child, nodes.section):
-                walk(child, depth + 1)
-            elif isinstance(child, nodes.title):
+                self.walk(child, depth + 1)
+            elif isinstance(child, nodes.title) and isinstance(
+                node, (nodes.section, nodes.document)
+            ):
                 title = " ".join(child.astext().split())
                 if title:
-                    blocks.append(Block(title, where(child, title), max(1, depth)))
+                    self.blocks.append(Block(title, self.where(child, title), max(1, depth)))
             elif isinstance(child, (nodes.literal_block, nodes.doctest_block)):
                 code = child.astext().rstrip("\n")
                 if code.strip():
-                    blocks.append(Block(code, where(child, code), code=True))
-            elif isinstance(child, (nodes.paragraph, nodes.line_block, nodes.rubric)):
-                # Blank parts dropped: docutils joins a line block's lines with blank lines.
-                parts = (
-                    " ".join(without_urls(part).split()) for part in child.astext().split("\n")
-                )
-                content = "\n".join(part for part in parts if part)
-                if content:
-                    prefix = "- " if isinstance(child.parent, nodes.list_item) else ""
-                    blocks.append(Block(prefix + content, where(child, content)))
+                    self.blocks.append(Block(code, self.where(child, code, True), code=True))
+            elif isinstance(child, nodes.field):
+                # `:param url: the URL` reads as "param url: the URL".
+                name = " ".join(child[0].astext().split())
+                body = " ".join(child[1].astext().split()) if len(child) > 1 else ""
+                self.add(f"{name}: {body}" if body else name, child)
+            elif isinstance(child, nodes.line_block):
+                self.add(child.astext(), child, listed=isinstance(node, nodes.list_item))
+            elif isinstance(child, nodes.TextElement):
+                # Paragraphs, terms, captions, rubrics, titles of admonitions...
+                self.add(child.astext(), child, listed=isinstance(node, nodes.list_item))
             elif isinstance(child, nodes.Element):
-                walk(child, depth)
-
-    walk(tree, 1)
-    return blocks
+                self.walk(child, depth)
