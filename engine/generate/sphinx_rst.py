@@ -108,7 +108,7 @@ def sphinx_inliner() -> Any:
 # -- directives ----------------------------------------------------------------------------
 
 
-class _AnyOptions(dict):  # type: ignore[type-arg]
+class _AnyOptions(dict):
     """An option spec that takes any option (Sphinx extensions have many)."""
 
     def __missing__(self, key: str) -> Any:
