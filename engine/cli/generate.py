@@ -369,6 +369,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
                     for topic in found:
                         print(terminal(f"{topic.chunks:6d}  {topic.name}  [{topic.id}]"))
                 kb = prepared.knowledge
+                assert kb is not None  # --from-docs was checked above
                 print(
                     f"{kb.files} file(s), {len(kb.chunks)} chunk(s), {len(found)} topic(s)",
                     file=sys.stderr,
