@@ -16,9 +16,11 @@ skipped with a warning, never read nor sent to a model), and only regular files 
 (a FIFO or a device would block or never end). Each file is opened without following a
 link swapped in after the check (`O_NOFOLLOW` where the system has it).
 
-Topics: the first-level subfolders of a folder given are its topics (files directly in
-it are "general"); without subfolders, topics are found by clustering (topics.py), and a
-changelog or release notes (`is_release_notes`) are one topic of their own at most.
+Topics: the first-level subfolders of a folder given are a hint (each chunk's `topic`
+is its folder, "" for a file beside the subfolders or in a folder without any);
+pipeline.find_topics makes the topics: folders, clusters of the rest (topics.py), a
+changelog or release notes (`is_release_notes`) one topic of their own at most, and no
+topic larger than a third of a real documentation set.
 `exclude` globs leave files and folders out (`excluded`).
 """
 
@@ -90,6 +92,7 @@ class Chunk:
     topic: str = ""  # the topic's name
     topic_id: str = ""  # the topic's stable id
     release_notes: bool = False  # from a changelog or release notes (one topic at most)
+    folder: str = ""  # the subfolder of the knowledge base it is in (a hint for topics)
 
     @property
     def where(self) -> str:
@@ -222,7 +225,9 @@ def _files(
                 topic = None
                 if subfolders:
                     relative = file.relative_to(path).parts
-                    topic = relative[0] if len(relative) > 1 else "general"
+                    # Files beside the subfolders have no folder topic: they are
+                    # clustered by what they say, as a flat folder's are.
+                    topic = relative[0] if len(relative) > 1 else ""
                 yield file, topic, path
         if not found:
             warnings.append(f"{given}: no {', '.join(SUFFIXES)} file in this folder")
@@ -255,7 +260,15 @@ def load_knowledge_base(
                     break
                 left -= len(chunk.text)
                 chunks.append(
-                    Chunk(chunk.text, chunk.source, number, chunk.title, chunk.line, topic or "")
+                    Chunk(
+                        chunk.text,
+                        chunk.source,
+                        number,
+                        chunk.title,
+                        chunk.line,
+                        topic or "",
+                        folder=topic or "",
+                    )
                 )
         except _Skip as skip:
             kb.warnings.append(f"{file}: skipped, {skip}")

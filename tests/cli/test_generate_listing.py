@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from checkspec.engine.cli.main import main
 from tests.support.generate_helpers import model_fixture  # noqa: F401 (the fixture)
@@ -97,3 +98,33 @@ def test_name_topics_without_a_model_is_refused(
     assert "--name-topics goes with --list-topics" in capsys.readouterr().err
     assert main(["generate", "--preset", "off_topic_user", "--list-chunks"]) == 2
     assert "--list-chunks needs --from-docs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("similarity", "kept"), [(0.86, 1), (0.84, 2)])
+def test_the_default_threshold_drops_a_question_just_above_it_and_keeps_one_below(
+    tmp_path: Path,
+    model: Model,
+    monkeypatch: pytest.MonkeyPatch,
+    similarity: float,
+    kept: int,
+) -> None:
+    """Questions on pets embed as (1, 0), on cars at `similarity` from them: with the
+    default --similarity-threshold (0.85), 0.86 is a near-duplicate and 0.84 is not."""
+    stub, _ = model
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CHECKSPEC_EMBEDDING_MODEL", "openai/stub-embedder")
+    other = (1 - similarity**2) ** 0.5
+
+    def vector(text: str) -> list[float]:
+        return [1.0, 0.0] if "Dogs" in text or "Pets" in text else [similarity, other]
+
+    stub.embeddings = vector
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "pets.md").write_text("# Pets\n\nDogs need a walk twice a day.\n")
+    (docs / "cars.md").write_text("# Cars\n\nEngines need oil once a year.\n")
+    out = tmp_path / "t.dataset.yaml"
+    args = ["--from-docs", str(docs), "--types", "simple", "-n", "2", "-o", str(out)]
+    assert main(["generate", *args, "--no-self-check"]) == 0
+
+    assert len(yaml.safe_load(out.read_text())["scenarios"]) == kept
