@@ -681,7 +681,7 @@ async def from_documents(
         topic_tag = chunk.topic_id or chunk.topic
         tags = ([f"topic:{topic_tag}"] if topic_tag else []) + [f"type:{plan.kind}"]
         if persona is not None:
-            tags.append(f"persona:{persona.name}" if persona.name else "persona")
+            tags.append(persona.tag)
         if options.turns > 1:
             tags.append("type:conversational")
         generated = Generated(turns, checks, tags, provenance, reference)
@@ -818,7 +818,7 @@ async def from_persona(
             if options.turns > 1:
                 provenance["turns"] = options.turns
             checks = [{"identifier": "hub_conformity", "params": {"rules": [*rules, behaviour]}}]
-            tags = [f"persona:{preset.name}" if preset.name else "persona", "type:persona"]
+            tags = [preset.tag, "type:persona"]
             generated = Generated(turns, checks, tags, provenance)
             if options.simulate:
                 provenance["simulated"] = True

@@ -373,7 +373,7 @@ def test_bad_sources_are_refused_with_a_message(tmp_path: Path, model: Model, ca
         assert generate(tmp_path, *args, "-o", str(out)) == 2, args
         assert message in capsys.readouterr().err
     assert generate(tmp_path, "--preset", "vip", "-o", str(tmp_path / "x.txt")) == 2
-    assert "must be a *.dataset.yaml" in capsys.readouterr().err
+    assert f"name it {tmp_path / 'x.dataset.yaml'}" in capsys.readouterr().err
     assert not out.exists()
 
 
