@@ -249,8 +249,11 @@ def _without_front_matter(lines: Iterator[str]) -> Iterator[tuple[int, str]]:
 # the 4-space body of an admonition, a details block or a content tab is dedented, so it
 # is read as text and not as an indented code block. One line in, one line out: the
 # lines keep their numbers.
+# `!!! note "Title"`, `???+ tip`, `=== "Tab"`: an admonition or details block needs its
+# kind, a tab its quoted title (a bare `===` is a setext heading's underline).
 _INDENTED_BLOCK = re.compile(
-    r"^(!!!|\?\?\?\+?|===\+?)[ \t]*([\w-]+(?:[ \t]+[\w-]+)*)?[ \t]*(?:\"(.*)\")?[ \t]*$"
+    r"^(?:(!!!|\?\?\?\+?)[ \t]*([\w-]+(?:[ \t]+[\w-]+)*)[ \t]*(?:\"(.*)\")?"
+    r"|(===\+?)[ \t]*\"(.*)\")[ \t]*$"
 )
 _FENCED_BLOCK = re.compile(r"^(:{3,}|/{3,})[ \t]*([\w-]+)?(?:\[(.*)\])?[ \t]*(?:\|[ \t]*)?(.*)$")
 _MDX_LINE = re.compile(
@@ -316,8 +319,11 @@ def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
         stripped = body.strip()
         marker = _INDENTED_BLOCK.match(stripped) if stripped[:1] in "!?=" else None
         if marker:
-            kind, title = (marker.group(2) or "").split(" ")[0], marker.group(3)
-            shown = _inline_markup(title if title is not None else _kind_name(kind))
+            if marker.group(4):  # a content tab: its title
+                shown = _inline_markup(marker.group(5))
+            else:
+                kind, title = marker.group(2).split(" ")[0], marker.group(3)
+                shown = _inline_markup(title if title is not None else _kind_name(kind))
             markers.append(_lead(body))
             depth += 1
             yield number, " " * _lead(body) + shown + end

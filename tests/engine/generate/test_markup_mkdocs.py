@@ -135,3 +135,15 @@ def test_markers_inside_code_are_code() -> None:
 def test_an_indented_code_block_outside_admonitions_stays_code() -> None:
     text = "# Page\n\nText.\n\n    indented code\n"
     assert _read(text) == [("Page", 1, False), ("Text.", 3, False), ("indented code", 5, True)]
+
+
+def test_setext_headings_and_bang_lines_of_plain_markdown_are_left_alone() -> None:
+    text = "Title\n===\n\nBody text.\n\n!!!\n\nSection\n---\n\nMore.\n"
+    blocks = list(markdown_blocks(text.splitlines(keepends=True)))
+    assert [(b.text, b.line, b.heading) for b in blocks] == [
+        ("Title", 1, 1),
+        ("Body text.", 4, 0),
+        ("!!!", 6, 0),
+        ("Section", 8, 2),
+        ("More.", 11, 0),
+    ]
