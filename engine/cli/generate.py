@@ -56,8 +56,9 @@ def add_parser(commands: Any) -> None:
         metavar="PATH",
         default=[],
         dest="docs",
-        help="a knowledge base: .md, .rst, .txt, .html, .jsonl (a text field), .pdf (with "
-        "pypdf) files or folders (their subfolders are the topics); with --persona or "
+        help="a knowledge base: .md, .mdx, .rst (Sphinx's too), .txt, .html, .ipynb, .jsonl (a "
+        "text field), .pdf (with pypdf) files or folders (their subfolders are topics); "
+        "with --persona or "
         "--preset, the questions are asked in that persona's voice",
     )
     gen.add_argument(

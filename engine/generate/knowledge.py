@@ -1,8 +1,10 @@
 """A knowledge base: documents read from files, cut into chunks, each with its topic.
 
-Files: Markdown (`.md`, `.markdown`), reStructuredText (`.rst`, `.rest`), text (`.txt`),
-HTML (`.html`, `.htm`), all read as text without their markup (markup.py), JSON Lines (`.jsonl`: the `text` field of each line,
-with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
+Files: Markdown (`.md`, `.markdown`, `.mdx`), reStructuredText (`.rst`, `.rest`), text
+(`.txt`), HTML (`.html`, `.htm`: the page's main content), all read as text without
+their markup (markup.py, sphinx_rst.py), Jupyter notebooks (`.ipynb`: markdown and code
+cells, outputs out; up to NOTEBOOK_MAX_CHARS), JSON Lines (`.jsonl`: the `text` field of
+each line, with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
 line by line or block by block, so a huge document never sits in memory whole; the text
 kept is bounded (`MAX_KNOWLEDGE_CHARS`): past it the rest is left out with a warning.
 
@@ -38,7 +40,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from .markup import RST_MAX_CHARS, Block, Notes, html_blocks, markdown_blocks, rst_blocks
+from .markup import (
+    RST_MAX_CHARS,
+    Block,
+    Notes,
+    html_blocks,
+    markdown_blocks,
+    notebook_blocks,
+    rst_blocks,
+)
 
 if TYPE_CHECKING:
     from .topics import TfIdf
@@ -55,6 +65,7 @@ SUFFIXES = (
     ".htm",
     ".jsonl",
     ".pdf",
+    ".ipynb",
 )
 CHUNK_CHARS = 1500  # a chunk grows to about this many characters
 MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
@@ -360,6 +371,9 @@ def _read(
             raise _Skip("it is not text (binary content)")
         handle.seek(0)
         lines = _text_lines(handle, path)
+        if suffix == ".ipynb":
+            yield from _notebook(lines)
+            return
         if suffix in (".html", ".htm"):
             yield from html_blocks(lines)
         elif suffix == ".jsonl":
@@ -445,6 +459,23 @@ def _rst_or_text(
             return
     blocks = rst_blocks("".join(held), path, root, notes)
     yield from blocks if blocks else _text_blocks(held)
+
+
+NOTEBOOK_MAX_CHARS = 32 << 20  # a larger notebook (outputs, images) is skipped
+
+
+def _notebook(lines: Iterable[str]) -> Iterator[Block]:
+    held: list[str] = []
+    size = 0
+    for piece in lines:
+        size += len(piece)
+        if size > NOTEBOOK_MAX_CHARS:
+            raise _Skip(f"a notebook of more than {NOTEBOOK_MAX_CHARS >> 20} MB")
+        held.append(piece)
+    blocks = notebook_blocks("".join(held))
+    if blocks is None:
+        raise _Skip("not a readable notebook (not JSON with cells)")
+    yield from blocks
 
 
 def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[Block]:

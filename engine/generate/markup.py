@@ -110,6 +110,11 @@ class HTMLText(HTMLParser):
         ]
     )
     _SKIP = frozenset(("script", "style", "noscript", "template", "head", "svg", "iframe"))
+    # A site's chrome, not its page: navigation, sidebars, search, banners. A header or
+    # footer is chrome outside an article or main (inside one it holds the page's title).
+    _CHROME = frozenset(("nav", "aside"))
+    _CHROME_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search"))
+    _PAGE = frozenset(("main", "article"))
 
     def __init__(self, line_offset: int = 0) -> None:
         super().__init__(convert_charrefs=True)
@@ -119,6 +124,10 @@ class HTMLText(HTMLParser):
         self._start = 0
         self._heading = 0
         self._skipping = 0
+        self._chrome: list[object] = []  # [tag, depth] of the chrome element being skipped
+        self._page = 0  # depth inside <main>/<article> (or role=main)
+        self._main: list[object] = []  # [tag, depth] of the <main> being read
+        self.in_main: list[bool] = []  # each block: inside the page's <main>
         self._pre = 0
 
     def flush(self) -> None:
@@ -126,13 +135,55 @@ class HTMLText(HTMLParser):
             text = "".join(self._text).strip("\n")
             if text.strip():
                 self.blocks.append(Block(text, self._start, code=True))
+                self.in_main.append(bool(self._main))
         else:
             text = " ".join(" ".join(self._text).split())
             if text:
                 self.blocks.append(Block(text, self._start, self._heading))
+                self.in_main.append(bool(self._main))
         self._text = []
 
+    def _chrome_starts(self, tag: str, attrs: Any) -> bool:
+        """Whether this element opens (or, inside chrome, nests in) the site's chrome."""
+        if self._chrome:
+            if tag == self._chrome[0]:
+                self._chrome[1] = int(self._chrome[1]) + 1  # type: ignore[call-overload]
+            return True
+        role = next((str(v).lower() for k, v in attrs if k == "role" and v), "")
+        outside = not self._page and tag in ("header", "footer")
+        if tag in self._CHROME or role in self._CHROME_ROLES or outside:
+            self.flush()
+            self._chrome = [tag, 1]
+            return True
+        return False
+
+    def _chrome_ends(self, tag: str) -> bool:
+        if not self._chrome:
+            return False
+        if tag == self._chrome[0]:
+            self._chrome[1] = int(self._chrome[1]) - 1  # type: ignore[call-overload]
+            if not self._chrome[1]:
+                self._chrome = []
+        return True
+
+    def _page_tags(self, tag: str, attrs: Any, opening: bool) -> None:
+        role = next((str(v).lower() for k, v in attrs if k == "role" and v), "")
+        if tag in self._PAGE or role == "main":
+            self._page += 1 if opening else -1
+            self._page = max(0, self._page)
+        if opening and (tag == "main" or role == "main") and not self._main:
+            self.flush()
+            self._main = [tag, 1]
+        elif self._main and tag == self._main[0]:
+            self._main[1] = int(self._main[1]) + (1 if opening else -1)  # type: ignore[call-overload]
+            if not self._main[1]:
+                self.flush()
+                self._main = []
+
     def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if self._chrome_starts(tag, attrs):
+            return
+        self._page_tags(tag, attrs, True)
         if tag in self._SKIP:
             self._skipping += 1
         elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
@@ -149,6 +200,9 @@ class HTMLText(HTMLParser):
             self.flush()
 
     def handle_endtag(self, tag: str) -> None:
+        if self._chrome_ends(tag):
+            return
+        self._page_tags(tag, (), False)
         if tag in self._SKIP:
             self._skipping = max(0, self._skipping - 1)
         elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
@@ -161,7 +215,7 @@ class HTMLText(HTMLParser):
             self.flush()
 
     def handle_data(self, data: str) -> None:
-        if self._skipping:
+        if self._skipping or self._chrome:
             return
         if not self._pre:
             data = without_urls(data) if "://" in data else data
@@ -177,15 +231,44 @@ class HTMLText(HTMLParser):
         self.flush()
 
 
+HTML_HELD_CHARS = 1 << 20  # text held before a <main> shows up; past it, read as is
+
+
 def html_blocks(lines: Iterable[str]) -> Iterator[Block]:
+    """The blocks of an HTML page, as they are parsed: its main content (the `<main>`
+    element when it has one: what comes before it is held, up to HTML_HELD_CHARS, and
+    dropped when it opens), without the site's navigation, sidebars, banners, footers."""
     parser = HTMLText()
+    held: list[Block] = []
+    held_chars = 0
+    seen_main = streaming = False
+
+    def taken() -> Iterator[Block]:
+        nonlocal held, held_chars, seen_main, streaming
+        for block, inside in zip(parser.blocks, parser.in_main, strict=True):
+            if inside:
+                seen_main, held = True, []
+                yield block
+            elif seen_main:
+                continue  # after the page's main: the site's chrome
+            elif streaming:
+                yield block
+            else:
+                held.append(block)
+                held_chars += len(block.text)
+                if held_chars > HTML_HELD_CHARS:  # no <main> in sight: read as it comes
+                    streaming = True
+                    yield from held
+                    held = []
+        parser.blocks, parser.in_main = [], []
+
     for line in lines:
         parser.feed(line)
         if parser.blocks:
-            yield from parser.blocks
-            parser.blocks = []
+            yield from taken()
     parser.close()
-    yield from parser.blocks
+    yield from taken()
+    yield from held
 
 
 def html_text_blocks(text: str, line_offset: int) -> list[Block]:
@@ -472,6 +555,56 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
                 yield Block(code.strip("\n"), first, code=True)
         elif kind == "html_block":
             yield from html_text_blocks(token.content, line - 1)
+
+
+# -- Jupyter notebooks -------------------------------------------------------------------
+
+_SOURCE_KEY = re.compile(r'^\s*"(source|input)"\s*:\s*(\[?)')
+
+
+def notebook_blocks(text: str) -> list[Block] | None:
+    """A notebook's markdown cells (as Markdown) and code cells (as code), outputs left
+    out; each block at the line of the .ipynb file its text is on (Jupyter writes one
+    source line a line). None when the text is not a notebook."""
+    import json
+
+    try:
+        notebook = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(notebook, dict):
+        return None
+    cells = notebook.get("cells")
+    if cells is None:  # nbformat 3: cells in worksheets
+        cells = [c for w in notebook.get("worksheets") or () for c in (w.get("cells") or ())]
+    if not isinstance(cells, list):
+        return None
+    lines = text.splitlines()
+    cursor = 0
+    blocks: list[Block] = []
+    for cell in cells:
+        if not isinstance(cell, dict):
+            continue
+        kind = cell.get("cell_type")
+        source = cell.get("source", cell.get("input", ""))
+        source = "".join(source) if isinstance(source, list) else str(source or "")
+        first = cursor + 1
+        for number in range(cursor, len(lines)):
+            found = _SOURCE_KEY.match(lines[number])
+            if found:
+                first = number + 1 + (1 if found.group(2) else 0)
+                cursor = number + 1
+                break
+        if not source.strip():
+            continue
+        if kind == "markdown":
+            for block in markdown_blocks(source.splitlines(keepends=True)):
+                blocks.append(
+                    Block(block.text, first + block.line - 1, block.heading, code=block.code)
+                )
+        elif kind == "code":
+            blocks.append(Block(source.strip("\n"), first, code=True))
+    return blocks
 
 
 # -- reStructuredText --------------------------------------------------------------------
