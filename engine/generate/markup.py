@@ -68,6 +68,37 @@ class Notes:
         return "; ".join(parts) or None
 
 
+_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
+VERSION_WORDS = {
+    "versionadded": "Added in version",
+    "versionchanged": "Changed in version",
+    "deprecated": "Deprecated since version",
+    "versionremoved": "Removed in version",
+}
+
+
+def cross_reference_text(text: str, role: str = "") -> str:
+    """What Sphinx shows for a role's content (reStructuredText's :role:`text` and MyST's
+    {role}`text`): `x <y>` -> x, `~a.b.c` -> c, `!name` -> name."""
+    titled = _EXPLICIT_TITLE.match(text)
+    if titled and titled.group(2):
+        return " ".join(titled.group(1).split())
+    text = text.strip()
+    if role == "menuselection":
+        return " > ".join(part.strip() for part in text.split("-->"))
+    if role == "guilabel":
+        return text.replace("&&", "\x00").replace("&", "").replace("\x00", "&")
+    if role in ("file", "samp"):
+        return text.replace("{", "").replace("}", "")
+    shortened = text.startswith("~")
+    text = text.lstrip("~!.")
+    if role == "doc":  # a document: Sphinx shows its title; its name is the nearest
+        text = text.rstrip("/").rsplit("/", 1)[-1]
+    if shortened:
+        text = text.rsplit(".", 1)[-1]
+    return text
+
+
 def without_urls(text: str) -> str:
     return " ".join(_URL.sub("", text).split()) if "://" in text else text
 
@@ -338,7 +369,9 @@ _INDENTED_BLOCK = re.compile(
     r"^(?:(!!!|\?\?\?\+?)[ \t]*([\w-]+(?:[ \t]+[\w-]+)*)[ \t]*(?:\"(.*)\")?"
     r"|(===\+?)[ \t]*\"(.*)\")[ \t]*$"
 )
-_FENCED_BLOCK = re.compile(r"^(:{3,}|/{3,})[ \t]*([\w-]+)?(?:\[(.*)\])?[ \t]*(?:\|[ \t]*)?(.*)$")
+_FENCED_BLOCK = re.compile(
+    r"^(:{3,}|/{3,})[ \t]*(\{[\w:.+-]+\}|[\w-]+)?(?:\[(.*)\])?[ \t]*(?:\|[ \t]*)?(.*)$"
+)
 _MDX_LINE = re.compile(
     r"^(import[ \t]+(?:.+[ \t]from[ \t]+)?['\"].*|export[ \t]+(?:default|const|function|let)\b.*"
     r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*)$"
@@ -378,6 +411,7 @@ def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
     depth = 0  # open indented blocks (admonitions, details, tabs): 4 columns each
     markers: list[int] = []  # the indent of each open block's marker line
     fence: str | None = None
+    options = False  # after a MyST colon fence's opening line: its option lines
     for number, line in numbered:
         end = "\n" if line.endswith("\n") else ""
         body = line.rstrip("\r\n")
@@ -413,10 +447,20 @@ def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
             continue
         block = _FENCED_BLOCK.match(stripped) if stripped[:3] in (":::", "///") else None
         if block:
-            kind, bracket, rest = block.group(2), block.group(3), block.group(4)
-            shown = _inline_markup(bracket or rest or _kind_name(kind or ""))
+            kind, bracket, rest = block.group(2) or "", block.group(3), block.group(4)
+            myst = kind.startswith("{")  # MyST's colon fence, :::{note}
+            kind = kind.strip("{}").rsplit(":", 1)[-1]
+            if kind in VERSION_WORDS:
+                version, _, more = rest.partition(" ")
+                rest = f"{VERSION_WORDS[kind]} {version}" + (f": {more}" if more else ".")
+            shown = _inline_markup(bracket or rest or _kind_name(kind))
+            options = myst  # its `:class: x` lines come next
             yield number, shown + end
             continue
+        if options and _MYST_OPTION.match(body):
+            yield number, end
+            continue
+        options = False
         if _MDX_LINE.match(stripped):
             yield number, end
             continue
@@ -477,6 +521,19 @@ def _markdown() -> Any:
     return _md
 
 
+_MYST_ROLE = re.compile(r"\{([\w:.+-]+)\}$")
+_MYST_DIRECTIVE = re.compile(r"^\{([\w:.+-]+)\}[ \t]*(.*)$")
+_MYST_OPTION = re.compile(r"^[ \t]*:[\w-]+:.*$")
+_MYST_CODE = frozenset(("code-block", "code", "sourcecode", "code-cell", "ipython", "doctest"))
+_MYST_SHOWS_NOTHING = frozenset(
+    ("toctree", "index", "include", "literalinclude", "contents", "highlight", "raw", "eval-rst")
+)
+_ADMONITIONS = frozenset(
+    {"note", "warning", "tip", "hint", "important", "attention", "caution", "danger"}
+    | {"error", "seealso", "todo"}
+)
+
+
 def _inline_text(token: Any) -> str:
     out: list[str] = []
     autolink = 0
@@ -486,7 +543,12 @@ def _inline_text(token: Any) -> str:
             if not autolink:
                 out.append(child.content)
         elif kind == "code_inline":
-            out.append(child.content)
+            role = _MYST_ROLE.search(out[-1]) if out else None
+            if role:  # MyST's {role}`text`: the role's text, as Sphinx shows it
+                out[-1] = out[-1][: role.start()]
+                out.append(cross_reference_text(child.content, role.group(1).rsplit(":", 1)[-1]))
+            else:
+                out.append(child.content)
         elif kind in ("softbreak", "hardbreak"):
             out.append("\n")
         elif kind == "image":
@@ -500,6 +562,40 @@ def _inline_text(token: Any) -> str:
         # html_inline (tags), and anything else without text of its own: dropped
     text = "".join(out)
     return "\n".join(" ".join(without_urls(line).split()) for line in text.split("\n")).strip()
+
+
+def _myst_directive(token: Any, line: int) -> Iterator[Block]:
+    """A MyST directive (```{note} Title): its title and content read as Markdown, code
+    for a code directive, nothing for one a page does not show (`toctree`...)."""
+    found = _MYST_DIRECTIVE.match(token.info.strip())
+    if not found:
+        return
+    name, argument = found.group(1).rsplit(":", 1)[-1], found.group(2).strip()
+    if name in _MYST_SHOWS_NOTHING:
+        return
+    lines = token.content.split("\n")
+    skipped = 0  # option lines (`:caption: x`) or a `---` block of options at the top
+    if lines and lines[0].strip() == "---":
+        closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        skipped = closing + 1 if closing is not None else 0
+    while skipped < len(lines) and _MYST_OPTION.match(lines[skipped]):
+        skipped += 1
+    content = "\n".join(lines[skipped:])
+    first = line + 1 + skipped
+    if name in _MYST_CODE:
+        code = content.strip("\n")
+        if code.strip():
+            yield Block(code, first + _blank_lines_before(content), code=True)
+        return
+    if name in VERSION_WORDS:
+        version, _, rest = argument.partition(" ")
+        title = f"{VERSION_WORDS[name]} {version}" + (f": {rest}" if rest else ".")
+    else:
+        title = argument or (_kind_name(name) if name in _ADMONITIONS else "")
+    if title:
+        yield Block(_inline_markup(title), line)
+    if content.strip():
+        yield from _markdown_window(content, first)
 
 
 def _blank_lines_before(code: str) -> int:
@@ -547,6 +643,8 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
                     yield Block(" ".join(content.split()), line, heading)
             elif content:
                 yield Block(("- " + content) if lists else content, line)
+        elif kind == "fence" and token.info.startswith("{"):
+            yield from _myst_directive(token, line)
         elif kind in ("fence", "code_block"):
             code = token.content.rstrip("\n")
             if code.strip():

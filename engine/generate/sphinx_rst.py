@@ -40,11 +40,10 @@ from docutils.parsers.rst import (  # type: ignore[import-untyped,unused-ignore]
     states,
 )
 
-from .markup import Notes
+from .markup import VERSION_WORDS, Notes, cross_reference_text
 
 INCLUDE_MAX_BYTES = 512 * 1024  # a larger literalinclude file is not read
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.[ \t]+([A-Za-z][\w:.+-]*)[ \t]*::", re.MULTILINE)
-_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
 _LOCK = threading.Lock()
 
 
@@ -68,24 +67,7 @@ def _context() -> _Context:
 
 def role_text(text: str, role: str = "") -> str:
     """What Sphinx shows for a cross-reference or a text role's content."""
-    text = utils.unescape(text)
-    titled = _EXPLICIT_TITLE.match(text)
-    if titled and titled.group(2):
-        return " ".join(titled.group(1).split())
-    text = text.strip()
-    if role == "menuselection":
-        return " > ".join(part.strip() for part in text.split("-->"))
-    if role == "guilabel":
-        return text.replace("&&", "\x00").replace("&", "").replace("\x00", "&")
-    if role in ("file", "samp"):
-        return text.replace("{", "").replace("}", "")
-    shortened = text.startswith("~")
-    text = text.lstrip("~!.")
-    if role == "doc":  # a document: Sphinx shows its title; its name is the nearest
-        text = text.rstrip("/").rsplit("/", 1)[-1]
-    if shortened:
-        text = text.rsplit(".", 1)[-1]
-    return text
+    return cross_reference_text(utils.unescape(text), role)
 
 
 def _interpreted(self: Any, rawsource: str, text: str, role: str, lineno: int) -> Any:
@@ -194,12 +176,7 @@ class _Signature(_Kept):
 class _Version(_Kept):
     """`versionadded:: 2.0 text`: "Added in version 2.0: text", then its body."""
 
-    words = {
-        "versionadded": "Added in version",
-        "versionchanged": "Changed in version",
-        "deprecated": "Deprecated since version",
-        "versionremoved": "Removed in version",
-    }
+    words = VERSION_WORDS
 
     def label(self) -> str | None:
         argument = " ".join((self.arguments[0] if self.arguments else "").split())

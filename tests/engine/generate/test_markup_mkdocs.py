@@ -147,3 +147,51 @@ def test_setext_headings_and_bang_lines_of_plain_markdown_are_left_alone() -> No
         ("Section", 8, 2),
         ("More.", 11, 0),
     ]
+
+
+MYST = """\
+# API
+
+Use {py:class}`~client.Client` or {doc}`the guide <guide/index>`.
+
+```{note} Read first
+:class: tip
+
+The **client** is thread-safe.
+```
+
+```{code-block} python
+:caption: Example
+
+client = Client()
+```
+
+```{toctree}
+:maxdepth: 2
+
+guide/index
+```
+
+:::{warning}
+:class: dropdown
+Do not share tokens.
+:::
+
+```{versionadded} 2.0
+Retries.
+```
+"""
+
+
+def test_myst_roles_and_directives_read_as_sphinx_shows_them() -> None:
+    assert _read(MYST) == [
+        ("API", 1, False),
+        ("Use Client or the guide.", 3, False),
+        ("Read first", 5, False),
+        ("The client is thread-safe.", 8, False),
+        ("client = Client()", 14, True),
+        ("Warning", 23, False),
+        ("Do not share tokens.", 25, False),
+        ("Added in version 2.0.", 28, False),
+        ("Retries.", 29, False),
+    ]
