@@ -331,6 +331,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         return _error(str(exc))
     for warning in prepared.warnings:
         print(terminal(f"warning: {warning}"), file=sys.stderr)
+    if prepared.knowledge is not None and not (args.list_topics or args.list_chunks):
+        # What was read, before any model call: a surprise here costs nothing yet.
+        read = prepared.knowledge
+        print(
+            f"read {read.files} file(s) of the knowledge base: {len(read.chunks)} chunk(s)"
+            + (f", {len(prepared.warnings)} warning(s) above" if prepared.warnings else ""),
+            file=sys.stderr,
+        )
 
     if args.concurrency:
         generator = generator.model_copy(update={"max_concurrency": args.concurrency})

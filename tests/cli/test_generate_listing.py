@@ -128,3 +128,19 @@ def test_the_default_threshold_drops_a_question_just_above_it_and_keeps_one_belo
     assert main(["generate", *args, "--no-self-check"]) == 0
 
     assert len(yaml.safe_load(out.read_text())["scenarios"]) == kept
+
+
+def test_a_generation_says_what_it_read_before_it_starts(
+    tmp_path: Path,
+    model: Model,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    docs = _flat(tmp_path)
+    (docs / "empty.md").write_text("")
+    out = tmp_path / "s.dataset.yaml"
+    assert main(["generate", "--from-docs", str(docs), "-n", "1", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {docs / 'empty.md'}: skipped, it holds no text" in err
+    assert "read 17 file(s) of the knowledge base: 16 chunk(s), 1 warning(s) above" in err
