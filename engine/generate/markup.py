@@ -374,7 +374,8 @@ _FENCED_BLOCK = re.compile(
 )
 _MDX_LINE = re.compile(
     r"^(import[ \t]+(?:.+[ \t]from[ \t]+)?['\"].*|export[ \t]+(?:default|const|function|let)\b.*"
-    r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*)$"
+    r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*"
+    r"|\([\w:./-]+\)=[ \t]*|\+\+\+.*)$"  # MyST targets, (label)=, and cell breaks, +++
 )
 _ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*[#.][^{}\n]*\}")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
@@ -595,7 +596,10 @@ def _myst_directive(token: Any, line: int) -> Iterator[Block]:
     if title:
         yield Block(_inline_markup(title), line)
     if content.strip():
-        yield from _markdown_window(content, first)
+        # The content is Markdown of its own, with MkDocs/MyST block markers of its own.
+        numbered = enumerate(content.splitlines(keepends=True), first)
+        inner = "".join(text for _, text in _block_markup(numbered))
+        yield from _markdown_window(inner, first)
 
 
 def _blank_lines_before(code: str) -> int:

@@ -1,6 +1,6 @@
 """Real documentation read as a reader sees it (issue 49): five sets copied from public
 repositories (tests/data/real_docs/SOURCES: two Sphinx, two MkDocs Material, one
-Docusaurus) leave no markup in chunk text outside code blocks, keep the text of the
+Docusaurus, one MyST book with Jupyter notebooks) leave no markup in chunk text outside code blocks, keep the text of the
 directives Sphinx renders, and each chunk points at the line its text starts at.
 The measure is bench/docs_reading.py's, the one bench/README.md reports."""
 
@@ -27,6 +27,7 @@ def test_the_corpus_has_the_five_styles() -> None:
         "docusaurus-redux",
         "mkdocs-fastapi",
         "mkdocs-material",
+        "myst-jupyter-book",
         "sphinx-flask",
         "sphinx-requests",
     ]
@@ -111,3 +112,13 @@ def test_a_chunk_that_starts_with_code_points_at_the_code() -> None:
                 if n <= len(Path(chunk.source).read_text(encoding="utf-8").splitlines())
             ]
             assert any(first[:30] in line for line in window), (chunk.source, chunk.line, first)
+
+
+def test_myst_directives_and_notebooks_of_a_jupyter_book_are_text() -> None:
+    text = " ".join(_text("myst-jupyter-book").split())
+    assert "You can create content with Jupyter notebooks." in text  # a notebook's cell
+    assert "np.random.seed(19680801)" in text  # a code cell, as code
+    assert "(file-types:notebooks)=" not in text  # a MyST target
+    # ````{example} holding ```{dropdown} Here's my dropdown: its title and content.
+    assert "Here's my dropdown And here's my dropdown content" in text
+    assert "Upgrading from sphinx-panels" in text  # :::{admonition} Upgrading from ...
