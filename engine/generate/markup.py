@@ -17,12 +17,13 @@ another file). Lines are 1-based lines of the file.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+
+from .shown_text import VERSION_WORDS, Notes, cross_reference_text
 
 _URL = re.compile(r"<?\bhttps?://[^\s<>()\]]+>?")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -39,64 +40,6 @@ class Block:
     heading: int = 0  # its level, 0 for a paragraph
     hard: bool = False  # a heading that always starts a new chunk (a JSON Lines record)
     code: bool = False  # a code block: kept as code, never a source of topic words
-
-
-@dataclass
-class Notes:
-    """What one run read but could not render: unknown directives and includes not
-    followed, by name, for one warning line at the end."""
-
-    unknown: Counter[str] = field(default_factory=Counter)
-    not_followed: list[str] = field(default_factory=list)
-
-    def summary(self) -> str | None:
-        parts = []
-        if self.unknown:
-            names = ", ".join(
-                f"{name} x{count}" if count > 1 else name
-                for name, count in sorted(self.unknown.items(), key=lambda i: (-i[1], i[0]))[:12]
-            )
-            total = sum(self.unknown.values())
-            parts.append(f"{total} unknown reStructuredText directive(s) kept as text ({names})")
-        if self.not_followed:
-            shown = ", ".join(self.not_followed[:5])
-            more = f" and {len(self.not_followed) - 5} more" if len(self.not_followed) > 5 else ""
-            parts.append(
-                f"{len(self.not_followed)} include(s) not read ({shown}{more}): only files "
-                "inside the knowledge base are"
-            )
-        return "; ".join(parts) or None
-
-
-_EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
-VERSION_WORDS = {
-    "versionadded": "Added in version",
-    "versionchanged": "Changed in version",
-    "deprecated": "Deprecated since version",
-    "versionremoved": "Removed in version",
-}
-
-
-def cross_reference_text(text: str, role: str = "") -> str:
-    """What Sphinx shows for a role's content (reStructuredText's :role:`text` and MyST's
-    {role}`text`): `x <y>` -> x, `~a.b.c` -> c, `!name` -> name."""
-    titled = _EXPLICIT_TITLE.match(text)
-    if titled and titled.group(2):
-        return " ".join(titled.group(1).split())
-    text = text.strip()
-    if role == "menuselection":
-        return " > ".join(part.strip() for part in text.split("-->"))
-    if role == "guilabel":
-        return text.replace("&&", "\x00").replace("&", "").replace("\x00", "&")
-    if role in ("file", "samp"):
-        return text.replace("{", "").replace("}", "")
-    shortened = text.startswith("~")
-    text = text.lstrip("~!.")
-    if role == "doc":  # a document: Sphinx shows its title; its name is the nearest
-        text = text.rstrip("/").rsplit("/", 1)[-1]
-    if shortened:
-        text = text.rsplit(".", 1)[-1]
-    return text
 
 
 def without_urls(text: str) -> str:
@@ -375,7 +318,7 @@ _FENCED_BLOCK = re.compile(
 _MDX_LINE = re.compile(
     r"^(import[ \t]+(?:.+[ \t]from[ \t]+)?['\"].*|export[ \t]+(?:default|const|function|let)\b.*"
     r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*"
-    r"|\([\w:./-]+\)=[ \t]*|\+\+\+.*)$"  # MyST targets, (label)=, and cell breaks, +++
+    r"|\([\w:./-]+\)=[ \t]*)$"  # MyST targets, (label)=
 )
 _ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*[#.][^{}\n]*\}")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
@@ -462,8 +405,8 @@ def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
             yield number, end
             continue
         options = False
-        if _MDX_LINE.match(stripped):
-            yield number, end
+        if _MDX_LINE.match(stripped) or (number > 1 and stripped.startswith("+++")):
+            yield number, end  # (+++ past the first line: a MyST notebook's cell break)
             continue
         yield number, _inline_markup(body) + end
 

@@ -40,7 +40,7 @@ from docutils.parsers.rst import (  # type: ignore[import-untyped,unused-ignore]
     states,
 )
 
-from .markup import VERSION_WORDS, Notes, cross_reference_text
+from .shown_text import VERSION_WORDS, Notes, cross_reference_text
 
 INCLUDE_MAX_BYTES = 512 * 1024  # a larger literalinclude file is not read
 _DIRECTIVE = re.compile(r"^[ \t]*\.\.[ \t]+([A-Za-z][\w:.+-]*)[ \t]*::", re.MULTILINE)

@@ -195,3 +195,12 @@ def test_myst_roles_and_directives_read_as_sphinx_shows_them() -> None:
         ("Added in version 2.0.", 28, False),
         ("Retries.", 29, False),
     ]
+
+
+def test_myst_targets_and_cell_breaks_are_not_text() -> None:
+    text = '(intro)=\n# Intro\n\nFirst cell.\n\n+++ {"tags": []}\n\nSecond cell.\n'
+    assert _read(text) == [
+        ("Intro", 2, False),
+        ("First cell.", 4, False),
+        ("Second cell.", 8, False),
+    ]
