@@ -8,8 +8,13 @@ For each set of tests/data/real_docs/ (Sphinx, MkDocs Material, Docusaurus), rea
 - provenance: the share of chunks whose first words are on the chunk's line or within the
   3 lines after it, goal >= 99%.
 
+- recall (Sphinx sets, with `--sphinx-build PATH`): the share of the sentences of
+  Sphinx's own text rendering (`sphinx-build -b text`, conf.py with `sphinx_tabs` when it
+  is installed beside Sphinx) found in some chunk, compared word by word; goal >= 98%.
+
     .venv/bin/python bench/docs_reading.py            # the table of bench/README.md
     .venv/bin/python bench/docs_reading.py --show     # and each residue / late chunk
+    .venv/bin/python bench/docs_reading.py --sphinx-build /tmp/sphinx/bin/sphinx-build
 """
 
 from __future__ import annotations
@@ -67,6 +72,52 @@ def provenance_right(chunk: Chunk, lines: list[str]) -> bool:
     return any(word in line for word in first for line in window)
 
 
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n\s*\n")
+_WORDS = re.compile(r"\w+")
+
+
+def _words(text: str) -> str:
+    return " ".join(_WORDS.findall(text.lower()))
+
+
+def sphinx_recall(folder: Path, sphinx_build: str, show: bool = False) -> float:
+    """The share of the sentences (3 words or more) of Sphinx's text rendering of the set
+    found, word for word, in the chunks the set is read into."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "src"
+        shutil.copytree(folder, source)
+        root = sorted(p.relative_to(source).with_suffix("") for p in source.rglob("*.rst"))[0]
+        probe = subprocess.run(
+            [str(Path(sphinx_build).with_name("python")), "-c", "import sphinx_tabs"],
+            capture_output=True,
+        )
+        extensions = '["sphinx_tabs.tabs"]' if probe.returncode == 0 else "[]"
+        (source / "conf.py").write_text(
+            f'project = "x"\nextensions = {extensions}\nroot_doc = "{root.as_posix()}"\n'
+        )
+        out = Path(tmp) / "out"
+        subprocess.run(
+            [sphinx_build, "-q", "-b", "text", str(source), str(out)],
+            capture_output=True,
+            check=True,
+        )
+        reference = "\n\n".join(p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.txt")))
+    kb = load_knowledge_base([folder])  # a heading is a chunk's title, not its text
+    chunks = _words(" ".join(f"{c.title.replace(' > ', ' / ')} {c.text}" for c in kb.chunks))
+    sentences = [
+        words for part in _SENTENCE.split(reference) if len((words := _words(part)).split()) >= 3
+    ]
+    missing = [s for s in sentences if s not in chunks]
+    if show:
+        for sentence in missing:
+            print(f"  missing ({folder.name}): {sentence[:100]}")
+    return 1 - len(missing) / len(sentences) if sentences else 1.0
+
+
 def measure(folder: Path, show: bool = False) -> dict[str, object]:
     kb = load_knowledge_base([folder])
     sources: dict[str, list[str]] = {}
@@ -96,6 +147,9 @@ def measure(folder: Path, show: bool = False) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", action="store_true", help="print each residue and late chunk")
+    parser.add_argument(
+        "--sphinx-build", metavar="PATH", help="measure the Sphinx sets' recall with this"
+    )
     args = parser.parse_args()
     print("| set | files | chunks | markup residue | provenance right |")
     print("|---|---:|---:|---:|---:|")
@@ -107,6 +161,10 @@ def main() -> int:
             f"| {row['set']} | {row['files']} | {row['chunks']} | {row['residue']} | "
             f"{float(row['provenance']):.1%} |"  # type: ignore[arg-type]
         )
+    if args.sphinx_build:
+        for folder in sorted(p for p in CORPUS.iterdir() if p.name.startswith("sphinx-")):
+            recall = sphinx_recall(folder, args.sphinx_build, args.show)
+            print(f"recall of {folder.name} against sphinx-build -b text: {recall:.1%}")
     for row in rows:
         for warning in row["warnings"]:  # type: ignore[attr-defined]
             print(f"warning ({row['set']}): {warning}")
