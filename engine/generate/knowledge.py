@@ -553,6 +553,10 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
             if parts and (size >= MIN_CHUNK_CHARS or block.hard):
                 yield done()
                 parts, size = [], 0
+            elif parts:  # a short section runs on into this one: its heading stays as text
+                heading = " ".join(block.text.split())
+                parts.append(heading)
+                size += len(heading) + 2
             del path[block.heading - 1 :]
             path.extend([""] * (block.heading - 1 - len(path)))
             path.append(" ".join(block.text.split()))

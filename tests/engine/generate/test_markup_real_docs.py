@@ -122,3 +122,11 @@ def test_myst_directives_and_notebooks_of_a_jupyter_book_are_text() -> None:
     # ````{example} holding ```{dropdown} Here's my dropdown: its title and content.
     assert "Here's my dropdown And here's my dropdown content" in text
     assert "Upgrading from sphinx-panels" in text  # :::{admonition} Upgrading from ...
+
+
+def test_a_heading_inside_a_chunk_stays_as_text() -> None:
+    # faq.rst's "Python 3 Support?" is short: its chunk runs on into "Python 2 Support?",
+    # whose heading a reader sees, so the chunk says it.
+    chunks = load_knowledge_base([CORPUS / "sphinx-requests" / "community"]).chunks
+    merged = next(c for c in chunks if "Python 3 Support?" in c.title)
+    assert "Python 2 Support?" in merged.text.split("\n\n")
