@@ -40,7 +40,8 @@ MARKUP_RESIDUE = re.compile(
     r"|^[ \t]*(import|export) .* from ['\"]"
     r"|\{\*\s|:material-|:octicons-"  # code includes, icons  # MDX imports
     r"|\{\s*[#.][\w-]+[^}]*\}"  # attribute lists, { .annotate }
-    r"|#\s*\(\d+\)!",  # code annotations
+    r"|#\s*\(\d+\)!"  # code annotations
+    r"|¶",  # a heading's permalink
     re.MULTILINE,
 )
 _FENCED = re.compile(r"^(`{3,})\n.*?^\1$", re.MULTILINE | re.DOTALL)

@@ -124,8 +124,11 @@ class HTMLText(HTMLParser):
                 self._chrome[1] = int(self._chrome[1]) + 1  # type: ignore[call-overload]
             return True
         role = next((str(v).lower() for k, v in attrs if k == "role" and v), "")
+        classes = next((str(v).split() for k, v in attrs if k == "class" and v), [])
         outside = not self._page and tag in ("header", "footer")
-        if tag in self._CHROME or role in self._CHROME_ROLES or outside:
+        # A heading's permalink (Sphinx's and MkDocs' `¶`) shows only under the pointer.
+        permalink = tag == "a" and "headerlink" in classes
+        if tag in self._CHROME or role in self._CHROME_ROLES or outside or permalink:
             self.flush()
             self._chrome = [tag, 1]
             return True
