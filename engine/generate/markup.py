@@ -49,6 +49,14 @@ def without_urls(text: str) -> str:
 # -- HTML --------------------------------------------------------------------------------
 
 
+@dataclass
+class _Open:
+    """An element being read through (its tag, and how deep the same tag nests in it)."""
+
+    tag: str
+    depth: int = 1
+
+
 class HTMLText(HTMLParser):
     """Headings, paragraphs and code blocks of HTML; scripts, styles and markup left out.
 
@@ -98,9 +106,9 @@ class HTMLText(HTMLParser):
         self._start = 0
         self._heading = 0
         self._skipping = 0
-        self._chrome: list[object] = []  # [tag, depth] of the chrome element being skipped
+        self._chrome: _Open | None = None  # the chrome element being skipped
         self._page = 0  # depth inside <main>/<article> (or role=main)
-        self._main: list[object] = []  # [tag, depth] of the <main> being read
+        self._main: _Open | None = None  # the <main> being read
         self.in_main: list[bool] = []  # each block: inside the page's <main>
         self._pre = 0
 
@@ -109,19 +117,18 @@ class HTMLText(HTMLParser):
             text = "".join(self._text).strip("\n")
             if text.strip():
                 self.blocks.append(Block(text, self._start, code=True))
-                self.in_main.append(bool(self._main))
+                self.in_main.append(self._main is not None)
         else:
             text = " ".join(" ".join(self._text).split())
             if text:
                 self.blocks.append(Block(text, self._start, self._heading))
-                self.in_main.append(bool(self._main))
+                self.in_main.append(self._main is not None)
         self._text = []
 
     def _chrome_starts(self, tag: str, attrs: Any) -> bool:
         """Whether this element opens (or, inside chrome, nests in) the site's chrome."""
-        if self._chrome:
-            if tag == self._chrome[0]:
-                self._chrome[1] = int(self._chrome[1]) + 1  # type: ignore[call-overload]
+        if self._chrome is not None:
+            self._chrome.depth += tag == self._chrome.tag
             return True
         role = next((str(v).lower() for k, v in attrs if k == "role" and v), "")
         classes = next((str(v).split() for k, v in attrs if k == "class" and v), [])
@@ -129,18 +136,19 @@ class HTMLText(HTMLParser):
         # A heading's permalink (Sphinx's and MkDocs' `¶`) shows only under the pointer.
         permalink = tag == "a" and "headerlink" in classes
         if tag in self._CHROME or role in self._CHROME_ROLES or outside or permalink:
-            self.flush()
-            self._chrome = [tag, 1]
+            if not permalink:  # a permalink sits inside its heading's text
+                self.flush()
+            self._chrome = _Open(tag)
             return True
         return False
 
     def _chrome_ends(self, tag: str) -> bool:
-        if not self._chrome:
+        if self._chrome is None:
             return False
-        if tag == self._chrome[0]:
-            self._chrome[1] = int(self._chrome[1]) - 1  # type: ignore[call-overload]
-            if not self._chrome[1]:
-                self._chrome = []
+        if tag == self._chrome.tag:
+            self._chrome.depth -= 1
+            if not self._chrome.depth:
+                self._chrome = None
         return True
 
     def _page_tags(self, tag: str, attrs: Any, opening: bool) -> None:
@@ -148,14 +156,14 @@ class HTMLText(HTMLParser):
         if tag in self._PAGE or role == "main":
             self._page += 1 if opening else -1
             self._page = max(0, self._page)
-        if opening and (tag == "main" or role == "main") and not self._main:
+        if opening and (tag == "main" or role == "main") and self._main is None:
             self.flush()
-            self._main = [tag, 1]
-        elif self._main and tag == self._main[0]:
-            self._main[1] = int(self._main[1]) + (1 if opening else -1)  # type: ignore[call-overload]
-            if not self._main[1]:
+            self._main = _Open(tag)
+        elif self._main is not None and tag == self._main.tag:
+            self._main.depth += 1 if opening else -1
+            if not self._main.depth:
                 self.flush()
-                self._main = []
+                self._main = None
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         if self._chrome_starts(tag, attrs):
@@ -192,7 +200,7 @@ class HTMLText(HTMLParser):
             self.flush()
 
     def handle_data(self, data: str) -> None:
-        if self._skipping or self._chrome:
+        if self._skipping or self._chrome is not None:
             return
         if not self._pre:
             data = without_urls(data) if "://" in data else data
