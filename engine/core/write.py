@@ -40,11 +40,12 @@ class WriteRefused(OSError):
 
     def __init__(self, message: str, reason: str | None = None) -> None:
         super().__init__(message)
+        self.message = message
         self.strerror = message
         self.reason = reason or message  # for a message that names the path already
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.message
 
 
 def umask() -> int:
@@ -87,9 +88,9 @@ def write_target(path: Path, root: Path | None, *, streams: bool = False) -> Pat
         except OSError:
             mode = None
         inside = real_root is not None and _inside(end, real_root)
-        if streams and mode is not None and _is_stream(mode) and not inside:
-            if not named_inside:
-                return path  # `-o /dev/stdout`: the user's own stream
+        stream = streams and mode is not None and _is_stream(mode)
+        if stream and not inside and not named_inside:
+            return path  # `-o /dev/stdout`: the user's own stream
         if not inside:
             raise WriteRefused(_out_of_workspace(path, end, root))
         if mode is None:
@@ -100,7 +101,7 @@ def write_target(path: Path, root: Path | None, *, streams: bool = False) -> Pat
     except FileNotFoundError:
         return path
     except OSError as exc:
-        raise WriteRefused(os_problem(path, exc)) from None
+        raise _named(path, exc) from None
     if streams and _is_stream(mode):
         return path
     if stat.S_ISDIR(mode):
