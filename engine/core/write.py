@@ -161,7 +161,9 @@ def os_reason(path: Path, exc: OSError) -> str:
     if code in (errno.EACCES, errno.EPERM):
         blocked = next((f for f in (path, *path.parents) if f.exists()), path)
         what = "folder" if blocked.is_dir() else "file"
-        return f"permission denied (the {what} {blocked} cannot be written by this user)"
+        if code == errno.EPERM:  # not the mode: an immutable file or folder, say
+            return f"operation not permitted (the {what} {blocked} is immutable or locked)"
+        return f"permission denied (the {what} {blocked} is not writable by this user)"
     return exc.strerror or str(exc)
 
 
