@@ -30,7 +30,8 @@ def load_json_report(text: str, path: str | Path) -> Any:
         value = json.loads(text)
     except RecursionError:
         raise ReportTooDeep(_too_deep(path)) from None
-    if text.count("[") + text.count("{") > MAX_REPORT_DEPTH and _depth(value) > MAX_REPORT_DEPTH:
+    deep = text.count("[") + text.count("{") > MAX_REPORT_DEPTH
+    if deep and nesting_depth(value, MAX_REPORT_DEPTH) > MAX_REPORT_DEPTH:
         raise ReportTooDeep(_too_deep(path))
     return value
 
@@ -42,9 +43,9 @@ def _too_deep(path: str | Path) -> str:
     )
 
 
-def _depth(value: Any) -> int:
-    """The levels of nesting of a JSON value (1 for a flat list or object), iteratively;
-    stops counting once past the bound."""
+def nesting_depth(value: Any, bound: int) -> int:
+    """The levels of nesting of a JSON value (1 for a flat list or object), measured
+    without recursion; stops counting once past `bound`."""
     deepest = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -57,7 +58,7 @@ def _depth(value: Any) -> int:
         else:
             continue
         deepest = max(deepest, depth)
-        if deepest > MAX_REPORT_DEPTH:
+        if deepest > bound:
             return deepest
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return deepest
