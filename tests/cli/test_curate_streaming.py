@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.curate import hub_import
-from checkspec.engine.curate import files, hub
+from checkspec.engine.curate import files, hub, hub_import
 from tests.support.cli import Done, run_main
 from tests.support.hub_rows import varied_row
 
