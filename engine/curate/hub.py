@@ -11,6 +11,7 @@ enabled, position}`. Import reads the same back (what the SDK writes with
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -310,20 +311,19 @@ def each_located(path: Path, max_chars: int = MAX_ROW_CHARS) -> Iterator[tuple[s
     the line for what is not JSON, a row longer than `max_chars` or nested deeper than
     MAX_ROW_DEPTH levels."""
     try:
-        with path.open(encoding="utf-8", newline="\n") as source:
-            first = ""
-            while not first:
-                piece = source.read(_CHUNK)
-                if not piece:
-                    return
-                first = piece.lstrip()[:1]
-            source.seek(0)
-            if first == "[":
+        with path.open("rb") as binary:
+            # The first character says which: peeked, not read (a pipe cannot seek back).
+            first = binary.peek(_PEEK)[:_PEEK].lstrip()[:1]
+            source = io.TextIOWrapper(binary, encoding="utf-8", newline="\n")
+            if first == b"[":
                 yield from _list_rows(source, path, max_chars)
             else:
                 yield from _line_rows(source, path, max_chars)
     except (OSError, UnicodeDecodeError) as exc:
         raise CurateError(f"{path}: cannot read: {exc}") from None
+
+
+_PEEK = 1 << 16
 
 
 def _checked(value: Any, where: str, text: str) -> Any:
