@@ -199,8 +199,13 @@ def _split(words: Sequence[str], what: str) -> tuple[list[str], list[str]]:
 
     at = next((n for n, word in enumerate(words) if is_selector(word)), None)
     if at is None:
+        from ..core.near_paths import nearest_hint
+
         last = words[-1]
-        raise CurateError(f"{last}: no such file or folder (after the {what}s, name the scenarios)")
+        raise CurateError(
+            f"{last}: no such file or folder (after the {what}s, name the scenarios)"
+            f"{nearest_hint(last)}"
+        )
     if at == 0:
         raise CurateError(f"name at least one {what} before the scenarios")
     return list(words[:at]), list(words[at:])
@@ -222,7 +227,9 @@ def _edit(args: argparse.Namespace) -> int:
         words, values = words[:-1], [words[-1]]
     for word in words:
         if not is_selector(word):
-            raise CurateError(f"{word}: no such file or folder")
+            from ..core.near_paths import nearest_hint
+
+            raise CurateError(f"{word}: no such file or folder{nearest_hint(word)}")
     chosen = select(words, query=args.query, tags=args.tag, status=args.status)
     count = sum(len(group.items) for group in chosen)
     if not count:

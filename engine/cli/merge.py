@@ -51,6 +51,10 @@ def _read(path: Path) -> dict[str, Any]:
 
     try:
         report = load_json_report(path.read_text(encoding="utf-8"), path)
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise MergeError(f"{path}: no such file{nearest_hint(path)}") from None
     except OSError as exc:
         raise MergeError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     except ReportTooDeep as exc:

@@ -319,6 +319,10 @@ def each_located(path: Path, max_chars: int = MAX_ROW_CHARS) -> Iterator[tuple[s
                 yield from _list_rows(source, path, max_chars)
             else:
                 yield from _line_rows(source, path, max_chars)
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise CurateError(f"{path}: no such file{nearest_hint(path)}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CurateError(f"{path}: cannot read: {exc}") from None
 
