@@ -120,3 +120,18 @@ def test_the_place_itself_named_is_written(workspace: Path, tmp_path: Path) -> N
     done = cli(workspace, "report", "run.json", "-o", str(elsewhere))
     assert done.returncode == 0, done.stderr
     assert elsewhere.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_hub_import_into_a_linked_folder_out_of_the_workspace_is_refused(
+    workspace: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (workspace / "imported").symlink_to(home, target_is_directory=True)
+    exported = cli(workspace, "hub", "export", "data/faq.dataset.yaml", "-o", "hub.jsonl")
+    assert exported.returncode == 0, exported.stderr
+    for to in ("imported/d.dataset.jsonl", "imported/d.dataset.yaml"):
+        done = cli(workspace, "hub", "import", "hub.jsonl", "--to", to)
+        assert done.returncode == 2
+        assert f"goes through imported, a link out of the workspace (to {home}/" in done.stderr
+    assert list(home.iterdir()) == []
