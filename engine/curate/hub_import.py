@@ -246,12 +246,17 @@ def _close(part: _Part, to: Path, workspace: Any) -> None:
     from ..spec.document import analyze
     from ..spec.kinds import FileKind
     from ..spec.problems import Severity
+    from ..spec.scenario_analysis import keep_scenarios
 
     part.out.write(hub.file_tail(to, bool(part.rows)))
     part.out.close()
     text = part.path.read_text(encoding="utf-8")
-    document = analyze(text, str(to), workspace, kind=FileKind.DATASET)
-    errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
+    keep_scenarios(False)  # only problems are wanted, not the runnable scenarios
+    try:
+        document = analyze(text, str(to), workspace, kind=FileKind.DATASET)
+        errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
+    finally:
+        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
     if any(p.code in ("too-many-nodes", "too-large") for p in errors):
         raise _over_limits(to, errors[0].message)
     if errors:
