@@ -220,10 +220,10 @@ def run(args: argparse.Namespace) -> int:
 
     rendered = redactor().text(render(calibration, args.format))  # judges' errors echo keys
     if args.output:
-        try:
-            Path(args.output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        from .selection import write_output
+
+        if problem := write_output(Path(args.output), rendered):
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         print(f"wrote {args.output}", file=sys.stderr)
     else:

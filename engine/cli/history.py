@@ -123,11 +123,10 @@ def compare(args: argparse.Namespace) -> int:
     # Runs kept before secrets were masked, or reports from elsewhere (core/redact.py).
     rendered = redactor().text(rendered)
     if args.output:
-        try:
-            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        from .selection import write_output
+
+        if problem := write_output(Path(args.output), rendered):
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         newly = len(comparison.newly_failing)
         print(

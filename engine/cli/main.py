@@ -803,11 +803,11 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
     redact = redactor().text
     rendered = redact(_render(report, fmt))  # every format, stdout or -o (core/redact.py)
     if output:
-        try:
-            Path(output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:  # checked before the run, but the disk may have changed
+        from .selection import write_output
+
+        if problem := write_output(Path(output), rendered):  # checked before the run too
             sys.stdout.write(rendered)
-            print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         print(summary_line(report), file=sys.stderr)
     else:
