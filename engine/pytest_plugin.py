@@ -155,9 +155,11 @@ class SpecFile(pytest.File):
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A checkspec.yaml that cannot be used (errors, another user's) is a usage error of
     the session, as pytest's own `--strict-config` makes a bad ini file: no scenario runs
-    with defaults in place of the settings it was written for."""
+    with defaults in place of the settings it was written for. So is a model the
+    scenarios would call that litellm cannot route (as `checkspec run` refuses it)."""
     if not _enabled(config):
         return
+    from .runs.models import model_problems
     from .settings import ConfigUnreadable, require_readable
     from .spec.workspace import find_workspace
 
@@ -173,6 +175,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if exc.path is not None and exc.path.is_relative_to(config.rootpath):
                 shown = str(exc.path.relative_to(config.rootpath))
             raise pytest.UsageError("\n".join(exc.lines(shown))) from None
+    max_cost = config.getoption("checkspec_max_cost", None)
+    groups: dict[Settings, list[ScenarioItem]] = {}
+    for item in items:
+        if isinstance(item, ScenarioItem):
+            groups.setdefault(_settings_for(item.path, max_cost), []).append(item)
+    for settings, group in groups.items():
+        todo = [(_spec_file(i).document, i.entry) for i in group]
+        if problems := model_problems(todo, settings, find_workspace([group[0].path])):
+            raise pytest.UsageError("\n".join(problems))
 
 
 def _spec_file(item: pytest.Item) -> SpecFile:
@@ -217,7 +228,9 @@ class ScenarioItem(_SpecItem):
         else:
             verdicts.unchecked.append(self.nodeid)
         if run.output:
-            self.add_report_section("call", "output", run.output)
+            from .llm.snapshot import redactor  # what the scenario printed: no secret
+
+            self.add_report_section("call", "output", redactor().text(run.output))
         result = run.result
         if not result.passed and not result.skipped:
             raise ScenarioFailed("\n".join(scenario_lines(run)))
@@ -226,7 +239,9 @@ class ScenarioItem(_SpecItem):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailed):
-            return str(excinfo.value)
+            from .llm.snapshot import redactor  # pytest's report, --junitxml: no secret
+
+            return redactor().text(str(excinfo.value))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from .catalog import EDITOR_SETTINGS, SETTINGS, SETTINGS_BY_NAME, Setting
+from .core import redact
 from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
@@ -202,6 +203,10 @@ def resolve(
     by_flag = {k: v for k, v in (flags or {}).items() if v is not None}
     settings = replace(settings, **by_flag)
     origins.update({key: _flag(key) for key in by_flag})
+    snapshot.remember_secrets(  # held now: every output masks them (core/redact.py)
+        (settings.api_key, settings.embedding_api_key),
+        (settings.api_base, settings.embedding_api_base, settings.sdk_api_base),
+    )
     return Resolved(settings, origins)
 
 
@@ -231,9 +236,7 @@ def _flag(name: str) -> str:
 
 def masked(secret: str | None) -> str | None:
     """A secret as shown: its last four characters at most."""
-    if not secret:
-        return secret
-    return "****" + (secret[-4:] if len(secret) >= 12 else "")
+    return redact.mask(secret) if secret else secret
 
 
 def run_settings(workspace: Workspace, **overrides: Any) -> Settings:

@@ -55,6 +55,18 @@ def _steady_malloc() -> None:
         pass
 
 
+class _RedactingLog(logging.Filter):
+    """The log (the editor's output panel) with every secret masked: pygls logs each
+    message it sends (hovers, settings), a DEBUG log the documents' text too. The engine's
+    redaction (core/redact.py) loads with the first record, not before `initialize`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from checkspec.engine.core.redact import RedactingFilter
+        from checkspec.engine.llm import snapshot  # noqa: F401 (the secrets' source)
+
+        return RedactingFilter().filter(record)
+
+
 def main() -> None:
     _steady_malloc()
     logging.basicConfig(
@@ -62,6 +74,8 @@ def main() -> None:
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(levelname)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_RedactingLog())
     if os.environ.get("CHECKSPEC_GC_LOG"):
         # Deferred: a debugging aid; without it no engine module loads before `initialize`.
         from checkspec.engine.core.gcpause import log_pauses

@@ -216,12 +216,14 @@ def run(args: argparse.Namespace) -> int:
 
         calibration = Calibration(judges=[], labels=[], repeat=args.repeat, models=models)
     calibration.disabled = disabled
-    rendered = render(calibration, args.format)
+    from ..llm.snapshot import redactor
+
+    rendered = redactor().text(render(calibration, args.format))  # judges' errors echo keys
     if args.output:
-        try:
-            Path(args.output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        from .selection import write_output
+
+        if problem := write_output(Path(args.output), rendered):
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         print(f"wrote {args.output}", file=sys.stderr)
     else:

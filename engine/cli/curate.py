@@ -199,8 +199,13 @@ def _split(words: Sequence[str], what: str) -> tuple[list[str], list[str]]:
 
     at = next((n for n, word in enumerate(words) if is_selector(word)), None)
     if at is None:
+        from ..core.near_paths import nearest_hint
+
         last = words[-1]
-        raise CurateError(f"{last}: no such file or folder (after the {what}s, name the scenarios)")
+        raise CurateError(
+            f"{last}: no such file or folder (after the {what}s, name the scenarios)"
+            f"{nearest_hint(last)}"
+        )
     if at == 0:
         raise CurateError(f"name at least one {what} before the scenarios")
     return list(words[:at]), list(words[at:])
@@ -222,7 +227,9 @@ def _edit(args: argparse.Namespace) -> int:
         words, values = words[:-1], [words[-1]]
     for word in words:
         if not is_selector(word):
-            raise CurateError(f"{word}: no such file or folder")
+            from ..core.near_paths import nearest_hint
+
+            raise CurateError(f"{word}: no such file or folder{nearest_hint(word)}")
     chosen = select(words, query=args.query, tags=args.tag, status=args.status)
     count = sum(len(group.items) for group in chosen)
     if not count:
@@ -312,6 +319,7 @@ def _hub(args: argparse.Namespace) -> int:
 
     if args.hub_action == "export":
         from ..curate.select import select
+        from .selection import output_root
 
         chosen = select(args.paths, query=args.query, tags=args.tag, status=args.status)
         specs = []
@@ -335,36 +343,33 @@ def _hub(args: argparse.Namespace) -> int:
             else:
                 out += chunk.encode()
         if out is not None:
-            commit([Change(Path(args.output), _bytes_of(Path(args.output)), bytes(out))])
+            output = Path(args.output)
+            commit([Change(output, _bytes_of(output), bytes(out))], root=output_root())
         print(f"exported {count} scenario(s)", file=sys.stderr)
         return EXIT_OK
     if kind_from_name(args.to) is not FileKind.DATASET:
         raise CurateError(f"{args.to}: name it *.dataset.yaml, *.dataset.json or *.dataset.jsonl")
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
+    from ..curate.hub_import import import_hub
+    from .selection import output_root
+
+    made = import_hub(args.source, args.to, output_root())
     if args.to.suffix == ".jsonl":
-        return _import_jsonl(args.source, args.to)
-    rows = hub.import_rows(hub.each_hub_row(args.source))
-    name = args.to.name.split(".")[0]
-    made = hub.write_rows(args.to, rows, name)
-    if args.to.suffix != ".jsonl" and _over_limits(made, args.to):
-        # Too big for one YAML (or JSON) file: as many files as keep each under the limits.
-        parts = hub.split_rows(args.to, rows, name, lambda p, t: not _over_limits(t, p))
-        for part, text in parts:
-            if part.exists():
-                raise CurateError(f"{part}: exists; import into a new file, then `checkspec move`")
-            _refuse_invalid(text, part)
-        commit([Change(part, None, text.encode("utf-8")) for part, text in parts])
         print(
-            f"imported {len(rows)} scenario(s) into {len(parts)} files {parts[0][0]} .. "
-            f"{parts[-1][0]}: one would be over the limits of a YAML file; a *.dataset.jsonl "
+            f"imported {made.count} scenario(s) into {args.to} (JSON Lines: one file, whatever "
+            "its size; the limits are each row's)",
+            file=sys.stderr,
+        )
+    elif len(made.files) > 1:
+        print(
+            f"imported {made.count} scenario(s) into {len(made.files)} files {made.files[0]} .. "
+            f"{made.files[-1]}: one would be over the limits of a YAML file; a *.dataset.jsonl "
             "target holds them in one file (its limits are per row)",
             file=sys.stderr,
         )
-        return EXIT_OK
-    _refuse_invalid(made, args.to)
-    commit([Change(args.to, None, made.encode("utf-8"))])
-    print(f"imported {len(rows)} scenario(s) into {args.to}", file=sys.stderr)
+    else:
+        print(f"imported {made.count} scenario(s) into {args.to}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -381,121 +386,6 @@ def _exported_text(rows: Iterator[dict[str, Any]], form: str) -> Iterator[str]:
         yield ("[\n " if first else ",\n ") + item
         first = False
     yield "[]\n" if first else "\n]\n"
-
-
-def _import_jsonl(source: Path, to: Path) -> int:
-    """`hub import` into a JSON Lines dataset, row by row: each Hub scenario read from its
-    line, made a row, written as a line; the rows are validated in slices (a JSON Lines
-    dataset's limits are each row's), and the file is written whole or not at all."""
-    from ..curate import hub
-    from ..curate.commit import Change, commit
-
-    rows = hub.each_imported(hub.each_hub_row(source))
-    lines = [json.dumps(row, ensure_ascii=False) + "\n" for row in rows]
-    _refuse_invalid_rows(lines, to)
-    count = len(lines)
-    made = bytearray()
-    for line in lines:
-        made += line.encode()
-    del lines
-    commit([Change(to, None, bytes(made))])
-    print(
-        f"imported {count} scenario(s) into {to} (JSON Lines: one file, whatever its size; "
-        "the limits are each row's)",
-        file=sys.stderr,
-    )
-    return EXIT_OK
-
-
-# Rows analysed at a time when an import is validated: what one analysis holds.
-_ROWS_AT_A_TIME = 5_000
-
-
-def _refuse_invalid_rows(lines: Sequence[str], path: Path) -> None:
-    """`_refuse_invalid` for the lines of a JSON Lines dataset, analysed a slice of rows
-    at a time (rows are independent: no row changes another's analysis), each problem at
-    its line in the whole file, without the runnable scenarios (only problems are
-    wanted): what one analysis holds stays a slice's, not the file's."""
-    from ..curate.files import CurateError
-    from ..spec.document import analyze
-    from ..spec.kinds import FileKind
-    from ..spec.problems import Problem, Severity, moved_problem
-    from ..spec.scenario_analysis import keep_scenarios
-    from ..spec.source import too_large
-    from ..spec.workspace import load_workspace
-
-    workspace = load_workspace(path.absolute())
-    limit, setting = workspace.config.size_limit(path)
-    size = sum(len(line) for line in lines)
-    if size * 4 > limit:  # the file's own size limit: counted in UTF-8 bytes only if near it
-        refused = too_large("".join(lines), limit, setting)
-        if refused is not None:
-            raise CurateError(
-                f"{path}: the imported dataset would be over the limits of one file "
-                f"({refused.message}); nothing was written: split the source and import each "
-                "part into its own dataset"
-            )
-    errors: list[Problem] = []
-    keep_scenarios(False)
-    try:
-        for start in range(0, len(lines), _ROWS_AT_A_TIME):
-            text = "".join(lines[start : start + _ROWS_AT_A_TIME])
-            document = analyze(text, str(path), workspace, kind=FileKind.DATASET)
-            errors.extend(
-                moved_problem(p, start)
-                for p in document.every_problem()
-                if p.severity is Severity.ERROR
-            )
-    finally:
-        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
-    if errors:
-        shown = "; ".join(p.format(str(path)) for p in errors[:5])
-        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-        raise CurateError(
-            f"the imported dataset would not validate, nothing was written: {shown}{more}"
-        )
-
-
-def _over_limits(text: str, path: Path) -> bool:
-    """Whether checkspec would refuse `text` at `path` for its size or node count."""
-    from ..spec.document import analyze
-    from ..spec.kinds import FileKind
-    from ..spec.source import too_large
-    from ..spec.workspace import load_workspace
-
-    workspace = load_workspace(path.absolute())
-    limit, setting = workspace.config.size_limit(path)
-    if too_large(text, limit, setting) is not None:
-        return True
-    document = analyze(text, str(path), workspace, kind=FileKind.DATASET)
-    return any(p.code in ("too-many-nodes", "too-large") for p in document.problems)
-
-
-def _refuse_invalid(text: str, path: Path) -> None:
-    """CurateError, nothing written, when checkspec would refuse the file it imports to:
-    a value of the wrong shape, or a file over the limits of one file (the size and the
-    YAML node count): then the source is to be split and imported in parts."""
-    from ..curate.files import CurateError
-    from ..spec.document import analyze
-    from ..spec.kinds import FileKind
-    from ..spec.problems import Severity
-    from ..spec.workspace import load_workspace
-
-    document = analyze(text, str(path), load_workspace(path.absolute()), kind=FileKind.DATASET)
-    errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
-    if not errors:
-        return
-    if any(p.code in ("too-many-nodes", "too-large") for p in errors):
-        raise CurateError(
-            f"{path}: the imported dataset would be over the limits of one file "
-            f"({errors[0].message}); nothing was written: split the source and import each "
-            "part into its own dataset"
-        )
-    shown = "; ".join(p.format(str(path)) for p in errors[:5])
-    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-    raise CurateError(
-        f"the imported dataset would not validate, nothing was written: {shown}{more}"
-    )
 
 
 def _bytes_of(path: Path) -> bytes | None:

@@ -222,7 +222,11 @@ def print_plan(
     else:
         text = _table(rows, total)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from .selection import write_output
+
+        if problem := write_output(Path(output), text):
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0

@@ -56,8 +56,9 @@ def add_parser(commands: Any) -> None:
         metavar="PATH",
         default=[],
         dest="docs",
-        help="a knowledge base: .md, .rst, .txt, .html, .jsonl (a text field), .pdf (with "
-        "pypdf) files or folders (their subfolders are the topics); with --persona or "
+        help="a knowledge base: .md, .mdx, .rst (Sphinx's too), .txt, .html, .ipynb, .jsonl (a "
+        "text field), .pdf (with pypdf) files or folders (their subfolders are topics); "
+        "with --persona or "
         "--preset, the questions are asked in that persona's voice",
     )
     gen.add_argument(
@@ -82,13 +83,27 @@ def add_parser(commands: Any) -> None:
     gen.add_argument(
         "--list-topics",
         action="store_true",
-        help="print the knowledge base's topics (id, chunks, name) and exit; needs no model",
+        help="print the knowledge base's topics (id, chunks, name) and exit; calls no model "
+        "(topics are named by their words; --name-topics asks the model)",
+    )
+    gen.add_argument(
+        "--name-topics",
+        action="store_true",
+        help="with --list-topics: the model names the topics (and the embedding model, if "
+        "configured, clusters them, as generation does)",
+    )
+    gen.add_argument(
+        "--list-chunks",
+        action="store_true",
+        help="print each chunk of the knowledge base (source:line, topic, title, its start) "
+        "and exit; calls no model",
     )
     gen.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",
-        help="--list-topics output: text, or json (id, name, words, files, chunks of each)",
+        help="--list-topics and --list-chunks output: text, or json (topics: id, name, words, "
+        "files, chunks; chunks: source, line, index, title, topic, topic_id, text)",
     )
     gen.add_argument(
         "--preview",
@@ -276,7 +291,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         target=args.target or config.target,  # the dataset runs against it as written
         exclude=exclude,
     )
-    listing = args.list_topics or args.preview
+    listing = args.list_topics or args.list_chunks or args.preview
     if not listing:
         if args.force and args.append:
             return _error("--force and --append exclude each other")
@@ -292,8 +307,11 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             write_target(output, workspace.root or Path.cwd())
         except OSError as exc:
             return _error(str(exc.strerror or exc))
-    if args.list_topics and not args.docs:
-        return _error("--list-topics needs --from-docs PATH...")
+    for flag, given in (("--list-topics", args.list_topics), ("--list-chunks", args.list_chunks)):
+        if given and not args.docs:
+            return _error(f"{flag} needs --from-docs PATH...")
+    if args.name_topics and not args.list_topics:
+        return _error("--name-topics goes with --list-topics")
     settings = run_settings(
         workspace,
         model=args.model,
@@ -314,13 +332,21 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         return _error(str(exc))
     for warning in prepared.warnings:
         print(terminal(f"warning: {warning}"), file=sys.stderr)
+    if prepared.knowledge is not None and not (args.list_topics or args.list_chunks):
+        # What was read, before any model call: a surprise here costs nothing yet.
+        read = prepared.knowledge
+        print(
+            f"read {read.files} file(s) of the knowledge base: {len(read.chunks)} chunk(s)"
+            + (f", {len(prepared.warnings)} warning(s) above" if prepared.warnings else ""),
+            file=sys.stderr,
+        )
 
     if args.concurrency:
         generator = generator.model_copy(update={"max_concurrency": args.concurrency})
     embedding = get_default_embedding_model()
     embedding = embedding if getattr(embedding, "model", None) else None
     has_model = bool(getattr(generator, "model", None))
-    if not has_model and not args.list_topics:
+    if not has_model and not (args.list_chunks or (args.list_topics and not args.name_topics)):
         return _error(
             "no model configured to generate with: set CHECKSPEC_MODEL (e.g. "
             "openai/gpt-4o-mini), `model:` in checkspec.yaml, or --model"
@@ -348,17 +374,29 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     reporter = _Reporter(args.progress)
     try:
         with asyncio.Runner() as runner:
-            if args.list_topics:
+            if args.list_topics or args.list_chunks:
+                # No model unless --name-topics asks for one: listing is free.
+                naming = args.list_topics and args.name_topics
                 found = runner.run(
-                    service.topics_of(prepared, generator if has_model else None, embedding)
+                    service.topics_of(
+                        prepared, generator if naming else None, embedding if naming else None
+                    )
                 )
-                if args.format == "json":
+                if args.list_chunks:
+                    _print_chunks(prepared.knowledge, args.format)
+                elif args.format == "json":
                     print(json.dumps([t.record() for t in found], ensure_ascii=False, indent=2))
                 else:
                     for topic in found:
                         print(terminal(f"{topic.chunks:6d}  {topic.name}  [{topic.id}]"))
                 if meter.usage:  # naming the topics asked the model: said on stderr
                     print(meter.usage.describe(), file=sys.stderr)
+                kb = prepared.knowledge
+                assert kb is not None  # --from-docs was checked above
+                print(
+                    f"{kb.files} file(s), {len(kb.chunks)} chunk(s), {len(found)} topic(s)",
+                    file=sys.stderr,
+                )
                 return EXIT_OK
             if args.preview:
                 code = _preview(runner, prepared, generator, agent)
@@ -419,6 +457,31 @@ def _spent(meter: Any) -> str:
     """`; 12 LLM requests (1 failed), 3,456 tokens, $0.0123`: what the generation sent so far."""
     spent = meter.usage
     return f"; {spent.describe()}" if spent else ""
+
+
+def _print_chunks(kb: Any, fmt: str) -> None:
+    """Each chunk as read: where it comes from, its topic and title, and its text (json)
+    or its first words (text)."""
+    if fmt == "json":
+        records = [
+            {
+                "source": c.source,
+                "line": c.line,
+                "index": c.index,
+                "title": c.title,
+                "topic": c.topic,
+                "topic_id": c.topic_id,
+                "text": c.text,
+            }
+            for c in kb.chunks
+        ]
+        print(json.dumps(records, ensure_ascii=False, indent=2))
+        return
+    for chunk in kb.chunks:
+        start = " ".join(chunk.text.split())[:72]
+        title = f"  {chunk.title}" if chunk.title else ""
+        print(terminal(f"{chunk.source}:{chunk.line}  [{chunk.topic_id}]{title}"))
+        print(terminal(f"    {start}"))
 
 
 def _preview(runner: Any, prepared: Any, generator: Any, agent: str | None) -> int:

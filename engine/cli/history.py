@@ -79,6 +79,7 @@ def history(args: argparse.Namespace) -> int:
     import sqlite3
 
     from ..history.render import history_json, history_text
+    from ..llm.snapshot import redactor
 
     store = open_store()
     try:
@@ -89,7 +90,7 @@ def history(args: argparse.Namespace) -> int:
     finally:
         store.close()
     render = history_json if args.format == "json" else history_text
-    sys.stdout.write(render(runs))
+    sys.stdout.write(redactor().text(render(runs)))
     return EXIT_OK
 
 
@@ -97,6 +98,7 @@ def compare(args: argparse.Namespace) -> int:
 
     from ..history.compare import compare as compare_runs
     from ..history.render import COMPARE_FORMATS
+    from ..llm.snapshot import redactor
 
     formats = {**COMPARE_FORMATS, "html": None}  # html: engine/html, given both runs below
     if args.format not in formats:
@@ -118,12 +120,13 @@ def compare(args: argparse.Namespace) -> int:
         rendered = render_compare(comparison, base=base, head=head)
     else:
         rendered = COMPARE_FORMATS[args.format](comparison)
+    # Runs kept before secrets were masked, or reports from elsewhere (core/redact.py).
+    rendered = redactor().text(rendered)
     if args.output:
-        try:
-            Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        from .selection import write_output
+
+        if problem := write_output(Path(args.output), rendered):
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         newly = len(comparison.newly_failing)
         print(

@@ -15,6 +15,9 @@ written and it exits 2 naming it.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -74,17 +77,52 @@ def add_parser(commands: Any) -> None:
 
 
 def planned(folder: Path, model: str, target: str) -> dict[Path, str]:
-    """Every file init writes, and its text."""
+    """Every file init writes, and its text (the values as YAML scalars: quoted when
+    plain text would read back as something else)."""
     from ..schema_gen import generate_all
 
+    config = CONFIG_TEXT.format(schemas=SCHEMAS, model=_scalar(model), target=_scalar(target))
     files = {
-        folder / "checkspec.yaml": CONFIG_TEXT.format(schemas=SCHEMAS, model=model, target=target),
+        folder / "checkspec.yaml": config,
         folder / EXAMPLE: EXAMPLE_TEXT.format(schemas=SCHEMAS),
         folder / STATE_FOLDER / ".gitignore": GITIGNORE_TEXT,
     }
     for name, text in generate_all().items():
         files[folder / SCHEMAS / name] = text
     return files
+
+
+def value_problem(option: str, value: str) -> str | None:
+    """Why a value given on the command line cannot be a setting: a line break or a
+    control character (it would end the YAML line and start keys of its own, such as
+    `api_base:`), or for --target a reference that is not one."""
+    import unicodedata
+
+    for character in value:
+        if unicodedata.category(character) in ("Cc", "Cf", "Zl", "Zp"):
+            return (
+                f"{option}: a line break or control character (U+{ord(character):04X}) "
+                "cannot be in a setting"
+            )
+    if not value.strip():
+        return f"{option}: empty"
+    if option == "--target":
+        from ..targets import describe_target_problem
+
+        return describe_target_problem(value)
+    return None
+
+
+def _scalar(value: str) -> str:
+    """`value` as one YAML scalar that reads back as exactly that string: plain when it
+    can be, else quoted (`a: b`, `#x`, `yes`, `[x]`)."""
+    import yaml
+
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1 << 30)
+    text = text.removesuffix("\n...\n").removesuffix("\n")
+    if "\n" in text or yaml.safe_load(text) != value:
+        text = json.dumps(value)  # a JSON string is a YAML double-quoted scalar
+    return text
 
 
 def _same(path: Path, text: str) -> bool:
@@ -95,11 +133,25 @@ def _same(path: Path, text: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.write import os_problem, write_target
+
     folder = Path(args.folder)
     if folder.exists() and not folder.is_dir():
         print(f"error: {folder} is not a folder", file=sys.stderr)
         return EXIT_INVALID
+    for option, value in (("--model", args.model), ("--target", args.target)):
+        if problem := value_problem(option, value):
+            print(f"error: {problem}", file=sys.stderr)
+            return EXIT_INVALID
     files = planned(folder, args.model, args.target)
+    # Every file under the one rule of output paths (core/write.py): a linked
+    # `.checkspec/` or `suites/` leading out of the new workspace writes nothing.
+    for path in files:
+        try:
+            write_target(path, folder)
+        except OSError as exc:
+            print(f"error: {os_problem(path, exc)}; init wrote nothing", file=sys.stderr)
+            return EXIT_INVALID
     # A state file already holding what init would write (the .gitignore an earlier run
     # wrote) is left as it is; any other existing file stops init.
     state = folder / STATE_FOLDER
@@ -113,10 +165,33 @@ def run(args: argparse.Namespace) -> int:
         for path in existing:
             print(f"error: {path} exists; init writes nothing over it", file=sys.stderr)
         return EXIT_INVALID
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("x", encoding="utf-8") as out:  # never over a file made meanwhile
-            out.write(text)
+    made: list[Path] = []
+    try:
+        _write_all(files, made)
+    except OSError as exc:
+        failed = Path(exc.filename) if isinstance(exc.filename, str) else folder
+        for path in reversed(made):  # what this init made, and only that, taken back
+            with contextlib.suppress(OSError):
+                path.rmdir() if path.is_dir() and not path.is_symlink() else path.unlink()
+        print(f"error: {os_problem(failed, exc)}; init wrote nothing", file=sys.stderr)
+        return EXIT_INVALID
     print(f"wrote {folder / 'checkspec.yaml'}, {folder / EXAMPLE} and {folder / STATE_FOLDER}/")
     print("next: edit model and target in checkspec.yaml, then `checkspec run suites`")
     return EXIT_OK
+
+
+# New files only, never through a link (a link made since the check above fails).
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _write_all(files: dict[Path, str], made: list[Path]) -> None:
+    """Write each file, recording in `made` each folder and file made (in order)."""
+    for path, text in files.items():
+        missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+        for parent in reversed(missing):
+            parent.mkdir()
+            made.append(parent)
+        descriptor = os.open(path, _CREATE, 0o666)
+        made.append(path)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(text)

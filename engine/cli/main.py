@@ -12,7 +12,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -349,7 +349,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         freeze_bulk(True)
     try:
         handler = _HANDLERS[args.command]
-        code = handler(args)
+        with _redacted_streams(args.command):
+            code = handler(args)
         # Everything still alive is about to be freed by exiting: keep the interpreter's
         # final collections from traversing it (a big run leaves ~1M objects, ~2 s).
         gc.freeze()
@@ -373,6 +374,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
     finally:
         if hold:
             freeze_bulk(False)  # main() called in-process (tests) leaves the default
+
+
+def _redacted_streams(command: str) -> AbstractContextManager[object]:
+    """What a command prints, with every secret the process holds masked (its errors,
+    warnings and reports); `lsp` talks its protocol on stdout and masks its own log."""
+    if command == "lsp":
+        return nullcontext()
+    from ..core.redact import redacted_streams
+    from ..llm.snapshot import redactor
+
+    redactor()  # the secrets' source registered (snapshot.py) before the first write
+    return redacted_streams()
 
 
 # ---------------------------------------------------------------------------------
@@ -784,15 +797,17 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
     """Render and write the report; the exit code it means."""
+    from ..llm.snapshot import redactor
     from .reports import summary_line
 
-    rendered = _render(report, fmt)
+    redact = redactor().text
+    rendered = redact(_render(report, fmt))  # every format, stdout or -o (core/redact.py)
     if output:
-        try:
-            Path(output).write_text(rendered, encoding="utf-8")
-        except OSError as exc:  # checked before the run, but the disk may have changed
+        from .selection import write_output
+
+        if problem := write_output(Path(output), rendered):  # checked before the run too
             sys.stdout.write(rendered)
-            print(f"error: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"error: {problem}", file=sys.stderr)
             return EXIT_INVALID
         print(summary_line(report), file=sys.stderr)
     else:

@@ -7,7 +7,6 @@ different shard counts, a shard given twice or missing, a scenario in two report
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -48,10 +47,18 @@ def merge_reports(paths: Sequence[Path]) -> RunReport:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    from ..core.json_reports import ReportTooDeep, load_json_report
+
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        report = load_json_report(path.read_text(encoding="utf-8"), path)
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise MergeError(f"{path}: no such file{nearest_hint(path)}") from None
     except OSError as exc:
         raise MergeError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    except ReportTooDeep as exc:
+        raise MergeError(str(exc)) from None
     except ValueError as exc:
         raise MergeError(f"{path}: not JSON ({exc}); merge takes `--format json` reports") from None
     if not isinstance(report, dict) or not isinstance(report.get("scenarios"), list):

@@ -99,14 +99,38 @@ def _unmatched_tags(documents: Sequence[Any], tags: Sequence[str]) -> str | None
     return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
 
 
+def output_root() -> Path:
+    """The workspace an output path is judged in (core/write.py's rule): the folder of
+    the checkspec.yaml above the current folder, else the current folder."""
+    from ..spec.workspace import find_config
+
+    config = find_config(Path.cwd())
+    return config.parent if config is not None else Path.cwd()
+
+
 def output_problem(path: Path) -> str | None:
-    """Create an output file's folder; why the file could not be written there, if so."""
+    """Why an output file (`-o`) cannot be written, checked before the work that makes it
+    (core/write.py's one rule: no link out of the workspace, its target named; a folder,
+    a read-only file, a file where a folder goes); else its folder is made and None."""
+    from ..core.write import os_reason, write_target
+
     try:
+        write_target(path, output_root(), streams=True)
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return exc.strerror or str(exc)
-    if path.is_dir():
-        return "it is a folder"
+        return os_reason(path, exc)
     if not os.access(path if path.exists() else path.parent, os.W_OK):
-        return "permission denied"
+        return os_reason(path, PermissionError(13, "Permission denied"))
+    return None
+
+
+def write_output(path: Path, text: str) -> str | None:
+    """Write a command's output file (`-o`) under the same rule; why not, if it could
+    not be (a message naming the path and what is wrong), else None."""
+    from ..core.write import os_reason, write_bytes_atomically
+
+    try:
+        write_bytes_atomically(path, text.encode("utf-8"), output_root(), streams=True)
+    except OSError as exc:
+        return f"cannot write {path}: {os_reason(path, exc)}"
     return None

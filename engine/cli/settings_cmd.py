@@ -3,7 +3,7 @@
 As `git config --show-origin`: the value each setting has for a run of these paths (their
 workspace, else the current folder's) and where it came from: `checkspec.yaml:3` (the
 key's line), `CHECKSPEC_MODEL` (the variable), `--model` (the flag given here) or
-`default`. Secrets are shown masked. Resolution is engine/settings.py's `resolve`, the
+`default`. Secrets are shown masked, the keys and the passwords and keys in URLs alike. Resolution is engine/settings.py's `resolve`, the
 one every front end uses.
 """
 
@@ -31,6 +31,7 @@ def add_parser(commands: Any, setting_options: Callable[[argparse.ArgumentParser
 def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """{name, value, origin} of each setting, in the catalog's order (the secrets last)."""
     from ..catalog import SETTINGS
+    from ..llm.snapshot import redactor
     from ..settings import SECRETS, Settings, masked, require_readable, resolve
     from ..spec.workspace import find_workspace
 
@@ -46,7 +47,9 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
             value = masked(value)
         origin = resolved.origins[item.name]
         found.append({"name": item.name, "value": _shown(value), "origin": origin})
-    return found
+    # An endpoint's URL may hold a password or a key (its user-info, a `?key=` query):
+    # shown masked as the keys are, in text and JSON alike (core/redact.py).
+    return redactor().tree(found)
 
 
 def _shown(value: Any) -> Any:

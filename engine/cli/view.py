@@ -44,6 +44,7 @@ def report(args: argparse.Namespace) -> int:
     import json
 
     from ..html import render_report
+    from ..llm.snapshot import redactor
 
     runs = resolve_runs(args.run)
     if runs is None:
@@ -54,14 +55,14 @@ def report(args: argparse.Namespace) -> int:
         if args.format == "html"
         else json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     )
+    text = redactor().text(text)  # a run kept before secrets were masked, a foreign report
     if not args.output:
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+    from .selection import write_output
+
+    if problem := write_output(Path(args.output), text):
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_INVALID
     print(f"wrote {args.output}", file=sys.stderr)
     return EXIT_OK

@@ -467,6 +467,19 @@ _NO_KIND = object()
 _NESTED_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def checks_within(check: Any) -> Iterator[Check]:
+    """The check and every check inside it (all_of, any_of, not, a custom check holding
+    checks), outermost first; nothing for what is not a check."""
+    if not isinstance(check, Check):
+        return
+    yield check
+    for name in type(check).model_fields:
+        value = getattr(check, name, None)
+        for item in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(item, Check):
+                yield from checks_within(item)
+
+
 def nested_check_fields(cls: type[BaseModel]) -> tuple[str, ...]:
     """The fields of a check class that may hold checks (all_of's `checks`, not's
     `check`), found from their annotations once per class."""

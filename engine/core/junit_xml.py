@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
+from . import redact
+
 if TYPE_CHECKING:
     from .result import CheckResult, ScenarioResult, SuiteResult
 
@@ -54,11 +56,14 @@ def to_junit_xml(result: SuiteResult, path: str | Path | None = None) -> str:
         report = _report(scenario)
         if report:
             ET.SubElement(case, "system-out").text = report
+    # Every text and attribute with the process's secrets masked (redact.py: a key an
+    # endpoint echoed in a message, a password in a URL an output printed).
+    redacted = redact.current().text
     for element in root.iter():
         if element.text:
-            element.text = _xml_safe(element.text)
+            element.text = _xml_safe(redacted(element.text))
         for name, value in list(element.attrib.items()):
-            element.set(name, _xml_safe(value))
+            element.set(name, _xml_safe(redacted(value)))
     tree = ET.ElementTree(root)
     ET.indent(tree, space="  ")
     if path is not None:

@@ -46,13 +46,15 @@ class Change:
         return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
 
 
-def commit(changes: Sequence[Change]) -> None:
-    """Write every change or none; CurateError naming the file that stopped it."""
+def commit(changes: Sequence[Change], root: Path | None = None) -> None:
+    """Write every change or none; CurateError naming the file that stopped it. `root`:
+    the workspace every path is judged in (an output named on the command line: the
+    current folder's), else each file's own (the checkspec.yaml above it)."""
     changes = [c for c in changes if c.old != c.new]
     targets: dict[int, Path] = {}
     for n, change in enumerate(changes):  # links and read-only files: refused up front
         try:
-            targets[n] = write_target(change.path, _root_of(change.path))
+            targets[n] = write_target(change.path, root or _root_of(change.path))
         except OSError as exc:
             raise CurateError(f"{exc.strerror or exc}; nothing was written") from None
     changes = [

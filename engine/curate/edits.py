@@ -143,9 +143,10 @@ class Editor:
     def is_flow(self, node: Node) -> bool:
         return self.json or self.text[self.start(node) : self.start(node) + 1] in ("[", "{")
 
-    def last_line(self, node: Node) -> int:
-        """The last line holding the node's content. A block collection's end reaches
-        to the next token (over blank and comment lines): its last scalar's does not."""
+    def innermost_last(self, node: Node) -> Node:
+        """The node whose text ends a value: a block collection's last value, down to a
+        scalar or a flow collection (a block collection's own end reaches to the next
+        token, over blank and comment lines)."""
         while node.kind != "scalar" and not self.is_flow(node):
             if node.kind == "mapping" and node.entries:
                 node = node.entries[-1][1]
@@ -153,6 +154,11 @@ class Editor:
                 node = node.items[-1]
             else:
                 break
+        return node
+
+    def last_line(self, node: Node) -> int:
+        """The last line holding the node's content (`innermost_last`'s)."""
+        node = self.innermost_last(node)
         rng = node.range
         line = rng.end.line
         if rng.end.character == 0 and line > rng.start.line:  # a block scalar's last line end

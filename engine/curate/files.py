@@ -203,6 +203,10 @@ def read_spec(path: Path) -> SpecFile:
     """Read and parse one spec file; a file that cannot be read or parsed is refused."""
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise CurateError(f"{path}: no such file{nearest_hint(path)}") from None
     except OSError as exc:
         raise CurateError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:

@@ -11,9 +11,12 @@ enabled, position}`. Import reads the same back (what the SDK writes with
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -204,65 +207,72 @@ def import_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 def each_imported(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """`import_rows` one row at a time."""
     for number, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get("interactions"), list):
-            raise CurateError(f"scenario {number + 1}: not a Hub scenario (no interactions)")
-        _check_row(row, f"scenario {number + 1}")
-        turns = []
-        for turn in sorted(row["interactions"], key=lambda t: t.get("position", 0)):
-            checks = []
-            for check in sorted(turn.get("checks") or [], key=lambda c: c.get("position", 0)):
-                entry: dict[str, Any] = {
-                    "identifier": check.get("check_id") or check.get("identifier")
-                }
-                params = check.get("spec") or check.get("override_spec") or check.get("params")
-                if params:
-                    entry["params"] = params
-                if check.get("name"):
-                    entry["name"] = check["name"]
-                if check.get("enabled") is False:
-                    entry["enabled"] = False
-                if check.get("expect") in ("pass", "fail"):
-                    entry["expect"] = check["expect"]
-                checks.append(entry)
-            given = turn.get("input")  # a plain text as the chat object a dataset holds
-            made: dict[str, Any] = {
-                "input": given if given is None else _as_object(given, "messages")
-            }
-            if turn.get("output") is not None:
-                made["output"] = _as_object(turn["output"], "response")
-            if checks:
-                made["checks"] = checks
-            turns.append(made)
-        scenario: dict[str, Any] = {}
-        for key in ("name", "description"):
-            if isinstance(row.get(key), str):
-                scenario[key] = row[key]
-        if row.get("tags"):
-            scenario["tags"] = list(row["tags"])
-        if row.get("status") == "draft":
-            scenario["status"] = "draft"
-        annotations = dict(row["annotations"]) if isinstance(row.get("annotations"), dict) else {}
-        kept = {key: row[key] for key in _KEPT if isinstance(row.get(key), str) and row[key]}
-        if kept:
-            annotations[_PROVENANCE] = kept
-        if annotations:
-            scenario["annotations"] = annotations
-        comments = []
-        for comment in row.get("comments") or []:
-            made_comment: dict[str, Any] = {
-                "content": comment.get("comment", comment.get("content", ""))
-            }
-            user = comment.get("user") or {}
-            if user.get("name") or comment.get("author"):
-                made_comment["author"] = user.get("name") or comment.get("author")
-            for theirs, ours in (("created_at", "created"), ("updated_at", "updated")):
-                if comment.get(theirs) or comment.get(ours):
-                    made_comment[ours] = str(comment.get(theirs) or comment.get(ours))
-            comments.append(made_comment)
-        if comments:
-            scenario["comments"] = comments
-        scenario["interactions"] = turns
-        yield scenario
+        yield imported(row, f"scenario {number + 1}")
+
+
+def each_imported_located(rows: Iterable[tuple[str, Any]]) -> Iterator[dict[str, Any]]:
+    """`each_imported` of `each_located`'s rows: an error names the row's file and line."""
+    for where, row in rows:
+        yield imported(row, where)
+
+
+def imported(row: Any, where: str) -> dict[str, Any]:
+    """One Hub `Scenario` object as a dataset row; CurateError naming `where`."""
+    if not isinstance(row, dict) or not isinstance(row.get("interactions"), list):
+        raise CurateError(f"{where}: not a Hub scenario (no interactions)")
+    _check_row(row, where)
+    turns = []
+    for turn in sorted(row["interactions"], key=lambda t: t.get("position", 0)):
+        checks = []
+        for check in sorted(turn.get("checks") or [], key=lambda c: c.get("position", 0)):
+            entry: dict[str, Any] = {"identifier": check.get("check_id") or check.get("identifier")}
+            params = check.get("spec") or check.get("override_spec") or check.get("params")
+            if params:
+                entry["params"] = params
+            if check.get("name"):
+                entry["name"] = check["name"]
+            if check.get("enabled") is False:
+                entry["enabled"] = False
+            if check.get("expect") in ("pass", "fail"):
+                entry["expect"] = check["expect"]
+            checks.append(entry)
+        given = turn.get("input")  # a plain text as the chat object a dataset holds
+        made: dict[str, Any] = {"input": given if given is None else _as_object(given, "messages")}
+        if turn.get("output") is not None:
+            made["output"] = _as_object(turn["output"], "response")
+        if checks:
+            made["checks"] = checks
+        turns.append(made)
+    scenario: dict[str, Any] = {}
+    for key in ("name", "description"):
+        if isinstance(row.get(key), str):
+            scenario[key] = row[key]
+    if row.get("tags"):
+        scenario["tags"] = list(row["tags"])
+    if row.get("status") == "draft":
+        scenario["status"] = "draft"
+    annotations = dict(row["annotations"]) if isinstance(row.get("annotations"), dict) else {}
+    kept = {key: row[key] for key in _KEPT if isinstance(row.get(key), str) and row[key]}
+    if kept:
+        annotations[_PROVENANCE] = kept
+    if annotations:
+        scenario["annotations"] = annotations
+    comments = []
+    for comment in row.get("comments") or []:
+        made_comment: dict[str, Any] = {
+            "content": comment.get("comment", comment.get("content", ""))
+        }
+        user = comment.get("user") or {}
+        if user.get("name") or comment.get("author"):
+            made_comment["author"] = user.get("name") or comment.get("author")
+        for theirs, ours in (("created_at", "created"), ("updated_at", "updated")):
+            if comment.get(theirs) or comment.get(ours):
+                made_comment[ours] = str(comment.get(theirs) or comment.get(ours))
+        comments.append(made_comment)
+    if comments:
+        scenario["comments"] = comments
+    scenario["interactions"] = turns
+    return scenario
 
 
 def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
@@ -281,61 +291,220 @@ def read_hub(text: str, path: Path) -> list[dict[str, Any]]:
         raise CurateError(f"{path}: nested too deeply to be read") from None
 
 
-def each_hub_row(path: Path) -> Iterator[dict[str, Any]]:
-    """The Hub scenarios of a file, one at a time: JSON Lines read line by line (never
-    the whole file at once); a JSON list read whole. CurateError for what is not JSON,
-    naming the line."""
+# The longest row (one scenario) read by default: the default limit of one dataset file.
+MAX_ROW_CHARS = 10_000_000
+# Levels of nesting of a row: the limit of one JSON Lines row (spec/source.py).
+MAX_ROW_DEPTH = 200
+_CHUNK = 1 << 20
+
+
+def each_hub_row(path: Path, max_chars: int = MAX_ROW_CHARS) -> Iterator[dict[str, Any]]:
+    """The Hub scenarios of a file, one at a time (`each_located` without the places)."""
+    for _, row in each_located(path, max_chars):
+        yield row
+
+
+def each_located(path: Path, max_chars: int = MAX_ROW_CHARS) -> Iterator[tuple[str, Any]]:
+    """The Hub scenarios of a JSON Lines file or of a JSON list, each with its place
+    (`FILE:LINE: scenario N`), read as a stream: what is held at once is one row (at most
+    `max_chars` characters) and a piece of the file, never the file. CurateError naming
+    the line for what is not JSON, a row longer than `max_chars` or nested deeper than
+    MAX_ROW_DEPTH levels."""
     try:
-        with path.open(encoding="utf-8") as source:
-            head = source.read(4096)
-            if head.lstrip().startswith("["):
-                yield from read_hub(head + source.read(), path)
-                return
-            source.seek(0)
-            for number, line in enumerate(source, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield json.loads(line)
-                except ValueError as exc:
-                    raise CurateError(f"{path}:{number}: not JSON or JSON Lines: {exc}") from None
-                except RecursionError:
-                    raise CurateError(f"{path}:{number}: nested too deeply to be read") from None
+        with path.open("rb") as binary:
+            # The first character says which: peeked, not read (a pipe cannot seek back).
+            first = binary.peek(_PEEK)[:_PEEK].lstrip()[:1]
+            source = io.TextIOWrapper(binary, encoding="utf-8", newline="\n")
+            if first == b"[":
+                yield from _list_rows(source, path, max_chars)
+            else:
+                yield from _line_rows(source, path, max_chars)
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise CurateError(f"{path}: no such file{nearest_hint(path)}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CurateError(f"{path}: cannot read: {exc}") from None
+
+
+_PEEK = 1 << 16
+
+
+def _checked(value: Any, where: str, text: str) -> Any:
+    """`value` (read from `text`), or CurateError when it is nested too deeply (measured
+    only when the text holds enough brackets to be)."""
+    from ..core.json_reports import nesting_depth
+
+    if text.count("[") + text.count("{") <= MAX_ROW_DEPTH:
+        return value
+    if nesting_depth(value, MAX_ROW_DEPTH) > MAX_ROW_DEPTH:
+        raise CurateError(
+            f"{where}: nested deeper than {MAX_ROW_DEPTH} levels (the limit of one row)"
+        )
+    return value
+
+
+def _too_long(where: str, max_chars: int) -> CurateError:
+    return CurateError(
+        f"{where}: longer than {max_chars:,} characters, the limit of one scenario (setting "
+        "max_file_size in checkspec.yaml); nothing was written"
+    )
+
+
+def _line_rows(source: Any, path: Path, max_chars: int) -> Iterator[tuple[str, Any]]:
+    """JSON Lines: a line at a time, each read up to `max_chars` characters (a line of
+    2 GB is refused once past the limit, never read whole). Lines end at \\n only: a raw
+    U+2028 in a string (JSON allows it, `hub export` writes it so) stays in its row."""
+    number = count = 0
+    while True:
+        line = source.readline(max_chars + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > max_chars and not line.endswith("\n"):
+            raise _too_long(f"{path}:{number}: scenario {count + 1}", max_chars)
+        if not line.strip():
+            continue
+        count += 1
+        where = f"{path}:{number}: scenario {count}"
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            raise CurateError(f"{path}:{number}: not JSON or JSON Lines: {exc}") from None
+        except RecursionError:
+            raise CurateError(f"{where}: nested too deeply to be read") from None
+        yield where, _checked(value, where, line)
+
+
+def _list_rows(source: Any, path: Path, max_chars: int) -> Iterator[tuple[str, Any]]:
+    """A JSON list, an item at a time: the JSON decoder reads each item from a window of
+    the file that grows until the item is whole (at most `max_chars` characters)."""
+    decoder = json.JSONDecoder()
+    buffer, at, line, ended = "", 0, 1, False
+
+    def fill() -> None:  # more of the file, dropping what was read
+        nonlocal buffer, at, ended
+        piece = source.read(max(_CHUNK, len(buffer) - at))
+        ended = not piece
+        buffer = buffer[at:] + piece
+        at = 0
+
+    def skip_space() -> str:  # the next character that is not blank ("" at the end)
+        nonlocal at, line
+        while True:
+            while at < len(buffer) and buffer[at] in " \t\r\n":
+                line += buffer[at] == "\n"
+                at += 1
+            if at < len(buffer) or ended:
+                return buffer[at : at + 1]
+            fill()
+
+    def fail(what: str) -> CurateError:
+        return CurateError(f"{path}:{line}: not JSON or JSON Lines: {what}")
+
+    skip_space()
+    at += 1  # the "[" seen by the caller
+    count = 0
+    if skip_space() == "]":
+        at += 1
+    else:
+        while True:
+            count += 1
+            where = f"{path}:{line}: scenario {count}"
+            while True:
+                try:
+                    value, end = decoder.raw_decode(buffer, at)
+                except json.JSONDecodeError as exc:
+                    if ended:
+                        raise fail(f"{exc.msg} (scenario {count})") from None
+                    end = -1
+                except RecursionError:
+                    raise CurateError(f"{where}: nested too deeply to be read") from None
+                if 0 <= end < len(buffer) or (end >= 0 and ended):
+                    break  # whole (a number at the window's end may go on: read more)
+                if len(buffer) - at > max_chars:
+                    raise _too_long(where, max_chars)
+                fill()
+            if end - at > max_chars:
+                raise _too_long(where, max_chars)
+            text = buffer[at:end]
+            line += text.count("\n")
+            at = end
+            yield where, _checked(value, where, text)
+            after = skip_space()
+            at += 1
+            if after == "]":
+                break
+            if after != ",":
+                raise fail(f"expected ',' or ']' after scenario {count}")
+            skip_space()
+    if skip_space():
+        raise fail("text after the list")
 
 
 def write_rows(path: Path, rows: Sequence[dict[str, Any]], name: str) -> str:
     """A new dataset file holding the rows, in the format its name says."""
     if path.suffix == ".jsonl":
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        return "".join(json_line(r) for r in rows)
+    return file_head(path, name) + rows_text(path, rows, first=True) + file_tail(path, bool(rows))
+
+
+# A dataset file written a piece at a time: file_head, then rows_text of each batch of
+# rows (first=True for the first), then file_tail: the same text as the whole file
+# dumped at once (json.dumps(indent=2); yaml.safe_dump of {name, scenarios}).
+
+
+def json_line(row: dict[str, Any]) -> str:
+    return json.dumps(row, ensure_ascii=False) + "\n"
+
+
+def file_head(path: Path, name: str) -> str:
     if path.suffix == ".json":
-        return (
-            json.dumps({"name": name, "scenarios": list(rows)}, ensure_ascii=False, indent=2) + "\n"
-        )
+        return "{\n  " + f'"name": {json.dumps(name, ensure_ascii=False)},\n  "scenarios": ['
+    return _yaml({"name": name}) + "scenarios:"
+
+
+def file_tail(path: Path, any_rows: bool) -> str:
+    if path.suffix == ".json":
+        return "\n  ]\n}\n" if any_rows else "]\n}\n"
+    return "" if any_rows else " []\n"
+
+
+def rows_text(path: Path, rows: Sequence[dict[str, Any]], *, first: bool) -> str:
+    """The rows as they follow the head (or the rows before them) in the file."""
+    if not rows:
+        return ""
+    if path.suffix == ".json":
+        items = (json.dumps(r, ensure_ascii=False, indent=2).replace("\n", "\n    ") for r in rows)
+        return ("\n    " if first else ",\n    ") + ",\n    ".join(items)
+    return ("\n" if first else "") + _yaml(list(rows))
+
+
+def _yaml(value: Any) -> str:
     import yaml
 
-    return yaml.safe_dump(
-        {"name": name, "scenarios": list(rows)}, sort_keys=False, allow_unicode=True, width=100
-    )
+    return yaml.dump(value, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100)
 
 
-def split_rows(
-    path: Path, rows: Sequence[dict[str, Any]], name: str, fits: Callable[[Path, str], bool]
-) -> list[tuple[Path, str]]:
-    """The rows as YAML (or JSON) dataset files that each `fits` the limits of one file:
-    NAME-1.dataset.yaml, NAME-2.dataset.yaml, ... beside `path`, in order, as few as halving
-    finds (a JSON Lines dataset has no such need: its limits are per row)."""
-    stem, _, rest = path.name.partition(".")
-    count = 2
-    while True:
-        size = -(-len(rows) // count)
-        chunks = [rows[at : at + size] for at in range(0, len(rows), size)]
-        width = len(str(len(chunks)))
-        parts = [
-            (path.with_name(f"{stem}-{i + 1:0{width}d}.{rest}"), write_rows(path, chunk, name))
-            for i, chunk in enumerate(chunks)
-        ]
-        if all(fits(part, text) for part, text in parts) or size == 1:
-            return parts
-        count *= 2
+@cache
+def _dumper() -> type:
+    """PyYAML's safe dumper (libyaml's emitter when present: ~5x faster) that writes a
+    string holding U+0085, U+2028 or U+2029 double-quoted, where they are escapes (\\N,
+    \\L, \\P): written raw, a YAML reader takes them for line breaks and the string
+    reads back changed (JSON and JSON Lines keep them as they are)."""
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class HubDumper(base):  # type: ignore[misc, valid-type]
+        pass
+
+    def represent_str(dumper: Any, value: str) -> Any:
+        style = '"' if _BREAKS.search(value) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    HubDumper.add_representer(str, represent_str)
+    return HubDumper
+
+
+_BREAKS = re.compile("[\x85\u2028\u2029]")

@@ -234,13 +234,7 @@ def _literal(text: str) -> list[str] | None:
 def _content_end(editor: edits.Editor, node: Any) -> int:
     """Where a value's own text ends: a block collection's at its last value's end, a
     block scalar's before its last line end (what comes after it stays)."""
-    while node.kind != "scalar" and not editor.is_flow(node):
-        if node.kind == "mapping" and node.entries:
-            node = node.entries[-1][1]
-        elif node.kind == "sequence" and node.items:
-            node = node.items[-1]
-        else:
-            break
+    node = editor.innermost_last(node)
     end = editor.end(node)
     rng = node.range
     if rng.end.character == 0 and rng.end.line > rng.start.line:  # a block scalar's end

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.near_paths import nearest_hint
 from ..spec.files import collect
 from .files import CurateError, Item, SpecFile, read_spec, scan_spec
 
@@ -75,22 +76,12 @@ def _opening(text: str) -> tuple[str, str | None, list[Path]]:
     if member is None:
         found, missing = collect([raw])
         if missing:
-            raise CurateError(f"{raw}: no such file or folder")
+            raise CurateError(f"{raw}: no such file or folder{nearest_hint(raw)}")
         return raw, None, found
     path = Path(raw)
     if not path.is_file():
-        raise CurateError(f"{raw}: no such file{_near_files(raw)}")
+        raise CurateError(f"{raw}: no such file{nearest_hint(raw)}")
     return raw, member, [path]
-
-
-def _near_files(raw: str) -> str:
-    folder = Path(raw).parent
-    try:
-        names = [p.name for p in folder.iterdir() if p.is_file()]
-    except OSError:
-        return ""
-    near = difflib.get_close_matches(Path(raw).name, names, n=3, cutoff=0.5)
-    return f"; nearest: {', '.join(str(folder / n) for n in near)}" if near else ""
 
 
 @dataclass

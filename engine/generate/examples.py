@@ -11,9 +11,10 @@ scenarios' rules.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
-from .presets import PresetSpec
+from .presets import PresetSpec, tag_slug
 
 MAX_EXAMPLES = 8
 MAX_RULES = 6
@@ -85,4 +86,20 @@ def preset_like(records: Sequence[Any], label: str) -> PresetSpec:
     description = "Users like those who sent these messages (one scenario per line):\n" + "\n".join(
         f"- {e[:400]}" for e in examples
     )
-    return PresetSpec(f"like {label}", description, tuple(rules))
+    return PresetSpec(f"like {label}", description, tuple(rules), like_tag(label))
+
+
+def like_tag(label: str) -> str:
+    """The scenarios' tag for `--like` selectors: `like:<file stem>` (`like:tone` for
+    `suites/tone.suite.yaml::angry customer`), stems joined by `+`; words that name no
+    file (a scenario name's) are left out."""
+    stems: list[str] = []
+    for token in label.split():
+        given = token.split("::", 1)[0]
+        if not given or not Path(given).exists():
+            continue
+        path = Path(given)
+        stem = tag_slug(path.name.split(".")[0] or path.name)
+        if stem not in stems:
+            stems.append(stem)
+    return "like:" + ("+".join(stems) if stems else tag_slug(label))

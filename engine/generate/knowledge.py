@@ -1,8 +1,10 @@
 """A knowledge base: documents read from files, cut into chunks, each with its topic.
 
-Files: Markdown (`.md`, `.markdown`), reStructuredText (`.rst`, `.rest`), text (`.txt`),
-HTML (`.html`, `.htm`), all read as text without their markup (markup.py), JSON Lines (`.jsonl`: the `text` field of each line,
-with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
+Files: Markdown (`.md`, `.markdown`, `.mdx`), reStructuredText (`.rst`, `.rest`), text
+(`.txt`), HTML (`.html`, `.htm`: the page's main content), all read as text without
+their markup (markup.py, sphinx_rst.py), Jupyter notebooks (`.ipynb`: markdown and code
+cells, outputs out; up to NOTEBOOK_MAX_CHARS), JSON Lines (`.jsonl`: the `text` field of
+each line, with an optional `title`), and PDF when pypdf is installed. Files are read as streams,
 line by line or block by block, so a huge document never sits in memory whole; the text
 kept is bounded (`MAX_KNOWLEDGE_CHARS`): past it the rest is left out with a warning.
 
@@ -16,9 +18,11 @@ skipped with a warning, never read nor sent to a model), and only regular files 
 (a FIFO or a device would block or never end). Each file is opened without following a
 link swapped in after the check (`O_NOFOLLOW` where the system has it).
 
-Topics: the first-level subfolders of a folder given are its topics (files directly in
-it are "general"); without subfolders, topics are found by clustering (topics.py), and a
-changelog or release notes (`is_release_notes`) are one topic of their own at most.
+Topics: the first-level subfolders of a folder given are a hint (each chunk's `topic`
+is its folder, "" for a file beside the subfolders or in a folder without any);
+pipeline.find_topics makes the topics: folders, clusters of the rest (topics.py), a
+changelog or release notes (`is_release_notes`) one topic of their own at most, and no
+topic larger than a third of a real documentation set.
 `exclude` globs leave files and folders out (`excluded`).
 """
 
@@ -36,7 +40,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from .markup import RST_MAX_CHARS, Block, html_blocks, markdown_blocks, rst_blocks
+from .markup import (
+    RST_MAX_CHARS,
+    Block,
+    Notes,
+    html_blocks,
+    markdown_blocks,
+    notebook_blocks,
+    rst_blocks,
+)
 
 if TYPE_CHECKING:
     from .topics import TfIdf
@@ -44,6 +56,7 @@ if TYPE_CHECKING:
 SUFFIXES = (
     ".md",
     ".markdown",
+    ".mdx",
     ".rst",
     ".rest",
     ".txt",
@@ -52,6 +65,7 @@ SUFFIXES = (
     ".htm",
     ".jsonl",
     ".pdf",
+    ".ipynb",
 )
 CHUNK_CHARS = 1500  # a chunk grows to about this many characters
 MIN_CHUNK_CHARS = 200  # smaller pieces join the next one under the same heading
@@ -60,7 +74,9 @@ _SNIFF = 8192
 _LINE_BYTES = 1 << 20  # a longer line is read in pieces of this many bytes
 _BLOCK_CHARS = 1 << 20  # a paragraph longer than this is cut into blocks
 _RECORD_CHARS = 16 << 20  # a JSON Lines record longer than this is skipped
-_CODE_FENCE = re.compile(r"^```\n.*?^```$", re.MULTILINE | re.DOTALL)
+# A code block of a chunk: fenced with more backticks than any line of its code opens with.
+_CODE_FENCE = re.compile(r"^(`{3,})\n.*?^\1$", re.MULTILINE | re.DOTALL)
+_BACKTICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
 # Release notes: by the file's name, or by headings that are mostly version numbers.
 _RELEASE_NAMES = re.compile(
     r"^(changelog|changes|history|news|releases?|release[-_ ]?notes|whats[-_ ]?new)$",
@@ -87,6 +103,7 @@ class Chunk:
     topic: str = ""  # the topic's name
     topic_id: str = ""  # the topic's stable id
     release_notes: bool = False  # from a changelog or release notes (one topic at most)
+    folder: str = ""  # the subfolder of the knowledge base it is in (a hint for topics)
 
     @property
     def where(self) -> str:
@@ -131,6 +148,8 @@ class KnowledgeBase:
     topic_list: list[Topic] = field(default_factory=list)  # set by pipeline.find_topics
     # The chunks' lexical vectors (topics.TfIdf), made once by find_topics for the plans.
     lexical: TfIdf | None = field(default=None, repr=False)
+    # Markup read but not understood (unknown directives, includes not followed).
+    notes: Notes = field(default_factory=Notes, repr=False)
 
     def topics(self) -> dict[str, int]:
         """Each topic with its chunk count, largest first (then by name)."""
@@ -164,15 +183,16 @@ def excluded(relative: str, globs: Sequence[str]) -> bool:
 
 def _files(
     paths: Iterable[str | Path], warnings: list[str], exclude: Sequence[str] = ()
-) -> Iterator[tuple[Path, str | None]]:
-    """Each file to read with its folder topic (None when its folder has no subfolders)."""
+) -> Iterator[tuple[Path, str | None, Path]]:
+    """Each file to read with its folder topic (None when its folder has no subfolders)
+    and the folder it was found in (what the file may include from)."""
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise KnowledgeError(f"{given}: no such file or folder")
         if path.is_file():
             if not excluded(path.as_posix(), exclude):
-                yield path, None
+                yield path, None, path.parent
             continue
         try:
             subfolders = sorted(
@@ -216,8 +236,10 @@ def _files(
                 topic = None
                 if subfolders:
                     relative = file.relative_to(path).parts
-                    topic = relative[0] if len(relative) > 1 else "general"
-                yield file, topic
+                    # Files beside the subfolders have no folder topic: they are
+                    # clustered by what they say, as a flat folder's are.
+                    topic = relative[0] if len(relative) > 1 else ""
+                yield file, topic, path
         if not found:
             warnings.append(f"{given}: no {', '.join(SUFFIXES)} file in this folder")
 
@@ -234,20 +256,30 @@ def load_knowledge_base(
     kb = KnowledgeBase()
     budget = max_chars
     topics_seen: set[str | None] = set()
-    for file, topic in _files(paths, kb.warnings, exclude):
+    for file, topic, root in _files(paths, kb.warnings, exclude):
         if budget <= 0:
             kb.truncated = True
             break
         chunks: list[Chunk] = []
         left = budget
         try:
-            for number, chunk in enumerate(_chunks(_read(file, kb.warnings), str(file))):
+            for number, chunk in enumerate(
+                _chunks(_read(file, kb.warnings, root, kb.notes), str(file))
+            ):
                 if left <= 0:
                     kb.truncated = True
                     break
                 left -= len(chunk.text)
                 chunks.append(
-                    Chunk(chunk.text, chunk.source, number, chunk.title, chunk.line, topic or "")
+                    Chunk(
+                        chunk.text,
+                        chunk.source,
+                        number,
+                        chunk.title,
+                        chunk.line,
+                        topic or "",
+                        folder=topic or "",
+                    )
                 )
         except _Skip as skip:
             kb.warnings.append(f"{file}: skipped, {skip}")
@@ -266,6 +298,9 @@ def load_knowledge_base(
             f"the knowledge base holds more than {max_chars:,} characters of text: "
             "the rest was left out"
         )
+    unread = kb.notes.summary()
+    if unread:
+        kb.warnings.append(unread)
     if not kb.chunks:
         detail = f" ({'; '.join(kb.warnings[:3])})" if kb.warnings else ""
         raise KnowledgeError(f"the knowledge base holds no readable text{detail}")
@@ -318,7 +353,9 @@ class _Skip(Exception):
     """This file is skipped (the message says why)."""
 
 
-def _read(path: Path, warnings: list[str]) -> Iterator[Block]:
+def _read(
+    path: Path, warnings: list[str], root: Path | None = None, notes: Notes | None = None
+) -> Iterator[Block]:
     suffix = path.suffix.lower()
     try:
         handle = _open(path, follow=path.is_symlink())
@@ -334,14 +371,17 @@ def _read(path: Path, warnings: list[str]) -> Iterator[Block]:
             raise _Skip("it is not text (binary content)")
         handle.seek(0)
         lines = _text_lines(handle, path)
+        if suffix == ".ipynb":
+            yield from _notebook(lines)
+            return
         if suffix in (".html", ".htm"):
             yield from html_blocks(lines)
         elif suffix == ".jsonl":
             yield from _jsonl_blocks(lines, path, warnings)
-        elif suffix in (".md", ".markdown"):
+        elif suffix in (".md", ".markdown", ".mdx"):
             yield from markdown_blocks(lines)
         elif suffix in (".rst", ".rest"):
-            yield from _rst_or_text(lines)
+            yield from _rst_or_text(lines, path, root, notes)
         else:
             yield from _text_blocks(lines)
 
@@ -404,7 +444,9 @@ def _text_blocks(lines: Iterable[str]) -> Iterator[Block]:
         yield Block("\n".join(paragraph), start)
 
 
-def _rst_or_text(lines: Iterable[str]) -> Iterator[Block]:
+def _rst_or_text(
+    lines: Iterable[str], path: Path, root: Path | None, notes: Notes | None
+) -> Iterator[Block]:
     """reStructuredText through docutils (a file of up to RST_MAX_CHARS), else as text."""
     held: list[str] = []
     size = 0
@@ -415,8 +457,25 @@ def _rst_or_text(lines: Iterable[str]) -> Iterator[Block]:
         if size > RST_MAX_CHARS:
             yield from _text_blocks(itertools.chain(held, pieces))
             return
-    blocks = rst_blocks("".join(held))
+    blocks = rst_blocks("".join(held), path, root, notes)
     yield from blocks if blocks else _text_blocks(held)
+
+
+NOTEBOOK_MAX_CHARS = 32 << 20  # a larger notebook (outputs, images) is skipped
+
+
+def _notebook(lines: Iterable[str]) -> Iterator[Block]:
+    held: list[str] = []
+    size = 0
+    for piece in lines:
+        size += len(piece)
+        if size > NOTEBOOK_MAX_CHARS:
+            raise _Skip(f"a notebook of more than {NOTEBOOK_MAX_CHARS >> 20} MB")
+        held.append(piece)
+    blocks = notebook_blocks("".join(held))
+    if blocks is None:
+        raise _Skip("not a readable notebook (not JSON with cells)")
+    yield from blocks
 
 
 def _jsonl_blocks(lines: Iterable[str], path: Path, warnings: list[str]) -> Iterator[Block]:
@@ -494,6 +553,10 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
             if parts and (size >= MIN_CHUNK_CHARS or block.hard):
                 yield done()
                 parts, size = [], 0
+            elif parts:  # a short section runs on into this one: its heading stays as text
+                heading = " ".join(block.text.split())
+                parts.append(heading)
+                size += len(heading) + 2
             del path[block.heading - 1 :]
             path.extend([""] * (block.heading - 1 - len(path)))
             path.append(" ".join(block.text.split()))
@@ -507,7 +570,7 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
             if not parts:
                 start = block.line
                 if number and "\n" in block.text:  # a later piece: the line it starts at
-                    key = piece.removeprefix("```\n").split("\n", 1)[0][:40]
+                    key = piece.lstrip("`").removeprefix("\n").split("\n", 1)[0][:40]
                     at = block.text.find(key, cursor) if key else -1
                     if at >= 0:
                         lines_before += block.text.count("\n", cursor, at)
@@ -521,23 +584,31 @@ def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:
 
 
 def _code_pieces(code: str) -> Iterator[str]:
-    """A code block fenced, cut at line ends into pieces of about CHUNK_CHARS."""
+    """A code block fenced, cut at line ends into pieces of about CHUNK_CHARS. The fence is
+    longer than any run of backticks opening a line of the code (Markdown showing
+    Markdown), so the chunk's code block ends where the code does."""
+    runs = [len(run) for run in _BACKTICKS.findall(code)] if "```" in code else []
+    fence = "`" * max(3, max(runs, default=0) + 1) if runs else "```"
+
+    def fenced(text: str) -> str:
+        return f"{fence}\n{text}\n{fence}"
+
     lines: list[str] = []
     size = 0
     for line in code.split("\n"):
         while len(line) > CHUNK_CHARS:  # a line longer than a chunk: cut
             if lines:
-                yield "```\n" + "\n".join(lines) + "\n```"
+                yield fenced("\n".join(lines))
                 lines, size = [], 0
-            yield "```\n" + line[:CHUNK_CHARS] + "\n```"
+            yield fenced(line[:CHUNK_CHARS])
             line = line[CHUNK_CHARS:]
         if lines and size + len(line) > CHUNK_CHARS:
-            yield "```\n" + "\n".join(lines) + "\n```"
+            yield fenced("\n".join(lines))
             lines, size = [], 0
         lines.append(line)
         size += len(line) + 1
     if lines:
-        yield "```\n" + "\n".join(lines) + "\n```"
+        yield fenced("\n".join(lines))
 
 
 def _pieces(text: str) -> Iterator[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..catalog import FileKind
+from ..catalog import FileKind, kind_from_name
 from ..core.write import write_bytes_atomically
 from ..spec.document import analyze
 from ..spec.problems import Problem
@@ -40,25 +40,36 @@ class OutputError(ValueError):
 
 
 def output_format(path: Path, *, simulate: bool = False) -> str:
-    """ "yaml" for a *.dataset.yaml (or .yml), "jsonl" for a .jsonl (checked as a dataset
-    whatever its name, e.g. for the Hub's upload), "suite" for a *.suite.yaml with
-    `simulate` (a simulated user has no place in the dataset format); OutputError for
-    anything else."""
+    """ "yaml" for a *.dataset.yaml (or .yml), "jsonl" for a *.dataset.jsonl, "suite" for
+    a *.suite.yaml with `simulate` (a simulated user has no place in the dataset format);
+    OutputError for anything else, naming the file `run` and `list` would collect (they
+    collect files by their kind's name: catalog.FILE_KINDS, so a plain `x.jsonl` would be
+    written and then never run)."""
     name = path.name.lower()
+    kind = kind_from_name(name)
     if simulate:
-        if name.endswith((".suite.yaml", ".suite.yml")):
+        if kind is FileKind.SUITE and name.endswith((".yaml", ".yml")):
             return "suite"
         raise OutputError(
-            f"{path}: --simulate writes a suite (*.suite.yaml): the dataset format has no "
-            "place for a simulated user"
+            f"{path}: --simulate writes a suite: name it {_expected(path, 'suite', '.yaml')} "
+            "(the dataset format has no place for a simulated user)"
         )
-    if name.endswith(".jsonl"):
+    if kind is FileKind.DATASET and name.endswith(".jsonl"):
         return "jsonl"
-    if name.endswith((".dataset.yaml", ".dataset.yml")):
+    if kind is FileKind.DATASET and name.endswith((".yaml", ".yml")):
         return "yaml"
+    suffix = ".jsonl" if name.endswith(".jsonl") else ".yaml"
     raise OutputError(
-        f"{path}: the output must be a *.dataset.yaml (or .dataset.yml) or a .jsonl file"
+        f"{path}: `checkspec run` and `list` collect datasets by their name: name it "
+        f"{_expected(path, 'dataset', suffix)} (a *.dataset.yaml or *.dataset.jsonl)"
     )
+
+
+def _expected(path: Path, kind: str, suffix: str) -> str:
+    """The path with the name the collectors take: `suites/plain.jsonl` ->
+    `suites/plain.dataset.jsonl`."""
+    stem = path.name.split(".")[0] or "generated"
+    return str(path.with_name(f"{stem}.{kind}{suffix}"))
 
 
 def _dump(value: Any, indent: int = 0) -> str:

@@ -22,6 +22,7 @@ import copy
 import math
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -202,9 +203,12 @@ async def find_topics(
     """The knowledge base with a topic on every chunk and its `topic_list` (named by the
     model unless `name` is false: `name_topics` then names them, while generating).
 
-    A folder's subfolders are its topics; without them, chunks are clustered (embeddings
-    when a model is given, else TF-IDF over their prose: code blocks give no topic words)
-    and every changelog or release-notes chunk goes to one topic, "release notes". Topics
+    A chunk in a subfolder goes to its folder's topic; the others (files beside the
+    subfolders, or a folder without any) are clustered (embeddings when a model is given,
+    else TF-IDF over their prose: code blocks give no topic words), and every changelog
+    or release-notes chunk among them goes to one topic, "release notes". In a knowledge
+    base of BALANCE_MIN_CHUNKS chunks or more, a topic over a third of it is split by
+    meaning (a folder's parts are named "folder: words"; release notes stay one). Topics
     do not depend on the seed (`seed` is accepted for the callers' sake and unused): the
     clustering's own seed is fixed, and each topic's id is made of its most telling
     words, so `--topic ID` means the same topic in every run on the same documents. The
@@ -215,35 +219,64 @@ async def find_topics(
     kb.lexical = lexical
     groups: list[list[int]] = []
     fixed_names: dict[int, str] = {}
-    if kb.folder_topics:
-        by_folder: dict[str, list[int]] = {}
-        for index, chunk in enumerate(kb.chunks):
-            by_folder.setdefault(chunk.topic, []).append(index)
-        for folder, members in by_folder.items():
-            fixed_names[len(groups)] = folder
-            groups.append(members)
-    else:
-        notes = [i for i, c in enumerate(kb.chunks) if c.release_notes]
-        rest = [i for i, c in enumerate(kb.chunks) if not c.release_notes]
-        if rest:
-            vectors = [lexical.vectors[i] for i in rest]
-            if embedding_model is not None and getattr(embedding_model, "model", None):
-                embedded = await _embed_all(embedding_model, [texts[i] for i in rest])
-                vectors = [topics.dense_to_sparse(v) for v in embedded]
-            labels = topics.cluster(vectors, topics.topic_count(len(rest)), TOPIC_SEED)
-            clustered: dict[int, list[int]] = {}
-            for index, label in zip(rest, labels, strict=True):
-                clustered.setdefault(label, []).append(index)
-            groups.extend(members for _, members in sorted(clustered.items()))
-        if notes:
-            fixed_names[len(groups)] = RELEASE_NOTES_TOPIC
-            groups.append(notes)
+    # Folders are a hint: a chunk in a subfolder goes to its folder's topic, the others
+    # (files beside the subfolders, or a folder without any) are clustered.
+    by_folder: dict[str, list[int]] = {}
+    for index, chunk in enumerate(kb.chunks):
+        if chunk.folder:
+            by_folder.setdefault(chunk.folder, []).append(index)
+    for folder, members in sorted(by_folder.items()):
+        fixed_names[len(groups)] = folder
+        groups.append(members)
+    loose = [i for i, c in enumerate(kb.chunks) if not c.folder]
+    notes = [i for i in loose if kb.chunks[i].release_notes]
+    rest = [i for i in loose if not kb.chunks[i].release_notes]
+    vectors: list[topics.Vector] = list(lexical.vectors)
+    limit = math.ceil(len(kb.chunks) / 3)
+    oversized = len(kb.chunks) >= topics.BALANCE_MIN_CHUNKS and any(
+        len(members) > limit for members in groups
+    )
+    if (
+        (rest or oversized)
+        and embedding_model is not None
+        and getattr(embedding_model, "model", None)
+    ):
+        vectors = [topics.dense_to_sparse(v) for v in await _embed_all(embedding_model, texts)]
+    if rest:
+        labels = topics.cluster(
+            [vectors[i] for i in rest], topics.topic_count(len(rest)), TOPIC_SEED
+        )
+        clustered: dict[int, list[int]] = {}
+        for index, label in zip(rest, labels, strict=True):
+            clustered.setdefault(label, []).append(index)
+        groups.extend(members for _, members in sorted(clustered.items()))
+    notes_group = None
+    if notes:
+        notes_group = len(groups)
+        groups.append(notes)
+    # No topic over a third of the knowledge base: a larger one is split by meaning, and
+    # a folder's parts are named after it.
+    keep = {notes_group} if notes_group is not None else set()
+    parts = topics.balanced(groups, vectors, len(kb.chunks), keep)
+    pieces = Counter(old for old, _ in parts)
+    folders, fixed_names, prefixes = fixed_names, {}, {}
+    for new, (old, _) in enumerate(parts):
+        if old == notes_group:
+            fixed_names[new] = RELEASE_NOTES_TOPIC
+        elif old in folders:
+            if pieces[old] > 1:
+                prefixes[new] = folders[old]
+            else:
+                fixed_names[new] = folders[old]
+    groups = [members for _, members in parts]
     words = [
         tuple(topics.top_terms([lexical.vectors[i] for i in members], lexical.terms, 3))
         for members in groups
     ]
     names = {
-        number: fixed_names.get(number) or ", ".join(words[number]) or f"topic {number + 1}"
+        number: fixed_names.get(number)
+        or (f"{prefixes[number]}: " if number in prefixes else "")
+        + (", ".join(words[number]) or f"topic {number + 1}")
         for number in range(len(groups))
     }
     ids: dict[int, str] = {}
@@ -252,7 +285,8 @@ async def find_topics(
         if number in fixed_names:
             base = topic_slug(fixed_names[number])
         else:
-            base = topic_slug("-".join(words[number][:2])) or f"topic-{number + 1}"
+            lead = [prefixes[number]] if number in prefixes else []
+            base = topic_slug("-".join([*lead, *words[number][:2]])) or f"topic-{number + 1}"
         ids[number] = _unique(base, taken)
     seen_names: set[str] = set()
     for number in range(len(groups)):
@@ -451,9 +485,17 @@ def _plans(
     orders = {t: rng.sample(cs, len(cs)) for t, cs in sorted(by_topic.items())}
     names = sorted(orders, key=lambda t: (-len(orders[t]), t))
     positions = dict.fromkeys(names, 0)
+    # Questions in proportion to what each topic holds, one at least; taken in turns
+    # (largest topic first) so that every topic is reached early.
+    left = dict(zip(names, topics.allot([len(orders[t]) for t in names], need), strict=True))
+    turns: list[str] = []
+    while any(left.values()):
+        for name in names:
+            if left[name]:
+                turns.append(name)
+                left[name] -= 1
     plans = []
-    for number in range(need):
-        topic = names[number % len(names)]
+    for topic in turns:
         order = orders[topic]
         chunk = order[positions[topic] % len(order)]
         positions[topic] += 1
@@ -639,7 +681,7 @@ async def from_documents(
         topic_tag = chunk.topic_id or chunk.topic
         tags = ([f"topic:{topic_tag}"] if topic_tag else []) + [f"type:{plan.kind}"]
         if persona is not None:
-            tags.append(f"persona:{persona.name}" if persona.name else "persona")
+            tags.append(persona.tag)
         if options.turns > 1:
             tags.append("type:conversational")
         generated = Generated(turns, checks, tags, provenance, reference)
@@ -776,7 +818,7 @@ async def from_persona(
             if options.turns > 1:
                 provenance["turns"] = options.turns
             checks = [{"identifier": "hub_conformity", "params": {"rules": [*rules, behaviour]}}]
-            tags = [f"persona:{preset.name}" if preset.name else "persona", "type:persona"]
+            tags = [preset.tag, "type:persona"]
             generated = Generated(turns, checks, tags, provenance)
             if options.simulate:
                 provenance["simulated"] = True

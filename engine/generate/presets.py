@@ -7,6 +7,7 @@ agent's answers must follow (written as `hub_conformity` rules on each scenario)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,24 @@ class PresetSpec:
     name: str
     description: str
     rules: tuple[str, ...] = field(default_factory=tuple)
+    tag_value: str = ""  # the scenarios' tag when not `persona:<name>` (--like: like:<file>)
+
+    @property
+    def tag(self) -> str:
+        """The tag the scenarios it voices carry: `persona:<name>` for a preset,
+        `persona:<slug of its words>` for a persona in words, or `tag_value`."""
+        if self.tag_value:
+            return self.tag_value
+        return f"persona:{self.name or tag_slug(self.description)}"
+
+
+def tag_slug(text: str, limit: int = 40) -> str:
+    """Words as a tag: lower case, letters and digits, `-` between, cut at a word end."""
+    slug = re.sub(r"[^0-9a-z]+", "-", text.lower()).strip("-")
+    if len(slug) > limit:
+        cut = slug[: limit + 1]
+        slug = cut[: cut.rfind("-")] if "-" in cut else slug[:limit]
+    return slug or "persona"
 
 
 BUILT_IN_PRESETS: dict[str, PresetSpec] = {

@@ -98,12 +98,16 @@ def prepare(request: Request, configured_presets: dict[str, Any] | None = None) 
     return prepared
 
 
-async def topics_of(prepared: Prepared, generator: Any, embedding_model: Any) -> list[Topic]:
-    """The knowledge base's topics, largest first (named by the model when one is given,
-    else by their words)."""
+async def topics_of(
+    prepared: Prepared, generator: Any = None, embedding_model: Any = None
+) -> list[Topic]:
+    """The knowledge base's topics, largest first: named by the model when one is given,
+    else by their words (then no model is called: `--list-topics`, `--list-chunks`)."""
     kb = prepared.knowledge
     assert kb is not None
-    await pipeline.find_topics(kb, generator, embedding_model, prepared.request.options.seed)
+    await pipeline.find_topics(
+        kb, generator, embedding_model, prepared.request.options.seed, name=generator is not None
+    )
     return list(kb.topic_list)
 
 

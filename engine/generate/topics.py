@@ -322,3 +322,65 @@ def near_duplicates(vectors: Sequence[Vector], threshold: float) -> set[int]:
         for i in vector:
             postings.setdefault(i, []).append(index)
     return dropped
+
+
+BALANCE_MIN_CHUNKS = 24  # a knowledge base this large has no topic over a third of it
+
+
+def balanced(
+    groups: list[list[int]], vectors: Sequence[Vector], total: int, keep: set[int]
+) -> list[tuple[int, list[int]]]:
+    """The groups, each larger than a third of `total` chunks split by clustering its
+    members (`keep`: groups never split, release notes); each part with the index of the
+    group it comes from. A group clustering cannot split (identical texts) is cut in
+    runs of chunks in their order. Below BALANCE_MIN_CHUNKS, groups stay as they are."""
+    limit = math.ceil(total / 3)
+    out: list[tuple[int, list[int]]] = []
+    for number, members in enumerate(groups):
+        parts = [members]
+        if total >= BALANCE_MIN_CHUNKS and number not in keep:
+            for _ in range(4):  # k-means parts can be uneven: split what is still too big
+                if all(len(part) <= limit for part in parts):
+                    break
+                parts = [piece for part in parts for piece in _split(part, vectors, limit)]
+        out.extend((number, part) for part in parts)
+    return out
+
+
+def _split(members: list[int], vectors: Sequence[Vector], limit: int) -> list[list[int]]:
+    if len(members) <= limit:
+        return [members]
+    k = math.ceil(len(members) / limit)
+    labels = cluster([vectors[i] for i in members], k, seed=0)
+    parts: dict[int, list[int]] = {}
+    for index, label in zip(members, labels, strict=True):
+        parts.setdefault(label, []).append(index)
+    if len(parts) > 1:
+        return [parts[label] for label in sorted(parts)]
+    size = math.ceil(len(members) / k)  # nothing tells them apart: runs in their order
+    return [members[i : i + size] for i in range(0, len(members), size)]
+
+
+def allot(sizes: Sequence[int], need: int) -> list[int]:
+    """How many of `need` questions each topic gets: one each (the largest topics first
+    when there are more topics than questions), the rest in proportion to the topics'
+    sizes (largest remainders), so a small topic still gets one and a topic ten times
+    larger gets about ten times more."""
+    count = len(sizes)
+    if not count or need <= 0:
+        return [0] * count
+    order = sorted(range(count), key=lambda i: (-sizes[i], i))
+    shares = [0] * count
+    for i in order[:need]:
+        shares[i] = 1
+    rest = need - min(need, count)
+    total = sum(sizes)
+    if rest and total:
+        exact = [rest * size / total for size in sizes]
+        floors = [math.floor(x) for x in exact]
+        left = rest - sum(floors)
+        by_remainder = sorted(range(count), key=lambda i: (-(exact[i] - floors[i]), i))
+        for i in by_remainder[:left]:
+            floors[i] += 1
+        shares = [a + b for a, b in zip(shares, floors, strict=True)]
+    return shares

@@ -269,10 +269,18 @@ def load_report_file(path: str | Path) -> dict[str, Any]:
     format version (or not readable, or not JSON)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        from ..core.near_paths import nearest_hint
+
+        raise ReportFormatError(f"{path}: no such file{nearest_hint(path)}") from None
     except OSError as exc:
         raise ReportFormatError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    from ..core.json_reports import ReportTooDeep, load_json_report
+
     try:
-        report = json.loads(text)
+        report = load_json_report(text, path)
+    except ReportTooDeep as exc:
+        raise ReportFormatError(str(exc)) from None
     except ValueError as exc:
         raise ReportFormatError(f"{path}: not JSON ({exc})") from None
     return check_format(report, str(path))

@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..llm.snapshot import redactor
 from .payload import ReportFormatError, load_report_file
 from .state import check_file, make_folder
 
@@ -281,15 +282,19 @@ class HistoryStore:
             raise ValueError("the payload has no run id")
         counts = run.get("counts") or payload.get("summary") or {}
         git = run.get("git") or {}
-        data = zlib.compress(json.dumps(payload, ensure_ascii=False).encode("utf-8"), 1)
+        # No secret an endpoint echoed or an output printed is kept (core/redact.py): the
+        # record masked as the text it is stored as (masks are plain characters, so the
+        # JSON stays JSON; a pass over the text costs a fraction of dumping it).
+        redact = redactor().text
+        data = zlib.compress(redact(json.dumps(payload, ensure_ascii=False)).encode("utf-8"), 1)
         rows = [
             (
                 run_id,
-                str(s.get("id") or ""),
-                str(s.get("file") or ""),
-                str(s.get("scenario_name") or ""),
+                redact(str(s.get("id") or "")),  # as in the record: the same identity
+                redact(str(s.get("file") or "")),
+                redact(str(s.get("scenario_name") or "")),
                 str(s.get("status") or ""),
-                json.dumps(s.get("tags") or []),
+                redact(json.dumps(s.get("tags") or [])),
             )
             for s in payload.get("scenarios") or []
         ]
@@ -353,7 +358,10 @@ class HistoryStore:
             {k: v for k, v in judge.items() if k in _JUDGE_NUMBERS}
             for judge in calibration.get("judges") or []
         ]
-        data = zlib.compress(json.dumps(calibration, ensure_ascii=False).encode("utf-8"), 1)
+        # Its judges' errors may echo a key (core/redact.py; a run's payload is masked when
+        # built, history/payload.py). Masks are plain characters: the JSON stays JSON.
+        text = redactor().text(json.dumps(calibration, ensure_ascii=False))
+        data = zlib.compress(text.encode("utf-8"), 1)
         with self._write() as db:
             db.execute(_CALIBRATIONS)
             db.execute(

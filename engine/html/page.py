@@ -23,6 +23,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..core.usage import Usage, format_cost
+from ..llm.snapshot import redactor
 
 _SLOT = re.compile(r"\{\{(title|style|data|encoding|script|script_hash)\}\}")
 # Data bigger than this is embedded gzipped, as a JSON string of base64 (the page inflates
@@ -56,7 +57,10 @@ def page(
     compress_over: int = COMPRESS_OVER,
 ) -> str:
     """The page of `kind` ("report", "compare", "runs") over `data`."""
-    embedded = embed_json({"page": kind, "data": data})
+    # Masked before it may be packed (core/redact.py): the data of a run kept before
+    # secrets were masked, or of a report from elsewhere, holds none either.
+    embedded = redactor().text(embed_json({"page": kind, "data": data}))
+    title = redactor().text(title)
     encoding = "json"
     if len(embedded) > compress_over:
         packed = gzip.compress(embedded.encode("utf-8"), compresslevel=6, mtime=0)

@@ -40,6 +40,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..history.store import HistoryError
+from ..llm.snapshot import redactor
 from .page import page, render_compare, render_report
 from .viewer_server import HeadFirstHandler, HeadFirstServer
 
@@ -263,7 +264,8 @@ def make_server(
                 self._send(HTTPStatus.OK, kind, body, set_cookie)
 
         def _send(self, status: HTTPStatus, kind: str, body: str, set_cookie: bool = False) -> None:
-            data = body.encode("utf-8")
+            # Runs kept before secrets were masked show none either (core/redact.py).
+            data = redactor().text(body).encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", f"{kind}; charset=utf-8")
             self.send_header("Content-Length", str(len(data)))

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
+from ..core import redact
 from . import dry_run, limits, snapshot, usage, verdict_cache
 from .answers import extract_json_object
 from .endpoints import EmbeddingModel, Generator, _Endpoint
@@ -585,7 +586,9 @@ def _describe(exc: Exception, endpoint: _Endpoint, attempts: int) -> str:
         message = f"cannot connect to {_network_url(exc, endpoint)}: {reason}"
     elif _is_network_error(exc):
         message = f"{_network_url(exc, endpoint)}: {message}"  # first: long ones are cut
-    message = mask_secret(message, endpoint.secret())
+    # The endpoint's own key (even a short one), then every secret the process holds and
+    # those of URLs: an endpoint may echo any of them (core/redact.py).
+    message = snapshot.redactor().text(mask_secret(message, endpoint.secret()))
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT] + "..."
     tries = f"after {attempts} attempts" if attempts > 1 else "(not retried)"
@@ -602,7 +605,7 @@ def _is_network_error(exc: BaseException) -> bool:
 
 
 def mask_secret(message: str, secret: str | None) -> str:
-    """`message` with each whole occurrence of `secret` replaced by ***.
+    """`message` with each whole occurrence of `secret` masked (core/redact.py's `mask`).
 
     Only where it stands as a token of its own: a short key such as "E" must not turn
     "OpenAIException" into "OpenAI***xception".
@@ -610,7 +613,8 @@ def mask_secret(message: str, secret: str | None) -> str:
     if not secret:
         return message
     edge = r"[A-Za-z0-9_\-]"
-    return re.sub(rf"(?<!{edge}){re.escape(secret)}(?!{edge})", "***", message)
+    shown = redact.mask(secret)
+    return re.sub(rf"(?<!{edge}){re.escape(secret)}(?!{edge})", lambda _: shown, message)
 
 
 def _semaphore(limit: int) -> asyncio.Semaphore:

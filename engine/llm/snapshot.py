@@ -7,29 +7,38 @@ default) and each front end hands the snapshot to what runs: an executor job run
 (prompt_limits.py), the prices (usage.py) and the verdict cache (verdict_cache.py). The
 snapshot lives in a context variable, so two runs in one process (the language server's
 in-process tests, a notebook) each see their own, and asyncio tasks and `to_thread` calls
-inherit it; nothing is written into module globals at run time.
+inherit it; no setting is written into module globals at run time.
 
 The environment is read in one place, `environment_values` (the resolver calls it; the
 llm modules call it only when no snapshot is active, i.e. library use without a run:
-`Suite.run` in a script, a check called directly). The reference library's setters
-(`set_default_generator`...) stay what they were: a fallback set explicitly by user code.
+`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for the
+secrets every output masks (engine/core/redact.py takes them from here); the one global
+written at run time is the set of secrets settings brought (`remember_secrets`), masked
+for the rest of the process. The reference library's setters (`set_default_generator`...)
+stay what they were: a fallback set explicitly by user code.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
+from ..core import redact
 
 API_KEY_ENV = "CHECKSPEC_API_KEY"
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
 SDK_API_BASE_ENV = "OPENAI_API_BASE"  # litellm's openai base; the SDK path honours it too
 _ENV = {s.name: s.env for s in SETTINGS if s.env}
+# The variables holding an endpoint's URL, whose user-info and query may hold a secret.
+_URL_VARS = tuple(
+    str(s.env) for s in SETTINGS if s.env and s.name in ("api_base", "embedding_api_base")
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,7 @@ def current() -> LLMSettings | None:
 @contextmanager
 def using(settings: LLMSettings) -> Iterator[LLMSettings]:
     """Run the block (and the tasks it starts) with `settings`."""
+    _remember(settings)
     token = _active.set(settings)
     try:
         yield settings
@@ -128,6 +138,70 @@ def _environment(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], lis
     return found, problems
 
 
+def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Every secret this process holds, for the outputs to mask (core/redact.py): the
+    value of each variable named like a key (`redact.is_secret_name`: OPENAI_API_KEY,
+    ANTHROPIC_API_KEY, CHECKSPEC_API_KEY, AWS_SECRET_ACCESS_KEY, HF_TOKEN... whatever
+    provider litellm would take it for), and the passwords and secret query values of the
+    endpoints' URLs; also those of every run's settings this process used (`using`), even
+    once the run is over (its report is written after it)."""
+    if environ is None:  # the process's: read again only when it changed (each write asks)
+        return _with_remembered(_raw_environment(), _remembered)
+    return _secrets_of(environ) | _remembered
+
+
+def _raw_environment() -> tuple[tuple[Any, Any], ...]:
+    """The environment as the OS holds it (bytes on POSIX): a cheap key of its state."""
+    raw = getattr(os.environ, "_data", None)  # os.environ's own store, not decoded
+    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
+
+
+@lru_cache(maxsize=4)
+def _with_remembered(
+    raw: tuple[tuple[Any, Any], ...], remembered: frozenset[str]
+) -> frozenset[str]:
+    # The same set (the same object) while nothing changed: its redactor is looked up by it.
+    decoded = {os.fsdecode(k): os.fsdecode(v) for k, v in raw}
+    return _secrets_of(decoded) | remembered
+
+
+def _secrets_of(environ: Mapping[str, str]) -> frozenset[str]:
+    found = {v.strip() for name, v in environ.items() if redact.is_secret_name(name)}
+    for var in (*_URL_VARS, SDK_API_BASE_ENV):
+        found.update(redact.url_secrets(environ.get(var, "")))
+    return frozenset(s for s in found if s)
+
+
+_remembered: frozenset[str] = frozenset()
+
+
+def remember_secrets(keys: Iterable[str | None], urls: Iterable[str | None]) -> None:
+    """Keys and the secrets of endpoints' URLs that settings hold (a password in the
+    user-info of checkspec.yaml's `api_base`): masked in every output from now on, for the
+    rest of the process (`resolve` and `using` call it)."""
+    global _remembered
+    found = {key for key in keys if key}
+    for url in urls:
+        found.update(redact.url_secrets(url or ""))
+    if not found <= _remembered:
+        _remembered = _remembered | found
+
+
+def _remember(settings: LLMSettings) -> None:
+    remember_secrets(
+        (settings.api_key, settings.embedding_api_key),
+        (settings.api_base, settings.embedding_api_base, settings.sdk_api_base),
+    )
+
+
+def redactor() -> redact.Redactor:
+    """The redactor of every secret this process holds now (`held_secrets`)."""
+    return redact.current()
+
+
+redact.use_source(held_secrets)  # so the core's sinks (JUnit XML of a result) mask them too
+
+
 def from_environment() -> LLMSettings:
     """Without a run: what the environment alone says (library use)."""
     known = {f for f in LLMSettings.__dataclass_fields__}
@@ -147,5 +221,8 @@ __all__ = [
     "effective",
     "environment_values",
     "from_environment",
+    "held_secrets",
+    "redactor",
+    "remember_secrets",
     "using",
 ]

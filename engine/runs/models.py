@@ -12,10 +12,10 @@ model, else the line of the check (or step) that names its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..core.check import Check
+from ..core.check import checks_within
 from ..core.input_generator import InputGenerator
 from ..interactions import Interact
 from ..llm.endpoints import Generator, resolve_generator
@@ -90,7 +90,7 @@ def models_used(
             here = entry.head.start.line + 1
             for s, step in enumerate(scenario.steps):
                 for i, check in enumerate(step.checks):
-                    for inner in _within(check):
+                    for inner in checks_within(check):
                         calls = inner.model_calls()
                         if calls.calls > 0 and calls.model:
                             line = lines.get((s, i), here)
@@ -100,18 +100,6 @@ def models_used(
                     if model:
                         found.setdefault(model, f"{document.path}:{here}")
     return found
-
-
-def _within(check: Any) -> Iterator[Check]:
-    """The check and every check inside it (all_of, any_of, not, a custom composition)."""
-    if not isinstance(check, Check):
-        return
-    yield check
-    for name in type(check).model_fields:
-        value = getattr(check, name, None)
-        for item in value if isinstance(value, list | tuple) else (value,):
-            if isinstance(item, Check):
-                yield from _within(item)
 
 
 def _simulated_user_model(spec: Any) -> str | None:

@@ -16,10 +16,10 @@ step is counted, as if none stopped the conversation: an upper bound.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
-from ..core.check import Check
+from ..core.check import Check, checks_within
 from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..core.trace import Interaction, Trace
@@ -44,22 +44,8 @@ async def _plan_scenario(scenario: Scenario, plan: dry_run.Plan) -> None:
             if isinstance(spec, Interact):
                 trace = await _plan_interact(spec, trace, plan)
         for check in step.checks:
-            for inner in _checks_within(check):
+            for inner in checks_within(check):  # a composition counted whole: an upper bound
                 await _plan_check(inner, trace, plan)
-
-
-def _checks_within(check: Any) -> Iterator[Check]:
-    """The check and every check inside it (all_of, any_of, not, or a custom check
-    holding checks), each counted on its own: a composition that stops at the first
-    failure is counted as if none stopped it (an upper bound)."""
-    if not isinstance(check, Check):
-        return
-    yield check
-    for name in type(check).model_fields:
-        value = getattr(check, name, None)
-        for item in value if isinstance(value, list | tuple) else (value,):
-            if isinstance(item, Check):
-                yield from _checks_within(item)
 
 
 async def _plan_check(check: Check, trace: Trace, plan: dry_run.Plan) -> None:

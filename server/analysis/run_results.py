@@ -13,9 +13,11 @@ each check's tally at the check.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from checkspec.engine.core.result import CheckStatus, ScenarioResult, TestCaseStatus
+from checkspec.engine.llm.snapshot import redactor
 from checkspec.engine.spec.problems import Problem, Severity
 from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
@@ -61,7 +63,8 @@ def run_findings(
                     check.head,
                 )
             )
-    return findings
+    redact = redactor().text  # an endpoint's or an output's secret (core/redact.py)
+    return [replace(f, message=redact(f.message)) for f in findings]
 
 
 def _check_tallies(repeats: dict[str, Any] | None) -> dict[tuple[int, int], str]:

@@ -3,6 +3,7 @@ and on a scenario's name after a run, that run's transcript."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from lsprotocol import types
@@ -21,7 +22,13 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     found = last_run_hover(document, doc.text, request.ls.last_runs.of(doc.uri), position)
     found = found or hover_at(document, position, doc.workspace, doc.resolved)
     found = _with_calibration(found, document, position, doc.path)
-    return to_hover(found, request.codec) if found is not None else None
+    if found is None:
+        return None
+    # Every hover's text masked (core/redact.py): a setting's effective value
+    # (`api_base` with a password in its user-info), a transcript, a calibration's messages.
+    from checkspec.engine.llm.snapshot import redactor
+
+    return to_hover(replace(found, markdown=redactor().text(found.markdown)), request.codec)
 
 
 def _with_calibration(found: Any, document: Any, position: Any, path: str) -> Any:

@@ -318,6 +318,7 @@ def summary_of(
     a cancelled one says so instead of "skip"."""
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
+    from checkspec.engine.llm.snapshot import redactor
 
     from ..analysis.run_results import run_summary
 
@@ -326,7 +327,9 @@ def summary_of(
     if outcome.ending is Ending.CANCELLED:
         summary["status"] = "cancelled"
         summary["summary"] = f"{entry.name}: cancelled"
-    return summary
+    # What the transcript view, the hover and the results in place show: no secret an
+    # endpoint echoed or an output printed (core/redact.py).
+    return redactor().tree(summary)
 
 
 def findings_of(

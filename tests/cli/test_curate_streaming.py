@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.cli import curate as curate_cli
-from checkspec.engine.curate import files, hub
+from checkspec.engine.curate import files, hub, hub_import
 from tests.support.cli import Done, run_main
 from tests.support.hub_rows import varied_row
 
@@ -122,9 +121,9 @@ def test_an_import_that_would_not_validate_names_each_row_at_its_line(
         broken["interactions"][0]["checks"][0]["check_id"] = "no_such_check"
         lines[at] = json.dumps(broken)
     (folder / "hub.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    monkeypatch.setattr(curate_cli, "_ROWS_AT_A_TIME", 300)
+    monkeypatch.setattr(hub_import, "ROWS_AT_A_TIME", 300)
     sliced = run_main(folder, "hub", "import", "hub.jsonl", "--to", "a.dataset.jsonl")
-    monkeypatch.setattr(curate_cli, "_ROWS_AT_A_TIME", 10 * ROWS)
+    monkeypatch.setattr(hub_import, "ROWS_AT_A_TIME", 10 * ROWS)
     whole = run_main(folder, "hub", "import", "hub.jsonl", "--to", "a.dataset.jsonl")
     assert sliced.returncode == whole.returncode == 2
     assert sliced.stderr == whole.stderr

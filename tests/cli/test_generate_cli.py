@@ -127,7 +127,7 @@ def test_topics_without_subfolders_are_clustered_and_named_by_the_model(
         (docs / f"cars{i}.md").write_text(
             f"# Cars {i}\n\nEngines, tyres and brakes need a service {i}.\n"
         )
-    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics") == 0
+    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics", "--name-topics") == 0
     out = capsys.readouterr().out
     assert answers.kinds.count("topic") == 2  # one name asked per cluster
     counts = sorted(int(line.split()[0]) for line in out.splitlines())
@@ -373,7 +373,7 @@ def test_bad_sources_are_refused_with_a_message(tmp_path: Path, model: Model, ca
         assert generate(tmp_path, *args, "-o", str(out)) == 2, args
         assert message in capsys.readouterr().err
     assert generate(tmp_path, "--preset", "vip", "-o", str(tmp_path / "x.txt")) == 2
-    assert "must be a *.dataset.yaml" in capsys.readouterr().err
+    assert f"name it {tmp_path / 'x.dataset.yaml'}" in capsys.readouterr().err
     assert not out.exists()
 
 
@@ -498,7 +498,7 @@ def test_an_embedding_model_serves_topics_and_de_duplication(
     for i in range(8):
         (docs / f"pets{i}.md").write_text(f"# Pets {i}\n\nDogs need a walk {i} times.\n")
         (docs / f"cars{i}.md").write_text(f"# Cars {i}\n\nEngines need oil {i} times.\n")
-    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics") == 0
+    assert generate(tmp_path, "--from-docs", str(docs), "--list-topics", "--name-topics") == 0
     counts = sorted(int(line.split()[0]) for line in capsys.readouterr().out.splitlines())
     assert counts == [8, 8]
     assert stub.embedding_requests, "the chunks were embedded"

@@ -45,7 +45,18 @@ def test_the_presets_are_listed_with_their_descriptions(workspace: Path) -> None
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--preset", "off_topic_user", "-o", "out.txt"], "error: out.txt: the output must be a"),
+        (["--preset", "off_topic_user", "-o", "out.txt"], "error: out.txt: `checkspec run`"),
+        # Names `run` and `list` would not collect: refused with the one they would.
+        (
+            ["--preset", "off_topic_user", "-o", "suites/plain.jsonl"],
+            "name it suites/plain.dataset.jsonl",
+        ),
+        (["--preset", "off_topic_user", "-o", "plain.yaml"], "name it plain.dataset.yaml"),
+        (["--preset", "off_topic_user", "-o", "rows.dataset.json"], "name it rows.dataset.yaml"),
+        (
+            ["--preset", "off_topic_user", "--turns", "2", "--simulate", "-o", "t.yaml"],
+            "name it t.suite.yaml",
+        ),
         (["--preset", "off_topic_user", "-o", "old.dataset.yaml"], "old.dataset.yaml exists"),
         (["--preset", "off_topic_user", "-o", "dir.dataset.yaml", "--force"], "is a folder"),
         (["--preset", "off_topic_user", "--list-topics"], "--list-topics needs --from-docs"),

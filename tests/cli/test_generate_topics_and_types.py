@@ -67,10 +67,10 @@ def test_topic_ids_and_names_hold_with_a_model_and_topic_takes_either(
 ) -> None:
     stub, answers = model
     docs = real_docs(tmp_path)
-    first = topics_json(docs, capsys)
+    first = topics_json(docs, capsys, "--name-topics")
     asked = answers.kinds.count("topic")
     assert asked == 3  # the clusters are named by the model; release notes are not
-    again = topics_json(docs, capsys, "--seed", "5")
+    again = topics_json(docs, capsys, "--seed", "5", "--name-topics")
     assert again == first  # ids, names and words: the seed changes no topic
     names = {t["id"]: t["name"] for t in first}
     out = tmp_path / "ws.dataset.yaml"
@@ -235,7 +235,7 @@ def test_topic_names_asked_while_generating_reach_the_provenance(
 ) -> None:
     _, answers = model
     docs = real_docs(tmp_path)
-    listed = {t["id"]: t["name"] for t in topics_json(docs, capsys)}
+    listed = {t["id"]: t["name"] for t in topics_json(docs, capsys, "--name-topics")}
     out = tmp_path / "named.dataset.yaml"
     assert generate("--from-docs", str(docs), "--types", "simple", "-n", "6", "-o", str(out)) == 0
     seen = set()

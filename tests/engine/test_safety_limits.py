@@ -169,7 +169,7 @@ def test_provider_messages_are_cut_and_keep_no_secret() -> None:
     endpoint = Generator(model="openai/test", api_key="sk-secret")
     long = RuntimeError("sk-secret " + "x" * 600)
     described = llm._describe(long, endpoint, 3)  # noqa: SLF001 (a private helper's own test)
-    assert described.startswith("The call to openai/test failed after 3 attempts: *** xxx")
+    assert described.startswith("The call to openai/test failed after 3 attempts: **** xxx")
     assert described.endswith("x...") and "sk-secret" not in described
     assert len(described) == len("The call to openai/test failed after 3 attempts: ") + 503
     exact = llm._describe(RuntimeError("y" * 500), endpoint, 1)  # noqa: SLF001 (a private helper's own test)

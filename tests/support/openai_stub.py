@@ -44,6 +44,9 @@ class OpenAIStub:
         self.refuse_json_schema = False
         # The message of error answers (default: `stub error STATUS`): a provider's long one.
         self.error_message: str | None = None
+        # Echo the request's key and URL in each error's message, as some proxies do
+        # ("Incorrect API key provided: sk-..."): what the outputs must not repeat.
+        self.echo_key = False
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -192,8 +195,12 @@ def _handler_for(stub: OpenAIStub) -> type[BaseHTTPRequestHandler]:
                 self._error(404)
 
         def _error(self, status: int, text: str | None = None) -> None:
+            text = text or stub.error_message or f"stub error {status}"
+            if stub.echo_key:
+                key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+                text += f" (Incorrect API key provided: {key}; url: {self.path})"
             message = {
-                "message": text or stub.error_message or f"stub error {status}",
+                "message": text,
                 "type": "stub_error",
                 "code": status,
             }

@@ -51,7 +51,7 @@ def test_a_row_of_the_wrong_shape_is_an_error_not_a_traceback(
 ) -> None:
     assert _import(tmp_path, [{**ROW, **change}]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: scenario 1: ") and said in err
+    assert err.startswith(f"error: {tmp_path / 'in.json'}:1: scenario 1: ") and said in err
     assert not (tmp_path / "d.dataset.yaml").exists()
 
 

@@ -37,7 +37,7 @@ def test_what_cannot_be_curated_is_refused(tmp_path: Path, name: str, text: str,
 
 
 def test_a_missing_file_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(CurateError, match=r"missing\.suite\.yaml: cannot read: No such file"):
+    with pytest.raises(CurateError, match=r"missing\.suite\.yaml: no such file"):
         read_spec(tmp_path / "missing.suite.yaml")
 
 

@@ -48,7 +48,7 @@ def test_markdown_tables_lists_images_code_and_html_blocks() -> None:
         Block("- second a parcel", 9),  # an image keeps its alt text
         Block("- one\ntwo", 11),  # <br> breaks the line
         Block("- see and the docs", 12),  # URLs go, a link keeps its text
-        Block("``` not a close\ncode", 14, code=True),
+        Block("``` not a close\ncode", 15, code=True),  # its text, after the fence
         Block("a", 19),
         Block("b", 19),
         Block("kept\n  as is", 19, code=True),
@@ -114,6 +114,7 @@ def test_restructuredtext_rubrics_line_blocks_lists_and_code() -> None:
         ("- item two", 10, 0, False),
         (">>> 1 + 1", 12, 0, True),
         ("literal code", 17, 0, True),
+        ("Term", 19, 0, False),  # a definition list's term is text a reader sees
         ("definition here", 20, 0, False),
     ]
     assert found[2].text == "a line\nanother"  # one line a line, no blank between

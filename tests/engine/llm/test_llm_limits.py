@@ -184,9 +184,9 @@ async def test_an_editor_embedding_api_base_wins(
 
 
 def test_masking_replaces_only_whole_secrets() -> None:
-    assert mask_secret("OpenAIException: bad key E", "E") == "OpenAIException: bad key ***"
-    assert mask_secret(f"Incorrect API key: {API_KEY}.", API_KEY) == "Incorrect API key: ***."
-    assert mask_secret(f"key={API_KEY}&x", API_KEY) == "key=***&x"
+    assert mask_secret("OpenAIException: bad key E", "E") == "OpenAIException: bad key ****"
+    assert mask_secret(f"Incorrect API key: {API_KEY}.", API_KEY) == "Incorrect API key: ****1234."
+    assert mask_secret(f"key={API_KEY}&x", API_KEY) == "key=****1234&x"
     assert mask_secret("no secret here", None) == "no secret here"
 
 
