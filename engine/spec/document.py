@@ -20,6 +20,7 @@ from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
 from .json_rows import fold, fold_inside
+from .cancel import checkpoint
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
 from .lines import LineIndex, LinesView, index_of
@@ -240,6 +241,7 @@ def _analyze_jsonl(
     for number, line in enumerate(LinesView(index)):
         if not line.strip():
             continue
+        checkpoint()  # the language server may stop a superseded analysis here (cancel.py)
         row = read_jsonl_row(line, number)
         problems.extend(row.problems)
         rows.append(row)

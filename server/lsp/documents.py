@@ -28,6 +28,7 @@ from .convert import PositionCodec
 from .settings import EditorSettings
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
+    from .background import Job
     from checkspec.engine.settings import Resolved
     from checkspec.engine.spec.document import Document
     from checkspec.engine.spec.workspace import Workspace
@@ -52,6 +53,7 @@ class OpenDocument:
         self.analysis_seconds = 0.0
         self.change_seconds = 0.02
         self._size_check: tuple[str, bool] | None = None
+        self.job: Job | None = None  # its analysis in the worker thread (background.py)
 
     @property
     def text(self) -> str:
@@ -74,6 +76,8 @@ class OpenDocument:
     @workspace.setter
     def workspace(self, workspace: Workspace) -> None:
         self.editing.set_workspace(workspace)
+        if self.job is not None:  # analysed with the workspace before: stale
+            self.job.lost_track()
 
     @property
     def too_large(self) -> bool:
@@ -166,14 +170,23 @@ class DocumentStore:
                 rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
                 start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
                 editing.replace(start, max(start, end), change.text)
+                if doc.job is not None:  # its analysis is stale: stop it (background.py)
+                    doc.job.edited(start, max(start, end), len(change.text))
             else:
                 editing.set_text(change.text)
+                if doc.job is not None:
+                    doc.job.lost_track()
         doc.version = version
         doc.run_findings.clear()  # their lines may have moved
         return doc
 
     def close(self, uri: str) -> OpenDocument | None:
-        return self._docs.pop(uri, None)
+        doc = self._docs.pop(uri, None)
+        if doc is not None:
+            from .background import stop
+
+            stop(doc)
+        return doc
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._docs.get(uri)
@@ -196,8 +209,15 @@ class DocumentStore:
     # Analysis ----------------------------------------------------------------------------
 
     def analysis(self, doc: OpenDocument) -> Document:
+        """The analysis of the document's text, made here (on the loop, for the server):
+        handlers of big documents await `background.analysed` first, so this is for the
+        rare callers that cannot (a run), which stop the worker thread's job first."""
         found = doc.editing.current
         if found is None:
+            if doc.job is not None:
+                from .background import wait_stopped
+
+                wait_stopped(doc)
             started = time.perf_counter()
             found = doc.editing.analysis()
             doc.analysis_seconds = time.perf_counter() - started

@@ -38,6 +38,7 @@ from pygls.uris import to_fs_path
 
 from checkspec.engine.spec.kinds import FileKind, kind_from_name
 
+from .background import current_analysis, in_background
 from .convert import PositionCodec, to_diagnostic
 from .diagnostics import diagnostics_of, pulls, refresh_soon
 from .files import uri_of
@@ -126,7 +127,11 @@ def open_report(ls: Host, doc: OpenDocument) -> FileReport:
 
 async def reports(ls: Host) -> list[FileReport]:
     """Every spec file's report: the open ones', then the unopened ones' (scope workspace)."""
-    found = [open_report(ls, doc) for doc in ls.store.all() if _is_spec(doc.path)]
+    opened = [doc for doc in ls.store.all() if _is_spec(doc.path)]
+    for doc in opened:
+        if in_background(doc):
+            await current_analysis(doc)  # big: made off the loop (background.py)
+    found = [open_report(ls, doc) for doc in opened if ls.store.get(doc.uri) is doc]
     if scope(ls) != WORKSPACE:
         return found
     scan = scan_of(ls)
