@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
-class Cancelled(BaseException):  # noqa: N818 - what happened, as asyncio.CancelledError
+class Cancelled(BaseException):
     """The analysis was superseded (`cancellable`'s flag was set)."""
 
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field, replace
 
 from ..catalog import SCHEMA_KEY
 from ..core.gcpause import gc_paused
+from .cancel import checkpoint
 from .check_analysis import Context
 from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
 from .json_rows import fold, fold_inside
-from .cancel import checkpoint
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
 from .layouts import Layout, RowsLayout, workspace_key
 from .lines import LineIndex, LinesView, index_of

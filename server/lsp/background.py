@@ -2,28 +2,32 @@
 
 A document's analysis is made when something needs it (documents.py). For a small one it
 takes milliseconds and is made where it is asked for. A big one (BACKGROUND_CHARS and
-more: a 45 MB dataset took 40 s) would hold the event loop as long: every request on every
-other document waited for it. So its analysis runs in one worker thread, on a snapshot
-(the text, its line index, the last analysis and the window changed since), while the
-loop goes on answering; whoever needs it awaits it (`analysed`), and a request on
-another document never does.
+more: a 45 MB dataset took 40 s) would hold the event loop as long, and so would its
+edits (each a copy of the text: 40 ms at 45 MB, 300 edits 12 s): every request on every
+other document waited for them. So a big document's edits are queued (`pending`, at
+once), and one worker thread applies them and analyses the result, on a copy of the
+document's state (its Editing: text, line index, previous analysis, window changed since),
+while the loop goes on answering; whoever needs the analysis awaits it (`analysed`), and
+a request on another document never does.
 
-The snapshot is the one rust-analyzer's and ruff's servers take: the worker thread never
-touches the document. Its result is installed on the loop, and only for the text it was
-made from. An edit made meanwhile cancels the analysis (engine/spec/cancel.py: it stops
-at its next scenario or row, having committed nothing) and its diagnostics are never
-published; the next one starts from the same previous analysis, over the window of every
-edit since. When the analysis was past its last checkpoint, its result still serves as
-the base of the next (with the window of the edits made since it started).
+The worker never touches the document: its copy is installed on the loop when done (the
+edits it applied leave the queue). An edit queued meanwhile cancels the analysis
+(engine/spec/cancel.py: it stops at its next scenario or row, having committed nothing)
+and its diagnostics are never published; the edits applied so far are kept, and the next
+analysis starts from the same previous analysis over the window of every edit since, as
+rust-analyzer and ruff's server do. The rare callers that need the text or the analysis
+at once (a run) settle the document on the loop (`settle`).
 
 The worker thread shares the interpreter lock with the loop; the analysis is Python code
-that gives the lock up every few milliseconds (sys.setswitchinterval), so a request on
-another document waits a few switches, not the analysis.
+that gives the lock up every few milliseconds, so a request on another document waits a
+few switches, not the analysis.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import os
 import threading
 import time
@@ -33,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from checkspec.engine.spec.document import Document
-    from checkspec.engine.spec.incremental import Window
+    from checkspec.engine.spec.incremental import Editing
 
     from .documents import OpenDocument
 
@@ -51,52 +55,43 @@ def _executor() -> ThreadPoolExecutor:
 
 @dataclass
 class Job:
-    """One analysis in the worker thread, of the text the document had when it started."""
+    """One run of the worker thread: the document's queued edits applied, then analysed."""
 
-    text: str
-    workspace: Any
-    flag: threading.Event = field(default_factory=threading.Event)
-    since: Window | None = None  # the edits made after it started (None: none, or unknown)
-    edits_known: bool = True  # False: a change we could not follow (a whole text)
-    worker: Future[Document] | None = None  # the worker thread's
-    task: asyncio.Future[Document | None] | None = None  # the loop's: installs the result
-    abandoned: bool = False  # the store analysed the document itself: install nothing
-
-    def edited(self, start: int, end: int, length: int) -> None:
-        """An edit of the document made while this job runs: it is stale, stop it."""
-        from checkspec.engine.spec.incremental import Window
-
-        self.flag.set()
-        self.since = (
-            Window.of(start, end, length)
-            if self.since is None
-            else self.since.then(start, end, length)
-        )
-
-    def lost_track(self) -> None:
-        self.flag.set()
-        self.edits_known = False
+    flag: threading.Event = field(default_factory=threading.Event)  # set: stop analysing
+    applied: int = 0  # how many queued edits it applies
+    worker: Future[Editing] | None = None  # the worker thread's: the editing it made
+    task: asyncio.Future[None] | None = None  # the loop's: installs it
+    installed: bool = False  # settle() installed it already
 
 
 def in_background(doc: OpenDocument) -> bool:
     """This document's analysis is to be made off the loop (not made yet, and big)."""
-    return doc.editing.current is None and len(doc.text) >= BACKGROUND_CHARS
+    editing = doc.own_editing
+    if doc.pending or doc.job is not None:
+        return True
+    return editing.current is None and len(editing.text) >= BACKGROUND_CHARS
+
+
+def deferred(doc: OpenDocument) -> bool:
+    """Edits of this document are queued for the worker thread, not applied on the loop."""
+    return bool(doc.pending) or doc.job is not None or len(doc.own_editing.text) >= BACKGROUND_CHARS
 
 
 async def analysed(doc: OpenDocument) -> Document | None:
-    """The analysis of the document's text as it is now, made in the worker thread; None
-    when the text changed before it was made (a newer analysis is then wanted)."""
-    found = doc.editing.current
-    if found is not None:
-        return found
-    text = doc.text
-    job = doc.job
-    if job is None or job.text is not text or job.flag.is_set():
-        job = _start(doc)
+    """The analysis of the document's text as it is now (every queued edit applied), made
+    in the worker thread; None when an edit came before it was made (a newer analysis is
+    then wanted)."""
+    while doc.job is not None:  # one job at a time: its result is the next one's start
+        assert doc.job.task is not None
+        await asyncio.shield(doc.job.task)
+    if not doc.pending and doc.own_editing.current is not None:
+        return doc.own_editing.current
+    job = _start(doc)
     assert job.task is not None
     await asyncio.shield(job.task)
-    found = doc.editing.current
-    return found if found is not None and doc.text is text else None
+    if doc.pending or doc.job is not None:
+        return None
+    return doc.own_editing.current
 
 
 async def current_analysis(doc: OpenDocument) -> Document:
@@ -108,99 +103,76 @@ async def current_analysis(doc: OpenDocument) -> Document:
             return found
 
 
-def stop(doc: OpenDocument) -> None:
-    """The document is analysed elsewhere (on the loop) or closed: its job installs
-    nothing, and stops at its next checkpoint; the caller does not wait for it."""
+def cancel(doc: OpenDocument) -> None:
+    """An edit was queued: the running analysis is stale (the edits it applies are kept)."""
+    if doc.job is not None:
+        doc.job.flag.set()
+
+
+def settle(doc: OpenDocument) -> None:
+    """On the loop, at once: the running job stopped and installed, every queued edit
+    applied (for callers that cannot await: a run, a workspace change)."""
     job = doc.job
-    if job is not None:
-        job.abandoned = True
+    if job is not None and job.worker is not None:
         job.flag.set()
+        try:
+            made = job.worker.result()
+        except BaseException:  # a bug in the worker: the edits are applied below
+            made = None
+        if made is not None:
+            _install(doc, job, made, 0.0)
+        job.installed = True
         doc.job = None
+    if doc.pending:
+        from .documents import apply_changes
 
-
-def wait_stopped(doc: OpenDocument) -> None:
-    """Stop the document's job and wait for the worker thread to leave it (it shares the
-    document's previous analysis, which the caller is about to use)."""
-    job = doc.job
-    stop(doc)
-    if job is None or job.worker is None:
-        return
-    try:
-        job.worker.result()
-    except BaseException:  # noqa: S110 - cancelled or failed: done with the document
-        pass
+        for changes, encoding in doc.pending:
+            apply_changes(doc.own_editing, changes, encoding)
+        doc.pending.clear()
 
 
 def _start(doc: OpenDocument) -> Job:
-    stop(doc)
-    editing = doc.editing
-    job = Job(editing.text, editing.workspace)
-    snapshot = (
-        editing.base,
-        editing.window,
-        editing.text,
-        editing.lines,
-        editing.workspace,
-        editing.kind,
-        editing.path,
-    )
+    job = Job(applied=len(doc.pending))
+    work = copy.copy(doc.own_editing)  # the worker's own: the document's stays as it is
     doc.job = job
-    job.worker = _executor().submit(_analyse, snapshot, job.flag)
+    job.worker = _executor().submit(_work, work, list(doc.pending), job.flag)
     job.task = asyncio.ensure_future(_finish(doc, job))
     return job
 
 
-async def _finish(doc: OpenDocument, job: Job) -> Document | None:
+async def _finish(doc: OpenDocument, job: Job) -> None:
     began = time.perf_counter()
+    assert job.worker is not None
     try:
-        assert job.worker is not None
-        found: Document | None = await asyncio.wrap_future(job.worker)
-    except BaseException as exc:
-        from checkspec.engine.spec.cancel import Cancelled
-
-        if isinstance(exc, Cancelled):
-            found = None
-        else:
-            raise
+        made = await asyncio.wrap_future(job.worker)
     finally:
         if doc.job is job:
             doc.job = None
-    if found is None or job.abandoned:
-        return None
-    _install(doc, job, found, time.perf_counter() - began)
-    return found
+    if not job.installed:
+        _install(doc, job, made, time.perf_counter() - began)
 
 
-def _analyse(snapshot: tuple[Any, ...], flag: threading.Event) -> Document:
-    """In the worker thread: what Editing.analysis makes, without touching the document."""
-    from checkspec.engine.spec.cancel import cancellable
-    from checkspec.engine.spec.document import analyze
-    from checkspec.engine.spec.incremental import reanalyze
+def _work(editing: Editing, pending: list[tuple[Any, str]], flag: threading.Event) -> Editing:
+    """In the worker thread: the queued edits applied to the copy, then its analysis
+    (stopped at a checkpoint once `flag` is set: the copy then has none)."""
+    from checkspec.engine.spec.cancel import Cancelled, cancellable
 
-    base, window, text, lines, workspace, kind, path = snapshot
-    with cancellable(flag):
-        if base is not None and window is not None:
-            return reanalyze(base, text, window, workspace, kind=kind, lines=lines)
-        return analyze(text, path, workspace, kind=kind)
+    from .documents import apply_changes
+
+    for changes, encoding in pending:
+        apply_changes(editing, changes, encoding)
+    # Cancelled: nothing was committed, the copy keeps its base and window.
+    with cancellable(flag), contextlib.suppress(Cancelled):
+        editing.analysis()
+    return editing
 
 
-def _install(doc: OpenDocument, job: Job, found: Document, seconds: float) -> None:
-    """On the loop: the result becomes the document's analysis, or the base of the next."""
-    editing = doc.editing
-    if editing.workspace is not job.workspace:
-        return  # the workspace changed: the editing forgot its analyses (set_workspace)
-    if editing.text is job.text:
-        if found.layout is not None:
-            editing.base, editing.window = found, None
-        elif found.source.root is not None or editing.base is None:
-            editing.base, editing.window = None, None
-        editing.current = found
+def _install(doc: OpenDocument, job: Job, made: Editing, seconds: float) -> None:
+    """On the loop: the worker's copy becomes the document's editing."""
+    doc.own_editing = made
+    del doc.pending[: job.applied]
+    found = made.current
+    if found is not None:
         doc.analysis_seconds = seconds
         if found.source.root is not None:
             doc.last_parsed = found
-    elif found.layout is not None:
-        # Edited after it started: the next analysis re-reads what changed since.
-        if job.edits_known and job.since is not None:
-            editing.base, editing.window = found, job.since
-        else:
-            editing.base, editing.window = None, None

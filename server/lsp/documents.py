@@ -28,10 +28,12 @@ from .convert import PositionCodec
 from .settings import EditorSettings
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
-    from .background import Job
     from checkspec.engine.settings import Resolved
     from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.incremental import Editing
     from checkspec.engine.spec.workspace import Workspace
+
+    from .background import Job
 
 
 class OpenDocument:
@@ -43,7 +45,10 @@ class OpenDocument:
         self.uri = uri
         self.path = path  # the file's path, or the URI when it is not a file
         self.version = version
-        self.editing = Editing(text, path)
+        # Its text and analysis; `editing` settles it first (background.py: a big
+        # document's edits are queued in `pending` and applied in the worker thread).
+        self.own_editing = Editing(text, path)
+        self.pending: list[tuple[Sequence[types.TextDocumentContentChangeEvent], str]] = []
         self.settings = Settings()
         self.resolved: Resolved | None = None  # the settings with their origins
         self.last_parsed: Document | None = None  # the latest analysis whose text parsed
@@ -54,6 +59,16 @@ class OpenDocument:
         self.change_seconds = 0.02
         self._size_check: tuple[str, bool] | None = None
         self.job: Job | None = None  # its analysis in the worker thread (background.py)
+
+    @property
+    def editing(self) -> Editing:
+        """Its text and analysis, every edit applied (at once on the loop, when the worker
+        thread had them: see background.py; the server's handlers await them first)."""
+        if self.pending or self.job is not None:
+            from .background import settle
+
+            settle(self)
+        return self.own_editing
 
     @property
     def text(self) -> str:
@@ -71,13 +86,11 @@ class OpenDocument:
 
     @property
     def workspace(self) -> Workspace:
-        return self.editing.workspace
+        return self.own_editing.workspace  # edits leave it as it is: no need to settle
 
     @workspace.setter
     def workspace(self, workspace: Workspace) -> None:
         self.editing.set_workspace(workspace)
-        if self.job is not None:  # analysed with the workspace before: stale
-            self.job.lost_track()
 
     @property
     def too_large(self) -> bool:
@@ -164,18 +177,13 @@ class DocumentStore:
         doc = self._docs.get(uri)
         if doc is None:
             return None
-        editing = doc.editing
-        for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
-                start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
-                editing.replace(start, max(start, end), change.text)
-                if doc.job is not None:  # its analysis is stale: stop it (background.py)
-                    doc.job.edited(start, max(start, end), len(change.text))
-            else:
-                editing.set_text(change.text)
-                if doc.job is not None:
-                    doc.job.lost_track()
+        from .background import cancel, deferred
+
+        if deferred(doc):  # big: queued, applied in the worker thread (background.py)
+            doc.pending.append((changes, encoding))
+            cancel(doc)  # the running analysis is stale
+        else:
+            apply_changes(doc.editing, changes, encoding)
         doc.version = version
         doc.run_findings.clear()  # their lines may have moved
         return doc
@@ -183,9 +191,9 @@ class DocumentStore:
     def close(self, uri: str) -> OpenDocument | None:
         doc = self._docs.pop(uri, None)
         if doc is not None:
-            from .background import stop
+            from .background import cancel
 
-            stop(doc)
+            cancel(doc)
         return doc
 
     def get(self, uri: str) -> OpenDocument | None:
@@ -211,13 +219,9 @@ class DocumentStore:
     def analysis(self, doc: OpenDocument) -> Document:
         """The analysis of the document's text, made here (on the loop, for the server):
         handlers of big documents await `background.analysed` first, so this is for the
-        rare callers that cannot (a run), which stop the worker thread's job first."""
+        rare callers that cannot (a run; `doc.editing` settles the document first)."""
         found = doc.editing.current
         if found is None:
-            if doc.job is not None:
-                from .background import wait_stopped
-
-                wait_stopped(doc)
             started = time.perf_counter()
             found = doc.editing.analysis()
             doc.analysis_seconds = time.perf_counter() - started
@@ -303,3 +307,16 @@ class DocumentStore:
                     self._open_configs[key] = workspace_from_text(doc.text, config)
                 return self._open_configs[key]
         return None
+
+
+def apply_changes(
+    editing: Editing, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: str
+) -> None:
+    """Apply the editor's changes, in order (a range and its text, or the whole text)."""
+    for change in changes:
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
+            start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
+            editing.replace(start, max(start, end), change.text)
+        else:
+            editing.set_text(change.text)

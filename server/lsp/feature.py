@@ -114,7 +114,7 @@ def document_request(
         async def handle(ls: Host, params: P) -> R:
             uri = params.text_document.uri
             doc = ls.store.get(uri)
-            if doc is not None and not doc.too_large and in_background(doc):
+            if doc is not None and in_background(doc):
                 # A big document's analysis is made off the loop (background.py): this
                 # request waits for it, requests on other documents do not.
                 await current_analysis(doc)

@@ -40,7 +40,7 @@ async def document_diagnostic(
 ) -> types.RelatedFullDocumentDiagnosticReport | types.RelatedUnchangedDocumentDiagnosticReport:
     uri = params.text_document.uri
     doc = ls.store.get(uri)
-    if doc is not None and not doc.too_large and in_background(doc):
+    if doc is not None and in_background(doc):
         await current_analysis(doc)  # made off the loop (background.py)
         doc = ls.store.get(uri)
     if doc is None or doc.too_large:
