@@ -45,8 +45,6 @@ from .files import uri_of
 from .guard import report
 
 if TYPE_CHECKING:
-    from checkspec.engine.spec.problems import Problem
-
     from .documents import DocumentStore, OpenDocument
     from .host import Host
 
@@ -176,7 +174,9 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
                 continue
             stamp = (stat.st_size, stat.st_mtime_ns)
             if known is None or known.stamp != stamp or known.generation != scan.generation:
-                task = loop.run_in_executor(analyser(), analyse_file, str(path), overrides)
+                task = loop.run_in_executor(
+                    analyser(), analyse_file, str(path), overrides, ls.encoding
+                )
                 pending.append((key, stamp, scan.generation, task))
             else:
                 out.append(known.report)
@@ -190,10 +190,7 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
         if found is None:  # over the size limit, unreadable or gone
             scan.known.pop(key, None)
             continue
-        text, problems = found
-        codec = PositionCodec(text, ls.encoding)
-        diagnostics = [to_diagnostic(problem, codec) for problem in problems]
-        made = FileReport(uri_of(key), result_id(ls, diagnostics), diagnostics)
+        made = FileReport(uri_of(key), result_id(ls, found), found)
         scan.known[key] = _Known(stamp, generation, made)
         out.append(made)
     for gone in set(scan.known) - seen:
@@ -223,9 +220,13 @@ def close_analyser() -> None:
 _CHILD_STORE: list[DocumentStore] = []
 
 
-def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Problem]] | None:
-    """In the analysing process: a file's text and its problems as an open document of it
-    would have them (the store's workspace and settings); None: not to be listed."""
+def analyse_file(
+    path: str, overrides: dict[str, Any], encoding: str
+) -> list[types.Diagnostic] | None:
+    """In the analysing process: a file's problems as an open document of it would have
+    them (the store's workspace and settings), as the client's diagnostics (converted
+    here: the server's loop neither receives the text, 45 MB for a big dataset, nor
+    indexes its lines); None: not to be listed."""
     from .documents import DocumentStore
     from .settings import EditorSettings
 
@@ -243,8 +244,9 @@ def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Proble
     except (OSError, UnicodeDecodeError):
         return None
     if document.kind is None:
-        return doc.text, []
-    return doc.text, document.all_problems
+        return []
+    codec = PositionCodec(doc.text, encoding, doc.lines)
+    return [to_diagnostic(problem, codec) for problem in document.all_problems]
 
 
 # What changes a report --------------------------------------------------------------------
