@@ -351,6 +351,20 @@ SETTINGS: tuple[Setting, ...] = (
         "Runs the history keeps; the oldest go past it.",
         minimum=1,
     ),
+    # -- capture (issue 51) --
+    Setting(
+        "capture",
+        str,
+        "off",
+        "What a run records of each call of the target besides its answer: off, or otel "
+        "(the OpenTelemetry spans the call produces, read into the interaction's metadata: "
+        "tools_called, tool_calls, token_count, prompt_tokens, completion_tokens, latency_ms, "
+        "model_calls, retrieved_docs, context; needs pip install 'checkspec[otel]').",
+        flag="--capture",
+        editor=True,
+        choices=("off", "otel"),
+    ),
+    # -- end capture --
     # -- workspace diagnostics (issue 28 item 3) --
     Setting(
         "diagnostics_scope",

@@ -79,6 +79,7 @@ class Settings:
     max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
     history: bool = _default("history")  # keep the run in .checkspec/history.db
     history_max_runs: int = _default("history_max_runs")
+    capture: str = _default("capture")  # off | otel: spans of each target call (engine/capture)
     diagnostics_scope: str = _default("diagnostics_scope")  # openFiles | workspace (editor)
     # From the environment only (no file holds a secret): CHECKSPEC_API_KEY,
     # CHECKSPEC_EMBEDDING_API_KEY, and OPENAI_API_BASE for `openai/` models without api_base.
@@ -123,9 +124,7 @@ def config_errors(workspace: Workspace) -> list[Problem]:
     return [p for p in workspace.problems if p.severity is Severity.ERROR]
 
 
-def require_readable(
-    workspace: Workspace, environ: Mapping[str, str] | None = None
-) -> Workspace:
+def require_readable(workspace: Workspace, environ: Mapping[str, str] | None = None) -> Workspace:
     """The workspace, if its checkspec.yaml and the CHECKSPEC_* variables can be used;
     else ConfigUnreadable naming every problem of both."""
     errors = config_errors(workspace) if workspace.config_path is not None else []

@@ -34,10 +34,11 @@ async def run_job(job: Job, settings: Settings | None = None, gate: Any = None) 
     No settings: the environment's and the process's gate (library use)."""
     if settings is None:
         return await _run_job(job)
+    from ..capture import capturing
     from ..llm import limits
     from ..settings import use_settings
 
-    with use_settings(settings), limits.gating(gate):
+    with use_settings(settings), limits.gating(gate), capturing(settings.capture):
         return await _run_job(job)
 
 

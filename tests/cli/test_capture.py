@@ -1,0 +1,171 @@
+"""`capture: otel` end to end: a plain agent on the real openai SDK (one tool call, then
+an answer; no tracing code of its own) talks to the local OpenAI-compatible stub; the run's
+worker processes collect its spans through the real OpenTelemetry SDK and the openai
+SDK's real instrumentation, and checks read what it did from `trace.last.metadata`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import run_main
+from tests.support.openai_stub import OpenAIStub, ToolCallingAnswers, running_stub
+
+AGENT = '''
+"""A support agent on the openai SDK: it looks the order up, then answers."""
+import json
+
+from openai import OpenAI
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "lookup_order",
+            "description": "Where an order is.",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}},
+        },
+    }
+]
+
+
+def lookup_order(order_id):
+    return f"order {order_id} ships tomorrow"
+
+
+def answer(question):
+    client = OpenAI()
+    messages = [{"role": "user", "content": question}]
+    reply = client.chat.completions.create(model="stub-model", messages=messages, tools=TOOLS)
+    message = reply.choices[0].message
+    while message.tool_calls:
+        messages.append(message.model_dump(exclude_none=True))
+        for call in message.tool_calls:
+            result = lookup_order(**json.loads(call.function.arguments))
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+        reply = client.chat.completions.create(model="stub-model", messages=messages, tools=TOOLS)
+        message = reply.choices[0].message
+    return message.content
+'''
+
+CHECKS = """
+name: looks the order up
+target: python:agent:answer
+steps:
+  - interacts:
+      - inputs: A123
+    checks:
+      - {kind: equals, target_key: 'trace.last.metadata.tools_called[0]', expected_value: lookup_order}
+      - {kind: greater_than, target_key: trace.last.metadata.token_count, expected_value: 0}
+      - {kind: less_than, target_key: trace.last.metadata.latency_ms, expected_value: 60000}
+      - kind: equals
+        target_key: 'trace.last.metadata.tool_calls[0].arguments.order_id'
+        expected_value: A123
+      - {kind: string_matching, keyword: ships tomorrow}
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def stub() -> Iterator[OpenAIStub]:
+    with running_stub() as running:
+        running.chat = ToolCallingAnswers()
+        yield running
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    write(tmp_path, "agent.py", AGENT)
+    write(tmp_path, "orders.scenario.yaml", CHECKS)
+    return tmp_path
+
+
+def _run(folder: Path, stub: OpenAIStub, *args: str) -> tuple[int, dict, str]:
+    env = {"OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "test-key"}
+    done = run_main(folder, "run", ".", "--format", "json", "--no-history", *args, env=env)
+    report = json.loads(done.stdout) if done.stdout.strip() else {}
+    return done.returncode, report, done.stderr
+
+
+def _interaction(report: dict) -> dict:
+    return report["scenarios"][0]["final_trace"]["interactions"][-1]
+
+
+def _results(report: dict) -> list[dict]:
+    return [r for step in report["scenarios"][0]["steps"] for r in step["results"]]
+
+
+def test_capture_otel_fills_the_metadata_checks_read(workspace: Path, stub: OpenAIStub) -> None:
+    write(workspace, "checkspec.yaml", "capture: otel\n")
+    code, report, err = _run(workspace, stub)
+    assert code == 0, (err, _results(report))
+    metadata = _interaction(report)["metadata"]
+    assert metadata["tools_called"] == ["lookup_order"]
+    assert metadata["tool_calls"] == [
+        {
+            "name": "lookup_order",
+            "arguments": {"order_id": "A123"},
+            "result": "order A123 ships tomorrow",
+            "error": None,
+        }
+    ]
+    # The stub counts words: what it answered is what was captured, call by call.
+    assert [c["model"] for c in metadata["model_calls"]] == ["stub-model", "stub-model"]
+    assert metadata["token_count"] == sum(c["token_count"] for c in metadata["model_calls"])
+    assert metadata["prompt_tokens"] + metadata["completion_tokens"] == metadata["token_count"]
+    assert len(stub.chat_requests) == 2
+    # The test process itself was not instrumented: the agent ran in a worker.
+    assert "opentelemetry.instrumentation.openai_v2" not in sys.modules
+
+
+def test_without_capture_the_same_checks_fail_for_the_missing_key(
+    workspace: Path, stub: OpenAIStub
+) -> None:
+    code, report, _ = _run(workspace, stub)
+    assert code == 1
+    assert _interaction(report)["metadata"] == {}
+    results = _results(report)
+    assert [r["status"] for r in results[:4]] == ["error", "error", "error", "error"]
+    assert "tools_called" in results[0]["message"]
+    assert results[4]["status"] == "pass"  # the agent answered all the same
+
+
+def test_the_flag_turns_capture_on_over_the_file(workspace: Path, stub: OpenAIStub) -> None:
+    write(workspace, "checkspec.yaml", "capture: 'off'\n")
+    code, report, err = _run(workspace, stub, "--capture", "otel")
+    assert code == 0, (err, _results(report))
+    assert _interaction(report)["metadata"]["tools_called"] == ["lookup_order"]
+
+
+def test_an_unknown_capture_mode_is_a_usage_error(workspace: Path, stub: OpenAIStub) -> None:
+    code, _, err = _run(workspace, stub, "--capture", "spans")
+    assert code == 2
+    assert "invalid choice: 'spans'" in err
+
+
+def test_capture_without_the_sdk_stops_before_the_run_naming_the_extra(
+    workspace: Path, stub: OpenAIStub, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The workers' interpreter: a fresh virtual environment without OpenTelemetry.
+    import venv
+
+    home = tmp_path_factory.mktemp("bare-venv")
+    venv.EnvBuilder(with_pip=False).create(home)
+    python = home / "bin" / "python"
+    write(workspace, "checkspec.yaml", f"capture: otel\npython: {python}\n")
+    code, _, err = _run(workspace, stub)
+    assert code == 2
+    assert "pip install 'checkspec[otel]'" in err
+    assert str(python) in err
+    assert stub.chat_requests == []  # nothing ran
