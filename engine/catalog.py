@@ -382,6 +382,48 @@ SETTINGS: tuple[Setting, ...] = (
 SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
 
 
+# What `capture: otel` records (issue 51) -------------------------------------------
+# The keys engine/capture fills in an interaction's metadata, for completion of
+# `trace.last.metadata.` paths and the docs; the mapping from spans is docs/capture.md.
+
+
+@dataclass(frozen=True)
+class CapturedKey:
+    name: str
+    detail: str  # its type, shown beside it
+    description: str
+    item_keys: tuple[str, ...] = ()  # the keys of each item of a list of records
+
+
+CAPTURED_METADATA: tuple[CapturedKey, ...] = (
+    CapturedKey("tools_called", "list of names", "The tools the agent called, in call order."),
+    CapturedKey(
+        "tool_calls",
+        "list of calls",
+        "Each tool call: its name, arguments (parsed from JSON), result and error.",
+        ("name", "arguments", "result", "error"),
+    ),
+    CapturedKey("token_count", "number", "Tokens of every model call (prompt and completion)."),
+    CapturedKey("prompt_tokens", "number", "Prompt (input) tokens of every model call."),
+    CapturedKey("completion_tokens", "number", "Completion (output) tokens of every model call."),
+    CapturedKey("latency_ms", "number", "Milliseconds the target call took."),
+    CapturedKey(
+        "model_calls",
+        "list of calls",
+        "Each model call: its model, tokens, latency and error.",
+        ("model", "prompt_tokens", "completion_tokens", "token_count", "latency_ms", "error"),
+    ),
+    CapturedKey(
+        "retrieved_docs",
+        "list of documents",
+        "The documents retriever spans reported: content, id, score, metadata.",
+        ("content", "id", "score", "metadata"),
+    ),
+    CapturedKey("context", "list of texts", "The retrieved documents' contents (groundedness)."),
+    CapturedKey("span_count", "number", "The spans the call made (0: nothing instrumented)."),
+)
+
+
 EDITOR_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.editor)
 
 

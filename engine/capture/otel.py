@@ -145,7 +145,10 @@ def _error_of(
     for name, values in events:
         if name == "exception" and values.get("exception.message"):
             return f"{values.get('exception.type', kind or 'error')}: {values['exception.message']}"
-    return span.status.description or (str(kind) if kind else "error")
+    description = span.status.description
+    if kind and description and not description.startswith(str(kind)):
+        return f"{kind}: {description}"
+    return description or (str(kind) if kind else "error")
 
 
 _collector: Collector | None = None

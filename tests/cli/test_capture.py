@@ -52,6 +52,13 @@ def answer(question):
         reply = client.chat.completions.create(model="stub-model", messages=messages, tools=TOOLS)
         message = reply.choices[0].message
     return message.content
+
+
+def answer_or_apologise(question):
+    try:
+        return answer(question)
+    except Exception:  # the model refused the request: the agent says so, it does not crash
+        return "Sorry, I cannot help right now."
 '''
 
 CHECKS = """
@@ -67,7 +74,25 @@ steps:
       - kind: equals
         target_key: 'trace.last.metadata.tool_calls[0].arguments.order_id'
         expected_value: A123
+      - {kind: tool_called, tool: lookup_order, arguments: {order_id: A123}}
+      - {kind: tools_in_order, tools: [lookup_order]}
+      - {kind: no_span_errors}
+      - {kind: max_model_calls, max_calls: 2}
       - {kind: string_matching, keyword: ships tomorrow}
+"""
+
+# What the same agent does not do: each check fails, saying what it did instead.
+UNMET = """
+name: expects another behaviour
+target: python:agent:answer
+steps:
+  - interacts:
+      - inputs: B7
+    checks:
+      - {kind: tool_called, tool: cancel_order}
+      - {kind: tool_called, tool: lookup_order, arguments: {order_id: A123}}
+      - {kind: tools_in_order, tools: [lookup_order, lookup_order]}
+      - {kind: max_model_calls, max_calls: 1}
 """
 
 
@@ -136,9 +161,28 @@ def test_without_capture_the_same_checks_fail_for_the_missing_key(
     assert code == 1
     assert _interaction(report)["metadata"] == {}
     results = _results(report)
-    assert [r["status"] for r in results[:4]] == ["error", "error", "error", "error"]
+    assert [r["status"] for r in results[:-1]] == ["error"] * 8
     assert "tools_called" in results[0]["message"]
-    assert results[4]["status"] == "pass"  # the agent answered all the same
+    assert "capture: otel" in results[4]["message"]
+    assert results[-1]["status"] == "pass"  # the agent answered all the same
+
+
+def test_checks_of_what_the_agent_did_fail_saying_what_it_did(
+    workspace: Path, stub: OpenAIStub
+) -> None:
+    (workspace / "orders.scenario.yaml").unlink()
+    write(workspace, "unmet.scenario.yaml", UNMET)
+    code, report, _ = _run(workspace, stub, "--capture", "otel")
+    assert code == 1
+    messages = [r["message"] for r in _results(report)]
+    assert [r["status"] for r in _results(report)] == ["fail"] * 4
+    assert messages[0] == "cancel_order was not called (called: lookup_order)."
+    assert (
+        "never with arguments matching {'order_id': 'A123'} (got {'order_id': 'B7'})"
+        in (messages[1])
+    )
+    assert messages[2].startswith("lookup_order was not called after lookup_order")
+    assert messages[3] == "2 model calls, more than 1."
 
 
 def test_the_flag_turns_capture_on_over_the_file(workspace: Path, stub: OpenAIStub) -> None:
@@ -169,3 +213,29 @@ def test_capture_without_the_sdk_stops_before_the_run_naming_the_extra(
     assert "pip install 'checkspec[otel]'" in err
     assert str(python) in err
     assert stub.chat_requests == []  # nothing ran
+
+
+def test_a_model_call_that_failed_fails_no_span_errors(workspace: Path, stub: OpenAIStub) -> None:
+    (workspace / "orders.scenario.yaml").unlink()
+    write(
+        workspace,
+        "fallback.scenario.yaml",
+        """
+        name: apologises when the model fails
+        target: python:agent:answer_or_apologise
+        steps:
+          - interacts:
+              - inputs: A123
+            checks:
+              - {kind: string_matching, keyword: Sorry}
+              - {kind: no_span_errors}
+        """,
+    )
+    stub.script(400)  # the first request is refused (openai does not retry a 400)
+    code, report, _ = _run(workspace, stub, "--capture", "otel")
+    assert code == 1
+    passed, errors = _results(report)
+    assert passed["status"] == "pass"
+    assert errors["status"] == "fail"
+    assert errors["message"].startswith("1 call(s) ended in error: model call stub-model:")
+    assert "BadRequestError" in errors["message"]
