@@ -81,12 +81,26 @@ def scenario_lines(run: ScenarioRun) -> list[str]:
     for _s, _i, check, name, line in non_passing(run):
         message = (check.message or "").replace("\n", " ")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
+    if result.status.value in ("fail", "error"):
+        lines.extend(_captured_lines(run))
     if run.output and result.status.value in ("fail", "error"):
         printed = run.output.rstrip("\n").splitlines()
         shown = printed[-OUTPUT_LINES:]
         cut = f" (last {len(shown)} of {len(printed)} lines)" if len(shown) < len(printed) else ""
         lines.append(f"      output{cut}:")
         lines.extend(f"        | {line}" for line in shown)
+    return lines
+
+
+def _captured_lines(run: ScenarioRun) -> list[str]:
+    """What the agent did in each interaction, as `capture: otel` recorded it."""
+    from ..capture.summary import activity_lines, has_capture
+
+    lines: list[str] = []
+    for number, interaction in enumerate(run.result.final_trace.interactions, 1):
+        if has_capture(interaction.metadata):
+            lines.append(f"      what the agent did (interaction {number}):")
+            lines.extend(f"        | {line}" for line in activity_lines(interaction.metadata))
     return lines
 
 

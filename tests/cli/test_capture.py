@@ -239,3 +239,23 @@ def test_a_model_call_that_failed_fails_no_span_errors(workspace: Path, stub: Op
     assert errors["status"] == "fail"
     assert errors["message"].startswith("1 call(s) ended in error: model call stub-model:")
     assert "BadRequestError" in errors["message"]
+
+
+def test_the_text_report_of_a_failed_scenario_shows_what_the_agent_did(
+    workspace: Path, stub: OpenAIStub
+) -> None:
+    write(workspace, "unmet.scenario.yaml", UNMET)
+    env = {"OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "test-key"}
+    done = run_main(workspace, "run", ".", "--no-history", "--capture", "otel", env=env)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    at = lines.index("      what the agent did (interaction 1):")
+    assert lines[at - 1].startswith("      FAIL max_model_calls at unmet.scenario.yaml:")
+    assert (
+        lines[at + 1] == '        | tool lookup_order(order_id="B7") -> "order B7 ships tomorrow"'
+    )
+    assert lines[at + 2].startswith("        | model stub-model: 3 tokens, ")
+    assert lines[at + 3].startswith("        | model stub-model: 14 tokens, ")
+    assert lines[at + 4].startswith("        | 1 tool call(s), 2 model call(s), 17 tokens, ")
+    # The scenario that passed shows none of it.
+    assert done.stdout.count("what the agent did") == 1
