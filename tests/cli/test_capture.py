@@ -7,6 +7,8 @@ SDK's real instrumentation, and checks read what it did from `trace.last.metadat
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -259,3 +261,30 @@ def test_the_text_report_of_a_failed_scenario_shows_what_the_agent_did(
     assert lines[at + 4].startswith("        | 1 tool call(s), 2 model call(s), 17 tokens, ")
     # The scenario that passed shows none of it.
     assert done.stdout.count("what the agent did") == 1
+
+
+def _process(folder: Path, stub: OpenAIStub, *command: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OPENAI_BASE_URL": stub.base_url, "OPENAI_API_KEY": "test-key"}
+    return subprocess.run(
+        command, cwd=folder, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_capture_in_process_when_the_run_asks_for_no_workers(
+    workspace: Path, stub: OpenAIStub
+) -> None:
+    # A process of its own: in-process, the run instruments the process it runs in.
+    checkspec = str(Path(sys.executable).parent / "checkspec")
+    run = (checkspec, "run", ".", "--format", "json", "--no-history", "--capture", "otel")
+    done = _process(workspace, stub, *run, "--executor", "inprocess")
+    assert done.returncode == 0, done.stderr
+    metadata = json.loads(done.stdout)["scenarios"][0]["final_trace"]["interactions"][0]["metadata"]
+    assert metadata["tools_called"] == ["lookup_order"]
+
+
+def test_capture_in_the_pytest_plugin(workspace: Path, stub: OpenAIStub) -> None:
+    write(workspace, "checkspec.yaml", "capture: otel\n")
+    pytest_run = (sys.executable, "-m", "pytest", "-p", "checkspec", "-p", "no:asyncio", "-q")
+    done = _process(workspace, stub, *pytest_run, "-p", "no:cacheprovider", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
