@@ -152,46 +152,70 @@ def _error_of(
 
 
 _collector: Collector | None = None
+_failure: str | None = None  # why install() failed: said again to every later job
 _install_lock = threading.Lock()
 
 
 def install() -> None:
-    """Collect this process's spans from now on (once; later calls do nothing)."""
-    global _collector
+    """Collect this process's spans from now on (once; later calls do nothing, or raise
+    again what the first one raised)."""
+    global _collector, _failure
     with _install_lock:
+        if _failure is not None:
+            raise CaptureUnavailable(_failure)
         if _collector is not None:
             return
-        for name, value in CONTENT_DEFAULTS.items():
-            os.environ.setdefault(name, value)
+        try:
+            _collector = _installed_collector()
+        except CaptureUnavailable as exc:
+            _failure = str(exc)
+            raise
+
+
+def _installed_collector() -> Collector:
+    for name, value in CONTENT_DEFAULTS.items():
+        os.environ.setdefault(name, value)
+    provider = trace.get_tracer_provider()
+    if not isinstance(provider, TracerProvider):
+        trace.set_tracer_provider(TracerProvider())
         provider = trace.get_tracer_provider()
-        if not isinstance(provider, TracerProvider):
-            trace.set_tracer_provider(TracerProvider())
-            provider = trace.get_tracer_provider()
-        if not isinstance(provider, TracerProvider):
-            raise CaptureUnavailable(
-                f"this process's OpenTelemetry tracer provider is a {type(provider).__name__}, "
-                "not the SDK's TracerProvider: capture cannot see its spans"
-            )
-        collector = Collector()
-        provider.add_span_processor(collector)
-        _instrument()
-        _collector = collector
+    if not isinstance(provider, TracerProvider):
+        raise CaptureUnavailable(
+            f"this process's OpenTelemetry tracer provider is a {type(provider).__name__}, "
+            "not the SDK's TracerProvider: capture cannot see its spans"
+        )
+    _instrument()
+    collector = Collector()
+    provider.add_span_processor(collector)
+    return collector
 
 
 def _instrument() -> None:
+    """Turn on each instrumentation that is installed, for a package that is installed.
+    One installed that does not load (a version that does not match its dependencies)
+    is an error: capture would otherwise see nothing of what it instruments, silently."""
     done: set[str] = set()
     for module, name, package in INSTRUMENTATIONS:
-        if package in done or importlib.util.find_spec(module.split(".")[0]) is None:
+        if package in done or not _installed(package) or not _installed(module):
             continue
         try:
-            if importlib.util.find_spec(module) is None:
-                continue
             instrumentor = getattr(importlib.import_module(module), name)()
-        except (ImportError, AttributeError):
-            continue  # an instrumentation that does not load is one that is not there
+        except Exception as exc:
+            raise CaptureUnavailable(
+                f"{module} is installed but does not load ({type(exc).__name__}: {exc}): "
+                "reinstall it with its dependencies (pip install 'checkspec[otel]'), or "
+                "uninstall it"
+            ) from None
         if not instrumentor.is_instrumented_by_opentelemetry:
             instrumentor.instrument()
         done.add(package)
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package that is not there, or is broken
+        return False
 
 
 @contextmanager

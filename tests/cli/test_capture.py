@@ -288,3 +288,26 @@ def test_capture_in_the_pytest_plugin(workspace: Path, stub: OpenAIStub) -> None
     done = _process(workspace, stub, *pytest_run, "-p", "no:cacheprovider", ".")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+def test_an_instrumentation_that_does_not_load_errors_each_scenario_naming_it(
+    workspace: Path, stub: OpenAIStub, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # The workers find an OpenInference litellm instrumentation that fails to import.
+    site = tmp_path_factory.mktemp("site")
+    broken = site / "openinference" / "instrumentation" / "litellm"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('needs litellm<1.0')\n")
+    env = {
+        "OPENAI_BASE_URL": stub.base_url,
+        "OPENAI_API_KEY": "test-key",
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = run_main(workspace, "run", ".", "--no-history", "--capture", "otel", env=env)
+    assert done.returncode == 1
+    assert (
+        "ERROR scenario at orders.scenario.yaml:1: CaptureUnavailable during run: "
+        "openinference.instrumentation.litellm is installed but does not load"
+    ) in done.stdout
+    assert "ImportError: needs litellm<1.0" in done.stdout
+    assert stub.chat_requests == []  # the agent was not run blind

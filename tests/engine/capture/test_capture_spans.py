@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.trace import Status, StatusCode
 
 from checkspec.engine.capture import capture_problem, with_captured
+from checkspec.engine.capture import otel
 from checkspec.engine.capture.otel import Collector, spans_of_call
 from checkspec.engine.capture.spans import parse_json
 
@@ -267,3 +268,27 @@ def test_capture_problem_names_the_extra() -> None:
     assert capture_problem("off") is None
     assert capture_problem("otel") is None  # the dev extra brings the SDK
     assert "one of off, otel" in (capture_problem("spans") or "")
+
+
+def test_an_instrumentation_that_does_not_load_is_an_error_naming_it(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An installed instrumentation whose import fails (a dependency of the wrong version).
+    package = tmp_path / "broken_instrumentation"
+    package.mkdir()
+    (package / "__init__.py").write_text("from missing_dependency import Instruments\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        otel, "INSTRUMENTATIONS", (("broken_instrumentation", "Instrumentor", "json"),)
+    )
+    with pytest.raises(otel.CaptureUnavailable) as raised:
+        otel._instrument()  # noqa: SLF001 (the step under test, without the global provider)
+    assert "broken_instrumentation is installed but does not load" in str(raised.value)
+    assert "ModuleNotFoundError" in str(raised.value)
+    # Not installed, or for a package that is not: skipped.
+    monkeypatch.setattr(
+        otel,
+        "INSTRUMENTATIONS",
+        (("not_installed.x", "I", "json"), ("broken_instrumentation", "I", "no_such_package")),
+    )
+    otel._instrument()  # noqa: SLF001
