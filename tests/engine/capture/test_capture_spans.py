@@ -18,8 +18,7 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.trace import Status, StatusCode
 
-from checkspec.engine.capture import capture_problem, with_captured
-from checkspec.engine.capture import otel
+from checkspec.engine.capture import capture_problem, otel, with_captured
 from checkspec.engine.capture.otel import Collector, spans_of_call
 from checkspec.engine.capture.spans import parse_json
 
