@@ -125,6 +125,7 @@ def view_of(span: ReadableSpan) -> SpanView:
     """What the mapping reads of an SDK span."""
     attributes = dict(span.attributes or {})
     events = tuple((e.name, dict(e.attributes or {})) for e in span.events)
+    context, parent = span.context, span.parent
     return SpanView(
         name=span.name,
         attributes=attributes,
@@ -132,6 +133,8 @@ def view_of(span: ReadableSpan) -> SpanView:
         end_ns=span.end_time or 0,
         error=_error_of(span, attributes, events),
         events=events,
+        span_id=context.span_id if context is not None else 0,
+        parent_id=parent.span_id if parent is not None else None,
     )
 
 
@@ -209,6 +212,13 @@ def _instrument() -> None:
         if not instrumentor.is_instrumented_by_opentelemetry:
             instrumentor.instrument()
         done.add(package)
+    if _installed("pydantic_ai"):
+        # pydantic-ai instruments itself (GenAI conventions, tools as execute_tool spans).
+        try:
+            from pydantic_ai import Agent
+        except Exception as exc:
+            raise CaptureUnavailable(f"pydantic_ai is installed but does not load: {exc}") from None
+        Agent.instrument_all()
 
 
 def _installed(module: str) -> bool:

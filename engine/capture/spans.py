@@ -12,7 +12,8 @@ table):
 - OpenInference (`openinference.span.kind` LLM, TOOL, RETRIEVER; `llm.*`, `tool.name`,
   `input.value`/`output.value`, `retrieval.documents.N.document.*`).
 
-What ran wins over what was asked for: when any tool span was recorded, `tool_calls`
+A model call inside another model call (a framework's span, the SDK's under it) counts
+once, as the outer one. What ran wins over what was asked for: when any tool span was recorded, `tool_calls`
 are those spans; otherwise they are the calls the models asked for (an agent on the
 bare SDK runs its tools in plain code, so only the model's request says which).
 """
@@ -42,6 +43,8 @@ class SpanView:
     end_ns: int = 0
     error: str | None = None  # why it ended in error (status ERROR, error.type); None: it did not
     events: Sequence[tuple[str, Mapping[str, Any]]] = field(default_factory=tuple)
+    span_id: int = 0
+    parent_id: int | None = None
 
     @property
     def latency_ms(self) -> float:
@@ -51,7 +54,7 @@ class SpanView:
 def metadata_of(spans: Iterable[SpanView], latency_ms: float) -> dict[str, Any]:
     """The metadata keys of one target call that took `latency_ms`, from its spans."""
     ordered = sorted(spans, key=lambda s: (s.start_ns, s.end_ns))
-    models = [s for s in ordered if _is_model_call(s)]
+    models = _outermost([s for s in ordered if _is_model_call(s)], ordered)
     tools = [s for s in ordered if _is_tool_run(s)]
     retrievals = [s for s in ordered if _is_retrieval(s)]
     tool_calls = [_tool_run(s) for s in tools] if tools else _requested_calls(models)
@@ -98,6 +101,21 @@ def _is_retrieval(span: SpanView) -> bool:
 
 
 # -- model calls ---------------------------------------------------------------------
+
+
+def _outermost(models: list[SpanView], spans: list[SpanView]) -> list[SpanView]:
+    """The model calls not inside another: a framework's chat span and the SDK's own
+    under it (pydantic-ai on the openai SDK, both instrumented) are one call."""
+    parents = {s.span_id: s.parent_id for s in spans if s.span_id}
+    calls = {s.span_id for s in models if s.span_id}
+    kept = []
+    for span in models:
+        above, seen = span.parent_id, 0
+        while above is not None and above not in calls and seen < len(parents):
+            above, seen = parents.get(above), seen + 1
+        if above is None or above not in calls:
+            kept.append(span)
+    return kept
 
 
 def _model_call(span: SpanView) -> dict[str, Any]:

@@ -63,6 +63,27 @@ def answer_or_apologise(question):
         return "Sorry, I cannot help right now."
 '''
 
+# The same agent on a framework (pydantic-ai): its own spans (GenAI conventions, the tool
+# run as an execute_tool span) and, under its model calls, the openai SDK's.
+FRAMEWORK_AGENT = '''
+import os
+
+from pydantic_ai import Agent
+from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.providers.openai import OpenAIProvider
+
+
+def lookup_order(order_id: str) -> str:
+    """Where an order is."""
+    return f"order {order_id} ships tomorrow"
+
+
+def answer(question: str) -> str:
+    provider = OpenAIProvider(base_url=os.environ["OPENAI_BASE_URL"], api_key="test-key")
+    agent = Agent(OpenAIChatModel("stub-model", provider=provider), tools=[lookup_order])
+    return agent.run_sync(question).output
+'''
+
 CHECKS = """
 name: looks the order up
 target: python:agent:answer
@@ -311,3 +332,22 @@ def test_an_instrumentation_that_does_not_load_errors_each_scenario_naming_it(
     ) in done.stdout
     assert "ImportError: needs litellm<1.0" in done.stdout
     assert stub.chat_requests == []  # the agent was not run blind
+
+
+def test_capture_of_an_agent_built_on_a_framework(workspace: Path, stub: OpenAIStub) -> None:
+    write(workspace, "agent.py", FRAMEWORK_AGENT)
+    code, report, err = _run(workspace, stub, "--capture", "otel")
+    assert code == 0, (err, _results(report))
+    metadata = _interaction(report)["metadata"]
+    # The tool as the framework ran it (its execute_tool span), with its result.
+    assert metadata["tool_calls"] == [
+        {
+            "name": "lookup_order",
+            "arguments": {"order_id": "A123"},
+            "result": "order A123 ships tomorrow",
+            "error": None,
+        }
+    ]
+    # Two model calls, not four: the SDK's spans under the framework's are the same calls.
+    assert len(metadata["model_calls"]) == 2 == len(stub.chat_requests)
+    assert metadata["token_count"] == sum(c["token_count"] for c in metadata["model_calls"])

@@ -37,15 +37,17 @@ def _span(tracer: trace.Tracer, name: str, attributes: dict[str, Any]) -> None:
         pass
 
 
-def _chat(tracer: trace.Tracer, model: str, tokens: tuple[int, int], **more: Any) -> None:
-    attributes = {
+def _chat_attributes(model: str, prompt: int, completion: int = 1) -> dict[str, Any]:
+    return {
         "gen_ai.operation.name": "chat",
         "gen_ai.request.model": model,
-        "gen_ai.usage.input_tokens": tokens[0],
-        "gen_ai.usage.output_tokens": tokens[1],
-        **more,
+        "gen_ai.usage.input_tokens": prompt,
+        "gen_ai.usage.output_tokens": completion,
     }
-    _span(tracer, f"chat {model}", attributes)
+
+
+def _chat(tracer: trace.Tracer, model: str, tokens: tuple[int, int], **more: Any) -> None:
+    _span(tracer, f"chat {model}", {**_chat_attributes(model, *tokens), **more})
 
 
 def test_execute_tool_spans_give_the_tools_in_order_with_arguments_and_results(tracer) -> None:
@@ -291,3 +293,15 @@ def test_an_instrumentation_that_does_not_load_is_an_error_naming_it(
         (("not_installed.x", "I", "json"), ("broken_instrumentation", "I", "no_such_package")),
     )
     otel._instrument()  # noqa: SLF001
+
+
+def test_a_model_call_inside_another_counts_once(tracer) -> None:
+    # A framework's chat span with the SDK's own chat span under it: one call.
+    collector, t = tracer
+    with spans_of_call(collector, t) as found:
+        for _ in range(2):
+            outer = t.start_as_current_span("framework chat", attributes=_chat_attributes("m", 5))
+            with outer, t.start_as_current_span("request"):  # something in between
+                _chat(t, "m", (5, 1))
+    assert len(found["model_calls"]) == 2
+    assert found["token_count"] == 12
