@@ -1,5 +1,6 @@
 """The last run of a scenario as Markdown, for a hover on its name: the conversation
-(inputs, outputs and metadata per turn) and each check's verdict with its reason.
+(inputs, outputs, what the agent did when capture recorded it, and metadata per turn)
+and each check's verdict with its reason.
 
 What the agent said is untrusted text: it is shown in code blocks fenced longer than
 any backtick run it holds, so it cannot turn into Markdown (links, images, HTML).
@@ -43,6 +44,8 @@ def transcript_markdown(summary: dict[str, Any]) -> str:
         for turn in turns_by_step.get(step, []):
             parts.append("*inputs*\n\n" + fenced(turn.get("inputs", "")))
             parts.append("*outputs*\n\n" + fenced(turn.get("outputs", "")))
+            if turn.get("activity"):
+                parts.append("*what the agent did*\n\n" + fenced("\n".join(turn["activity"])))
             if turn.get("metadata"):
                 parts.append("*metadata*\n\n" + fenced(turn["metadata"], "json"))
         if step in errors:
