@@ -305,3 +305,15 @@ def test_a_model_call_inside_another_counts_once(tracer) -> None:
                 _chat(t, "m", (5, 1))
     assert len(found["model_calls"]) == 2
     assert found["token_count"] == 12
+
+
+def test_a_call_keeps_a_bounded_number_of_spans(tracer, monkeypatch: pytest.MonkeyPatch) -> None:
+    collector, t = tracer
+    monkeypatch.setattr(otel, "MAX_SPANS_PER_CALL", 3)
+    with spans_of_call(collector, t) as found:
+        for i in range(5):
+            _span(
+                t, f"t{i}", {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": f"t{i}"}
+            )
+    assert found["tools_called"] == ["t0", "t1", "t2"]
+    assert (found["span_count"], found["spans_dropped"]) == (3, 2)
