@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -212,13 +213,23 @@ def _instrument() -> None:
         if not instrumentor.is_instrumented_by_opentelemetry:
             instrumentor.instrument()
         done.add(package)
-    if _installed("pydantic_ai"):
-        # pydantic-ai instruments itself (GenAI conventions, tools as execute_tool spans).
-        try:
-            from pydantic_ai import Agent
-        except Exception as exc:
-            raise CaptureUnavailable(f"pydantic_ai is installed but does not load: {exc}") from None
-        Agent.instrument_all()
+
+
+_pydantic_ai_on = False
+
+
+def _instrument_imported() -> None:
+    """Frameworks that instrument themselves, once the agent's code has imported them:
+    importing one for every capturing worker would cost each agent that does not use it
+    its import (pydantic-ai: most of a second). Checked as each call starts: an agent that
+    imports the framework inside its first call has that call's spans uninstrumented."""
+    global _pydantic_ai_on
+    if not _pydantic_ai_on and "pydantic_ai" in sys.modules:
+        with _install_lock:
+            if not _pydantic_ai_on:
+                # GenAI conventions, tools as execute_tool spans.
+                sys.modules["pydantic_ai"].Agent.instrument_all()
+                _pydantic_ai_on = True
 
 
 def _installed(module: str) -> bool:
@@ -233,6 +244,7 @@ def call_spans() -> Iterator[dict[str, Any]]:
     """Around one target call: the dict it yields is filled, when the call ends, with the
     metadata its spans give (left empty when the call raised). `install()` first."""
     assert _collector is not None, "install() first"
+    _instrument_imported()
     with spans_of_call(_collector, trace.get_tracer("checkspec.capture")) as found:
         yield found
 
