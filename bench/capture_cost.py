@@ -8,7 +8,9 @@ calls one tool, then answers, against the local OpenAI-compatible stub
 (tests/support/openai_stub.py) with `--latency` seconds per model answer. Each round runs
 `checkspec run` (a fresh process, its worker pool, no history) once with `--capture off`
 and once with `--capture otel`, in alternating order; the medians of the wall times and
-the overhead are printed. Every scenario checks the captured `tools_called`, so the
+the overhead are printed, and so are the CPU seconds of the run's processes (the CLI and
+its workers, reaped: RUSAGE_CHILDREN), which other load on the machine disturbs less than
+the wall time. Every scenario checks the captured `tools_called`, so the
 otel runs must all pass (and the off runs all fail: nothing is captured there).
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,18 +50,23 @@ class SlowAnswers(ToolCallingAnswers):
         return super().__call__(body)
 
 
-def run_once(folder: Path, base_url: str, capture: str) -> tuple[float, int]:
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run_once(folder: Path, base_url: str, capture: str) -> tuple[float, float, int]:
     env = {**os.environ, "OPENAI_BASE_URL": base_url, "OPENAI_API_KEY": "bench"}
     checkspec = str(Path(sys.executable).parent / "checkspec")
     command = [checkspec, "run", ".", "--no-history", "--capture", capture, "--format", "json"]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1):
         raise SystemExit(f"checkspec run --capture {capture} failed:\n{done.stderr}")
     import json
 
-    return elapsed, json.loads(done.stdout)["run"]["counts"]["pass"]
+    return elapsed, cpu, json.loads(done.stdout)["run"]["counts"]["pass"]
 
 
 def main() -> int:
@@ -75,20 +83,26 @@ def main() -> int:
         (folder / "orders.suite.yaml").write_text(suite, encoding="utf-8")
         stub.chat = SlowAnswers(args.latency)
         times: dict[str, list[float]] = {"off": [], "otel": []}
+        cpus: dict[str, list[float]] = {"off": [], "otel": []}
         for round_ in range(args.rounds):
             order = ("off", "otel") if round_ % 2 == 0 else ("otel", "off")
             for capture in order:
-                elapsed, passed = run_once(folder, stub.base_url, capture)
+                elapsed, cpu, passed = run_once(folder, stub.base_url, capture)
                 wanted = args.scenarios if capture == "otel" else 0
                 if passed != wanted:
                     raise SystemExit(f"--capture {capture}: {passed} passed, expected {wanted}")
                 times[capture].append(elapsed)
-                print(f"round {round_ + 1} capture {capture:<4} {elapsed:6.2f} s", flush=True)
-    off, on = statistics.median(times["off"]), statistics.median(times["otel"])
-    print(
-        f"{args.scenarios} scenarios, {os.cpu_count()} CPUs: capture off {off:.2f} s, "
-        f"otel {on:.2f} s (median of {args.rounds}): {100 * (on - off) / off:+.1f}%"
-    )
+                cpus[capture].append(cpu)
+                print(
+                    f"round {round_ + 1} capture {capture:<4} {elapsed:6.2f} s, CPU {cpu:6.2f} s",
+                    flush=True,
+                )
+    for what, values in (("wall", times), ("CPU", cpus)):
+        off, on = statistics.median(values["off"]), statistics.median(values["otel"])
+        print(
+            f"{args.scenarios} scenarios, {os.cpu_count()} CPUs, {what}: capture off {off:.2f} s, "
+            f"otel {on:.2f} s (median of {args.rounds}): {100 * (on - off) / off:+.1f}%"
+        )
     return 0
 
 
