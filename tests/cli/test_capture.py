@@ -56,6 +56,15 @@ def answer(question):
     return message.content
 
 
+def answer_chat(question: str) -> str:  # a str parameter: a dataset row's last user message
+    return answer(question)
+
+
+def answer_saying_its_tools(question: str):  # the Hub format's answer with its own metadata
+    content = answer(question)
+    return {"response": {"role": "assistant", "content": content}, "metadata": {"tools_called": ["mine"]}}
+
+
 def answer_or_apologise(question):
     try:
         return answer(question)
@@ -354,3 +363,51 @@ def test_capture_of_an_agent_built_on_a_framework(workspace: Path, stub: OpenAIS
     # Two model calls, not four: the SDK's spans under the framework's are the same calls.
     assert len(metadata["model_calls"]) == 2 == len(stub.chat_requests)
     assert metadata["token_count"] == sum(c["token_count"] for c in metadata["model_calls"])
+
+
+def test_capture_in_a_dataset_reaches_the_answers_metadata(
+    workspace: Path, stub: OpenAIStub
+) -> None:
+    # A Hub-format row: its checks read the answer's metadata (trace.last.outputs.metadata).
+    (workspace / "orders.scenario.yaml").unlink()
+    row = {
+        "interactions": [
+            {
+                "input": {"messages": [{"role": "user", "content": "C3"}]},
+                "checks": [
+                    {"identifier": "tool_called", "params": {"tool": "lookup_order"}},
+                    {
+                        "identifier": "hub_metadata",
+                        "params": {
+                            "json_path_rules": [
+                                {
+                                    "json_path": "$.tools_called[0]",
+                                    "expected_value": "lookup_order",
+                                    "expected_value_type": "string",
+                                }
+                            ]
+                        },
+                    },
+                ],
+            }
+        ]
+    }
+    write(workspace, "orders.dataset.jsonl", json.dumps(row) + "\n")
+    code, report, err = _run(
+        workspace, stub, "--capture", "otel", "--target", "python:agent:answer_chat"
+    )
+    assert code == 0, (err, _results(report))
+    interaction = _interaction(report)
+    assert interaction["outputs"]["response"]["content"].endswith("order C3 ships tomorrow")
+    assert interaction["outputs"]["metadata"]["tools_called"] == ["lookup_order"]
+    assert interaction["metadata"]["tools_called"] == ["lookup_order"]
+
+    # What the target says of itself wins, in its answer and in the interaction's metadata.
+    code, report, err = _run(
+        workspace, stub, "--capture", "otel", "--target", "python:agent:answer_saying_its_tools"
+    )
+    interaction = _interaction(report)
+    assert interaction["outputs"]["metadata"]["tools_called"] == ["mine"]
+    assert interaction["outputs"]["metadata"]["token_count"] > 0  # the rest was captured
+    assert "tools_called" not in interaction["metadata"]
+    assert code == 1  # tool_called reads the answer's metadata: "mine" was called
