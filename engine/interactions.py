@@ -266,16 +266,7 @@ class ChatInteract(Interact[InputType, OutputType, TraceType]):
             outputs = await call_flexible(target, sent, trace, thread=True)
         if isinstance(outputs, str):
             outputs = chat_answer(outputs)
-        interaction = _answered(inputs, outputs, dict(self.metadata), captured)
-        if captured and isinstance(outputs, dict) and "response" in outputs:
-            # The Hub format's answer holds its metadata (`{response, metadata}`), where a
-            # dataset's checks read it (trace.last.outputs.metadata): the captured keys go
-            # there too, under what the target said itself.
-            own = outputs.get("metadata")
-            said = own if isinstance(own, dict) else {}
-            answer = {**outputs, "metadata": {**captured, **said}}
-            interaction = interaction.model_copy(update={"outputs": answer})
-        return interaction
+        return _answered(inputs, outputs, dict(self.metadata), captured)
 
 
 def _answered(

@@ -115,13 +115,15 @@ def with_captured(
     metadata: dict[str, Any], captured: dict[str, Any] | None, outputs: Any = None
 ) -> dict[str, Any]:
     """The interaction's metadata: the captured keys, then `metadata` (the spec's, or the
-    interaction the target returned) over them. A key the target's own answer holds in
-    its `metadata` (`{response, metadata}`) is not captured either: the target said it."""
+    interaction the target returned) over them. A key the target's own answer gives in its
+    `metadata` (`{response, metadata}`, the Hub format) is taken from there: the target
+    said it. The answer itself is left as the target gave it (it is what `--record`
+    writes and what drift compares)."""
     if not captured:
         return metadata
     own = outputs.get("metadata") if isinstance(outputs, dict) else None
-    said = set(own) if isinstance(own, dict) else set()
-    merged = {key: value for key, value in captured.items() if key not in said}
+    said = own if isinstance(own, dict) else {}
+    merged = {key: said.get(key, value) for key, value in captured.items()}
     merged.update(metadata)
     return merged
 

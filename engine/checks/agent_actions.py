@@ -1,7 +1,7 @@
 """tool_called, tools_in_order, no_span_errors, max_model_calls: what the agent did.
 
 They read an interaction's metadata (`trace.last.metadata` unless `metadata_key` says
-otherwise; in dataset files the answer's, `trace.last.outputs.metadata`) under the names `capture: otel` fills (engine/capture, docs/capture.md):
+otherwise, in dataset files too: capture writes there, not into the recorded answer) under the names `capture: otel` fills (engine/capture, docs/capture.md):
 `tool_calls` (`{name, arguments, result, error}` each), `tools_called` (names) and
 `model_calls` (`{model, ..., error}` each). A target that reports these keys itself is
 checked the same way. A missing key is an ERROR that says how to get it, never a FAIL:
@@ -10,7 +10,7 @@ nothing was observed, so nothing can be said of the agent.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
@@ -20,8 +20,6 @@ from ..core.result import CheckResult
 from ..core.trace import Trace
 
 _METADATA = "trace.last.metadata"
-# Dataset files (the Hub format) read the answer's metadata, where capture also puts it.
-_DATASET = {"metadata_key": "trace.last.outputs.metadata"}
 _HOW = "run with `capture: otel` (docs/capture.md), or have the target return it"
 
 
@@ -68,8 +66,6 @@ def matches(actual: Any, expected: Any) -> bool:
 @Check.register("tool_called")
 class ToolCalled(Check):
     """Passes when the agent called the tool (with arguments that match, when given)."""
-
-    dataset_overrides: ClassVar[dict[str, Any]] = _DATASET
 
     tool: str = Field(min_length=1, description="The tool's name, as the agent calls it.")
     arguments: dict[str, Any] | None = Field(
@@ -118,8 +114,6 @@ class ToolCalled(Check):
 class ToolsInOrder(Check):
     """Passes when the agent called these tools in this order (others may come between)."""
 
-    dataset_overrides: ClassVar[dict[str, Any]] = _DATASET
-
     tools: list[str] = Field(
         min_length=1,
         description="Tool names in the order they must be called; other calls may come between.",
@@ -154,8 +148,6 @@ class ToolsInOrder(Check):
 class NoSpanErrors(Check):
     """Passes when no tool call and no model call of the agent ended in error."""
 
-    dataset_overrides: ClassVar[dict[str, Any]] = _DATASET
-
     metadata_key: JSONPathStr = _metadata_field()
 
     async def run(self, trace: Trace) -> CheckResult:
@@ -187,8 +179,6 @@ class NoSpanErrors(Check):
 @Check.register("max_model_calls")
 class MaxModelCalls(Check):
     """Passes when the agent called models at most `max_calls` times."""
-
-    dataset_overrides: ClassVar[dict[str, Any]] = _DATASET
 
     max_calls: int = Field(ge=0, description="The most model calls the agent may make.")
     metadata_key: JSONPathStr = _metadata_field()

@@ -365,10 +365,9 @@ def test_capture_of_an_agent_built_on_a_framework(workspace: Path, stub: OpenAIS
     assert metadata["token_count"] == sum(c["token_count"] for c in metadata["model_calls"])
 
 
-def test_capture_in_a_dataset_reaches_the_answers_metadata(
-    workspace: Path, stub: OpenAIStub
-) -> None:
-    # A Hub-format row: its checks read the answer's metadata (trace.last.outputs.metadata).
+def test_capture_in_a_dataset(workspace: Path, stub: OpenAIStub) -> None:
+    # A Hub-format row: the captured keys are in the interaction's metadata; its answer
+    # stays as the target gave it (what --record writes and drift compares).
     (workspace / "orders.scenario.yaml").unlink()
     row = {
         "interactions": [
@@ -379,13 +378,14 @@ def test_capture_in_a_dataset_reaches_the_answers_metadata(
                     {
                         "identifier": "hub_metadata",
                         "params": {
+                            "metadata_key": "trace.last.metadata",
                             "json_path_rules": [
                                 {
                                     "json_path": "$.tools_called[0]",
                                     "expected_value": "lookup_order",
                                     "expected_value_type": "string",
                                 }
-                            ]
+                            ],
                         },
                     },
                 ],
@@ -398,16 +398,20 @@ def test_capture_in_a_dataset_reaches_the_answers_metadata(
     )
     assert code == 0, (err, _results(report))
     interaction = _interaction(report)
-    assert interaction["outputs"]["response"]["content"].endswith("order C3 ships tomorrow")
-    assert interaction["outputs"]["metadata"]["tools_called"] == ["lookup_order"]
+    assert interaction["outputs"] == {
+        "response": {
+            "role": "assistant",
+            "content": "Here is what I found: order C3 ships tomorrow",
+        }
+    }
     assert interaction["metadata"]["tools_called"] == ["lookup_order"]
 
-    # What the target says of itself wins, in its answer and in the interaction's metadata.
+    # What the target says of itself in its answer's metadata wins.
     code, report, err = _run(
         workspace, stub, "--capture", "otel", "--target", "python:agent:answer_saying_its_tools"
     )
     interaction = _interaction(report)
-    assert interaction["outputs"]["metadata"]["tools_called"] == ["mine"]
-    assert interaction["outputs"]["metadata"]["token_count"] > 0  # the rest was captured
-    assert "tools_called" not in interaction["metadata"]
-    assert code == 1  # tool_called reads the answer's metadata: "mine" was called
+    assert interaction["outputs"]["metadata"] == {"tools_called": ["mine"]}
+    assert interaction["metadata"]["tools_called"] == ["mine"]
+    assert interaction["metadata"]["token_count"] > 0  # the rest was captured
+    assert code == 1  # tool_called: "mine" was called, not lookup_order

@@ -252,9 +252,13 @@ def test_what_the_target_returns_wins_over_what_was_captured() -> None:
         "latency_ms": 1,
         "token_count": 9,
     }
-    # A `{response, metadata}` answer that says its tools: those are not captured.
-    answer = {"response": {"content": "hi"}, "metadata": {"tools_called": ["mine"]}}
-    assert with_captured({}, captured, answer) == {"latency_ms": 12.0, "token_count": 9}
+    # A `{response, metadata}` answer that says its tools: its word is taken.
+    answer = {"response": {"content": "hi"}, "metadata": {"tools_called": ["mine"], "x": 1}}
+    assert with_captured({}, captured, answer) == {
+        "tools_called": ["mine"],
+        "latency_ms": 12.0,
+        "token_count": 9,
+    }
     assert with_captured({"a": 1}, None) == {"a": 1}
 
 
