@@ -8,6 +8,7 @@ any backtick run it holds, so it cannot turn into Markdown (links, images, HTML)
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -56,6 +57,16 @@ def transcript_markdown(summary: dict[str, Any]) -> str:
     if output:
         parts.append("---\n\n*printed*\n\n" + fenced(output))
     return "\n\n".join(parts)
+
+
+def last_check_markdown(check: dict[str, Any]) -> str:
+    """One check of the last run, for a hover on it: its verdict, then what it read (its
+    details, a judge's reason aside: the verdict line has it)."""
+    text = "**Last run**: " + check_line(check)
+    details = {k: v for k, v in (check.get("details") or {}).items() if k != "reason"}
+    if details:
+        text += "\n\n" + fenced(json.dumps(details, indent=1, ensure_ascii=False), "json")
+    return text
 
 
 def check_line(check: dict[str, Any]) -> str:
