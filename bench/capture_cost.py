@@ -3,7 +3,7 @@
     .venv/bin/python bench/capture_cost.py                      # 200 scenarios, 3 rounds
     .venv/bin/python bench/capture_cost.py --scenarios 50 --rounds 1
 
-The agent is tests/cli/test_capture.py's: a plain function on the real openai SDK that
+The agent is tests/support/tool_agent.py's: a plain function on the real openai SDK that
 calls one tool, then answers, against the local OpenAI-compatible stub
 (tests/support/openai_stub.py) with `--latency` seconds per model answer. Each round runs
 `checkspec run` (a fresh process, its worker pool, no history) once with `--capture off`
@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.cli.test_capture import AGENT  # noqa: E402
 from tests.support.openai_stub import ToolCallingAnswers, running_stub  # noqa: E402
+from tests.support.tool_agent import AGENT  # noqa: E402
 
 SCENARIO = """  - name: order {i}
     steps:

@@ -328,8 +328,8 @@ def test_a_task_yields_the_messages_that_came_close_together_as_one_item() -> No
 def test_capture_on_ray_workers(project: Path, cluster: str) -> None:
     """`capture: otel` in a Ray task's process: the openai SDK agent's tool call is read
     from its spans there (the stub's address reaches the workers in the working_dir)."""
-    from tests.cli.test_capture import AGENT as TOOL_AGENT
     from tests.support.openai_stub import ToolCallingAnswers, running_stub
+    from tests.support.tool_agent import AGENT as TOOL_AGENT
 
     (project / "ray_agent.py").write_text(
         TOOL_AGENT.replace(
