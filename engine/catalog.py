@@ -351,6 +351,20 @@ SETTINGS: tuple[Setting, ...] = (
         "Runs the history keeps; the oldest go past it.",
         minimum=1,
     ),
+    # -- capture (issue 51) --
+    Setting(
+        "capture",
+        str,
+        "off",
+        "What a run records of each call of the target besides its answer: off, or otel "
+        "(the OpenTelemetry spans the call produces, read into the interaction's metadata: "
+        "tools_called, tool_calls, token_count, prompt_tokens, completion_tokens, latency_ms, "
+        "model_calls, retrieved_docs, context; needs pip install 'checkspec[otel]').",
+        flag="--capture",
+        editor=True,
+        choices=("off", "otel"),
+    ),
+    # -- end capture --
     # -- workspace diagnostics (issue 28 item 3) --
     Setting(
         "diagnostics_scope",
@@ -366,6 +380,48 @@ SETTINGS: tuple[Setting, ...] = (
     # -- end workspace diagnostics --
 )
 SETTINGS_BY_NAME: Mapping[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+# What `capture: otel` records (issue 51) -------------------------------------------
+# The keys engine/capture fills in an interaction's metadata, for completion of
+# `trace.last.metadata.` paths and the docs; the mapping from spans is docs/capture.md.
+
+
+@dataclass(frozen=True)
+class CapturedKey:
+    name: str
+    detail: str  # its type, shown beside it
+    description: str
+    item_keys: tuple[str, ...] = ()  # the keys of each item of a list of records
+
+
+CAPTURED_METADATA: tuple[CapturedKey, ...] = (
+    CapturedKey("tools_called", "list of names", "The tools the agent called, in call order."),
+    CapturedKey(
+        "tool_calls",
+        "list of calls",
+        "Each tool call: its name, arguments (parsed from JSON), result and error.",
+        ("name", "arguments", "result", "error"),
+    ),
+    CapturedKey("token_count", "number", "Tokens of every model call (prompt and completion)."),
+    CapturedKey("prompt_tokens", "number", "Prompt (input) tokens of every model call."),
+    CapturedKey("completion_tokens", "number", "Completion (output) tokens of every model call."),
+    CapturedKey("latency_ms", "number", "Milliseconds the target call took."),
+    CapturedKey(
+        "model_calls",
+        "list of calls",
+        "Each model call: its model, tokens, latency and error.",
+        ("model", "prompt_tokens", "completion_tokens", "token_count", "latency_ms", "error"),
+    ),
+    CapturedKey(
+        "retrieved_docs",
+        "list of documents",
+        "The documents retriever spans reported: content, id, score, metadata.",
+        ("content", "id", "score", "metadata"),
+    ),
+    CapturedKey("context", "list of texts", "The retrieved documents' contents (groundedness)."),
+    CapturedKey("span_count", "number", "The spans the call made (0: nothing instrumented)."),
+)
 
 
 EDITOR_SETTINGS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.editor)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic
 
 from pydantic import Field, SerializeAsAny, field_validator
 
+from .capture import target_call, with_captured
 from .core.check import ANY_KIND_MARKER, KindModel
 from .core.construct import construct
 from .core.exceptions import InteractionGenerationError
@@ -176,19 +177,18 @@ class Interact(InteractionSpec[InputType, OutputType, TraceType]):
         self, inputs: Any, trace: Any, target: Target | None
     ) -> Interaction[Any, Any]:
         outputs = self.outputs
+        captured = None
         if callable(outputs):
-            outputs = await call_injected(outputs, {"inputs": inputs, "trace": trace})
+            with target_call() as captured:
+                outputs = await call_injected(outputs, {"inputs": inputs, "trace": trace})
         elif target is not None:
             # A target (scenario or run) answers even where outputs were recorded: the
             # recordings are what a run without a target replays.
-            outputs = await call_flexible(target, inputs, trace, thread=True)
+            with target_call() as captured:
+                outputs = await call_flexible(target, inputs, trace, thread=True)
         elif outputs is MISSING:
             raise NoOutputError(_NO_OUTPUT)
-        if isinstance(outputs, Interaction):  # an answer may be a full interaction
-            return outputs
-        return construct(
-            Interaction, {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)}
-        )
+        return _answered(inputs, outputs, dict(self.metadata), captured)
 
     async def _extend(self, trace: Trace[Any, Any], target: Target | None) -> Trace[Any, Any]:
         inputs = self.inputs
@@ -262,14 +262,31 @@ class ChatInteract(Interact[InputType, OutputType, TraceType]):
         if target is None or callable(self.outputs) or messages is None:
             return await super()._answer(inputs, trace, target)
         sent = last_user_text(messages) if wants_text(target) else inputs
-        outputs = await call_flexible(target, sent, trace, thread=True)
-        if isinstance(outputs, Interaction):
-            return outputs
+        with target_call() as captured:
+            outputs = await call_flexible(target, sent, trace, thread=True)
         if isinstance(outputs, str):
             outputs = chat_answer(outputs)
-        return construct(
-            Interaction, {"inputs": inputs, "outputs": outputs, "metadata": dict(self.metadata)}
-        )
+        return _answered(inputs, outputs, dict(self.metadata), captured)
+
+
+def _answered(
+    inputs: Any, outputs: Any, metadata: dict[str, Any], captured: dict[str, Any] | None
+) -> Interaction[Any, Any]:
+    """The interaction of an answer, with what was captured of its call (capture: otel)
+    under the metadata the spec or the answer gives."""
+    if isinstance(outputs, Interaction):  # an answer may be a full interaction
+        if not captured:
+            return outputs
+        merged = with_captured(dict(outputs.metadata), captured, outputs.outputs)
+        return outputs.model_copy(update={"metadata": merged})
+    return construct(
+        Interaction,
+        {
+            "inputs": inputs,
+            "outputs": outputs,
+            "metadata": with_captured(metadata, captured, outputs),
+        },
+    )
 
 
 class _Bound:

@@ -80,6 +80,7 @@ class Settings:
     max_cost: float | None = _default("max_cost")  # dollars a run may spend; None: no budget
     history: bool = _default("history")  # keep the run in .checkspec/history.db
     history_max_runs: int = _default("history_max_runs")
+    capture: str = _default("capture")  # off | otel: spans of each target call (engine/capture)
     diagnostics_scope: str = _default("diagnostics_scope")  # openFiles | workspace (editor)
     # From the environment only (no file holds a secret): CHECKSPEC_API_KEY,
     # CHECKSPEC_EMBEDDING_API_KEY, and OPENAI_API_BASE for `openai/` models without api_base.

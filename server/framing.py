@@ -17,9 +17,15 @@ A message that fails any of these is a framing error: the stream cannot be trust
 it, so what was seen is logged and the process exits with code 1; the editor's client
 restarts a server that exits (VS Code's does, up to 5 times in 3 minutes).
 
-A well-framed body that is not UTF-8 JSON (an object or a batch) is a protocol error,
-not a framing one: it is answered as JSON-RPC 2.0 says (error -32700, with the request's
-id when one can be read, else null), logged in one line, and skipped; the server goes on.
+A well-framed body that is not UTF-8 JSON is a protocol error, not a framing one: it is
+answered as JSON-RPC 2.0 says (error -32700, with the request's id when one can be read,
+else null), logged in one line, and skipped; the server goes on. So is JSON that is not a
+request, a notification or a response of JSON-RPC 2.0 (error -32600 Invalid Request, id
+null): a batch (an array: LSP has none, and pygls would fail on it with a traceback), an
+id that is neither an integer nor a string (an object, `1e400`, which Python reads as an
+infinity and would answer as `Infinity`, not JSON), a method that is not a string, a
+`jsonrpc` other than "2.0". Their params are checked later, against the method's types
+(protocol.py: -32602).
 A wrong Content-Length shows up at the next header, which is then not one: framing lost.
 pygls gets each good message as `Content-Length: N` + the body, through `readline` and
 `read`.
@@ -44,6 +50,11 @@ MAX_HEADER_LINE = 8192
 MAX_HEADER_LINES = 32
 EXIT_FRAMING = 1
 PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+# No LSP message nests this deep; a handler walking such params could hit Python's
+# recursion limit (~1,000 levels, where JSON past it is not even read).
+MAX_NESTING = 200
 _CHUNK = 1 << 20
 # A header: an HTTP token (RFC 9110), a colon, a value.
 _HEADER = re.compile(rb"([A-Za-z0-9!#$%&'*+.^_`|~-]+):[ \t]*([^\r\n]*)\r?\n")
@@ -128,10 +139,10 @@ class FramedInput:
             if body is None:
                 self._ended = True
                 return False
-            problem = malformed(body)
-            if problem is None:
+            refused = refusal(body)
+            if refused is None:
                 break
-            self._refuse(body, problem)
+            self._refuse(body, *refused)
         self._frame = b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
         self._at = 0
         return True
@@ -174,13 +185,17 @@ class FramedInput:
         del self._input[:length]
         return body
 
-    def _refuse(self, body: bytes, problem: str) -> None:
-        """Answer a well-framed body that is not a JSON-RPC message: -32700, go on."""
+    def _refuse(self, body: bytes, code: int, problem: str) -> None:
+        """Answer a well-framed body that is not a JSON-RPC message (-32700, -32600), go on.
+
+        A response (no method) is never answered, as JSON-RPC says: only logged."""
         log.warning("LSP message refused (%s): %s", problem, _shown(body))
-        if self._answer is None:
+        if self._answer is None or code == _NOT_ANSWERED:
             return
-        error = {"code": PARSE_ERROR, "message": f"Parse error: {problem}"}
-        answer = {"jsonrpc": "2.0", "id": _request_id(body), "error": error}
+        title = _TITLES[code]
+        error = {"code": code, "message": f"{title}: {problem}"}
+        request_id = None if code == INVALID_REQUEST else _request_id(body)
+        answer = {"jsonrpc": "2.0", "id": request_id, "error": error}
         payload = json.dumps(answer).encode()
         try:
             self._answer(b"Content-Length: %d\r\n\r\n%s" % (len(payload), payload))
@@ -225,19 +240,81 @@ class FramedInput:
         return True
 
 
-def malformed(body: bytes) -> str | None:
-    """Why `body` is not a JSON-RPC message (UTF-8 JSON, an object or a batch), or None."""
+_NOT_ANSWERED = 0  # a refused response or notification: logged, never answered
+_TITLES = {
+    PARSE_ERROR: "Parse error",
+    INVALID_REQUEST: "Invalid Request",
+    INVALID_PARAMS: "Invalid params",
+}
+
+
+def refusal(body: bytes) -> tuple[int, str] | None:
+    """The error code and why `body` is not one JSON-RPC 2.0 message pygls can take, or
+    None: -32700 not UTF-8 JSON, -32600 not a request, notification or response."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"not UTF-8 at byte {exc.start}"
+        return PARSE_ERROR, f"not UTF-8 at byte {exc.start}"
     try:
         message = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        return f"not JSON ({str(exc).split(':')[0]})"
-    if not isinstance(message, dict | list):
-        return "not a JSON-RPC message (an object or a batch)"
+        return PARSE_ERROR, f"not JSON ({str(exc).split(':')[0]})"
+    if isinstance(message, list):
+        return INVALID_REQUEST, "a batch (an array); LSP sends one message at a time"
+    if not isinstance(message, dict):
+        return INVALID_REQUEST, "not a JSON-RPC message (an object)"
+    problem = invalid_request(message)
+    if problem is None:
+        if not nested_deeper(message, MAX_NESTING):
+            return None
+        problem = f"params nested more than {MAX_NESTING} levels deep"
+        if "method" in message and "id" in message:
+            return INVALID_PARAMS, problem
+        return _NOT_ANSWERED, problem  # a notification: never answered
+    answered = "method" in message or not ("result" in message or "error" in message)
+    return (INVALID_REQUEST if answered else _NOT_ANSWERED), problem
+
+
+def invalid_request(message: dict[str, Any]) -> str | None:
+    """Why an object is not a JSON-RPC 2.0 message pygls can answer, or None."""
+    if message.get("jsonrpc") != "2.0":
+        return 'not "jsonrpc": "2.0"'
+    if "id" in message and not valid_id(message["id"]):
+        return f"an id must be an integer or a string, not {_kind(message['id'])}"
+    if "method" in message and not isinstance(message["method"], str):
+        return f"a method must be a string, not {_kind(message['method'])}"
+    if "method" not in message and "id" not in message:
+        return "neither a method nor an id"
     return None
+
+
+def nested_deeper(message: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` deep (a walk without recursion)."""
+    level: list[Any] = [message]
+    for _ in range(limit + 1):
+        level = [
+            inner
+            for value in level
+            for inner in (value.values() if isinstance(value, dict) else value)
+            if isinstance(inner, dict | list)
+        ]
+        if not level:
+            return False
+    return True
+
+
+def valid_id(value: Any) -> bool:
+    """An LSP id: an integer or a string (JSON-RPC's fractional numbers and null aside;
+    a JSON number read as a float, such as 1e400, could not be answered as JSON)."""
+    return (isinstance(value, int) and not isinstance(value, bool)) or isinstance(value, str)
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    return {dict: "an object", list: "an array", bool: "a boolean", type(None): "null"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _request_id(body: bytes) -> Any:

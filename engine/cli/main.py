@@ -279,6 +279,8 @@ def _setting_options(command: argparse.ArgumentParser) -> None:
                 metavar=setting.unit.upper(),
                 help=cli_help(setting.name),
             )
+        elif setting.choices is not None:
+            command.add_argument(*names, choices=setting.choices, help=cli_help(setting.name))
         else:
             metavar = setting.name.upper()
             command.add_argument(*names, metavar=metavar, help=cli_help(setting.name))
@@ -555,7 +557,13 @@ def _run(args: argparse.Namespace) -> int:
         max_cost=args.max_cost,
         rerun=False if args.no_rerun else None,
         history=False if args.no_history else None,
+        capture=args.capture,
     )
+    from ..capture import capture_problem
+
+    if problem := capture_problem(settings.capture, settings.python):
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_INVALID
     if args.dry_run:
         from ..spec.scenario_analysis import keep_scenarios
         from .dry_run import print_plan

@@ -98,6 +98,8 @@ def scenario_lines(run: ScenarioRun, seen: dict[str, str] | None = None) -> list
             else:
                 seen[message] = _same_as(check, f"{run.path}:{line}")
         lines.append(f"      {LABELS[check.status.value]} {name} at {run.path}:{line}: {message}")
+    if result.status.value in ("fail", "error"):
+        lines.extend(_captured_lines(run))
     if run.output and result.status.value in ("fail", "error"):
         printed = run.output.rstrip("\n").splitlines()
         shown = printed[-OUTPUT_LINES:]
@@ -113,6 +115,18 @@ def _same_as(check: CheckResult, where: str) -> str:
     model = details.get("model")
     about = f", model {model}" if isinstance(model, str) and model else ""
     return f"same error as above ({where}{about})"
+
+
+def _captured_lines(run: ScenarioRun) -> list[str]:
+    """What the agent did in each interaction, as `capture: otel` recorded it."""
+    from ..capture.summary import activity_lines, has_capture
+
+    lines: list[str] = []
+    for number, interaction in enumerate(run.result.final_trace.interactions, 1):
+        if has_capture(interaction.metadata):
+            lines.append(f"      what the agent did (interaction {number}):")
+            lines.extend(f"        | {line}" for line in activity_lines(interaction.metadata))
+    return lines
 
 
 def to_json(report: RunReport) -> str:

@@ -79,6 +79,10 @@ BUILT_IN_CHECKS: dict[str, str] = {
     "readability": f"{_CHECKS}.readability",
     "rego_policy": f"{_CHECKS}.rego_policy",
     **dict.fromkeys(
+        ("tool_called", "tools_in_order", "no_span_errors", "max_model_calls"),
+        f"{_CHECKS}.agent_actions",
+    ),
+    **dict.fromkeys(
         (
             "answer_relevance",
             "conformity",

@@ -269,6 +269,13 @@ class _RedactingStream:
         return getattr(self._stream, name)
 
 
+def unmasked(stream: TextIO) -> TextIO:
+    """The stream under a masked one (`redacted_streams`), for the one text a command
+    prints for its own user to use as is: `checkspec view`'s URL carries the token the
+    user's browser needs (`?token=` reads as a secret, and is one, for anyone else)."""
+    return stream._stream if isinstance(stream, _RedactingStream) else stream  # noqa: SLF001
+
+
 @contextmanager
 def redacted_streams() -> Iterator[None]:
     """sys.stdout and sys.stderr masked for the block (a command's every message)."""

@@ -34,11 +34,16 @@ async def run_job(job: Job, settings: Settings | None = None, gate: Any = None) 
     No settings: the environment's and the process's gate (library use)."""
     if settings is None:
         return await _run_job(job)
+    from ..capture import CaptureUnavailable, capturing
     from ..llm import limits
     from ..settings import use_settings
 
     with use_settings(settings), limits.gating(gate):
-        return await _run_job(job)
+        try:
+            with capturing(settings.capture):
+                return await _run_job(job)
+        except CaptureUnavailable as exc:  # this process cannot capture: said per scenario
+            return stopped(job.scenario, str(exc), exception_type="CaptureUnavailable")
 
 
 async def _run_job(job: Job) -> ScenarioResult:

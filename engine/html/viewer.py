@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..core.redact import unmasked
 from ..history.store import HistoryError
 from ..llm.snapshot import redactor
 from .page import page, render_compare, render_report
@@ -302,7 +303,8 @@ def serve(viewer: Viewer, host: str, port: int) -> int:
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     url = f"http://{shown}:{server.server_address[1]}/?token={token}"
     try:  # the URL printed inside: a Ctrl-C as soon as it is seen still stops cleanly
-        print(f"checkspec view: {url} (Ctrl-C stops)", flush=True)
+        # Unmasked: the token is the user's way in (core/redact.py would hide `?token=`).
+        print(f"checkspec view: {url} (Ctrl-C stops)", file=unmasked(sys.stdout), flush=True)
         server.serve_forever()
     except KeyboardInterrupt:
         print("checkspec view: stopped", file=sys.stderr)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ..catalog import SCHEMA_KEY
 from ..core.gcpause import gc_paused
+from .cancel import checkpoint
 from .check_analysis import Context
 from .config_analysis import config_of
 from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
@@ -240,6 +241,7 @@ def _analyze_jsonl(
     for number, line in enumerate(LinesView(index)):
         if not line.strip():
             continue
+        checkpoint()  # the language server may stop a superseded analysis here (cancel.py)
         row = read_jsonl_row(line, number)
         problems.extend(row.problems)
         rows.append(row)

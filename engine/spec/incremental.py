@@ -27,6 +27,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 from ..core.gcpause import gc_paused
+from .cancel import checkpoint
 from .document import Document, analyze, read_row_entry
 from .kinds import FileKind, kind_from_name
 from .layouts import Layout, RowsLayout, cut_by_entry, flagged, workspace_key
@@ -426,6 +427,7 @@ def _reread_rows(
         line = new.line(number)
         if not line.strip():
             continue
+        checkpoint()  # before anything is committed (cancel.py)
         row = read_jsonl_row(line, number)  # the limits are each row's: none to the file
         total += row.nodes
         fresh.append(row)

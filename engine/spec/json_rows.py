@@ -292,11 +292,17 @@ FOLD_DEPTH = 200
 FOLD_NODES = 750_000
 
 
+# A row longer than this keeps its nodes: reading it again would take seconds (a 50 MB
+# row), each time the language server completes or hovers in it after an analysis.
+FOLD_LONGEST = 1_000_000
+
+
 def fold(root: Node) -> None:
     """Let the nodes of a row's root go, when `read_row` read it (its Shift then keeps the
     line, to read them again on demand). The same object: whoever holds the root (its
     entry, the layout's row, a rebuild of its scenario) holds it still."""
-    if type(root) is not Node or root._cell.text is None:
+    text = root._cell.text
+    if type(root) is not Node or text is None or len(text) > FOLD_LONGEST:
         return
     for slot in _CONTENT:
         delattr(root, slot)

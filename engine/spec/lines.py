@@ -125,7 +125,7 @@ class LineIndex:
         line = self._firsts[chunk] + index
         # An offset between \r and \n belongs to the end of the line they close.
         start = base + self._chunks[chunk][index]
-        return Position(line, min(offset - start, len(self.line(line))))
+        return Position(line, min(offset - start, self._width(line, start)))
 
     def offset(self, pos: Position) -> int:
         """The character offset of a position (clamped to its line and the text)."""
@@ -137,27 +137,35 @@ class LineIndex:
         character = pos.character
         if character <= 0:
             return start
-        # The line's width without slicing it out (as `line` would): a big file's analysis
-        # asks for the offsets of every scenario.
-        end = self._start(pos.line + 1)
+        return start + min(character, self._width(pos.line, start))
+
+    def _width(self, number: int, start: int) -> int:
+        """The length of line `number` (starting at `start`) without slicing it out, as
+        `line` would: a big file's analysis asks for the offsets of every scenario, and a
+        50 MB line is 50 MB to copy for each position the server converts."""
+        end = self._start(number + 1)
         if end is None:
-            width = len(self.text) - start
-        else:
-            width = end - start - (2 if self.text.startswith("\r\n", end - 2) else 1)
-        return start + min(character, width)
+            return len(self.text) - start
+        return end - start - (2 if self.text.startswith("\r\n", end - 2) else 1)
+
+    def start(self, number: int) -> int | None:
+        """The offset where line `number` starts (None: past the last line)."""
+        return None if number < 0 else self._start(number)
 
     @property
     def end(self) -> Position:
         last = len(self) - 1
-        return Position(last, len(self.line(last)))
+        start = self._start(last)
+        return Position(last, 0 if start is None else self._width(last, start))
 
     def clamp(self, pos: Position) -> Position:
         """The nearest position inside the document."""
         if pos.line < 0:
             return Position(0, 0)
-        if self._start(pos.line) is None:
+        start = self._start(pos.line)
+        if start is None:
             return self.end
-        width = len(self.line(pos.line))
+        width = self._width(pos.line, start)
         if 0 <= pos.character <= width:
             return pos
         return Position(pos.line, max(0, min(pos.character, width)))

@@ -23,6 +23,7 @@ from ..core.input_generator import InputGenerator
 from ..core.sentinel import MISSING
 from ..interactions import ChatInteract, Interact, InteractionSpec
 from ..scenarios.scenario import Scenario, Step
+from .cancel import checkpoint
 from .check_analysis import Context, analyze_check, check_problems, label_removal, text_of
 from .datasets import DatasetInteraction, DatasetScenario, record_name
 from .fields import (
@@ -399,6 +400,7 @@ class EntryReader:
     dataset_name: str = ""
 
     def __call__(self, node: Node, index: int, lines: LineIndex) -> ScenarioEntry:
+        checkpoint()  # the language server may stop a superseded analysis here (cancel.py)
         ctx = self.ctx if lines is self.ctx.index else replace(self.ctx, index=lines)
         if self.schemas is None:
             return scenario_entry(node, ctx, index)

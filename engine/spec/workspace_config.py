@@ -156,6 +156,7 @@ class WorkspaceConfig(BaseModel):
     max_cost: float | None = setting_field("max_cost")
     history: bool = setting_field("history")
     history_max_runs: int = setting_field("history_max_runs")
+    capture: Literal["off", "otel"] = setting_field("capture")
     diagnostics_scope: Literal["openFiles", "workspace"] = setting_field("diagnostics_scope")
     custom_checks: list[CustomCheck] = Field(
         default_factory=list, description="Workspace checks referenced by their custom_ identifier."

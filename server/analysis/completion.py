@@ -362,8 +362,12 @@ class _Request:
                 documentation=key.documentation,
                 sort=f"{i:04d}",
             )
-            for i, key in enumerate(next_keys(steps, recorded))
+            for i, key in enumerate(next_keys(steps, recorded, self._captures()))
         ]
+
+    def _captures(self) -> bool:
+        """The workspace's runs capture spans (`capture: otel`): its keys are offered."""
+        return self.workspace is not None and self.workspace.config.capture == "otel"
 
     def _path_starts(self, doc: FieldDoc) -> list[Completion]:
         starts = [f"{ROOT}."]

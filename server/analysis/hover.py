@@ -27,7 +27,7 @@ from .recorded import recorded_at
 from .rows import row_document
 from .schema import MappingShape, check_fields, named_class, shape_at
 from .trace_paths import keys_at, parse_steps, walk
-from .transcript import transcript_markdown
+from .transcript import last_check_markdown, transcript_markdown
 
 _MAX_SHOWN = 1500
 
@@ -126,6 +126,29 @@ def last_run_hover(
         if entry.head.contains(position):
             return HoverInfo(transcript_markdown(run.summary), entry.head)
     return None
+
+
+def with_last_check(
+    found: HoverInfo | None,
+    document: Document,
+    text: str,
+    runs: dict[int, LastRun],
+    position: Position,
+) -> HoverInfo | None:
+    """On a check's `kind:` after a run (while its scenario's text is unchanged): what the
+    check found then (its verdict, and the values it read: what capture recorded, say)
+    above what `found` says."""
+    for entry, run in current_runs(document, text, runs):
+        for check in entry.checks:
+            if not check.head.contains(position):
+                continue
+            for shown in run.summary.get("checks", []):
+                if (shown.get("step"), shown.get("index")) == (check.step, check.index):
+                    above = last_check_markdown(shown)
+                    if found is None:
+                        return HoverInfo(above, check.head)
+                    return HoverInfo(f"{above}\n\n---\n\n{found.markdown}", found.range)
+    return found
 
 
 def _kind_markdown(

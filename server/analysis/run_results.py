@@ -209,16 +209,19 @@ def turns(result: ScenarioResult) -> list[dict[str, Any]]:
             for i in range(first, last + 1):
                 step_of[i] = s
             first = last + 1
+    from checkspec.engine.capture.summary import activity_lines, has_capture
+
     found = []
     for i, interaction in enumerate(result.final_trace.interactions[:_MAX_TURNS]):
-        found.append(
-            {
-                "step": step_of.get(i, 0),
-                "inputs": _shown(interaction.inputs),
-                "outputs": _shown(interaction.outputs),
-                "metadata": _shown(interaction.metadata) if interaction.metadata else "",
-            }
-        )
+        turn = {
+            "step": step_of.get(i, 0),
+            "inputs": _shown(interaction.inputs),
+            "outputs": _shown(interaction.outputs),
+            "metadata": _shown(interaction.metadata) if interaction.metadata else "",
+        }
+        if has_capture(interaction.metadata):  # what the agent did (capture: otel)
+            turn["activity"] = activity_lines(interaction.metadata)
+        found.append(turn)
     return found
 
 

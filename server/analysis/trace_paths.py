@@ -2,7 +2,8 @@
 
 The first two levels are the engine's own models (`trace.last`, `trace.interactions[i]`,
 then `inputs` / `outputs` / `metadata`); below that the keys are the user's data, taken
-from what the scenario recorded.
+from what the scenario recorded; below `metadata`, in a workspace with `capture: otel`,
+also the keys capture fills (the catalog's CAPTURED_METADATA).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from checkspec.engine.catalog import CAPTURED_METADATA
 from checkspec.engine.core.sentinel import MISSING
 from checkspec.engine.core.trace import Interaction, Trace
 
@@ -61,8 +63,11 @@ def format_name(name: str) -> str:
     return name if _PLAIN_NAME.fullmatch(name) else "'" + name.replace("'", "") + "'"
 
 
-def next_keys(steps: list[Step], recorded: RecordedScenario | None) -> list[PathKey]:
-    """What may follow `trace` + steps + '.'."""
+def next_keys(
+    steps: list[Step], recorded: RecordedScenario | None, captured: bool = False
+) -> list[PathKey]:
+    """What may follow `trace` + steps + '.'; `captured`: the run captures spans
+    (`capture: otel`), so the metadata holds its keys too (after the recorded ones)."""
     if not steps:
         return _trace_fields()
     head = steps[0]
@@ -70,9 +75,35 @@ def next_keys(steps: list[Step], recorded: RecordedScenario | None) -> list[Path
         return _interaction_fields()
     if head == "interactions" and len(steps) == 2 and isinstance(steps[1], int):
         return _interaction_fields()
-    if recorded is None:
-        return []
-    return _data_keys(_values_at(steps, recorded))
+    keys = [] if recorded is None else _data_keys(_values_at(steps, recorded))
+    if captured:
+        seen = {key.name for key in keys}
+        keys += [key for key in _captured_keys(steps) if key.name not in seen]
+    return keys
+
+
+def _captured_keys(steps: list[Step]) -> list[PathKey]:
+    """The keys capture fills at `steps`: under an interaction's metadata, and in each
+    item of its lists of records (`tool_calls[0].`)."""
+    rest: list[Step] | None
+    if steps[:2] == ["last", "metadata"]:
+        rest = steps[2:]
+    elif len(steps) >= 3 and steps[0] == "interactions" and isinstance(steps[1], int):
+        rest = steps[3:] if steps[2] == "metadata" else None
+    else:
+        rest = None
+    if rest == []:
+        return [
+            PathKey(k.name, k.detail, f"{k.description} Captured (capture: otel).")
+            for k in CAPTURED_METADATA
+        ]
+    if rest is not None and len(rest) == 2 and isinstance(rest[1], int):
+        for key in CAPTURED_METADATA:
+            if key.name == rest[0]:
+                return [
+                    PathKey(name, "captured", f"Of each of {key.name}.") for name in key.item_keys
+                ]
+    return []
 
 
 def _trace_fields() -> list[PathKey]:

@@ -1,5 +1,6 @@
 """The last run of a scenario as Markdown, for a hover on its name: the conversation
-(inputs, outputs and metadata per turn) and each check's verdict with its reason.
+(inputs, outputs, what the agent did when capture recorded it, and metadata per turn)
+and each check's verdict with its reason.
 
 What the agent said is untrusted text: it is shown in code blocks fenced longer than
 any backtick run it holds, so it cannot turn into Markdown (links, images, HTML).
@@ -7,6 +8,7 @@ any backtick run it holds, so it cannot turn into Markdown (links, images, HTML)
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -43,6 +45,8 @@ def transcript_markdown(summary: dict[str, Any]) -> str:
         for turn in turns_by_step.get(step, []):
             parts.append("*inputs*\n\n" + fenced(turn.get("inputs", "")))
             parts.append("*outputs*\n\n" + fenced(turn.get("outputs", "")))
+            if turn.get("activity"):
+                parts.append("*what the agent did*\n\n" + fenced("\n".join(turn["activity"])))
             if turn.get("metadata"):
                 parts.append("*metadata*\n\n" + fenced(turn["metadata"], "json"))
         if step in errors:
@@ -53,6 +57,16 @@ def transcript_markdown(summary: dict[str, Any]) -> str:
     if output:
         parts.append("---\n\n*printed*\n\n" + fenced(output))
     return "\n\n".join(parts)
+
+
+def last_check_markdown(check: dict[str, Any]) -> str:
+    """One check of the last run, for a hover on it: its verdict, then what it read (its
+    details, a judge's reason aside: the verdict line has it)."""
+    text = "**Last run**: " + check_line(check)
+    details = {k: v for k, v in (check.get("details") or {}).items() if k != "reason"}
+    if details:
+        text += "\n\n" + fenced(json.dumps(details, indent=1, ensure_ascii=False), "json")
+    return text
 
 
 def check_line(check: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ problem does not shift it.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,9 @@ def negotiate_encoding(offered: list[str] | None) -> types.PositionEncodingKind:
     return types.PositionEncodingKind(early_initialize.negotiate_encoding(offered))
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 class PositionCodec:
     """Columns of one text, between code points (analysis) and the client's encoding.
 
@@ -45,31 +49,35 @@ class PositionCodec:
 
     def __init__(self, text: str, encoding: str, lines: LineIndex | None = None) -> None:
         self._lines = lines if lines is not None and lines.text is text else index_of(text)
-        self._utf16 = encoding != UTF32
+        self._text = text
+        # UTF-16 columns differ from code points only past U+FFFF. str.isascii is O(1) (a
+        # flag of the string): most texts never need a conversion. Lines are never sliced
+        # out: a 50 MB line would be copied for each position converted.
+        self._utf16 = encoding != UTF32 and not text.isascii()
 
     def to_lsp(self, pos: Position) -> types.Position:
         pos = self._lines.clamp(pos)
         character = pos.character
         if self._utf16 and character:
-            prefix = self._lines.line(pos.line)[:character]
-            if not prefix.isascii():
-                character += sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+            start = self._lines.start(pos.line) or 0
+            character += sum(1 for _ in _ASTRAL.finditer(self._text, start, start + character))
         return types.Position(line=pos.line, character=character)
 
     def from_lsp(self, pos: types.Position) -> Position:
-        character = pos.character
-        if self._utf16:
-            line = self._lines.line(pos.line)
-            if not line.isascii():
-                units = 0
-                for index, ch in enumerate(line):
-                    if units >= pos.character:
-                        character = index
-                        break
-                    units += 2 if ord(ch) > 0xFFFF else 1
-                else:
-                    character = len(line) + max(pos.character - units, 0)
-        return Position(pos.line, character)
+        units = pos.character
+        start = self._lines.start(pos.line) if self._utf16 else None
+        if start is None:
+            return Position(pos.line, units)
+        end = self._lines.offset(Position(pos.line, 1 << 62))  # the line's end
+        passed = 0  # characters past U+FFFF before the column: two units, one point
+        floor = 0  # a column inside such a pair falls after its character
+        for found in _ASTRAL.finditer(self._text, start, end):
+            at = found.start() - start
+            if at + passed >= units:
+                break
+            passed += 1
+            floor = at + 1
+        return Position(pos.line, max(units - passed, floor))
 
     def range(self, rng: Range) -> types.Range:
         return types.Range(start=self.to_lsp(rng.start), end=self.to_lsp(rng.end))

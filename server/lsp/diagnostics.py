@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .background import analysed, in_background
 from .convert import RUN_SOURCE, to_diagnostic
 from .guard import report
 
@@ -73,6 +74,9 @@ def publish(ls: Host, uri: str) -> None:
     doc = ls.store.get(uri)
     if doc is None:
         return
+    if in_background(doc):  # analysed off the loop; published once made (background.py)
+        ls.spawn(_publish_when_analysed(ls, doc))
+        return
     try:
         found = diagnostics_of(ls, doc)
     except Exception as exc:  # an analysis bug must not silence the other documents
@@ -81,6 +85,18 @@ def publish(ls: Host, uri: str) -> None:
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=doc.version)
     )
+
+
+async def _publish_when_analysed(ls: Host, doc: OpenDocument) -> None:
+    """Publish a big document's diagnostics once its analysis is made; nothing when an
+    edit made it stale meanwhile (that edit's diagnostics follow: publish_soon)."""
+    try:
+        found = await analysed(doc)
+    except Exception as exc:  # an analysis bug must not silence the other documents
+        report(ls, f"analysing {doc.uri}", exc)
+        return
+    if found is not None and ls.store.get(doc.uri) is doc:
+        publish(ls, doc.uri)  # analysed now: published at once
 
 
 def publish_soon(ls: Host, uri: str) -> None:

@@ -30,7 +30,10 @@ from .settings import EditorSettings
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
     from checkspec.engine.settings import Resolved
     from checkspec.engine.spec.document import Document
+    from checkspec.engine.spec.incremental import Editing
     from checkspec.engine.spec.workspace import Workspace
+
+    from .background import Job
 
 
 class OpenDocument:
@@ -42,7 +45,10 @@ class OpenDocument:
         self.uri = uri
         self.path = path  # the file's path, or the URI when it is not a file
         self.version = version
-        self.editing = Editing(text, path)
+        # Its text and analysis; `editing` settles it first (background.py: a big
+        # document's edits are queued in `pending` and applied in the worker thread).
+        self.own_editing = Editing(text, path)
+        self.pending: list[tuple[Sequence[types.TextDocumentContentChangeEvent], str]] = []
         self.settings = Settings()
         self.resolved: Resolved | None = None  # the settings with their origins
         self.last_parsed: Document | None = None  # the latest analysis whose text parsed
@@ -52,6 +58,17 @@ class OpenDocument:
         self.analysis_seconds = 0.0
         self.change_seconds = 0.02
         self._size_check: tuple[str, bool] | None = None
+        self.job: Job | None = None  # its analysis in the worker thread (background.py)
+
+    @property
+    def editing(self) -> Editing:
+        """Its text and analysis, every edit applied (at once on the loop, when the worker
+        thread had them: see background.py; the server's handlers await them first)."""
+        if self.pending or self.job is not None:
+            from .background import settle
+
+            settle(self)
+        return self.own_editing
 
     @property
     def text(self) -> str:
@@ -69,7 +86,7 @@ class OpenDocument:
 
     @property
     def workspace(self) -> Workspace:
-        return self.editing.workspace
+        return self.own_editing.workspace  # edits leave it as it is: no need to settle
 
     @workspace.setter
     def workspace(self, workspace: Workspace) -> None:
@@ -160,20 +177,24 @@ class DocumentStore:
         doc = self._docs.get(uri)
         if doc is None:
             return None
-        editing = doc.editing
-        for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
-                start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
-                editing.replace(start, max(start, end), change.text)
-            else:
-                editing.set_text(change.text)
+        from .background import cancel, deferred
+
+        if deferred(doc):  # big: queued, applied in the worker thread (background.py)
+            doc.pending.append((changes, encoding))
+            cancel(doc)  # the running analysis is stale
+        else:
+            apply_changes(doc.editing, changes, encoding)
         doc.version = version
         doc.run_findings.clear()  # their lines may have moved
         return doc
 
     def close(self, uri: str) -> OpenDocument | None:
-        return self._docs.pop(uri, None)
+        doc = self._docs.pop(uri, None)
+        if doc is not None:
+            from .background import cancel
+
+            cancel(doc)
+        return doc
 
     def get(self, uri: str) -> OpenDocument | None:
         return self._docs.get(uri)
@@ -196,6 +217,9 @@ class DocumentStore:
     # Analysis ----------------------------------------------------------------------------
 
     def analysis(self, doc: OpenDocument) -> Document:
+        """The analysis of the document's text, made here (on the loop, for the server):
+        handlers of big documents await `background.analysed` first, so this is for the
+        rare callers that cannot (a run; `doc.editing` settles the document first)."""
         found = doc.editing.current
         if found is None:
             started = time.perf_counter()
@@ -283,3 +307,16 @@ class DocumentStore:
                     self._open_configs[key] = workspace_from_text(doc.text, config)
                 return self._open_configs[key]
         return None
+
+
+def apply_changes(
+    editing: Editing, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: str
+) -> None:
+    """Apply the editor's changes, in order (a range and its text, or the whole text)."""
+    for change in changes:
+        if isinstance(change, types.TextDocumentContentChangePartial):
+            rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
+            start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
+            editing.replace(start, max(start, end), change.text)
+        else:
+            editing.set_text(change.text)

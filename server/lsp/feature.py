@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
+from .background import current_analysis, in_background
 from .guard import guarded
 from .host import Host
 
@@ -110,8 +111,14 @@ def document_request(
 ) -> Callable[[Callable[[DocumentRequest[P]], R]], Handler]:
     def decorate(fn: Callable[[DocumentRequest[P]], R]) -> Handler:
         # pygls passes the server to a handler whose first parameter is named `ls`.
-        def handle(ls: Host, params: P) -> R:
-            doc = ls.store.get(params.text_document.uri)
+        async def handle(ls: Host, params: P) -> R:
+            uri = params.text_document.uri
+            doc = ls.store.get(uri)
+            if doc is not None and in_background(doc):
+                # A big document's analysis is made off the loop (background.py): this
+                # request waits for it, requests on other documents do not.
+                await current_analysis(doc)
+                doc = ls.store.get(uri)
             if doc is None or doc.too_large:
                 answer: R = empty()
                 return answer

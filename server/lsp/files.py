@@ -26,7 +26,9 @@ def uri_of(path: Path) -> str:
 
 def reader(ls: Host) -> ReadText:
     """Reads a file's text, open or not; None when it cannot be read."""
-    open_texts = {Path(doc.path).resolve(): doc.text for doc in ls.store.all()}
+    # A big document's queued edits are not waited for (background.py): its text as of
+    # the last ones applied (the index reading it refreshes once they are).
+    open_texts = {Path(doc.path).resolve(): doc.own_editing.text for doc in ls.store.all()}
 
     def read(path: Path) -> str | None:
         resolved = path.resolve()

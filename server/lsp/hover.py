@@ -1,5 +1,5 @@
 """textDocument/hover: check documentation, parameter docs, JSONPaths on recorded data,
-and on a scenario's name after a run, that run's transcript."""
+and after a run: on a scenario's name its transcript, on a check's kind what it found."""
 
 from __future__ import annotations
 
@@ -16,11 +16,13 @@ from .feature import DocumentRequest, document_request
 def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     # Deferred: the analysis loads with the first document (start-up time).
     from ..analysis.hover import hover as hover_at
-    from ..analysis.hover import last_run_hover
+    from ..analysis.hover import last_run_hover, with_last_check
 
     doc, document, position = request.doc, request.analysis, request.position
-    found = last_run_hover(document, doc.text, request.ls.last_runs.of(doc.uri), position)
+    runs = request.ls.last_runs.of(doc.uri)
+    found = last_run_hover(document, doc.text, runs, position)
     found = found or hover_at(document, position, doc.workspace, doc.resolved)
+    found = with_last_check(found, document, doc.text, runs, position)
     found = _with_calibration(found, document, position, doc.path)
     if found is None:
         return None

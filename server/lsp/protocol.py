@@ -10,6 +10,14 @@ Answering `initialize` twice: the first answer went out before pygls was importe
 (early_initialize.py); pygls still handles the request, and its answer is checked
 against that one and dropped.
 
+Invalid params and requests before `initialize` (JSON-RPC 2.0 and LSP): pygls would log a
+traceback for params that do not fit the method's types (a string, a line of 2**63, a
+character of -1, a list where a number goes) and answer nothing, and answer any request
+before `initialize` with `null`. Here the first is answered -32602 Invalid params (with a
+one-line log), the second -32002 ServerNotInitialized; a notification before
+`initialize` is dropped (`exit` aside), as LSP says. What is not a JSON-RPC message at all
+(a batch, an object as id) never reaches pygls (framing.py: -32600).
+
 Cancelling a run: pygls answers a cancelled request at once and lets the handler go
 on; a run must stop its workers and answer with the scenarios that finished. Run
 commands register a hook by request id, and the client's workDoneToken is kept for them.
@@ -23,17 +31,33 @@ from collections.abc import Callable, Generator
 from typing import Any
 from urllib.parse import unquote
 
+from cattrs.errors import BaseValidationError
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
 
 from .convert import negotiate_encoding
 
 log = logging.getLogger(__name__)
 
 
+INVALID_PARAMS = -32602
+SERVER_NOT_INITIALIZED = -32002
+
+
+class _Unreadable:
+    """A message whose params do not fit its method's types (structure_message)."""
+
+    def __init__(self, data: dict[str, Any], why: str) -> None:
+        self.id = data.get("id")
+        self.method = data["method"]
+        self.why = why
+
+
 class CheckspecProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initialize_seen = False  # requests before it are answered -32002
         # By request id: the workDoneToken an executeCommand carried, and how to cancel it.
         self.work_done_tokens: dict[Any, types.ProgressToken | None] = {}
         self.cancel_hooks: dict[Any, Callable[[], None]] = {}
@@ -75,6 +99,45 @@ class CheckspecProtocol(LanguageServerProtocol):
             # Pull diagnostics only for clients that pull; the others get them pushed.
             result.capabilities.diagnostic_provider = None
         return result
+
+    # Messages pygls would not answer (see the module docstring) ------------------------
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request's or notification's params in the method's types, else `_Unreadable`."""
+        if "jsonrpc" not in data or not isinstance(data.get("method"), str):
+            return super().structure_message(data)  # a response, or a nested object
+        method = data["method"]
+        params = data.get("params")
+        if params is not None and not isinstance(params, dict | list):
+            return _Unreadable(data, f"params must be an object or an array, not {params!r:.40}")
+        fallback = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+        kind = self.get_message_type(method) or fallback
+        try:
+            return self._converter.structure(data, kind)
+        except (BaseValidationError, ValueError, TypeError, RecursionError) as exc:
+            return _Unreadable(data, _first_line(exc))
+
+    def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Unreadable):
+            log.warning("%s refused: invalid params (%s)", message.method, message.why)
+            if message.id is not None:
+                error = types.ResponseError(
+                    INVALID_PARAMS, f"Invalid params for {message.method}: {message.why}"
+                )
+                self._send_response(message.id, error=error)
+            return
+        method = getattr(message, "method", None)
+        if not self.initialize_seen and method is not None:
+            if method == types.INITIALIZE:
+                self.initialize_seen = True
+            elif method != types.EXIT:
+                if getattr(message, "id", None) is not None:
+                    error = types.ResponseError(
+                        SERVER_NOT_INITIALIZED, f"{method} before initialize"
+                    )
+                    self._send_response(message.id, error=error)
+                return  # a notification before initialize is dropped (LSP)
+        super().handle_message(message)
 
     # Runs: their progress token and what a $/cancelRequest of them does ---------------
 
@@ -141,3 +204,13 @@ class CheckspecProtocol(LanguageServerProtocol):
                 json.dumps(computed, sort_keys=True),
             )
         return True
+
+
+def _first_line(exc: BaseException) -> str:
+    """What cattrs says, first line and first cause: enough to see which field is wrong."""
+    causes = getattr(exc, "exceptions", None)
+    while causes:  # an ExceptionGroup per level: the innermost says what is wrong
+        exc = causes[0]
+        causes = getattr(exc, "exceptions", None)
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from .background import current_analysis, in_background
 from .feature import handler
 from .workspace_scan import FileReport, open_report, reports
 
@@ -34,10 +35,14 @@ def _empty_document_report() -> types.RelatedFullDocumentDiagnosticReport:
 
 
 @handler(types.TEXT_DOCUMENT_DIAGNOSTIC, OPTIONS, empty=_empty_document_report)
-def document_diagnostic(
+async def document_diagnostic(
     ls: Host, params: types.DocumentDiagnosticParams
 ) -> types.RelatedFullDocumentDiagnosticReport | types.RelatedUnchangedDocumentDiagnosticReport:
-    doc = ls.store.get(params.text_document.uri)
+    uri = params.text_document.uri
+    doc = ls.store.get(uri)
+    if doc is not None and in_background(doc):
+        await current_analysis(doc)  # made off the loop (background.py)
+        doc = ls.store.get(uri)
     if doc is None or doc.too_large:
         return _empty_document_report()
     made = open_report(ls, doc)

@@ -42,7 +42,8 @@ def did_change(ls: Host, params: types.DidChangeTextDocumentParams) -> None:
     doc = ls.store.update(uri, params.content_changes, version, ls.encoding)
     if doc is None:
         return
-    ls.protocol.share_text(uri, doc.text, version)
+    if not doc.pending:  # a big document's edits wait for the worker (background.py)
+        ls.protocol.share_text(uri, doc.text, version)
     diagnostics.publish_soon(ls, uri)
     if doc.is_config:
         config_changed(ls, Path(doc.path))

@@ -39,14 +39,13 @@ from pygls.uris import to_fs_path
 from checkspec.engine.spec.kinds import FileKind, kind_from_name
 
 from . import file_encoding
+from .background import current_analysis, in_background
 from .convert import PositionCodec, to_diagnostic
 from .diagnostics import diagnostics_of, pulls, refresh_soon
 from .files import uri_of
 from .guard import report
 
 if TYPE_CHECKING:
-    from checkspec.engine.spec.problems import Problem
-
     from .documents import DocumentStore, OpenDocument
     from .host import Host
 
@@ -127,7 +126,11 @@ def open_report(ls: Host, doc: OpenDocument) -> FileReport:
 
 async def reports(ls: Host) -> list[FileReport]:
     """Every spec file's report: the open ones', then the unopened ones' (scope workspace)."""
-    found = [open_report(ls, doc) for doc in ls.store.all() if _is_spec(doc.path)]
+    opened = [doc for doc in ls.store.all() if _is_spec(doc.path)]
+    for doc in opened:
+        if in_background(doc):
+            await current_analysis(doc)  # big: made off the loop (background.py)
+    found = [open_report(ls, doc) for doc in opened if ls.store.get(doc.uri) is doc]
     if scope(ls) != WORKSPACE:
         return found
     scan = scan_of(ls)
@@ -172,7 +175,9 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
                 continue
             stamp = (stat.st_size, stat.st_mtime_ns)
             if known is None or known.stamp != stamp or known.generation != scan.generation:
-                task = loop.run_in_executor(analyser(), analyse_file, str(path), overrides)
+                task = loop.run_in_executor(
+                    analyser(), analyse_file, str(path), overrides, ls.encoding
+                )
                 pending.append((key, stamp, scan.generation, task))
             else:
                 out.append(known.report)
@@ -186,10 +191,7 @@ async def _scan(ls: Host, scan: WorkspaceScan) -> list[FileReport]:
         if found is None:  # over the size limit, unreadable or gone
             scan.known.pop(key, None)
             continue
-        text, problems = found
-        codec = PositionCodec(text, ls.encoding)
-        diagnostics = [to_diagnostic(problem, codec) for problem in problems]
-        made = FileReport(uri_of(key), result_id(ls, diagnostics), diagnostics)
+        made = FileReport(uri_of(key), result_id(ls, found), found)
         scan.known[key] = _Known(stamp, generation, made)
         out.append(made)
     for gone in set(scan.known) - seen:
@@ -219,9 +221,13 @@ def close_analyser() -> None:
 _CHILD_STORE: list[DocumentStore] = []
 
 
-def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Problem]] | None:
-    """In the analysing process: a file's text and its problems as an open document of it
-    would have them (the store's workspace and settings); None: not to be listed."""
+def analyse_file(
+    path: str, overrides: dict[str, Any], encoding: str
+) -> list[types.Diagnostic] | None:
+    """In the analysing process: a file's problems as an open document of it would have
+    them (the store's workspace and settings), as the client's diagnostics (converted
+    here: the server's loop neither receives the text, 45 MB for a big dataset, nor
+    indexes its lines); None: not to be listed."""
     from .documents import DocumentStore
     from .settings import EditorSettings
 
@@ -242,12 +248,15 @@ def analyse_file(path: str, overrides: dict[str, Any]) -> tuple[str, list[Proble
         except OSError:
             return None
         problem = file_encoding.problem_of(data)
-        return data.decode("utf-8", "replace"), [problem] if problem is not None else []
+        if problem is None:
+            return []
+        return [to_diagnostic(problem, PositionCodec(data.decode("utf-8", "replace"), encoding))]
     except OSError:
         return None
     if document.kind is None:
-        return doc.text, []
-    return doc.text, document.all_problems
+        return []
+    codec = PositionCodec(doc.text, encoding, doc.lines)
+    return [to_diagnostic(problem, codec) for problem in document.all_problems]
 
 
 # What changes a report --------------------------------------------------------------------

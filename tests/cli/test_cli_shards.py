@@ -140,7 +140,7 @@ def test_merge_refuses_reports_that_do_not_add_up(sharded: Path, tmp_path: Path)
         ("s1of2.json", "s2of2.json", "full.json"): "full.json: not a shard's report",
         ("full.json", "full.json"): "is in both full.json and full.json",
         ("broken.json",): "broken.json: not JSON",
-        ("nothere.json",): "nothere.json: cannot read it",
+        ("nothere.json",): "nothere.json: no such file",
     }
     for reports, said in cases.items():
         done = cli(tmp_path, "merge", *reports)

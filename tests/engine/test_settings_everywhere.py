@@ -92,13 +92,15 @@ def test_pytest_plugin_collects_schema_kinded_files(pytester: pytest.Pytester) -
 
 
 def test_pytest_plugin_applies_the_workspace_model(pytester: pytest.Pytester) -> None:
-    # A provider litellm does not know fails at once, naming the model it was given.
+    # A provider litellm does not know stops the session before it runs (a usage error),
+    # naming the model it was given and the line of the workspace's file that gave it.
     pytester.makefile(".yml", checkspec="model: nosuchprovider/m1\n")
     pytester.makefile(".scenario.yaml", judged=JUDGED)
     result = pytester.runpytest("--checkspec", *QUIET)
-    result.assert_outcomes(failed=1)
-    assert "nosuchprovider/m1" in result.stdout.str()
-    assert "No LLM model configured" not in result.stdout.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = result.stderr.str()
+    assert "checkspec.yml:1: error: model 'nosuchprovider/m1' cannot be called" in errors
+    assert "No LLM model configured" not in result.stdout.str() + errors
 
 
 def test_the_plugin_adds_no_warning_to_a_test_run(pytester: pytest.Pytester) -> None:

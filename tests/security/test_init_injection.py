@@ -54,7 +54,10 @@ def test_a_value_that_reads_as_yaml_is_written_quoted(tmp_path: Path) -> None:
     settings = cli(tmp_path / "ws", "settings", "--format", "json")
     assert settings.returncode == 0, settings.stderr
     shown = {row["name"]: row for row in json.loads(settings.stdout)}
-    assert shown["model"]["value"] == model and shown["model"]["origin"] == "checkspec.yaml:7"
+    text = (tmp_path / "ws" / "checkspec.yaml").read_text().splitlines()
+    line = next(n for n, t in enumerate(text, 1) if t.startswith("model:"))  # the one key line
+    assert shown["model"]["value"] == model
+    assert shown["model"]["origin"] == f"checkspec.yaml:{line}"
     assert shown["api_base"]["value"] is None and shown["api_base"]["origin"] == "default"
 
 

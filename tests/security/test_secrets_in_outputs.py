@@ -252,7 +252,7 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
             return kept
 
     viewer = Viewer(Kept(), lambda base, head: compare(base, head).to_json())
-    server = make_server(viewer, "127.0.0.1", 0)
+    server = make_server(viewer, "127.0.0.1", 0, token="t0ken-of-this-start")
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}).start()
     port = server.server_address[1]
     try:
@@ -263,7 +263,9 @@ def test_the_viewer_serves_no_secret_of_a_run_kept_before(
             "/api/compare?base=r1&head=r1",
             "/compare?base=r1&head=r1",
         ):
-            with urlopen(f"http://127.0.0.1:{port}{target}", timeout=30) as answer:
+            joined = "&" if "?" in target else "?"
+            url = f"http://127.0.0.1:{port}{target}{joined}token=t0ken-of-this-start"
+            with urlopen(url, timeout=30) as answer:
                 bodies[target] = answer.read().decode("utf-8")
     finally:
         server.shutdown()

@@ -172,3 +172,27 @@ def apply_edits(text: str, edits: Sequence[types.TextEdit]) -> str:
         tail = lines[end.line][end.character :]
         lines[start.line : end.line + 1] = (head + edit.new_text + tail).split("\n")
     return "\n".join(lines)
+
+
+def pull_capabilities() -> types.ClientCapabilities:
+    capabilities = client_capabilities("visual-studio-code")
+    assert capabilities.text_document is not None and capabilities.workspace is not None
+    capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
+        dynamic_registration=False, related_document_support=True
+    )
+    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
+        refresh_support=True
+    )
+    return capabilities
+
+
+async def workspace_pull(client: Any, previous: dict[str, str] | None = None) -> dict[str, Any]:
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(
+            previous_result_ids=[
+                types.PreviousResultId(uri=uri, value=value)
+                for uri, value in (previous or {}).items()
+            ]
+        )
+    )
+    return {item.uri: item for item in report.items}

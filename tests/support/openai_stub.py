@@ -3,8 +3,9 @@
 Tests talk to it through litellm exactly as they would to a provider, so the whole
 path (request building, HTTP, response parsing, our retries) is exercised. Replies
 are scripted per test: a queue consumed first, then an optional function of the
-request body. A reply is the assistant's text, or an int to answer with that HTTP
-error status. An unscripted request gets HTTP 500 so a forgotten script can never
+request body. A reply is the assistant's text, a dict (the assistant's message itself,
+e.g. `{"tool_calls": [...]}` for an agent's tool call), or an int to answer with that
+HTTP error status. An unscripted request gets HTTP 500 so a forgotten script can never
 look like a passing verdict.
 """
 
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Reply = str | int
+Reply = str | int | dict[str, Any]
 ChatScript = Callable[[dict[str, Any]], Reply]
 EmbeddingScript = Callable[[str], list[float]]
 
@@ -127,9 +128,17 @@ def _words(body: dict[str, Any]) -> int:
     return sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
 
 
-def _chat_completion(model: str, content: str, prompt_tokens: int = 1) -> dict[str, Any]:
+def _chat_completion(
+    model: str, reply: str | dict[str, Any], prompt_tokens: int = 1
+) -> dict[str, Any]:
     # Tokens as the stub counts them (words), so tests can know the usage exactly.
-    completion_tokens = len(content.split())
+    message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
+    message = {"role": "assistant", "content": None, **message}
+    calls = message.get("tool_calls") or []
+    words = str(message["content"] or "") + "".join(
+        str(call.get("function", {}).get("arguments", "")) for call in calls
+    )
+    completion_tokens = len(words.split())
     return {
         "id": "chatcmpl-stub",
         "object": "chat.completion",
@@ -138,8 +147,8 @@ def _chat_completion(model: str, content: str, prompt_tokens: int = 1) -> dict[s
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
+                "message": message,
+                "finish_reason": "tool_calls" if calls else "stop",
             }
         ],
         "usage": {
@@ -402,3 +411,38 @@ class GenerationAnswers:
                 "rules": ["The agent stays polite.", "The agent answers the request."],
             }
         return "unknown", {"error": "unknown prompt"}
+
+
+class ToolCallingAnswers:
+    """A chat script of a tool-calling model: a request without a tool result is answered
+    with one call of `tool` (its arguments the last user message, as `{argument: text}`);
+    a request holding tool results is answered with text that quotes the last one. An
+    agent on the openai SDK then makes one tool call and answers (tests of capture)."""
+
+    def __init__(self, tool: str = "lookup_order", argument: str = "order_id") -> None:
+        self.tool = tool
+        self.argument = argument
+        self._lock = threading.Lock()
+        self._calls = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        messages = body.get("messages", [])
+        results = [m for m in messages if m.get("role") == "tool"]
+        if results:
+            return f"Here is what I found: {results[-1].get('content')}"
+        with self._lock:
+            self._calls += 1
+            call_id = f"call_{self._calls}"
+        question = next(
+            (str(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), ""
+        )
+        arguments = json.dumps({self.argument: question})
+        return {
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": self.tool, "arguments": arguments},
+                }
+            ]
+        }

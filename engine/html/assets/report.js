@@ -69,6 +69,27 @@
     messages(outputs, "assistant");
     return turns;
   }
+  /* What the agent did in a turn, as `capture: otel` recorded it (docs/capture.md). */
+  function oneLine(value, n) { var t = JSON.stringify(value) || ""; return t.length > n ? t.slice(0, n) + "…" : t; }
+  function activityOf(interaction) {
+    var m = interaction.metadata;
+    if (!m || typeof m.span_count !== "number") return null;
+    var tools = Array.isArray(m.tool_calls) ? m.tool_calls : [], models = Array.isArray(m.model_calls) ? m.model_calls : [];
+    var lines = [];
+    tools.forEach(function (c) {
+      var line = "tool " + String(c.name) + "(" + oneLine(c.arguments, 200) + ")";
+      if (c.result !== null && c.result !== undefined) line += " → " + oneLine(c.result, 200);
+      if (c.error) line += "  ERROR " + String(c.error);
+      lines.push(line);
+    });
+    models.forEach(function (c) {
+      lines.push("model " + String(c.model) + ": " + (typeof c.token_count === "number" ? c.token_count + " tokens, " : "") +
+        Math.round(Number(c.latency_ms) || 0) + " ms" + (c.error ? "  ERROR " + String(c.error) : ""));
+    });
+    lines.push(tools.length + " tool call(s), " + models.length + " model call(s)" +
+      (typeof m.token_count === "number" ? ", " + m.token_count + " tokens" : "") + ", " + Math.round(Number(m.latency_ms) || 0) + " ms");
+    return el("div", { class: "turn activity" }, [el("div", { class: "role", text: "did" }), longText("pre", { class: "calls" }, lines.join("\n"))]);
+  }
   var EXPECTED = ["expected_value", "expected", "expected_output", "reference", "keyword", "pattern", "expected_schema"];
   var ACTUAL = ["actual_value", "actual", "output", "text", "value"];
   function pick(details, keys) {
@@ -151,6 +172,8 @@
         turnsOf(interaction).forEach(function (t) {
           body.appendChild(el("div", { class: "turn " + t.role }, [el("div", { class: "role", text: t.role }), longText("div", { class: "msg" }, t.content)]));
         });
+        var did = activityOf(interaction);
+        if (did) body.appendChild(did);
       });
     }
     body.appendChild(el("h2", { text: "Checks" }));

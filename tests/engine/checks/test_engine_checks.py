@@ -990,6 +990,10 @@ SAMPLES: dict[str, dict[str, Any]] = {
         ],
     },
     "not": {"kind": "not", "check": {"kind": "string_matching", "keyword": "forbidden"}},
+    "tool_called": {"kind": "tool_called", "tool": "lookup_order", "arguments": {"id": "A1"}},
+    "tools_in_order": {"kind": "tools_in_order", "tools": ["search", "refund"]},
+    "no_span_errors": {"kind": "no_span_errors"},
+    "max_model_calls": {"kind": "max_model_calls", "max_calls": 3},
 }
 
 

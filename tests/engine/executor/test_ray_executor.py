@@ -323,3 +323,34 @@ def test_a_task_yields_the_messages_that_came_close_together_as_one_item() -> No
     threading.Thread(target=later).start()
     items = list(_gathered(events))
     assert items == [[("started", k) for k in range(5)], [("started", 5)]]
+
+
+def test_capture_on_ray_workers(project: Path, cluster: str) -> None:
+    """`capture: otel` in a Ray task's process: the openai SDK agent's tool call is read
+    from its spans there (the stub's address reaches the workers in the working_dir)."""
+    from tests.support.openai_stub import ToolCallingAnswers, running_stub
+    from tests.support.tool_agent import AGENT as TOOL_AGENT
+
+    (project / "ray_agent.py").write_text(
+        TOOL_AGENT.replace(
+            "client = OpenAI()",
+            "client = OpenAI(base_url=open(__file__[:-3] + '.url').read(), api_key='k')",
+        )
+    )
+    (project / "suites" / "tools.scenario.yaml").write_text(
+        "name: tools\ntarget: python:ray_agent:answer\nsteps:\n"
+        "  - interacts: [{inputs: A9}]\n"
+        "    checks: [{kind: tool_called, tool: lookup_order, arguments: {order_id: A9}}]\n"
+    )
+    with running_stub() as stub:
+        stub.chat = ToolCallingAnswers()
+        (project / "ray_agent.url").write_text(stub.base_url)
+        done = run(
+            project, "suites", "--format", "json", "--capture", "otel",
+            "--executor", "ray", "--ray-address", cluster,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    scenario = json.loads(done.stdout)["scenarios"][0]
+    assert scenario["final_trace"]["interactions"][0]["metadata"]["tools_called"] == [
+        "lookup_order"
+    ]

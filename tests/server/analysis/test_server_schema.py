@@ -279,6 +279,7 @@ def test_the_root_of_each_file_kind() -> None:
             "max_cost",
             "history",
             "history_max_runs",
+            "capture",
             "diagnostics_scope",
             "custom_checks",
             "agent",

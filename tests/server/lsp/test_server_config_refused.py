@@ -68,7 +68,9 @@ async def test_a_config_with_errors_is_shown_and_its_runs_refused(
 ) -> None:
     (workspace / "checkspec.yaml").write_text("scenario_timeout: 30\ntarget_timout: 5\n")
     uri = open_file(client, workspace / "greets.scenario.yaml", SPEC)
-    found = not_in_force(await diagnostics(client, uri, lambda d: bool(not_in_force(list(d)))))
+    found = not_in_force(
+        await diagnostics(client, uri, lambda d: bool(not_in_force(list(d))), seconds=60)
+    )
     assert found[0].severity == types.DiagnosticSeverity.Warning
     assert "checkspec.yaml:2:1" in found[0].message and "target_timeout" in found[0].message
     result = await run_file(client, uri)
@@ -88,7 +90,7 @@ async def test_once_fixed_the_notice_goes_and_the_file_runs(
         )
     )
     uri = (workspace / "greets.scenario.yaml").as_uri()
-    await diagnostics(client, uri, lambda d: not not_in_force(list(d)))
+    await diagnostics(client, uri, lambda d: not not_in_force(list(d)), seconds=60)
     result = await run_file(client, uri)
     assert result.get("status") != "error", result
     assert (workspace / "CALLED").read_text() == "hello"
@@ -108,7 +110,9 @@ async def test_a_parent_config_of_another_user_is_refused_in_the_editor(
         shared / "mine" / "greets.scenario.yaml",
         SPEC.replace("target: python:agent:answer\n", ""),
     )
-    found = not_in_force(await diagnostics(client, uri, lambda d: bool(not_in_force(list(d)))))
+    found = not_in_force(
+        await diagnostics(client, uri, lambda d: bool(not_in_force(list(d))), seconds=60)
+    )
     assert "belongs to" in found[0].message
     result = await run_file(client, uri)
     assert result["status"] == "error" and "CHECKSPEC_TRUSTED_FOLDERS" in result["error"]

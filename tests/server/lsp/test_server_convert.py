@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from lsprotocol import types
 
+from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Position, Problem, Range, Severity, TextEdit
 from checkspec.server.analysis.actions import QuickFix
 from checkspec.server.lsp.convert import (
@@ -23,6 +26,38 @@ def test_codec_counts_utf16_units_after_a_character_outside_the_bmp() -> None:
     assert codec.to_lsp(Position(2, 5)) == types.Position(line=2, character=7)  # \r ends a line
     rng = Range(Position(2, 3), Position(2, 6))
     assert codec.from_range(codec.range(rng)) == rng
+
+
+def _units(line: str, points: int) -> int:
+    """The definition: UTF-16 units of the first `points` code points of `line`."""
+    return len(line[:points].encode("utf-16-le")) // 2
+
+
+def test_codec_agrees_with_utf16_itself_on_random_texts() -> None:
+    """The codec finds the characters past U+FFFF in the text's range, never slicing a
+    line out (a 50 MB line was copied for each position); it must still count as UTF-16
+    does, on every line ending and any column, in and past the line."""
+    pieces = ["a", "é", "😀", "𝄞", "\n", "\r\n", "\r", " "]
+    chooser = random.Random(48)
+    for _ in range(400):
+        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(0, 14)))
+        codec = PositionCodec(text, types.PositionEncodingKind.Utf16)
+        lines = LineIndex(text)
+        for number in range(len(lines)):
+            line = lines.line(number)
+            for points in range(len(line) + 1):
+                units = _units(line, points)
+                assert codec.to_lsp(Position(number, points)) == types.Position(
+                    line=number, character=units
+                ), (text, number, points)
+                back = codec.from_lsp(types.Position(line=number, character=units))
+                assert back == Position(number, points), (text, number, units)
+            inside = [
+                p for p in range(len(line)) if ord(line[p]) > 0xFFFF
+            ]  # a column between a pair's two units falls after its character
+            for p in inside:
+                middle = types.Position(line=number, character=_units(line, p) + 1)
+                assert codec.from_lsp(middle) == Position(number, p + 1), (text, number, p)
 
 
 def test_codec_passes_code_points_through_for_utf32() -> None:

@@ -14,8 +14,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig
 
-from tests.server.lsp.test_server_pull_diagnostics import pull_capabilities, workspace_pull
-from tests.support.lsp_helpers import diagnostics, start_session
+from tests.support.lsp_helpers import diagnostics, pull_capabilities, start_session, workspace_pull
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

@@ -13,7 +13,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, client_capabilities
 
-from tests.support.lsp_helpers import start_session
+from tests.support.lsp_helpers import pull_capabilities, start_session, workspace_pull
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
@@ -27,18 +27,6 @@ steps:
       - {kind: string_matching, keyword: hello}
 """
 BAD = GOOD.replace("string_matching", "string_matchng")
-
-
-def pull_capabilities() -> types.ClientCapabilities:
-    capabilities = client_capabilities("visual-studio-code")
-    assert capabilities.text_document is not None and capabilities.workspace is not None
-    capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(
-        dynamic_registration=False, related_document_support=True
-    )
-    capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(
-        refresh_support=True
-    )
-    return capabilities
 
 
 async def start(root: Path, options: dict[str, Any], *, pull: bool = True) -> Any:
@@ -62,18 +50,6 @@ def open_doc(client: Any, path: Path, text: str, version: int = 1) -> str:
         types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "yaml", version, text))
     )
     return uri
-
-
-async def workspace_pull(client: Any, previous: dict[str, str] | None = None) -> dict[str, Any]:
-    report = await client.workspace_diagnostic_async(
-        types.WorkspaceDiagnosticParams(
-            previous_result_ids=[
-                types.PreviousResultId(uri=uri, value=value)
-                for uri, value in (previous or {}).items()
-            ]
-        )
-    )
-    return {item.uri: item for item in report.items}
 
 
 def suite(root: Path, files: int, bad: set[int]) -> list[Path]:

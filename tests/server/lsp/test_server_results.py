@@ -167,6 +167,23 @@ async def test_hovering_a_scenario_name_shows_the_conversation_and_the_verdicts(
     assert all("details" in c for c in answer["checks"])
 
 
+async def test_hovering_a_check_shows_what_it_read_in_the_last_run(
+    client: LanguageClient, workspace: Path
+) -> None:
+    uri = open_file(client, workspace / "check-hover.suite.yaml", SUITE)
+    at = position_of(SUITE, "kind: greater_than", len("kind: gr"))
+    before = await client.text_document_hover_async(types.HoverParams(doc(uri), at))
+    assert before is not None and isinstance(before.contents, types.MarkupContent)
+    assert "Last run" not in before.contents.value  # the kind's documentation only
+    await run(client, uri)
+    found = await client.text_document_hover_async(types.HoverParams(doc(uri), at))
+    assert found is not None and isinstance(found.contents, types.MarkupContent)
+    text = found.contents.value
+    assert text.startswith("**Last run**: ✗ `greater_than` fail")
+    assert '"actual_value": "0.42"' in text  # the value it read
+    assert before.contents.value in text  # the documentation, below
+
+
 async def test_lenses_show_the_outcome_and_why_a_scenario_cannot_run(
     client: LanguageClient, workspace: Path
 ) -> None:
