@@ -34,13 +34,17 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .text_changes import apply_changes
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from lsprotocol import types
+
     from checkspec.engine.spec.document import Document
     from checkspec.engine.spec.incremental import Editing
-
-    from .documents import OpenDocument
 
 # Texts this long and longer are analysed in the worker thread (characters).
 BACKGROUND_CHARS = int(os.environ.get("CHECKSPEC_LSP_BACKGROUND_CHARS", "") or 1_000_000)
@@ -68,6 +72,17 @@ class Job:
     worker: Future[Editing] | None = None  # the worker thread's: the editing it made
     task: asyncio.Future[None] | None = None  # the loop's: installs it
     installed: bool = False  # settle() installed it already
+
+
+class OpenDocument(Protocol):
+    """What this module reads and writes of an open document (documents.py's, which
+    imports this module: typed by its shape, the server's modules form no cycle)."""
+
+    own_editing: Editing
+    pending: list[tuple[Sequence[types.TextDocumentContentChangeEvent], str]]
+    job: Job | None
+    last_parsed: Document | None
+    analysis_seconds: float
 
 
 def in_background(doc: OpenDocument) -> bool:
@@ -130,8 +145,6 @@ def settle(doc: OpenDocument) -> None:
         job.installed = True
         doc.job = None
     if doc.pending:
-        from .documents import apply_changes
-
         for changes, encoding in doc.pending:
             apply_changes(doc.own_editing, changes, encoding)
         doc.pending.clear()
@@ -162,8 +175,6 @@ def _work(editing: Editing, pending: list[tuple[Any, str]], flag: threading.Even
     """In the worker thread: the queued edits applied to the copy, then its analysis
     (stopped at a checkpoint once `flag` is set: the copy then has none)."""
     from checkspec.engine.spec.cancel import Cancelled, cancellable
-
-    from .documents import apply_changes
 
     for changes, encoding in pending:
         apply_changes(editing, changes, encoding)

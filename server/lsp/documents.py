@@ -24,8 +24,8 @@ from checkspec.engine.spec.kinds import is_config_name
 from checkspec.engine.spec.lines import LineIndex
 from checkspec.engine.spec.problems import Problem
 
-from .convert import PositionCodec
 from .settings import EditorSettings
+from .text_changes import apply_changes
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
     from checkspec.engine.settings import Resolved
@@ -307,16 +307,3 @@ class DocumentStore:
                     self._open_configs[key] = workspace_from_text(doc.text, config)
                 return self._open_configs[key]
         return None
-
-
-def apply_changes(
-    editing: Editing, changes: Sequence[types.TextDocumentContentChangeEvent], encoding: str
-) -> None:
-    """Apply the editor's changes, in order (a range and its text, or the whole text)."""
-    for change in changes:
-        if isinstance(change, types.TextDocumentContentChangePartial):
-            rng = PositionCodec(editing.text, encoding, editing.lines).from_range(change.range)
-            start, end = editing.lines.offset(rng.start), editing.lines.offset(rng.end)
-            editing.replace(start, max(start, end), change.text)
-        else:
-            editing.set_text(change.text)
