@@ -128,6 +128,11 @@ screenshots: install
 	bash vscode-extension/e2e/setup.sh
 	$(MAKE) -C vscode-extension node_modules/.package-lock.json
 	CHECKSPEC_E2E_DOCS=$(CURDIR)/docs node vscode-extension/e2e/report.mjs
+	@# The editor's (docs/editor-results.png, editor-failure.png): real VS Code's, from the
+	@# last `make e2e` (its screenshots in $(E2E_OUT)).
+	@test -f $(E2E_OUT)/05b-results-in-place.png || { echo "run make e2e first"; exit 2; }
+	cp $(E2E_OUT)/05b-results-in-place.png docs/editor-results.png
+	cp $(E2E_OUT)/06b-failure-peek.png docs/editor-failure.png
 
 # The docs site in build/site (MkDocs + Material, mkdocs.yml): the reference pages are
 # generated first from the check registry, the CLI's parser and the catalog
