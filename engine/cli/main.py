@@ -576,9 +576,22 @@ def _run(args: argparse.Namespace) -> int:
             chosen = _select(args, documents, workspace.root)
             if isinstance(chosen, int):
                 return chosen
-            return print_plan(
+            code = print_plan(
                 chosen[0], settings, args.format, args.output, args.repeat, workspace.root
             )
+            if code == EXIT_OK and not chosen[0]:
+                # A plan of nothing: the run it plans would check nothing (exit 5 too).
+                from ..runs.outcome import EXIT_NOTHING_CHECKED
+
+                stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
+                for line in chosen[2].lines():
+                    print(line, file=stream)
+                print(
+                    f"nothing checked: no scenario to run (exit {EXIT_NOTHING_CHECKED})",
+                    file=stream,
+                )
+                return EXIT_NOTHING_CHECKED
+            return code
         finally:
             keep_scenarios(True)  # main() called in-process (tests) leaves the default
     if settings.cache and settings.cache_dir:

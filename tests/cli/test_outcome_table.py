@@ -180,6 +180,7 @@ SETUPS: dict[tuple[str, str], Setup] = {
     ("run", "nothing selected"): Setup({FILE: PASSING}, [*RUN, "--status", "draft"]),
     ("run", "empty shard"): Setup({FILE: PASSING}, [*RUN, "--shard", "2/2"]),
     ("run", "all drafts"): Setup({FILE: DRAFT}, RUN),
+    ("run --dry-run", "all drafts"): Setup({FILE: DRAFT}, [*RUN, "--dry-run"]),
     ("run", "every check disabled"): Setup({FILE: DISABLED}, RUN),
     ("run", "endpoint down"): Setup({FILE: JUDGED}, RUN, "down"),
     ("run", "budget reached"): Setup({FILE: JUDGED}, [*RUN, "--max-cost", TINY], "stub"),
@@ -259,6 +260,7 @@ def test_every_row_has_a_setup_and_every_setup_a_row() -> None:
     commands = {r.command for r in table()}
     assert commands == {
         "run",
+        "run --dry-run",
         "validate",
         "calibrate",
         "generate",
