@@ -51,6 +51,17 @@ def _names(metadata: dict[str, Any], key: str) -> list[str] | CheckResult:
     )
 
 
+def _tools_called(trace: Trace, key: str) -> tuple[dict[str, Any], list[str]] | CheckResult:
+    """The metadata at `key` and the tools called in it, or the ERROR saying why not."""
+    metadata = _metadata(trace, key)
+    if isinstance(metadata, CheckResult):
+        return metadata
+    names = _names(metadata, key)
+    if isinstance(names, CheckResult):
+        return names
+    return metadata, names
+
+
 def matches(actual: Any, expected: Any) -> bool:
     """`expected` is found in `actual`: a mapping's given keys match (recursively; keys
     not given are not looked at); any other value is equal."""
@@ -78,12 +89,10 @@ class ToolCalled(Check):
     metadata_key: JSONPathStr = _metadata_field()
 
     async def run(self, trace: Trace) -> CheckResult:
-        metadata = _metadata(trace, self.metadata_key)
-        if isinstance(metadata, CheckResult):
-            return metadata
-        names = _names(metadata, self.metadata_key)
-        if isinstance(names, CheckResult):
-            return names
+        found = _tools_called(trace, self.metadata_key)
+        if isinstance(found, CheckResult):
+            return found
+        metadata, names = found
         details: dict[str, Any] = {"tools_called": names, "tool": self.tool}
         if self.tool not in names:
             called = ", ".join(names) if names else "no tool"
@@ -121,12 +130,10 @@ class ToolsInOrder(Check):
     metadata_key: JSONPathStr = _metadata_field()
 
     async def run(self, trace: Trace) -> CheckResult:
-        metadata = _metadata(trace, self.metadata_key)
-        if isinstance(metadata, CheckResult):
-            return metadata
-        names = _names(metadata, self.metadata_key)
-        if isinstance(names, CheckResult):
-            return names
+        tools = _tools_called(trace, self.metadata_key)
+        if isinstance(tools, CheckResult):
+            return tools
+        _, names = tools
         details: dict[str, Any] = {"tools_called": names, "expected_order": self.tools}
         found = 0
         for name in names:
