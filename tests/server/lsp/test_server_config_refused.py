@@ -16,7 +16,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.lsp_helpers import diagnostics, open_file, start_session
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+# One server, in order: the second test fixes the file the first one opened.
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.random_order(disabled=True)]
 
 AGENT = "from pathlib import Path\n\ndef answer(text):\n    Path(__file__).with_name('CALLED').write_text(text)\n    return 'hi'\n"
 SPEC = """\

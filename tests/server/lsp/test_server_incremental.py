@@ -172,13 +172,13 @@ async def test_scenarios_after_a_new_line_move_with_it(
 ) -> None:
     text = suite(20).replace("keyword: ships", "keyword: ships\n            case_sensitiv: true")
     uri = opened(client, workspace / "d.suite.yaml", text)
-    before = await diagnostics(client, uri, lambda d: len(d) == 20)
+    before = await diagnostics(client, uri, lambda d: len(d) == 20, seconds=60)  # a bound
     change(client, uri, 2, (types.Range(at(4, 0), at(4, 0)), "\n\n# two more lines\n"))
     text = apply(text, 4, 0, 0, "\n\n# two more lines\n")
     # The open's diagnostics may be published again (the editor settings arrive) after
     # the change cleared them: wait for those of the changed text.
     want = expected(text, "d.suite.yaml")
-    found = await diagnostics(client, uri, lambda d: codes_and_lines(list(d)) == want)
+    found = await diagnostics(client, uri, lambda d: codes_and_lines(list(d)) == want, 60)
     assert codes_and_lines(found) == want
     moved = [d.range.start.line for d in found if d.range.start.line > 4]
     assert moved == [d.range.start.line + 3 for d in before if d.range.start.line > 4]
