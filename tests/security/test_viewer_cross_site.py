@@ -8,19 +8,15 @@ work."""
 from __future__ import annotations
 
 import http.client
-import re
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from checkspec.engine.html.viewer import Viewer, make_server
-from tests.support.processes import default_sigint
-
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
+from tests.support.viewer_process import start_view
 
 
 def _request(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
@@ -32,22 +28,6 @@ def _request(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
     return answer
 
 
-def _start(folder: Path) -> tuple[subprocess.Popen[str], int, str]:
-    process = subprocess.Popen(
-        [*CLI, "view", "--port", "0"],
-        preexec_fn=default_sigint,
-        cwd=folder,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([\w-]+) ", line)
-    assert found, line
-    return process, int(found.group(1)), found.group(2)
-
-
 def _stop(process: subprocess.Popen[str]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGINT)
@@ -56,7 +36,7 @@ def _stop(process: subprocess.Popen[str]) -> None:
 
 def test_the_printed_url_carries_a_token_and_sets_it_as_a_cookie(tmp_path: Path) -> None:
     (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
-    process, port, token = _start(tmp_path)
+    process, _, port, token = start_view(tmp_path)
     try:
         assert len(token) >= 32
         first = _request(port, f"/?token={token}", Sec_Fetch_Site="none")
@@ -75,7 +55,7 @@ def test_the_printed_url_carries_a_token_and_sets_it_as_a_cookie(tmp_path: Path)
         assert _request(port, "/api/runs", Cookie=f"checkspec-view-1={token}x").status == 403
     finally:
         _stop(process)
-    again, port_again, token_again = _start(tmp_path)
+    again, _, port_again, token_again = start_view(tmp_path)
     try:
         assert token_again != token  # one per start
         assert _request(port_again, f"/api/runs?token={token}").status == 403

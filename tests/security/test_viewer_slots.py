@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import http.client
-import re
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,9 +21,8 @@ import pytest
 
 from checkspec.engine.html import viewer as viewer_module
 from checkspec.engine.html.viewer import Viewer, make_server
-from tests.support.processes import default_sigint
+from tests.support.viewer_process import start_view
 
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 TOKEN = "slots-token"
 HALF_HEAD = b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Ag"
 
@@ -80,20 +76,9 @@ def _get(port: int, token: str, path: str = "/api/runs") -> int:
 def cli_viewer(tmp_path: Path) -> Iterator[tuple[int, str]]:
     """`checkspec view` in a subprocess, as users start it: its port and token."""
     (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
-    process = subprocess.Popen(
-        [*CLI, "view", "--port", "0"],
-        preexec_fn=default_sigint,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, _, port, token = start_view(tmp_path)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([\w-]+)", line)
-        assert found, line
-        yield int(found.group(1)), found.group(2)
+        yield port, token
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) == 0
     finally:

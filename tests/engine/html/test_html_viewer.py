@@ -19,26 +19,16 @@ import pytest
 from tests.support.cli import run_main
 from tests.support.processes import default_sigint
 from tests.support.recorded_runs import NEW_KEYWORD, NEWLY_FAILING
+from tests.support.viewer_process import start_view
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
 
 @pytest.fixture
 def viewer(two_runs: Path) -> Iterator[tuple[subprocess.Popen[str], str, int, str]]:
-    process = subprocess.Popen(
-        [*CLI, "view", "--port", "0"],
-        preexec_fn=default_sigint,
-        cwd=two_runs,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, host, port, token = start_view(two_runs)
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        found = re.search(r"http://(127\.0\.0\.1):(\d+)/\?token=([\w-]+)", line)
-        assert found, line + (process.stderr.read() if process.poll() is not None else "")
-        yield process, found.group(1), int(found.group(2)), found.group(3)
+        yield process, host, port, token
     finally:
         if process.poll() is None:
             process.kill()
