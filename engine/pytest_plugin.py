@@ -160,29 +160,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not _enabled(config):
         return
     from .runs.models import model_problems
-    from .settings import ConfigUnreadable, require_readable
-    from .spec.workspace import find_workspace
+    from .settings import ConfigUnreadable, run_settings
+    from .spec.workspace import Workspace, find_workspace
 
-    seen: set[Path] = set()
-    for item in items:
-        if not isinstance(item, _SpecItem) or (folder := item.path.parent) in seen:
-            continue
-        seen.add(folder)
-        try:
-            require_readable(find_workspace([item.path]))
-        except ConfigUnreadable as exc:
-            shown = None
-            if exc.path is not None and exc.path.is_relative_to(config.rootpath):
-                shown = str(exc.path.relative_to(config.rootpath))
-            raise pytest.UsageError("\n".join(exc.lines(shown))) from None
     max_cost = config.getoption("checkspec_max_cost", None)
-    groups: dict[Settings, list[ScenarioItem]] = {}
+    # Each folder's workspace found and its settings resolved once (run_settings refuses
+    # a checkspec.yaml it cannot use); the scenario items grouped by those settings.
+    by_folder: dict[Path, Settings] = {}
+    groups: dict[Settings, tuple[Workspace, list[ScenarioItem]]] = {}
     for item in items:
+        if not isinstance(item, _SpecItem):
+            continue
+        folder = item.path.parent
+        if folder not in by_folder:
+            workspace = find_workspace([item.path])
+            try:
+                by_folder[folder] = run_settings(workspace, max_cost=max_cost)
+            except ConfigUnreadable as exc:
+                shown = None
+                if exc.path is not None and exc.path.is_relative_to(config.rootpath):
+                    shown = str(exc.path.relative_to(config.rootpath))
+                raise pytest.UsageError("\n".join(exc.lines(shown))) from None
+            groups.setdefault(by_folder[folder], (workspace, []))
         if isinstance(item, ScenarioItem):
-            groups.setdefault(_settings_for(item.path, max_cost), []).append(item)
-    for settings, group in groups.items():
+            groups[by_folder[folder]][1].append(item)
+    for settings, (workspace, group) in groups.items():
         todo = [(_spec_file(i).document, i.entry) for i in group]
-        if problems := model_problems(todo, settings, find_workspace([group[0].path])):
+        if todo and (problems := model_problems(todo, settings, workspace)):
             raise pytest.UsageError("\n".join(problems))
 
 
