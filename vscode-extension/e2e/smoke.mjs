@@ -264,8 +264,10 @@ try {
   // the first run is the slow one), then the result in our status bar item.
   await lens.click();
   const progress = page.locator(".notifications-toasts .notification-toast", { hasText: "checkspec: running" }).first();
+  // Optional and short-lived: it may close between being seen and being read.
   if (await progress.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
-    step("progress notification", (await progress.innerText()).replace(/\s+/g, " ").trim());
+    const text = await progress.innerText({ timeout: 1_000 }).catch(() => undefined);
+    if (text !== undefined) step("progress notification", text.replace(/\s+/g, " ").trim());
   }
   const status = page.locator(".statusbar-item", { hasText: "refund policy is stated: pass" }).first();
   await status.waitFor({ timeout: 60_000 });
