@@ -25,9 +25,11 @@ install: $(STAMP)
 run: install
 	@$(VENV)/bin/checkspec run examples || echo "(one example fails on purpose and one needs a model: see examples/README.md)"
 
+# lint-imports: the import contracts of pyproject.toml (ARCHITECTURE.md, "Tiers").
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 
 # mypy checks engine/ and server/ as checkspec.engine and checkspec.server: a link tree
 # gives the folders their import names (the editable install maps them with an import hook

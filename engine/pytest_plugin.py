@@ -31,8 +31,8 @@ from .spec.kinds import FileKind
 from .spec.scenario_analysis import ScenarioEntry
 
 _SPEC_KINDS = (FileKind.SCENARIO, FileKind.SUITE, FileKind.DATASET)
-# The run session, executor, settings and CLI reports are imported in the functions that use them: the
-# plugin loads in every pytest session, most of which collect no spec file.
+# The run session, executor, settings and the text report are imported in the functions
+# that use them: the plugin loads in every pytest session, most of which collect no spec file.
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -218,9 +218,9 @@ class ScenarioItem(_SpecItem):
             self.add_marker(marker)
 
     def runtest(self) -> None:
-        from .cli.reports import scenario_lines
         from .runs.outcome import checked
         from .runs.session import runs
+        from .runs.text_report import scenario_lines
 
         verdicts = _verdicts(self.session)
         if not runs(self.entry, bool(self.config.getoption("checkspec_drafts", False))):

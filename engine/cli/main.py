@@ -819,7 +819,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> int:
     """Render and write the report; the exit code it means."""
     from ..llm.snapshot import redactor
-    from .reports import summary_line
+    from ..runs.text_report import summary_line
 
     redact = redactor().text
     rendered = redact(_render(report, fmt))  # every format, stdout or -o (core/redact.py)
@@ -842,7 +842,8 @@ def _write(report: RunReport, fmt: str, output: str | None, invalid: bool) -> in
 
 
 def _render(report: RunReport, fmt: str) -> str:
-    from .reports import summary_line, text_lines, to_json, to_junit, to_sarif
+    from ..runs.text_report import summary_line, text_lines
+    from .reports import to_json, to_junit, to_sarif
 
     if fmt == "text":
         from ..core.safe_text import terminal  # names, messages, outputs: no escapes

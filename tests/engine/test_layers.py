@@ -4,7 +4,7 @@
 entry point), and `checkspec.server.analysis` imports neither pygls nor lsprotocol. The
 server's modules import one another without a cycle (the features are typed against
 `lsp/host.py`, never `lsp/server.py`, which imports them); so do the engine's, whose
-layers are a contract too (pyproject.toml, ARCHITECTURE.md).
+tiers are a contract too (pyproject.toml, ARCHITECTURE.md).
 """
 
 from __future__ import annotations
