@@ -213,3 +213,19 @@ def test_every_function_and_class_the_page_names_is_defined() -> None:
         if not re.search(rf"(?:def|class)\s+{name}\b|^\s*{name}\s*[:=]|\b{name}\s*=", code, re.M)
     )
     assert undefined == []
+
+
+def test_the_pytest_plugin_defers_the_run_session_executor_and_settings() -> None:
+    """It loads in every pytest session (the page, "Front ends"): what a run needs is
+    imported inside the functions that run."""
+    import ast
+
+    tree = ast.parse((ENGINE / "pytest_plugin.py").read_text(encoding="utf-8"))
+    at_load = [
+        node.module
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    ]
+    assert "spec.kinds" in at_load  # the walk reads the module's top level
+    deferred = ("runs", "executor", "settings")
+    assert [m for m in at_load if m.split(".")[0] in deferred] == []
