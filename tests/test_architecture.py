@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import tomllib
@@ -218,8 +219,6 @@ def test_every_function_and_class_the_page_names_is_defined() -> None:
 def test_the_pytest_plugin_defers_the_run_session_executor_and_settings() -> None:
     """It loads in every pytest session (the page, "Front ends"): what a run needs is
     imported inside the functions that run."""
-    import ast
-
     tree = ast.parse((ENGINE / "pytest_plugin.py").read_text(encoding="utf-8"))
     at_load = [
         node.module
