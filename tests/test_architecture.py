@@ -228,3 +228,21 @@ def test_the_pytest_plugin_defers_the_run_session_executor_and_settings() -> Non
     assert "spec.kinds" in at_load  # the walk reads the module's top level
     deferred = ("runs", "executor", "settings")
     assert [m for m in at_load if m.split(".")[0] in deferred] == []
+
+
+def test_every_section_of_the_page_named_elsewhere_is_there() -> None:
+    """`ARCHITECTURE.md, "Key contracts"` in a docstring or a doc names a heading (or a
+    bold paragraph: "Packaging") that is on the page."""
+    page = _page()
+    titles = set(re.findall(r"^#+ (.+)$", page, re.M)) | set(re.findall(r"\*\*(.+?)\.\*\*", page))
+    cited = {
+        (path, title)
+        for folder in ("engine", "server", "docs", "tests", "tools")
+        for path in (REPO / folder).rglob("*")
+        if path.suffix in (".py", ".md") and "reference" not in path.parts
+        for title in re.findall(
+            r'ARCHITECTURE\.md[,( ]*"([A-Z][^"\n]*)"', path.read_text(encoding="utf-8")
+        )
+    }
+    assert len(cited) >= 3  # the pattern still reads the citations
+    assert sorted(f"{p.relative_to(REPO)}: {t}" for p, t in cited if t not in titles) == []
