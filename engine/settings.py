@@ -24,8 +24,8 @@ from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
 )
-from .llm import endpoints, snapshot
 from .llm import limits as provider_limits
+from .llm import snapshot
 
 # The LLM defaults, also importable from here as from the reference library's settings.
 from .llm.endpoints import (  # noqa: F401
@@ -408,24 +408,24 @@ def __getattr__(name: str) -> Any:
 
 class _SettingsModule(ModuleType):
     """This module, with the reference library's `_default_generator` and
-    `_default_embedding_model` globals read and written through to llm/endpoints.py,
-    where the defaults live (tests reset them by assigning)."""
+    `_default_embedding_model` globals read and written through to what user code set
+    (engine/llm/snapshot.py's CodeDefaults: tests reset them by assigning)."""
 
     @property
     def _default_generator(self) -> Any:
-        return endpoints._default_generator  # noqa: SLF001
+        return snapshot.code_defaults().generator
 
     @_default_generator.setter
     def _default_generator(self, value: Any) -> None:
-        endpoints._default_generator = value  # noqa: SLF001
+        snapshot.set_code_defaults(generator=value)
 
     @property
     def _default_embedding_model(self) -> Any:
-        return endpoints._default_embedding_model  # noqa: SLF001
+        return snapshot.code_defaults().embedding_model
 
     @_default_embedding_model.setter
     def _default_embedding_model(self, value: Any) -> None:
-        endpoints._default_embedding_model = value  # noqa: SLF001
+        snapshot.set_code_defaults(embedding_model=value)
 
 
 sys.modules[__name__].__class__ = _SettingsModule

@@ -10,7 +10,7 @@ import pytest
 
 import checkspec.engine.settings as settings_module
 from checkspec.engine import Generator
-from checkspec.engine.llm import endpoints
+from checkspec.engine.llm import snapshot
 
 
 def test_get_settings_reads_the_giskard_checks_variables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,16 +29,16 @@ def test_get_settings_reads_the_giskard_checks_variables(monkeypatch: pytest.Mon
 
 
 def test_the_default_generator_global_is_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(endpoints, "_default_generator", None)
+    monkeypatch.setattr(snapshot, "_code", snapshot.CodeDefaults())
     settings_module.set_default_generator("openai/x")
     assert isinstance(settings_module._default_generator, Generator)
     assert settings_module._default_generator.model == "openai/x"
     # Assigning the global (as giskard-checks' tests reset it) resets the engine's default.
     settings_module._default_generator = None
-    assert endpoints._default_generator is None
+    assert snapshot.code_defaults().generator is None
     assert settings_module.get_default_generator().model is None
     settings_module._default_embedding_model = "e"
-    assert endpoints._default_embedding_model == "e"
+    assert snapshot.code_defaults().embedding_model == "e"
     settings_module._default_embedding_model = None
 
 

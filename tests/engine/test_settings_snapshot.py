@@ -16,12 +16,8 @@ from checkspec.engine.executor.jobs import Job, Outcome, RunOptions
 from checkspec.engine.executor.local import InProcessExecutor
 from checkspec.engine.judges import Conformity, clear_cache
 from checkspec.engine.llm import (
-    client,
-    endpoints,
     limits,
-    prompt_limits,
     snapshot,
-    usage,
     verdict_cache,
 )
 from checkspec.engine.settings import Settings, resolve
@@ -39,12 +35,7 @@ def judged(rule: str) -> Job:
 
 def module_state() -> tuple[object, ...]:
     return (
-        endpoints._default_generator,  # noqa: SLF001
-        endpoints._default_embedding_model,  # noqa: SLF001
-        client._direct_enabled,  # noqa: SLF001
-        prompt_limits._explicit,  # noqa: SLF001
-        dict(usage._prices),  # noqa: SLF001
-        verdict_cache._config,  # noqa: SLF001
+        snapshot.code_defaults(),  # what user code set: the reference API's setters
         limits._gate,  # noqa: SLF001
     )
 
