@@ -363,14 +363,34 @@ DEFAULT_EMBEDDING_MODEL: str | None = None
 def _reference_settings_class() -> type:
     # pydantic-settings is imported only by code that asks for these settings.
     from pydantic import Field, field_validator
-    from pydantic_settings import BaseSettings, SettingsConfigDict
+    from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+    from .core.environment import reference_values
+
+    class _ReferenceSource(PydanticBaseSettingsSource):
+        def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+            return None, field_name, False  # unused: __call__ gives them all
+
+        def __call__(self) -> dict[str, Any]:
+            config = self.settings_cls.model_config
+            found = reference_values(env_file=config.get("env_file"))
+            return {k: v for k, v in found.items() if k in self.settings_cls.model_fields}
 
     class GiskardChecksSettings(BaseSettings):
-        """giskard-checks' environment settings (GISKARD_CHECKS_* variables, `.env`)."""
+        """giskard-checks' environment settings (GISKARD_CHECKS_* variables, `.env`), read
+        through the one reader of the environment (core/environment.py)."""
 
         model_config = SettingsConfigDict(
             env_prefix="GISKARD_CHECKS_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
         )
+
+        @classmethod
+        def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: Any, *_: Any, **__: Any
+        ) -> tuple[Any, ...]:
+            # Arguments first, then the variables over `.env` as pydantic-settings orders
+            # them; read by core/environment.py, not by pydantic-settings' own sources.
+            return (init_settings, _ReferenceSource(settings_cls))
 
         default_model: str | None = Field(default=DEFAULT_MODEL)
         default_judge: str | None = Field(default=None)

@@ -9,7 +9,9 @@ snapshot lives in a context variable, so two runs in one process (the language s
 in-process tests, a notebook) each see their own, and asyncio tasks and `to_thread` calls
 inherit it; no setting is written into module globals at run time.
 
-The environment is read in one place, `environment_values` (the resolver calls it;
+The environment is read in one place, `environment_values` (through
+engine/core/environment.py, the one reader of the process's environment; the resolver
+calls it;
 `from_environment` too, for the snapshot of library use without a run: `Suite.run` in a
 script, a check called directly). `held_secrets` reads it too, for the secrets every
 output masks (engine/core/redact.py takes them from here); the one global written at run
@@ -34,7 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
-from ..core import redact
+from ..core import environment, redact
 
 API_KEY_ENV = "CHECKSPEC_API_KEY"
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
@@ -133,7 +135,7 @@ TRUSTED_FOLDERS_ENV = "CHECKSPEC_TRUSTED_FOLDERS"
 def trusted_folders(environ: Mapping[str, str] | None = None) -> list[str]:
     """The folders whose checkspec.yaml the user trusts whoever owns it (engine/spec/
     trust.py), from CHECKSPEC_TRUSTED_FOLDERS: separated by the path separator, `*` any."""
-    raw = (os.environ if environ is None else environ).get(TRUSTED_FOLDERS_ENV, "")
+    raw = environment.variables(environ).get(TRUSTED_FOLDERS_ENV, "")
     return [folder.strip() for folder in raw.split(os.pathsep) if folder.strip()]
 
 
@@ -152,7 +154,7 @@ def environment_problems(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def _environment(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], list[str]]:
-    environ = os.environ if environ is None else environ
+    environ = environment.variables(environ)
     found: dict[str, Any] = {}
     problems: list[str] = []
     for name, var in _ENV.items():
@@ -194,14 +196,8 @@ def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     endpoints' URLs; also those of every run's settings this process used (`using`), even
     once the run is over (its report is written after it)."""
     if environ is None:  # the process's: read again only when it changed (each write asks)
-        return _with_remembered(_raw_environment(), _remembered)
+        return _with_remembered(environment.raw_state(), _remembered)
     return _secrets_of(environ) | _remembered
-
-
-def _raw_environment() -> tuple[tuple[Any, Any], ...]:
-    """The environment as the OS holds it (bytes on POSIX): a cheap key of its state."""
-    raw = getattr(os.environ, "_data", None)  # os.environ's own store, not decoded
-    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
 
 
 @lru_cache(maxsize=4)
