@@ -138,8 +138,6 @@ ENVIRONMENT_ALLOWED = {
     "engine/llm/client.py",
     "engine/capture/otel.py",
     "engine/cli/main.py",
-    # The `checkspec generate` child's environment: the editor's settings as variables.
-    "server/lsp/generate.py",
 }
 _ENVIRONMENT_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 
