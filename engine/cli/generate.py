@@ -193,7 +193,12 @@ def add_parser(commands: Any) -> None:
     )
     # The language server's entry: the settings it resolved for the workspace (the
     # editor's included, with their origins) come as a value on stdin, not as variables.
-    gen.add_argument("--settings-from-stdin", action="store_true", help=argparse.SUPPRESS)
+    gen.add_argument(
+        "--settings-from-stdin",
+        action="store_true",
+        help="the language server's: take the settings it resolved from stdin (as it writes "
+        "them; they are trusted as code) instead of resolving them here",
+    )
 
 
 def _examples(args: argparse.Namespace) -> list[Any]:
