@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def variables(environ: Mapping[str, str] | None = None) -> Mapping[str, str]:
@@ -75,10 +74,10 @@ DEFAULT_BODY_TIMEOUT = 10.0
 DEFAULT_BACKGROUND_CHARS = 1_000_000
 
 
-@dataclass(frozen=True)
-class ServerSwitches:
+class ServerSwitches(NamedTuple):
     """The language server's diagnostics and limits: settings of the server process
-    (not of a workspace), from CHECKSPEC_LSP_* variables and CHECKSPEC_GC_LOG."""
+    (not of a workspace), from CHECKSPEC_LSP_* variables and CHECKSPEC_GC_LOG. (A named
+    tuple: `dataclasses` is not loaded before the server's first answer.)"""
 
     log_level: str = "WARNING"  # CHECKSPEC_LSP_LOG_LEVEL: the log's level (DEBUG: messages)
     gc_log: str | None = None  # CHECKSPEC_GC_LOG: a file the GC's pauses are written to
