@@ -82,7 +82,8 @@ def main() -> None:
     for handler in logging.getLogger().handlers:
         handler.addFilter(_RedactingLog())
     if switches.gc_log:
-        # Deferred: a debugging aid; without it no engine module loads before `initialize`.
+        # Deferred: a debugging aid; without it no engine module but the environment's reader
+        # loads before `initialize`.
         from checkspec.engine.core.gcpause import log_pauses
 
         log_pauses(switches.gc_log)
