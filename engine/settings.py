@@ -24,8 +24,8 @@ from .core.report_limits import (  # noqa: F401 (the reference library's name)
     MAX_REPORTED_FAILURES_ENV_VAR,
     normalize_max_reported_failures,
 )
-from .llm import endpoints, snapshot
 from .llm import limits as provider_limits
+from .llm import snapshot
 
 # The LLM defaults, also importable from here as from the reference library's settings.
 from .llm.endpoints import (  # noqa: F401
@@ -363,14 +363,34 @@ DEFAULT_EMBEDDING_MODEL: str | None = None
 def _reference_settings_class() -> type:
     # pydantic-settings is imported only by code that asks for these settings.
     from pydantic import Field, field_validator
-    from pydantic_settings import BaseSettings, SettingsConfigDict
+    from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+    from .core.environment import reference_values
+
+    class _ReferenceSource(PydanticBaseSettingsSource):
+        def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+            return None, field_name, False  # unused: __call__ gives them all
+
+        def __call__(self) -> dict[str, Any]:
+            config = self.settings_cls.model_config
+            found = reference_values(env_file=config.get("env_file"))
+            return {k: v for k, v in found.items() if k in self.settings_cls.model_fields}
 
     class GiskardChecksSettings(BaseSettings):
-        """giskard-checks' environment settings (GISKARD_CHECKS_* variables, `.env`)."""
+        """giskard-checks' environment settings (GISKARD_CHECKS_* variables, `.env`), read
+        through the one reader of the environment (core/environment.py)."""
 
         model_config = SettingsConfigDict(
             env_prefix="GISKARD_CHECKS_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
         )
+
+        @classmethod
+        def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: Any, *_: Any, **__: Any
+        ) -> tuple[Any, ...]:
+            # Arguments first, then the variables over `.env` as pydantic-settings orders
+            # them; read by core/environment.py, not by pydantic-settings' own sources.
+            return (init_settings, _ReferenceSource(settings_cls))
 
         default_model: str | None = Field(default=DEFAULT_MODEL)
         default_judge: str | None = Field(default=None)
@@ -408,24 +428,24 @@ def __getattr__(name: str) -> Any:
 
 class _SettingsModule(ModuleType):
     """This module, with the reference library's `_default_generator` and
-    `_default_embedding_model` globals read and written through to llm/endpoints.py,
-    where the defaults live (tests reset them by assigning)."""
+    `_default_embedding_model` globals read and written through to what user code set
+    (engine/llm/snapshot.py's CodeDefaults: tests reset them by assigning)."""
 
     @property
     def _default_generator(self) -> Any:
-        return endpoints._default_generator  # noqa: SLF001
+        return snapshot.code_defaults().generator
 
     @_default_generator.setter
     def _default_generator(self, value: Any) -> None:
-        endpoints._default_generator = value  # noqa: SLF001
+        snapshot.set_code_defaults(generator=value)
 
     @property
     def _default_embedding_model(self) -> Any:
-        return endpoints._default_embedding_model  # noqa: SLF001
+        return snapshot.code_defaults().embedding_model
 
     @_default_embedding_model.setter
     def _default_embedding_model(self, value: Any) -> None:
-        endpoints._default_embedding_model = value  # noqa: SLF001
+        snapshot.set_code_defaults(embedding_model=value)
 
 
 sys.modules[__name__].__class__ = _SettingsModule

@@ -1,4 +1,5 @@
-"""The server's input, read one whole LSP message at a time (standard library only).
+"""The server's input, read one whole LSP message at a time (standard library only, and
+the engine's reader of the environment, which is too).
 
 pygls reads `Content-Length` headers leniently: a header it cannot read is skipped, a
 length that lies leaves it reading the next message's bytes as a body (or waiting for
@@ -42,10 +43,11 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+# The limits' defaults; the server's own switches set them (read once at its start).
+from checkspec.engine.core.environment import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_MESSAGE_MB
+
 log = logging.getLogger("checkspec.server.framing")
 
-DEFAULT_MAX_MESSAGE_MB = 64
-DEFAULT_BODY_TIMEOUT = 10.0
 MAX_HEADER_LINE = 8192
 MAX_HEADER_LINES = 32
 EXIT_FRAMING = 1
@@ -64,19 +66,6 @@ class FramingError(Exception):
     """The input is not a well-framed LSP message."""
 
 
-def _setting(name: str, default: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    try:
-        value = float(raw) if raw else default
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
-def max_message_bytes() -> int:
-    return int(_setting("CHECKSPEC_LSP_MAX_MESSAGE_MB", DEFAULT_MAX_MESSAGE_MB) * (1 << 20))
-
-
 class FramedInput:
     """`readline`/`read` over the messages of a descriptor, each checked whole first."""
 
@@ -90,12 +79,10 @@ class FramedInput:
     ) -> None:
         self._fd = fd
         self._answer = answer  # writes a whole framed message to the client
-        self._max = max_bytes if max_bytes is not None else max_message_bytes()
-        self._timeout = (
-            body_timeout
-            if body_timeout is not None
-            else _setting("CHECKSPEC_LSP_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT)
-        )
+        # The server passes its switches (engine/core/environment.py: read once at its
+        # start); the defaults otherwise.
+        self._max = max_bytes if max_bytes is not None else int(DEFAULT_MAX_MESSAGE_MB * (1 << 20))
+        self._timeout = body_timeout if body_timeout is not None else DEFAULT_BODY_TIMEOUT
         self._input = bytearray()  # read from the descriptor, not yet framed
         self._frame = b""  # the current message as pygls gets it
         self._at = 0

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
+from checkspec.engine.core.environment import process_switches
+
 from .early_initialize import answer_first
 from .framing import FramedInput
 
@@ -69,24 +71,33 @@ class _RedactingLog(logging.Filter):
 
 def main() -> None:
     _steady_malloc()
+    # The server's own switches (CHECKSPEC_LSP_*, CHECKSPEC_GC_LOG): read once, here, by
+    # the one reader of the environment (standard library only: nothing else loads yet).
+    switches = process_switches()
     logging.basicConfig(
-        level=os.environ.get("CHECKSPEC_LSP_LOG_LEVEL", "WARNING").upper(),
+        level=switches.log_level,
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(levelname)s: %(message)s",
     )
     for handler in logging.getLogger().handlers:
         handler.addFilter(_RedactingLog())
-    if os.environ.get("CHECKSPEC_GC_LOG"):
-        # Deferred: a debugging aid; without it no engine module loads before `initialize`.
+    if switches.gc_log:
+        # Deferred: a debugging aid; without it no engine module but the environment's reader
+        # loads before `initialize`.
         from checkspec.engine.core.gcpause import log_pauses
 
-        log_pauses(os.environ["CHECKSPEC_GC_LOG"])
+        log_pauses(switches.gc_log)
     protocol_fd, protocol_out = _protocol_streams()
     # Each message is checked whole before anything reads it: a framing error (a wrong
     # or missing Content-Length, one over the limit) is logged and exits the process,
     # so the client restarts it rather than talk to a server that hears nothing.
     # A well-framed body that is not JSON is answered (-32700) and skipped.
-    protocol_in = FramedInput(protocol_fd, answer=_writer(protocol_out))
+    protocol_in = FramedInput(
+        protocol_fd,
+        max_bytes=switches.max_message_bytes,
+        body_timeout=switches.body_timeout,
+        answer=_writer(protocol_out),
+    )
     # The editor waits for this answer; pygls takes half a second to import.
     first = answer_first(protocol_in, protocol_out)  # type: ignore[arg-type]
     from .lsp.server import create_server  # deferred: pygls (start-up time, above)

@@ -57,11 +57,18 @@ class Label:
 
 @dataclass(frozen=True)
 class Planned:
-    """A label and the scenario that calibrates it."""
+    """A label and the scenario that calibrates it: one todo entry of the run session
+    (`todo()`), in the document it was found in."""
 
     label: Label
     scenario: Scenario
-    entry: ScenarioEntry | None = None  # the scenario's analysis it was found in
+    entry: ScenarioEntry  # the scenario's analysis it was found in
+    document: Document
+
+    def todo(self) -> tuple[Document, ScenarioEntry]:
+        """(document, entry) as the run session plans it: a copy of the entry holding the
+        scenario that calibrates the label (a scenario with two labels: two entries)."""
+        return self.document, replace(self.entry, built=self.scenario, rebuild=None)
 
 
 def labelled(
@@ -100,7 +107,7 @@ def labelled(
                 prompt=prompt_of(check),
             )
             made = calibration_scenario(scenario, place.step, place.index)
-            found.append(Planned(label, made, entry))
+            found.append(Planned(label, made, entry, document))
     return found, disabled
 
 
@@ -186,7 +193,7 @@ def with_prompt(planned: Sequence[Planned], prompt_path: str) -> list[Planned]:
         ]
         scenario = plan.scenario.model_copy(update={"steps": steps})
         label = replace(plan.label, prompt=prompt_path)
-        found.append(Planned(label, scenario, plan.entry))
+        found.append(Planned(label, scenario, plan.entry, plan.document))
     return found
 
 

@@ -1,26 +1,23 @@
-"""Running the labelled checks, and the calibration they make.
+"""The calibration the labelled checks make: each label's verdicts (`Judged`), grouped
+by judge (`Judge`), and the whole (`Calibration`).
 
-Each label's scenario (labels.py) runs as one job per repeat through the executor the
-front end gives (worker processes by default: the judges' model calls and any user code
-run there), once per judge model asked for (`--model A --model B`: the settings' model,
-which judges without a model of their own use). Repeats bypass the verdict cache
-(`Job.repeat`), so `--repeat K` asks the judge K times. The target is never called: the
-scenarios have none and replay their recorded answers.
+The labels' scenarios (labels.py plans them) are run by the run session
+(engine/runs/calibration.py: one session a judge model, each label's scenario a todo
+entry run `--repeat` times), for `checkspec calibrate` and the editor's calibrate alike;
+this module only reads their results (`judged_from`, `judges_of`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.result import ScenarioResult
 from ..core.usage import Usage
-from ..executor import Ending, Executor, Job, RunOptions
 from ..history.payload import kept_time, new_run_id
-from ..settings import Settings
-from .labels import Label, Planned
+from .labels import Label
 from .metrics import FAIL, PASS, Confusion, Consistency, consistency
 
 FORMAT = "checkspec-calibration/1"
@@ -261,62 +258,3 @@ def judges_of(judged: Iterable[Judged]) -> list[Judge]:
             judge = judges[which] = Judge(*which)
         judge.judged.append(entry)
     return list(judges.values())
-
-
-async def calibrate(
-    planned: Sequence[Planned],
-    *,
-    executor: Executor,
-    settings: Settings,
-    repeat: int = 1,
-    models: Sequence[str | None] = (None,),
-    on_job: Callable[[], None] | None = None,
-    stop: Callable[[], bool] | None = None,
-) -> Calibration:
-    """Judge every planned label `repeat` times with each model (None: the settings'
-    own), through `executor`; the calibration. `stop()` true ends it early (interrupted)."""
-    started, clock = time.time(), time.perf_counter()
-    repeat = max(1, repeat)
-    judged_by_model: list[list[Judged]] = []
-    interrupted = False
-    for model in models:
-        run_settings = settings if model is None else replace(settings, model=model)
-        asked = model or settings.model or "default"
-        jobs = [
-            Job(n * repeat + r, p.scenario, None, repeat=r)
-            for n, p in enumerate(planned)
-            for r in range(repeat)
-        ]
-        results: dict[int, ScenarioResult] = {}
-        stream = executor.stream(jobs, RunOptions(run_settings))
-        try:
-            async for outcome in stream:
-                if outcome.ending is not Ending.CANCELLED:  # a cancelled label: not judged
-                    results[outcome.key] = outcome.result
-                if on_job is not None:
-                    on_job()
-                if stop is not None and stop():
-                    interrupted = True
-                    executor.cancel()
-        finally:
-            await stream.aclose()
-        judged = [
-            judged_from(
-                p.label,
-                asked,
-                [results[k] for k in range(n * repeat, (n + 1) * repeat) if k in results],
-            )
-            for n, p in enumerate(planned)
-        ]
-        judged_by_model.append(judged)
-        if interrupted:
-            break
-    return Calibration(
-        judges=judges_of(entry for judged in judged_by_model for entry in judged),
-        labels=[p.label for p in planned],
-        repeat=repeat,
-        models=list(models),
-        interrupted=interrupted,
-        started=started,
-        duration_s=time.perf_counter() - clock,
-    )

@@ -139,9 +139,9 @@ def run(args: argparse.Namespace) -> int:
 
     from ..calibrate.labels import labelled
     from ..calibrate.render import render
-    from ..calibrate.run import calibrate
     from ..executor import WorkerStartError
     from ..executor.start import executor_for
+    from ..runs.calibration import calibrate
     from ..runs.report import scenario_identity
     from ..settings import run_settings
     from ..spec.workspace import WorkspaceConflict, find_workspace

@@ -1,13 +1,14 @@
 """How many failing scenarios a suite report details: giskard-checks'
 GISKARD_CHECKS_MAX_REPORTED_FAILURES variable (a count >= 0; unset or unreadable: all).
 
-Read when a report is printed, like the reference library; a plain module (no imports) so
-the settings module can name it without loading the report's rich renderers.
+Read when a report is printed, like the reference library, through the one reader of the
+environment (environment.py: the variable, not `.env`, as before); a plain module so the
+settings module can name it without loading the report's rich renderers.
 """
 
 from __future__ import annotations
 
-import os
+from . import environment
 
 MAX_REPORTED_FAILURES_ENV_VAR = "GISKARD_CHECKS_MAX_REPORTED_FAILURES"
 
@@ -24,4 +25,5 @@ def normalize_max_reported_failures(value: object) -> int | None:
 
 
 def max_reported_failures() -> int | None:
-    return normalize_max_reported_failures(os.environ.get(MAX_REPORTED_FAILURES_ENV_VAR))
+    given = environment.reference_values(env_file=None).get("max_reported_failures")
+    return normalize_max_reported_failures(given)

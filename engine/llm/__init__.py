@@ -3,10 +3,10 @@
 Judges, input generators (simulated users, LLM inputs) and embeddings call models only
 through here; litellm is imported nowhere else, and only on the first call.
 
-- snapshot.py: the run's settings snapshot (a context variable) and THE reading of the
-  environment
-- endpoints.py: which model a call goes to (the snapshot, else user-set defaults over the
-  environment)
+- snapshot.py: the run's settings snapshot (a context variable), the reading of the
+  settings' variables (through engine/core/environment.py) and of what user code set
+  with the reference API's setters, folded into each snapshot when it is made
+- endpoints.py: which model a call goes to (read from the snapshot alone)
 - client.py: the call itself (litellm; retries, timeouts, the in-run answer cache)
 - limits.py: provider limits (parallel requests, requests and tokens per minute), shared
   by every worker of a run through the run's one limiter

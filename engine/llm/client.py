@@ -169,20 +169,18 @@ def price_map() -> Mapping[str, Any]:
 # -- the direct path -----------------------------------------------------------------------
 
 _DIRECT_PREFIX = "openai/"
-_direct_enabled = True
 
 
 def set_llm_client(mode: str) -> None:
     """`auto`: `openai/` models through the openai SDK, the rest through litellm;
-    `litellm`: everything through litellm (the `llm_client` setting)."""
-    global _direct_enabled
-    _direct_enabled = mode != "litellm"
+    `litellm`: everything through litellm (the `llm_client` setting). Outside a run (a
+    run's is its settings'): recorded in the snapshot's CodeDefaults."""
+    snapshot.set_code_defaults(llm_client=mode)
 
 
 def _direct_name(model: str | None) -> str | None:
     """The name to send straight to an OpenAI-compatible endpoint, or None (litellm)."""
-    run = snapshot.current()
-    direct = run.llm_client != "litellm" if run is not None else _direct_enabled
+    direct = snapshot.effective().llm_client != "litellm"
     if not direct or not model or not model.startswith(_DIRECT_PREFIX):
         return None
     return model[len(_DIRECT_PREFIX) :] or None

@@ -1,9 +1,10 @@
 """Which LLM and embedding model a call goes to.
 
-In a run, from the run's settings snapshot (snapshot.py, resolved once by
-engine/settings.py); without one (library use), from `set_default_*` when user code set
-one, else from the environment (snapshot.environment_values, read on every call so a
-variable exported after import, or patched by a test, takes effect).
+Read from one snapshot (snapshot.effective()): in a run, the run's settings (resolved once
+by engine/settings.py), gaps filled from what user code set with `set_default_*`; without
+one (library use), what user code set over the environment's. The setters record into
+snapshot.py (CodeDefaults), folded into the snapshot when it is made; nothing here keeps
+a default of its own.
 """
 
 from __future__ import annotations
@@ -92,12 +93,6 @@ class EmbeddingModel(_Endpoint):
     """An embedding model (semantic_similarity)."""
 
 
-# The defaults: our settings models, or objects with the generator / embedding
-# interface from another library (see external.py), used as they are.
-_default_generator: Any = None
-_default_embedding_model: Any = None
-
-
 def _given(**values: Any) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None}
 
@@ -106,9 +101,11 @@ def set_default_generator(generator: Any) -> None:
     """Use `generator` (settings, a model name, or a generator object) for LLM checks
     without their own; None: back to the environment. A fallback set by user code (the
     reference library's API): a run's resolved settings (snapshot.py) go over it, and
-    checkspec's own resolution never calls this."""
-    global _default_generator
-    _default_generator = Generator(model=generator) if isinstance(generator, str) else generator
+    checkspec's own resolution never calls this. Our settings models, or an object with
+    the generator interface from another library (see external.py), used as it is."""
+    snapshot.set_code_defaults(
+        generator=Generator(model=generator) if isinstance(generator, str) else generator
+    )
 
 
 def _snapshot_generator(settings: snapshot.LLMSettings) -> Generator:
@@ -130,21 +127,21 @@ def get_default_generator() -> Any:
 
     A generator object of another library is returned as it was set.
     """
-    run = snapshot.current()
-    if run is not None:
-        resolved = _snapshot_generator(run)
-        if isinstance(_default_generator, Generator):
-            return resolved.merged_over(_default_generator)
-        if _default_generator is not None and not resolved.model:
-            return _default_generator
+    settings = snapshot.effective()
+    resolved = _snapshot_generator(settings)
+    default = settings.default_generator
+    if settings.in_run:
+        if isinstance(default, Generator):
+            return resolved.merged_over(default)
+        if default is not None and not resolved.model:
+            return default
         return resolved
-    from_env = _snapshot_generator(snapshot.from_environment())
-    if _default_generator is None:
-        return from_env
-    if not isinstance(_default_generator, Generator):
-        return _default_generator
+    if default is None:
+        return resolved
+    if not isinstance(default, Generator):
+        return default
     # Secrets stay in the environment: a model set in code still gets its key.
-    return _default_generator.merged_over(from_env)
+    return default.merged_over(resolved)
 
 
 def resolve_generator(own: Any) -> Any:
@@ -162,10 +159,9 @@ def set_default_embedding_model(model: Any) -> None:
     """Use `model` (settings, a model name, or an embedding model object) for embedding
     checks; None: back to the environment. A fallback set by user code, as
     set_default_generator."""
-    global _default_embedding_model
     if isinstance(model, str):
         model = EmbeddingModel(model=model)
-    _default_embedding_model = model
+    snapshot.set_code_defaults(embedding_model=model)
 
 
 def get_default_embedding_model() -> Any:
@@ -174,8 +170,7 @@ def get_default_embedding_model() -> Any:
     falling back to the judge's (`get_default_generator`), so the settings that configure
     a provider configure its embeddings too; with set_default_embedding_model's as in
     get_default_generator."""
-    run = snapshot.current()
-    settings = run or snapshot.from_environment()
+    settings = snapshot.effective()
     judge = get_default_generator()
     judge_base = judge.api_base if isinstance(judge, Generator) else None
     judge_key = judge.secret() if isinstance(judge, Generator) else None
@@ -187,17 +182,18 @@ def get_default_embedding_model() -> Any:
             max_concurrency=settings.max_concurrency,
         )
     )
-    if run is not None:
-        if isinstance(_default_embedding_model, EmbeddingModel):
-            return resolved.merged_over(_default_embedding_model)
-        if _default_embedding_model is not None and not resolved.model:
-            return _default_embedding_model
+    default = settings.default_embedding_model
+    if settings.in_run:
+        if isinstance(default, EmbeddingModel):
+            return resolved.merged_over(default)
+        if default is not None and not resolved.model:
+            return default
         return resolved
-    if _default_embedding_model is None:
+    if default is None:
         return resolved
-    if not isinstance(_default_embedding_model, EmbeddingModel):
-        return _default_embedding_model
-    return _default_embedding_model.merged_over(resolved)
+    if not isinstance(default, EmbeddingModel):
+        return default
+    return default.merged_over(resolved)
 
 
 # -- fields that take a generator / embedding model -------------------------------------

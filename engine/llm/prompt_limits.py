@@ -33,7 +33,6 @@ from . import snapshot
 MAX_PROMPT_SIZE_ENV = str(SETTINGS_BY_NAME["max_prompt_size"].env)
 DEFAULT_MAX_PROMPT_SIZE: int = SETTINGS_BY_NAME["max_prompt_size"].default  # UTF-8 bytes
 
-_explicit: int | None = None
 # The limit of the render in progress, for the filters and operators that consult it.
 _current: ContextVar[int] = ContextVar("checkspec_prompt_limit", default=DEFAULT_MAX_PROMPT_SIZE)
 
@@ -43,20 +42,17 @@ class PromptTooLarge(SecurityError):
 
 
 def set_max_prompt_size(size: int | None) -> None:
-    """The largest rendered prompt, in bytes, for every later render; None: the environment."""
-    global _explicit
-    _explicit = size
+    """The largest rendered prompt, in bytes, for every later render outside a run (a
+    run's is its settings'); None: the environment's. Recorded in the snapshot's
+    CodeDefaults (snapshot.py)."""
+    snapshot.set_code_defaults(max_prompt_size=size)
 
 
 def max_prompt_size() -> int:
-    """The run's limit (its settings snapshot), else the one set with set_max_prompt_size,
-    else CHECKSPEC_MAX_PROMPT_SIZE, else 200 KB."""
-    run = snapshot.current()
-    if run is not None:
-        return run.max_prompt_size
-    if _explicit is not None:
-        return _explicit
-    return int(snapshot.environment_values().get("max_prompt_size", DEFAULT_MAX_PROMPT_SIZE))
+    """The snapshot's: a run's limit (its settings), else the one set with
+    set_max_prompt_size, else CHECKSPEC_MAX_PROMPT_SIZE, else 200 KB (snapshot.py folds
+    them when it makes the snapshot)."""
+    return snapshot.effective().max_prompt_size
 
 
 def describe(limit: int) -> str:

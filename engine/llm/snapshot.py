@@ -9,13 +9,20 @@ snapshot lives in a context variable, so two runs in one process (the language s
 in-process tests, a notebook) each see their own, and asyncio tasks and `to_thread` calls
 inherit it; no setting is written into module globals at run time.
 
-The environment is read in one place, `environment_values` (the resolver calls it; the
-llm modules call it only when no snapshot is active, i.e. library use without a run:
-`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for the
-secrets every output masks (engine/core/redact.py takes them from here); the one global
-written at run time is the set of secrets settings brought (`remember_secrets`), masked
-for the rest of the process. The reference library's setters (`set_default_generator`...)
-stay what they were: a fallback set explicitly by user code.
+The environment is read in one place, `environment_values` (through
+engine/core/environment.py, the one reader of the process's environment; the resolver
+calls it;
+`from_environment` too, for the snapshot of library use without a run: `Suite.run` in a
+script, a check called directly). `held_secrets` reads it too, for the secrets every
+output masks (engine/core/redact.py takes them from here); the one global written at run
+time is the set of secrets settings brought (`remember_secrets`), masked for the rest of
+the process.
+
+The reference library's setters (`set_default_generator`, `set_default_embedding_model`,
+`set_max_prompt_size`, `verdict_cache.configure`, `set_prices`, `set_llm_client`) record
+what user code set (`CodeDefaults`); it is folded into the snapshot when the snapshot is
+made (`using`: a run's, under its settings; `from_environment`: over the environment),
+so a reader reads the snapshot alone (`effective()`), never a module global of its own.
 """
 
 from __future__ import annotations
@@ -24,12 +31,12 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
-from ..core import redact
+from ..core import environment, redact
 
 API_KEY_ENV = "CHECKSPEC_API_KEY"
 EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
@@ -58,6 +65,47 @@ class LLMSettings:
     cache_dir: str | None = None  # None: no persistent verdict cache
     cache_max_mb: float = SETTINGS_BY_NAME["cache_max_mb"].default
     sdk_api_base: str | None = None  # OPENAI_API_BASE, for `openai/` models without api_base
+    # What user code set (CodeDefaults), folded in when the snapshot is made: a run's
+    # settings go over these (endpoints.py), without a run these go over the environment.
+    default_generator: Any = field(default=None, repr=False, compare=False)
+    default_embedding_model: Any = field(default=None, repr=False, compare=False)
+    in_run: bool = True  # False: the environment's (library use), not a run's settings
+
+
+@dataclass(frozen=True)
+class CodeDefaults:
+    """What user code set through the reference library's API; None: not set."""
+
+    generator: Any = None  # set_default_generator (a Generator, or another library's)
+    embedding_model: Any = None  # set_default_embedding_model
+    max_prompt_size: int | None = None  # set_max_prompt_size
+    cache_dir: str | None = None  # verdict_cache.configure (library use only)
+    cache_max_mb: float | None = None
+    prices: tuple[tuple[str, tuple[float, float]], ...] | None = None  # usage.set_prices
+    llm_client: str | None = None  # client.set_llm_client
+
+
+_code = CodeDefaults()
+
+
+def set_code_defaults(**values: Any) -> None:
+    """Record what user code set (the setters above call this); the next snapshot made
+    holds it. Not a setting of a run: a run's resolved settings go over it."""
+    global _code
+    _code = replace(_code, **values)
+
+
+def code_defaults() -> CodeDefaults:
+    return _code
+
+
+def with_code_defaults(settings: LLMSettings) -> LLMSettings:
+    """A run's snapshot with the generator and embedding model user code set: the run's
+    settings fill from them (endpoints.py); its prompt limit, cache, prices and client
+    are its own."""
+    return replace(
+        settings, default_generator=_code.generator, default_embedding_model=_code.embedding_model
+    )
 
 
 _active: ContextVar[LLMSettings | None] = ContextVar("checkspec_llm_settings", default=None)
@@ -70,8 +118,10 @@ def current() -> LLMSettings | None:
 
 @contextmanager
 def using(settings: LLMSettings) -> Iterator[LLMSettings]:
-    """Run the block (and the tasks it starts) with `settings`."""
+    """Run the block (and the tasks it starts) with `settings`, what user code set
+    folded in (`with_code_defaults`)."""
     _remember(settings)
+    settings = with_code_defaults(settings)
     token = _active.set(settings)
     try:
         yield settings
@@ -85,7 +135,7 @@ TRUSTED_FOLDERS_ENV = "CHECKSPEC_TRUSTED_FOLDERS"
 def trusted_folders(environ: Mapping[str, str] | None = None) -> list[str]:
     """The folders whose checkspec.yaml the user trusts whoever owns it (engine/spec/
     trust.py), from CHECKSPEC_TRUSTED_FOLDERS: separated by the path separator, `*` any."""
-    raw = (os.environ if environ is None else environ).get(TRUSTED_FOLDERS_ENV, "")
+    raw = environment.variables(environ).get(TRUSTED_FOLDERS_ENV, "")
     return [folder.strip() for folder in raw.split(os.pathsep) if folder.strip()]
 
 
@@ -104,7 +154,7 @@ def environment_problems(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def _environment(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], list[str]]:
-    environ = os.environ if environ is None else environ
+    environ = environment.variables(environ)
     found: dict[str, Any] = {}
     problems: list[str] = []
     for name, var in _ENV.items():
@@ -146,14 +196,8 @@ def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     endpoints' URLs; also those of every run's settings this process used (`using`), even
     once the run is over (its report is written after it)."""
     if environ is None:  # the process's: read again only when it changed (each write asks)
-        return _with_remembered(_raw_environment(), _remembered)
+        return _with_remembered(environment.raw_state(), _remembered)
     return _secrets_of(environ) | _remembered
-
-
-def _raw_environment() -> tuple[tuple[Any, Any], ...]:
-    """The environment as the OS holds it (bytes on POSIX): a cheap key of its state."""
-    raw = getattr(os.environ, "_data", None)  # os.environ's own store, not decoded
-    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
 
 
 @lru_cache(maxsize=4)
@@ -202,21 +246,39 @@ def redactor() -> redact.Redactor:
 redact.use_source(held_secrets)  # so the core's sinks (JUnit XML of a result) mask them too
 
 
-def from_environment() -> LLMSettings:
-    """Without a run: what the environment alone says (library use)."""
+def from_environment(environ: Mapping[str, str] | None = None) -> LLMSettings:
+    """Without a run (library use): what user code set (CodeDefaults) over what the
+    environment says, over the defaults."""
     known = {f for f in LLMSettings.__dataclass_fields__}
-    values = environment_values()
+    values = environment_values(environ)
     values.pop("cache_dir", None)  # no run, no persistent cache unless one is configured
-    return LLMSettings(**{k: v for k, v in values.items() if k in known})
+    found = LLMSettings(in_run=False, **{k: v for k, v in values.items() if k in known})
+    code = _code
+    given: dict[str, Any] = {
+        "max_prompt_size": code.max_prompt_size,
+        "cache_dir": code.cache_dir,
+        "cache_max_mb": code.cache_max_mb,
+        "prices": code.prices,
+        "llm_client": code.llm_client,
+    }
+    return replace(
+        found,
+        default_generator=code.generator,
+        default_embedding_model=code.embedding_model,
+        **{name: value for name, value in given.items() if value is not None},
+    )
 
 
 def effective() -> LLMSettings:
-    """The run's snapshot, else the environment's."""
+    """The run's snapshot, else the environment's (made again at each call: a variable
+    exported, or a default set, after import takes effect)."""
     return current() or from_environment()
 
 
 __all__ = [
+    "CodeDefaults",
     "LLMSettings",
+    "code_defaults",
     "current",
     "effective",
     "environment_values",
@@ -224,5 +286,7 @@ __all__ = [
     "held_secrets",
     "redactor",
     "remember_secrets",
+    "set_code_defaults",
     "using",
+    "with_code_defaults",
 ]

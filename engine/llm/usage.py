@@ -42,8 +42,6 @@ class _Count:
 
 
 _OPEN: ContextVar[tuple[_Count, ...]] = ContextVar("checkspec_usage", default=())
-# Prices per token (input, output) by model, from checkspec.yaml (set_prices).
-_prices: dict[str, tuple[float, float]] = {}
 
 
 class Meter:
@@ -110,9 +108,9 @@ def litellm_price_file() -> Mapping[str, Any]:
 
 
 def set_prices(prices: Mapping[str, tuple[float, float]]) -> None:
-    """Prices per token (input, output) of models litellm does not know or prices otherwise."""
-    _prices.clear()
-    _prices.update(prices)
+    """Prices per token (input, output) of models litellm does not know or prices otherwise,
+    outside a run (a run's are its settings'): recorded in the snapshot's CodeDefaults."""
+    snapshot.set_code_defaults(prices=tuple(sorted(prices.items())))
 
 
 def price_of(
@@ -125,8 +123,7 @@ def price_of(
     if not model:
         return None
     if prices is None:
-        run = snapshot.current()
-        prices = dict(run.prices) if run is not None else _prices
+        prices = dict(snapshot.effective().prices)
     configured = prices
     if model in configured:
         return configured[model]

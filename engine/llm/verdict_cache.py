@@ -49,24 +49,22 @@ class CacheConfig:
     max_mb: float = DEFAULT_MAX_MB
 
 
-_config = CacheConfig()
 _connections: dict[tuple[int, Path], sqlite3.Connection] = {}
 _lock = threading.Lock()
 
 
 def configure(folder: Path | str | None, max_mb: float = DEFAULT_MAX_MB) -> None:
     """Use this folder for the cache (None: none) where no run is in progress (library
-    use, set by user code). A run's cache is its settings snapshot's (snapshot.py)."""
-    global _config
-    _config = CacheConfig(Path(folder) if folder else None, max_mb)
+    use, set by user code): recorded in the snapshot's CodeDefaults (snapshot.py). A run's
+    cache is its settings'."""
+    snapshot.set_code_defaults(cache_dir=str(folder) if folder else None, cache_max_mb=max_mb)
 
 
 def _current() -> CacheConfig:
-    """The run's cache (its snapshot), else the one configured here."""
-    run = snapshot.current()
-    if run is None:
-        return _config
-    return CacheConfig(Path(run.cache_dir) if run.cache_dir else None, run.cache_max_mb)
+    """The snapshot's cache: a run's (its settings), else the one `configure` set."""
+    settings = snapshot.effective()
+    folder = Path(settings.cache_dir) if settings.cache_dir else None
+    return CacheConfig(folder, settings.cache_max_mb)
 
 
 def key_of(*parts: Any) -> str:

@@ -12,9 +12,10 @@ model, else the line of the check (or step) that names its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..catalog import SETTINGS_BY_NAME
 from ..core.check import checks_within
 from ..core.input_generator import InputGenerator
 from ..interactions import Interact
@@ -51,14 +52,26 @@ def model_problems(
 
 
 def setting_problems(
-    settings: Settings, workspace: Workspace | None, names: Sequence[str], **flags: Any
+    settings: Settings,
+    workspace: Workspace | None,
+    names: Sequence[str],
+    origins: Mapping[str, str] | None = None,
+    **flags: Any,
 ) -> list[str]:
     """The same for the models of these settings (`model`, `embedding_model`), as a
     command that calls them itself uses them (`generate`, `calibrate --model`); `flags`
-    override the settings as the command's options do."""
+    override the settings as the command's options do. `origins`: where the settings
+    came from when they were resolved elsewhere (the language server's, editor included);
+    else resolved here."""
     from ..llm.routable import route_problem
 
-    resolved = resolve(workspace, flags=flags)
+    if origins is None:
+        found = dict(resolve(workspace, flags=flags).origins)
+    else:
+        found = dict(origins)
+        for name, value in flags.items():
+            if value is not None and (flag := SETTINGS_BY_NAME[name].flag):
+                found[name] = flag
     problems = []
     for name in names:
         model = flags.get(name) or getattr(settings, name, None)
@@ -66,7 +79,7 @@ def setting_problems(
             continue
         base = settings.api_base if name == "model" else settings.embedding_api_base
         if (problem := route_problem(model, base)) is not None:
-            problems.append(_message(model, resolved.origins.get(name, name), problem))
+            problems.append(_message(model, found.get(name, name), problem))
     return problems
 
 

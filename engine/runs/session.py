@@ -147,8 +147,13 @@ class RunSession:
             await stream.aclose()
             self._duration = time.perf_counter() - self._clock
 
+    def runs_of(self, n: int) -> list[ScenarioRun]:
+        """The single runs of `todo[n]` that ended, in repeat order (unfolded: a
+        calibration reads each repeat's verdict)."""
+        return [r for r in self._runs[n * self.repeat : (n + 1) * self.repeat] if r is not None]
+
     def _fold(self, n: int) -> ScenarioRun:
-        group = [r for r in self._runs[n * self.repeat : (n + 1) * self.repeat] if r is not None]
+        group = self.runs_of(n)
         if self.repeat == 1:
             return group[0]
         from .repeat import fold

@@ -28,13 +28,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import os
 import sys
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from checkspec.engine.core.environment import process_switches
 
 from .text_changes import apply_changes
 
@@ -47,7 +48,8 @@ if TYPE_CHECKING:
     from checkspec.engine.spec.incremental import Editing
 
 # Texts this long and longer are analysed in the worker thread (characters).
-BACKGROUND_CHARS = int(os.environ.get("CHECKSPEC_LSP_BACKGROUND_CHARS", "") or 1_000_000)
+# (CHECKSPEC_LSP_BACKGROUND_CHARS: the server's switches, read once at its start.)
+BACKGROUND_CHARS = process_switches().background_chars
 
 _EXECUTOR: list[ThreadPoolExecutor] = []
 

@@ -2,7 +2,8 @@
 labelled checks (`expect:`) on their recorded answers, as `checkspec calibrate` does
 (engine/calibrate): each label's scenario (its steps up to the label, replayed, no target)
 runs through the editor's run session (runs.py: the warm worker pool, work-done progress,
-cancellation by `$/cancelRequest` or the progress). The calibration is kept in the
+cancellation by `$/cancelRequest` or the progress), driven by the same loop as the CLI's
+(engine/runs/calibration.py), so both make the same calibration. The calibration is kept in the
 workspace's history, so hover on `expect:` shows it. Answers {labels, judges, text,
 cancelled} or {error}."""
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -20,11 +20,10 @@ from lsprotocol import types
 from ..analysis.command_names import CALIBRATE_FILE
 from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
-from .runs import config_refusal
+from .runs import config_refusal, placing, root_of, settings_of, stream_handle
 
 if TYPE_CHECKING:
-    from checkspec.engine.executor import Outcome
-    from checkspec.engine.spec.scenario_analysis import ScenarioEntry
+    from checkspec.engine.runs import RunSession
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +33,8 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
     # Deferred: the engine's executor and calibration load with the first run.
     from checkspec.engine.calibrate.labels import labelled
     from checkspec.engine.calibrate.render import text
-    from checkspec.engine.calibrate.run import Calibration, judged_from, judges_of
-    from checkspec.engine.executor import Ending, WorkerStartError
+    from checkspec.engine.executor import WorkerStartError
+    from checkspec.engine.runs.calibration import CalibrationRun
     from checkspec.engine.runs.report import scenario_identity
 
     if not args or not isinstance(args[0], str):
@@ -48,38 +47,31 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
         return {"error": refused}
     document = ls.store.analysis(doc)
     runnable = [(document, e) for e in document.scenarios if e.scenario is not None]
-    planned, _ = labelled(runnable, scenario_identity)
+    planned, disabled = labelled(runnable, scenario_identity)
     if not planned:
         return {"error": "no labelled check here (`expect: pass | fail` labels one)"}
-    # One entry a label, holding the scenario that calibrates it.
-    entries: list[ScenarioEntry] = []
-    by_entry: dict[int, int] = {}
-    for n, plan in enumerate(planned):
-        assert plan.entry is not None  # labelled() names the entry of each
-        entry = dataclasses.replace(plan.entry, built=plan.scenario, rebuild=None)
-        by_entry[id(entry)] = n
-        entries.append(entry)
-    results: dict[int, Any] = {}
+    settings = settings_of(doc)
+    # The one calibration loop of `checkspec calibrate` too; each session on the warm pool.
+    calibrating = CalibrationRun(
+        planned,
+        settings=settings,
+        source="editor",
+        root=root_of(doc),
+        prepare=placing(doc, settings),
+        handle=stream_handle,
+        disabled=disabled,
+    )
 
-    def on_outcome(entry: ScenarioEntry, outcome: Outcome, _repeats: Any) -> None:
-        if outcome.ending is not Ending.CANCELLED:  # a label cancelled is not judged
-            results[by_entry[id(entry)]] = outcome.result
+    async def drive(session: RunSession) -> None:
+        await ls.runs.drive(ls, session, lambda *_: None, what=(doc.uri, "calibrate"))
 
     try:
-        _, cancelled, session = await ls.runs.run(ls, doc, document, entries, on_outcome)
+        calibration = await calibrating.run(drive)
     except WorkerStartError as exc:
         return {"error": f"checkspec could not start its worker processes: {exc}"}
-    model = session.settings.model or "default"
-    judged = [
-        judged_from(plan.label, model, [results[n]] if n in results else [])
-        for n, plan in enumerate(planned)
-    ]
-    calibration = Calibration(
-        judges=judges_of(judged), labels=[p.label for p in planned], interrupted=cancelled
-    )
-    data = calibration.to_json()
+    cancelled = calibration.interrupted
     if not cancelled:
-        await asyncio.to_thread(_keep, data, session.settings, session.root)
+        await asyncio.to_thread(_keep, calibration.to_json(), settings, root_of(doc))
     ls.window_show_message(
         types.ShowMessageParams(type=types.MessageType.Info, message=_said(calibration))
     )

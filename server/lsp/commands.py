@@ -25,7 +25,7 @@ from .last_runs import refresh_views
 from .runs import SCENARIO_FINISHED, config_refusal, findings_of, summary_of
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
-    from checkspec.engine.executor import Outcome
+    from checkspec.engine.runs import ScenarioRun
     from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 _STATUS_ORDER = ("error", "fail", "invalid", "cancelled", "skip", "pass")
@@ -131,27 +131,27 @@ async def run_file(
 
     shown: dict[int, dict[str, Any]] = {}  # each finished scenario's summary, by index
 
-    def show(entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None) -> None:
-        shown[entry.index] = summary_of(entry, outcome, repeats=repeats)
+    def show(entry: ScenarioEntry, run: ScenarioRun) -> None:
+        shown[entry.index] = summary_of(entry, run)
         ls.protocol.notify(SCENARIO_FINISHED, {"uri": uri, **shown[entry.index]})
-        if outcome.ending is not Ending.CANCELLED:
-            summary = summary_of(entry, outcome, transcript=True, repeats=repeats)
+        if run.ending is not Ending.CANCELLED:
+            summary = summary_of(entry, run, transcript=True)
             # Read before the first scenario started (runs.run awaits it).
             previous = previous_read.result() if previous_read.done() else {}
             if entry.name in previous:  # the transcript says when the verdict changed
                 summary["previous"] = previous[entry.name]
-            result = outcome.result
+            result = run.result
             answered = (
                 None
-                if result.replayed or outcome.ending is not Ending.FINISHED
+                if result.replayed or run.ending is not Ending.FINISHED
                 else tuple(i.outputs for i in result.final_trace.interactions)
             )
             ls.last_runs.record(uri, text, entry, summary, answered)
-        publisher.add(entry, outcome, repeats)
+        publisher.add(entry, run)
 
     drafts = indexes is not None if include_drafts is None else include_drafts
     try:
-        outcomes, cancelled, session = await ls.runs.run(
+        ran, cancelled, session = await ls.runs.run(
             ls,
             doc,
             document,
@@ -173,8 +173,8 @@ async def run_file(
     summaries = [
         shown[entry.index]
         if entry.index in shown
-        else summary_of(entry, outcomes[entry.index])  # cancelled before it started
-        if entry.index in outcomes
+        else summary_of(entry, ran[entry.index])  # cancelled before it started
+        if entry.index in ran
         else _not_runnable(entry)
         if entry.scenario is None
         else _draft(entry)
@@ -225,13 +225,11 @@ class _Publisher:
             ls.client_capabilities.window.work_done_progress
         )
 
-    def add(
-        self, entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None = None
-    ) -> None:
+    def add(self, entry: ScenarioEntry, run: ScenarioRun) -> None:
         current = self._ls.store.get(self._uri)
         if current is None or current.text != self._text:  # the lines have moved: drop them
             return
-        current.run_findings[entry.index] = findings_of(entry, outcome, repeats)
+        current.run_findings[entry.index] = findings_of(entry, run)
         self._dirty = True
         now = time.monotonic()
         if now - self._last >= _PUBLISH_EVERY_SECONDS:

@@ -1,7 +1,10 @@
 """workspace/executeCommand `checkspec.generate`: `checkspec generate` in a child process.
 
 The server never calls a model itself: the generation runs as `python -m
-checkspec.engine.cli.main generate ... --progress json` (the same interpreter), whose
+checkspec.engine.cli.main generate ... --progress json --settings-from-stdin` (the same
+interpreter). Its settings are the ones the server resolves for the output's workspace
+(the editor's over the environment and checkspec.yaml, each with its origin, as for
+runs), handed to it as a value on its stdin, not turned into CHECKSPEC_* variables. Its
 JSON progress lines become work-done progress. Cancelling the request (`$/cancelRequest`)
 or its progress interrupts the child (SIGINT: it writes nothing and exits 130). The answer:
 `{status: written|cancelled|error, output (a file URI), count, summary, messages}`.
@@ -11,9 +14,11 @@ or its progress interrupts the child (SIGINT: it writes nothing and exits 130). 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
+import pickle
 import signal
 import sys
 from typing import TYPE_CHECKING, Any
@@ -44,7 +49,10 @@ async def generate(ls: Host, *args: Any) -> dict[str, Any]:
     root = _root(server)
     if root is not None and not os.path.isabs(output):
         output = os.path.join(root, output)  # as the child, started in the root, reads it
-    result = await _child(server, [*argv, "--progress", "json"], progress=True)
+    settings = _settings(server, output)
+    if isinstance(settings, str):
+        return {"output": output_uri(output), "status": "error", "error": settings}
+    result = await _child(server, [*argv, "--progress", "json"], settings, progress=True)
     code, lines = result
     answer: dict[str, Any] = {"output": output_uri(output), "exitCode": code}
     final = next((d for d in reversed(_json_lines(lines)) if "written" in d), None)
@@ -73,7 +81,10 @@ async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
     if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
         return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
     argv = ["--from-docs", *(as_path(d) for d in docs), "--list-topics", "--format", "json"]
-    code, lines = await _child(ls, argv, progress=False, out=True)
+    settings = _settings(ls, None)
+    if isinstance(settings, str):
+        return {"error": settings}
+    code, lines = await _child(ls, argv, settings, progress=False, out=True)
     if code != 0:
         errors = [line.removeprefix("error: ") for line in lines if line.startswith("error:")]
         return {"error": errors[-1] if errors else f"exit {code}"}
@@ -91,7 +102,10 @@ async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
 
 @command(LIST_PRESETS, empty=lambda: {"error": "could not list the presets; see the checkspec log"})
 async def list_presets(ls: Host, *args: Any) -> dict[str, Any]:
-    code, lines = await _child(ls, ["--list-presets"], progress=False, out=True)
+    settings = _settings(ls, None)
+    if isinstance(settings, str):
+        return {"presets": []}
+    code, lines = await _child(ls, ["--list-presets"], settings, progress=False, out=True)
     presets = []
     for line in lines:
         name, sep, description = line.partition(": ")
@@ -128,19 +142,27 @@ def _root(ls: Host) -> str | None:
 
 
 async def _child(
-    ls: Host, argv: list[str], *, progress: bool, out: bool = False
+    ls: Host, argv: list[str], settings: Any, *, progress: bool, out: bool = False
 ) -> tuple[int, list[str]]:
-    """Run `checkspec generate argv`; its exit code and output lines (stderr, or stdout when
-    `out`), with work-done progress from its JSON lines and cancellation when asked."""
+    """Run `checkspec generate argv` with `settings` (the server's `Resolved`); its exit
+    code and output lines (stderr, or stdout when `out`), with work-done progress from
+    its JSON lines and cancellation when asked."""
     process = await asyncio.create_subprocess_exec(
         *_CLI,
         *argv,
+        "--settings-from-stdin",
         cwd=_root(ls),
-        env=_child_environment(ls),
-        stdin=asyncio.subprocess.DEVNULL,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+    assert process.stdin is not None
+    # The settings, as a value: the child reads them before anything else, then its
+    # stdin is closed (it reads nothing more).
+    process.stdin.write(pickle.dumps(settings, protocol=pickle.HIGHEST_PROTOCOL))
+    with contextlib.suppress(ConnectionError):  # a child that died at start says why below
+        await process.stdin.drain()
+    process.stdin.close()
     request = ls.protocol.msg_id
     token = ls.protocol.work_done_tokens.get(request) if progress else None
     if progress and token is None and _supports_progress(ls):
@@ -209,17 +231,32 @@ async def _child(
     return (130 if cancelled and code != 0 else code), lines
 
 
-def _child_environment(ls: Host) -> dict[str, str]:
-    """The server's environment, with the editor's model settings (which win over the
-    environment and checkspec.yaml, as for runs) as the variables the CLI reads."""
-    from checkspec.engine.catalog import SETTINGS_BY_NAME
+def _settings(ls: Host, output: str | None) -> Any:
+    """The settings a generation writing `output` runs with (a `Resolved`: the editor's
+    settings over the environment and the output's checkspec.yaml, as `run_settings`
+    makes them for a run), or why there are none (a checkspec.yaml that cannot be used:
+    nothing runs with defaults in its place)."""
+    from pathlib import Path
 
-    env = dict(os.environ)
-    for name, value in ls.store.editor.overrides().items():
-        setting = SETTINGS_BY_NAME.get(name)
-        if setting is not None and setting.env and isinstance(value, str | int | float):
-            env[setting.env] = str(value)
-    return env
+    from checkspec.engine.settings import (
+        ConfigUnreadable,
+        Resolved,
+        for_workspace,
+        require_readable,
+        resolve,
+    )
+    from checkspec.engine.spec.workspace import WorkspaceConflict, find_workspace
+
+    # The child's default output, where none is given (the pickers' listings).
+    written = Path(output) if output else Path(_root(ls) or os.getcwd()) / "generated.dataset.yaml"
+    try:
+        workspace = require_readable(find_workspace([written]))
+    except WorkspaceConflict as exc:
+        return str(exc)
+    except ConfigUnreadable as exc:
+        return exc.lines()[-1].removeprefix("error: ")
+    found = resolve(workspace, editor=ls.store.editor.overrides())
+    return Resolved(for_workspace(found.settings, workspace.root), found.origins)
 
 
 def _supports_progress(ls: Host) -> bool:

@@ -17,7 +17,7 @@ from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
 
 if TYPE_CHECKING:
-    from checkspec.engine.executor import Outcome
+    from checkspec.engine.runs import ScenarioRun
     from checkspec.engine.spec.scenario_analysis import ScenarioEntry
 
 _USAGE = f"{RECORD_OUTPUTS} takes [uri, [scenario indexes]]"
@@ -52,7 +52,7 @@ async def record_outputs(ls: Host, *args: Any) -> dict[str, Any]:
             "error": "no scenario here runs against a target (set `target:`): nothing to record"
         }
     try:
-        outcomes, cancelled, _ = await ls.runs.run(ls, doc, document, entries, lambda *_: None)
+        ran, cancelled, _ = await ls.runs.run(ls, doc, document, entries, lambda *_: None)
     except WorkerStartError as exc:
         return {"error": f"checkspec could not start its worker processes: {exc}"}
     if cancelled:
@@ -60,11 +60,11 @@ async def record_outputs(ls: Host, *args: Any) -> dict[str, Any]:
     runs: list[tuple[int, str, list[Any]]] = []
     skipped: list[str] = []
     for entry in entries:
-        outcome: Outcome | None = outcomes.get(entry.index)
-        if outcome is None or outcome.ending is not Ending.FINISHED or outcome.result.replayed:
+        run: ScenarioRun | None = ran.get(entry.index)
+        if run is None or run.ending is not Ending.FINISHED or run.result.replayed:
             skipped.append(f"{entry.name}: did not finish: not recorded")
             continue
-        trace = outcome.result.final_trace
+        trace = run.result.final_trace
         runs.append((entry.index, entry.name, [i.outputs for i in trace.interactions]))
     now = ls.store.get(uri)
     if now is not None and now.text != text:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:  # the engine's executor loads with the first run
-    from checkspec.engine.executor import Outcome, WorkerPool
+    from checkspec.engine.executor import WorkerPool
     from checkspec.engine.runs import RunSession, ScenarioRun
     from checkspec.engine.settings import Settings
     from checkspec.engine.spec.document import Document
@@ -126,44 +126,60 @@ class Runs:
         doc: OpenDocument,
         document: Document,
         entries: list[ScenarioEntry],
-        on_outcome: Callable[[ScenarioEntry, Outcome, dict[str, Any] | None], None],
+        on_run: Callable[[ScenarioEntry, ScenarioRun], None],
         *,
         include_drafts: bool = True,
         repeat: int = 1,
         before: Awaitable[Any] | None = None,
-    ) -> tuple[dict[int, Outcome], bool, RunSession]:
-        """Run the runnable entries through a run session (engine/runs/); their outcomes
-        by entry index, whether cancelled, and the session (its report is kept).
-
-        Nothing is awaited before the run is registered (to be replaced by the same run
-        again, or cancelled by its request id); `before` is awaited after that, before the
-        first scenario starts."""
-        # Deferred: the engine's executor loads with the first run (start-up time).
-        from checkspec.engine.executor import Outcome, WorkerStartError
-        from checkspec.engine.executor.pool import StreamHandle
+    ) -> tuple[dict[int, ScenarioRun], bool, RunSession]:
+        """Run the runnable entries through a run session (engine/runs/); their runs by
+        entry index (repeats folded; one not run: cancelled), whether cancelled, and the
+        session (its report is kept). `on_run` sees each scenario's as it ends."""
         from checkspec.engine.runs import RunSession
-        from checkspec.engine.settings import for_workspace
 
-        settings = for_workspace(doc.settings, doc.workspace.root)
+        settings = settings_of(doc)
         session = RunSession(
             [(document, e) for e in entries],
             settings=settings,
             include_drafts=include_drafts,
             repeat=repeat,
             source="editor",
-            # No checkspec.yaml: the file's folder (the server's own is nobody's workspace).
-            root=doc.workspace.root or doc.folder,
-            prepare=lambda e: _own_copy(e, doc, settings),
-            handle=StreamHandle(),
+            root=root_of(doc),
+            prepare=placing(doc, settings),
+            handle=stream_handle(),
         )
-        planned = [entry for _, entry in session.todo]
-        outcomes: dict[int, Outcome] = {}
+        runs: dict[int, ScenarioRun] = {}
+
+        def each(entry: ScenarioEntry, run: ScenarioRun) -> None:
+            runs[entry.index] = run
+            on_run(entry, run)
+
+        what = (doc.uri, tuple(sorted(entry.index for _, entry in session.todo)))
+        cancelled = await self.drive(ls, session, each, what=what, before=before)
+        for shown, entry in session.todo:  # cancelled before they started
+            runs.setdefault(entry.index, _cancelled(shown, entry))
+        return runs, cancelled, session
+
+    async def drive(
+        self,
+        ls: Client,
+        session: RunSession,
+        on_run: Callable[[ScenarioEntry, ScenarioRun], None],
+        *,
+        what: tuple[Any, ...],
+        before: Awaitable[Any] | None = None,
+    ) -> bool:
+        """Run a session on the warm pool with work-done progress and cancellation (by
+        the request, its progress, or the same `what` run again); whether cancelled.
+
+        Nothing is awaited before the run is registered (to be replaced by the same run
+        again, or cancelled by its request id); `before` is awaited after that, before the
+        first scenario starts."""
 
         def cancel() -> None:
             session.cancel()
 
         # The same scenarios of the same file again: the running one is replaced.
-        what = (doc.uri, tuple(sorted(e.index for e in planned)))
         replaced = self._running.pop(what, None)
         if replaced is not None:
             replaced()
@@ -175,27 +191,16 @@ class Runs:
         try:
             if before is not None:
                 await before
-            progress = await Progress.start(ls, len(planned), session.repeat)
+            progress = await Progress.start(ls, len(session.todo), session.repeat)
             progress.on_cancel(cancel)
-            if session.cancelled:
-                for entry in planned:
-                    outcomes[entry.index] = _cancelled(entry)
-                return outcomes, True, session
-            if not planned:
-                return outcomes, False, session
-            pool = session.executor = await self._pool_for(settings)
+            if session.cancelled or not session.todo:
+                return session.cancelled
+            pool = session.executor = await self._pool_for(session.settings)
             try:
                 async for n, run in session.results(progress.add):
-                    entry = session.todo[n][1]
-                    outcome = Outcome(entry.index, run.result, run.output, run.ending, run.rerun)
-                    outcomes[entry.index] = outcome
-                    on_outcome(entry, outcome, run.repeats)  # a repeated run's tally
+                    on_run(session.todo[n][1], run)
             finally:
                 await self._done_with(pool)
-        except WorkerStartError:
-            for entry in planned:
-                outcomes.setdefault(entry.index, _cancelled(entry))
-            raise
         finally:
             ls.protocol.cancel_hooks.pop(request, None)
             if self._running.get(what) is cancel:
@@ -203,7 +208,31 @@ class Runs:
             self._counted(ls, -1)
             if progress is not None:
                 progress.end(session.cancelled)
-        return outcomes, session.cancelled, session
+        return session.cancelled
+
+
+def settings_of(doc: OpenDocument) -> Settings:
+    """The settings a run of the document runs with (its workspace's, the editor's)."""
+    from checkspec.engine.settings import for_workspace
+
+    return for_workspace(doc.settings, doc.workspace.root)
+
+
+def root_of(doc: OpenDocument) -> Any:
+    # No checkspec.yaml: the file's folder (the server's own is nobody's workspace).
+    return doc.workspace.root or doc.folder
+
+
+def stream_handle() -> Any:
+    """A handle cancelling one session's stream alone on the shared pool."""
+    from checkspec.engine.executor.pool import StreamHandle
+
+    return StreamHandle()
+
+
+def placing(doc: OpenDocument, settings: Settings) -> Callable[[ScenarioEntry], Any]:
+    """What a session's `prepare` is in the editor: each scenario a copy of its own."""
+    return lambda entry: _own_copy(entry, doc, settings)
 
 
 def config_refusal(doc: OpenDocument) -> str | None:
@@ -225,14 +254,15 @@ def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> An
     return entry.scenario.placed(folders, settings.target_timeout)
 
 
-def _cancelled(entry: ScenarioEntry) -> Outcome:
+def _cancelled(document: Document, entry: ScenarioEntry) -> ScenarioRun:
     # Deferred: the engine's executor loads with the first run (start-up time).
-    from checkspec.engine.executor import Ending, Outcome
+    from checkspec.engine.executor import Ending
     from checkspec.engine.executor.jobs import not_run
+    from checkspec.engine.runs import ScenarioRun
 
     assert entry.scenario is not None  # only runnable entries are planned
     why = "not run: the run was cancelled"
-    return Outcome(entry.index, not_run(entry.scenario, why), ending=Ending.CANCELLED)
+    return ScenarioRun.of(document, entry, not_run(entry.scenario, why), ending=Ending.CANCELLED)
 
 
 class Progress:
@@ -308,11 +338,7 @@ def _supports_progress(ls: Client) -> bool:
 
 
 def summary_of(
-    entry: ScenarioEntry,
-    outcome: Outcome,
-    *,
-    transcript: bool = False,
-    repeats: dict[str, Any] | None = None,
+    entry: ScenarioEntry, run: ScenarioRun, *, transcript: bool = False
 ) -> dict[str, Any]:
     """The editor's summary of a scenario (with its runs' tally when it was run K times);
     a cancelled one says so instead of "skip"."""
@@ -322,9 +348,9 @@ def summary_of(
 
     from ..analysis.run_results import run_summary
 
-    summary = run_summary(entry, outcome.result, transcript=transcript, repeats=repeats)
-    summary["output"] = outcome.output
-    if outcome.ending is Ending.CANCELLED:
+    summary = run_summary(entry, run.result, transcript=transcript, repeats=run.repeats)
+    summary["output"] = run.output
+    if run.ending is Ending.CANCELLED:
         summary["status"] = "cancelled"
         summary["summary"] = f"{entry.name}: cancelled"
     # What the transcript view, the hover and the results in place show: no secret an
@@ -332,14 +358,12 @@ def summary_of(
     return redactor().tree(summary)
 
 
-def findings_of(
-    entry: ScenarioEntry, outcome: Outcome, repeats: dict[str, Any] | None = None
-) -> list[Any]:
+def findings_of(entry: ScenarioEntry, run: ScenarioRun) -> list[Any]:
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
 
     from ..analysis.run_results import run_findings
 
-    if outcome.ending is Ending.CANCELLED:
+    if run.ending is Ending.CANCELLED:
         return []
-    return run_findings(entry, outcome.result, repeats)
+    return run_findings(entry, run.result, run.repeats)

@@ -4,13 +4,14 @@ settings object, `get_settings()` and the default-generator globals code resets.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import checkspec.engine.settings as settings_module
 from checkspec.engine import Generator
-from checkspec.engine.llm import endpoints
+from checkspec.engine.llm import snapshot
 
 
 def test_get_settings_reads_the_giskard_checks_variables(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,17 +29,35 @@ def test_get_settings_reads_the_giskard_checks_variables(monkeypatch: pytest.Mon
     assert found.default_model is None and settings_module.DEFAULT_MODEL is None
 
 
+def test_get_settings_reads_dot_env_under_the_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.env` as pydantic-settings reads it (a variable set goes over it), read by the one
+    reader of the environment (core/environment.py)."""
+    (tmp_path / ".env").write_text(
+        "GISKARD_CHECKS_DISABLE_RICH_PRETTY=true\nGISKARD_CHECKS_MAX_REPORTED_FAILURES=5\nOTHER=1\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GISKARD_CHECKS_DISABLE_RICH_PRETTY", raising=False)
+    monkeypatch.setenv(settings_module.MAX_REPORTED_FAILURES_ENV_VAR, "2")
+    found = settings_module.get_settings()
+    assert (found.disable_rich_pretty, found.max_reported_failures) == (True, 2)
+    assert settings_module.GiskardChecksSettings(max_reported_failures=7).max_reported_failures == 7
+    monkeypatch.setitem(settings_module.GiskardChecksSettings.model_config, "env_file", None)
+    assert settings_module.get_settings().disable_rich_pretty is False
+
+
 def test_the_default_generator_global_is_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(endpoints, "_default_generator", None)
+    monkeypatch.setattr(snapshot, "_code", snapshot.CodeDefaults())
     settings_module.set_default_generator("openai/x")
     assert isinstance(settings_module._default_generator, Generator)
     assert settings_module._default_generator.model == "openai/x"
     # Assigning the global (as giskard-checks' tests reset it) resets the engine's default.
     settings_module._default_generator = None
-    assert endpoints._default_generator is None
+    assert snapshot.code_defaults().generator is None
     assert settings_module.get_default_generator().model is None
     settings_module._default_embedding_model = "e"
-    assert endpoints._default_embedding_model == "e"
+    assert snapshot.code_defaults().embedding_model == "e"
     settings_module._default_embedding_model = None
 
 

@@ -4,8 +4,8 @@ in one place. Real executors, the local OpenAI-compatible stub as the model."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
-import re
 from pathlib import Path
 
 import pytest
@@ -16,12 +16,8 @@ from checkspec.engine.executor.jobs import Job, Outcome, RunOptions
 from checkspec.engine.executor.local import InProcessExecutor
 from checkspec.engine.judges import Conformity, clear_cache
 from checkspec.engine.llm import (
-    client,
-    endpoints,
     limits,
-    prompt_limits,
     snapshot,
-    usage,
     verdict_cache,
 )
 from checkspec.engine.settings import Settings, resolve
@@ -39,12 +35,7 @@ def judged(rule: str) -> Job:
 
 def module_state() -> tuple[object, ...]:
     return (
-        endpoints._default_generator,  # noqa: SLF001
-        endpoints._default_embedding_model,  # noqa: SLF001
-        client._direct_enabled,  # noqa: SLF001
-        prompt_limits._explicit,  # noqa: SLF001
-        dict(usage._prices),  # noqa: SLF001
-        verdict_cache._config,  # noqa: SLF001
+        snapshot.code_defaults(),  # what user code set: the reference API's setters
         limits._gate,  # noqa: SLF001
     )
 
@@ -128,20 +119,75 @@ def test_the_resolver_reads_the_secrets_and_the_sdk_base_with_the_rest() -> None
     assert "sk-1" not in repr(found.settings)
 
 
+# The modules that may touch the process's environment besides its one reader, and why:
+# none of them reads a setting.
+ENVIRONMENT_ALLOWED = {
+    # The one reader: the resolver's variables (snapshot.py reads them through it), the
+    # reference library's GISKARD_CHECKS_* and `.env`, the language server's switches.
+    "engine/core/environment.py",
+    # A child's environment built from this one: the workers', Ray's workers' (the
+    # CHECKSPEC_* variables go with the code), git's (without what points it elsewhere).
+    "engine/executor/pool.py",
+    "engine/executor/ray_executor.py",
+    "engine/history/payload.py",
+    # A worker's handshake with its parent (wire.PARENT_VARIABLE), and litellm's local
+    # cost map switched on before litellm loads.
+    "engine/executor/worker.py",
+    # A library's own variable set up before it loads: litellm's offline switches,
+    # OpenTelemetry's content capture, pydantic's plugins off while validating.
+    "engine/llm/client.py",
+    "engine/capture/otel.py",
+    "engine/cli/main.py",
+}
+_ENVIRONMENT_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def _environment_uses(tree: ast.AST) -> list[int]:
+    """The lines that touch the environment: `os.environ`/`os.getenv`... (`os` under any
+    name) and `from os import environ`."""
+    aliases = {"os"}
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases.update(a.asname or a.name for a in node.names if a.name == "os")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            lines += [node.lineno for a in node.names if a.name in _ENVIRONMENT_NAMES]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in _ENVIRONMENT_NAMES
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+        ):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
 def test_the_environment_is_read_in_one_place() -> None:
-    """Only engine/llm/snapshot.py reads the settings' variables (the resolver calls it);
-    the other reads are not settings (a worker's parent pid, the reference library's
-    GISKARD_CHECKS_MAX_REPORTED_FAILURES)."""
-    reads = re.compile(r"environ\.get\(|getenv\(|environ\[")
-    allowed = {
-        "engine/llm/snapshot.py",
-        "engine/executor/worker.py",  # wire.PARENT_VARIABLE
-        "engine/cli/main.py",  # sets PYDANTIC_DISABLE_PLUGINS for a while
-        "engine/core/report_limits.py",  # the reference library's own variable
-    }
-    found = {
-        path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "engine").rglob("*.py")
-        if reads.search(path.read_text(encoding="utf-8"))
-    }
-    assert found <= allowed, found - allowed
+    """Only engine/core/environment.py reads the process's environment (the resolver,
+    the reference library's variables, the server's switches go through it); the other
+    modules of the engine and the server that touch it are listed above with why, and
+    each still does (a stale entry would let a read slip in)."""
+    found: dict[str, list[int]] = {}
+    for folder in ("engine", "server"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = _environment_uses(ast.parse(path.read_text(encoding="utf-8")))
+            if lines:
+                found[path.relative_to(ROOT).as_posix()] = lines
+    outside = {name: lines for name, lines in found.items() if name not in ENVIRONMENT_ALLOWED}
+    assert outside == {}, "read the environment through engine/core/environment.py"
+    assert set(found) == ENVIRONMENT_ALLOWED, ENVIRONMENT_ALLOWED - set(found)
+
+
+def test_the_check_of_environment_reads_sees_every_spelling() -> None:
+    spelled = """
+import os
+import os as system
+from os import getenv
+a = os.environ.get("X")
+b = system.getenv("Y")
+c = os.environ["Z"]
+os.environ.setdefault("W", "1")
+"""
+    assert _environment_uses(ast.parse(spelled)) == [4, 5, 6, 7, 8]
+    assert _environment_uses(ast.parse("import os\npath = os.path.join('a')\n")) == []

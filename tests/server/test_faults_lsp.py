@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.server.framing import FramedInput, FramingError, max_message_bytes
+from checkspec.engine.core.environment import ServerSwitches, server_switches
+from checkspec.server.framing import FramedInput, FramingError
 
 SERVER = [sys.executable, "-m", "checkspec.server"]
 
@@ -248,9 +249,16 @@ def test_good_messages_are_handed_on_whole_and_end_of_input_is_clean() -> None:
     reader.close()
 
 
-def test_the_limit_and_timeout_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CHECKSPEC_LSP_MAX_MESSAGE_MB", "2")
-    assert max_message_bytes() == 2 << 20
-    for bad in ("lots", "-1", "0"):
-        monkeypatch.setenv("CHECKSPEC_LSP_MAX_MESSAGE_MB", bad)
-        assert max_message_bytes() == 64 << 20
+def test_the_limit_and_timeout_come_from_the_environment() -> None:
+    """The server's switches, read by the one reader of the environment (its start reads
+    them once: the subprocess tests above set them as variables)."""
+    switches = server_switches(
+        {"CHECKSPEC_LSP_MAX_MESSAGE_MB": "2", "CHECKSPEC_LSP_BODY_TIMEOUT": "3"}
+    )
+    assert (switches.max_message_bytes, switches.body_timeout) == (2 << 20, 3.0)
+    for bad in ("lots", "-1", "0", "inf"):
+        shown = server_switches({"CHECKSPEC_LSP_MAX_MESSAGE_MB": bad})
+        assert shown.max_message_bytes == 64 << 20
+    assert server_switches({}) == ServerSwitches()
+    assert server_switches({"CHECKSPEC_LSP_LOG_LEVEL": "debug"}).log_level == "DEBUG"
+    assert server_switches({"CHECKSPEC_LSP_BACKGROUND_CHARS": "5000"}).background_chars == 5000

@@ -12,8 +12,9 @@ import pytest
 
 from checkspec.engine.calibrate.labels import labelled
 from checkspec.engine.calibrate.render import render
-from checkspec.engine.calibrate.run import Calibration, calibrate
+from checkspec.engine.calibrate.run import Calibration
 from checkspec.engine.executor.local import InProcessExecutor
+from checkspec.engine.runs.calibration import calibrate
 from checkspec.engine.settings import Settings
 from checkspec.engine.spec.document import analyze
 from tests.support.openai_stub import running_stub

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from checkspec.engine.calibrate.labels import labelled
-from checkspec.engine.calibrate.run import calibrate
 from checkspec.engine.executor.local import InProcessExecutor
+from checkspec.engine.runs.calibration import calibrate
 from checkspec.engine.settings import Settings
 from checkspec.engine.spec.document import analyze
 from tests.support.openai_stub import running_stub

@@ -197,3 +197,30 @@ async def test_document_questions_in_a_presets_voice_with_files_left_out(
     generated = [r["annotations"]["generated"] for r in rows]
     assert rows and {g["persona"] for g in generated} == {"impatient_customer"}
     assert not any("warranty" in g["source"] for g in generated)
+
+
+async def test_the_editors_settings_reach_the_generation_as_values(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """The generation runs with the settings the server resolved for its workspace, their
+    origins included, handed over as a value: a model the editor sets that cannot be
+    called is said to come from the editor (the child used to get it as CHECKSPEC_MODEL,
+    and said that)."""
+
+    def editor_model(model: str) -> None:
+        client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"checkspec": {"model": model}})
+        )
+
+    out = workspace / "never.dataset.yaml"
+    editor_model("nonsense-model-xyz")
+    try:
+        request = {"preset": "impatient_customer", "output": str(out), "count": 1}
+        result = await execute(client, "checkspec.generate", request)
+    finally:
+        editor_model("openai/stub-model")
+    assert result["status"] == "error", result
+    assert result["error"].startswith(
+        "model 'nonsense-model-xyz' (from editor: checkspec.model) cannot be called"
+    ), result
+    assert not out.exists()

@@ -149,3 +149,75 @@ async def test_labelling_a_live_run_records_the_answer_it_judged(
     assert edit is not None and edit.changes is not None
     after = apply_edits(LIVE, edit.changes[uri])
     assert "outputs: Leave now." in after and "expect: pass" in after, after
+
+
+# A labelled judge, and a labelled check left out as disabled: both front ends say so.
+TWO = SPEC.replace("Polite?", "Courteous?").replace(
+    "      - kind: string_matching\n        keyword: Go\n",
+    "      - kind: llm_judge\n        prompt: 'Kind? {{ trace.last.outputs }}'\n"
+    "        expect: fail\n        enabled: false\n",
+)
+
+
+def _kept_calibrations(root: Path) -> list[dict[str, Any]]:
+    from checkspec.engine.history.store import HistoryStore, history_path
+
+    store = HistoryStore(history_path(root))
+    try:
+        return [store.load_calibration(c["id"]) for c in store.calibrations()]
+    finally:
+        store.close()
+
+
+def _same_parts(data: Any) -> Any:
+    """A calibration without what differs between two of the same labels: its id and
+    time, and the file as each front end names it (the editor's path is absolute; the
+    label's `id` names it alike)."""
+    if isinstance(data, list):
+        return [_same_parts(item) for item in data]
+    if not isinstance(data, dict):
+        return data
+    volatile = ("id", "started", "duration_s") if "duration_s" in data else ("file",)
+    return {k: _same_parts(v) for k, v in data.items() if k not in volatile}
+
+
+async def test_the_editor_and_the_cli_make_the_same_calibration(
+    client: LanguageClient, workspace: Path, stub: OpenAIStub
+) -> None:
+    """One driver (engine/runs/calibration.py): the editor's calibration of a file is the
+    one `checkspec calibrate` makes of it, its disabled label and its timing included (the
+    editor's used to rebuild it by hand: no disabled count, no duration)."""
+    import subprocess
+
+    (workspace / "two.scenario.yaml").write_text(TWO)
+    uri = open_file(client, workspace / "two.scenario.yaml", TWO)
+    before = len(_kept_calibrations(workspace))
+    stub_asked = len(stub.chat_requests)
+    answer: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="checkspec.calibrateFile", arguments=[uri])
+    )
+    assert answer["labels"] == 1 and not answer["cancelled"], answer
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("CHECKSPEC_", "OPENAI_"))}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "checkspec.engine.cli.main",
+            "calibrate",
+            "two.scenario.yaml",
+            "--no-cache",
+        ],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**clean, "CHECKSPEC_API_KEY": "sk-test"},
+    )
+    assert done.returncode == 0, done.stderr  # every label judged (no bar set)
+    kept = _kept_calibrations(workspace)  # newest first
+    assert len(kept) == before + 2
+    cli, editor = kept[:2]
+    assert editor["calibration"]["disabled"] == 1
+    assert editor["calibration"]["duration_s"] > 0
+    assert len(stub.chat_requests) == stub_asked + 2  # the judge asked once by each
+    assert _same_parts(editor) == _same_parts(cli)
