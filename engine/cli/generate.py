@@ -196,8 +196,8 @@ def add_parser(commands: Any) -> None:
     gen.add_argument(
         "--settings-from-stdin",
         action="store_true",
-        help="the language server's: take the settings it resolved from stdin (as it writes "
-        "them; they are trusted as code) instead of resolving them here",
+        help="the language server's: take the settings it resolved from stdin (JSON, as it "
+        "writes them) instead of resolving them here",
     )
 
 
@@ -469,16 +469,11 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
 
 def settings_given() -> Any:
     """The settings the language server resolved (a `Resolved`: settings and origins),
-    pickled on stdin by its own process (server/lsp/generate.py): a value, never the
-    editor's settings turned into CHECKSPEC_* variables."""
-    import pickle
+    written on stdin as JSON by its own process (server/lsp/generate.py): a value, never
+    the editor's settings turned into CHECKSPEC_* variables."""
+    from ..settings import resolved_from_json
 
-    from ..settings import Resolved
-
-    given = pickle.load(sys.stdin.buffer)
-    if not isinstance(given, Resolved):
-        raise TypeError("--settings-from-stdin: not the settings the server resolved")
-    return given
+    return resolved_from_json(sys.stdin.buffer.read())
 
 
 def _spent(meter: Any) -> str:

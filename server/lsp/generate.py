@@ -18,7 +18,6 @@ import contextlib
 import itertools
 import json
 import os
-import pickle
 import signal
 import sys
 from typing import TYPE_CHECKING, Any
@@ -157,9 +156,11 @@ async def _child(
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stdin is not None
-    # The settings, as a value: the child reads them before anything else, then its
-    # stdin is closed (it reads nothing more).
-    process.stdin.write(pickle.dumps(settings, protocol=pickle.HIGHEST_PROTOCOL))
+    # The settings, as a value (JSON the child validates, never pickle: stdin is data):
+    # the child reads them before anything else, then its stdin is closed.
+    from checkspec.engine.settings import resolved_to_json
+
+    process.stdin.write(resolved_to_json(settings))
     with contextlib.suppress(ConnectionError):  # a child that died at start says why below
         await process.stdin.drain()
     process.stdin.close()
