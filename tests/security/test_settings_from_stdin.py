@@ -13,6 +13,9 @@ from pathlib import Path
 from checkspec.engine.settings import resolve, resolved_from_json, resolved_to_json
 
 
+CLI = (sys.executable, "-m", "checkspec.engine.cli.main")
+
+
 class _Payload:
     def __init__(self, marker: Path) -> None:
         self.marker = marker
@@ -26,8 +29,7 @@ def test_a_pickle_on_stdin_is_refused_and_never_run(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text("# A\n\nSome text about a thing.\n")
     done = subprocess.run(
-        [sys.executable, "-m", "checkspec.engine.cli.main", "generate", "--from-docs", "docs"]
-        + ["--list-chunks", "--settings-from-stdin"],
+        [*CLI, "generate", "--from-docs", "docs", "--list-chunks", "--settings-from-stdin"],
         input=pickle.dumps(_Payload(marker)),
         cwd=tmp_path,
         capture_output=True,
