@@ -12,7 +12,6 @@ from pathlib import Path
 
 from checkspec.engine.settings import resolve, resolved_from_json, resolved_to_json
 
-
 CLI = (sys.executable, "-m", "checkspec.engine.cli.main")
 
 
