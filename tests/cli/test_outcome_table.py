@@ -1,5 +1,6 @@
-"""docs/outcomes.md's table walked: each row with an exit code, through the CLI (a real
-subprocess) or the pytest plugin (pytester, a subprocess), gives that code and prints
+"""docs/outcomes.md's table walked: each row with an exit code, through the CLI (its
+`main` in this process, tests/support/cli.py; a real subprocess for Ctrl-C) or the pytest
+plugin (pytester, a subprocess), gives that code and prints
 each `quoted` text of its row in the stream named before it.
 
 The rows are read from the page itself, and every row must have a way to bring it about
@@ -24,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import run_main
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 from tests.support.paths import REPO
 
@@ -305,6 +307,15 @@ def cli(root: Path, args: list[str], env: dict[str, str], started: list[int]) ->
     return Ran(process.returncode, out, err)
 
 
+def in_process(root: Path, args: list[str], setup: Setup, stub: OpenAIStub) -> Ran:
+    """The command run in this process (tests/support/cli.py): the same `main`, its exit
+    code and streams, without an interpreter's start and the engine's imports per row."""
+    model = environment(setup, stub)
+    given = {k: v for k, v in model.items() if k.startswith("CHECKSPEC_")}
+    done = run_main(root, *args, env=given, unset=("CHECKSPEC_", "OPENAI_"))
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
 @pytest.mark.parametrize("row", walked(), ids=lambda r: r.id)
 def test_the_row(
     row: Row, stub: OpenAIStub, tmp_path: Path, request: pytest.FixtureRequest
@@ -331,8 +342,11 @@ def test_the_row(
         for name, text in setup.files.items():
             (tmp_path / name).write_text(text, encoding="utf-8")
         for before in setup.before:
-            cli(tmp_path, before, env, [])
-        ran = cli(tmp_path, setup.args, env, started)
+            in_process(tmp_path, before, setup, stub)
+        if row.outcome == "interrupted":  # Ctrl-C is sent to the command's own process
+            ran = cli(tmp_path, setup.args, env, started)
+        else:
+            ran = in_process(tmp_path, setup.args, setup, stub)
     shown = f"exit {ran.returncode}\n--- stdout\n{ran.stdout}\n--- stderr\n{ran.stderr}"
     assert ran.returncode == int(row.exit), shown
     for stream, text in row.expected():
