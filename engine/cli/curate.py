@@ -352,9 +352,10 @@ def _hub(args: argparse.Namespace) -> int:
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
     from ..curate.hub_import import import_hub
-    from .selection import output_root
+    from .selection import open_project, output_root
 
-    made = import_hub(args.source, args.to, output_root())
+    workspace = open_project([args.to.absolute()]).workspace  # the dataset's limits, checks
+    made = import_hub(args.source, args.to, output_root(), workspace)
     if args.to.suffix == ".jsonl":
         print(
             f"imported {made.count} scenario(s) into {args.to} (JSON Lines: one file, whatever "

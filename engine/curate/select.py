@@ -191,29 +191,6 @@ def _member(spec: SpecFile, member: str, shown: str) -> list[Item]:
     raise CurateError(f"{shown}: no scenario named {member!r} in {spec.path}{hint}")
 
 
-def keeps(
-    value: Any,
-    own_tags: Iterable[str],
-    status: str | None,
-    *,
-    query: str | None = None,
-    tags: Sequence[str] = (),
-    wanted_status: str | None = None,
-) -> bool:
-    """Whether a scenario (its parsed value, tags and `status:`) passes the filters of the
-    selection language, for front ends that hold analysed scenarios (the pytest plugin,
-    `run`): every word of the query, every tag, the status (no status is active)."""
-    words = query_words(query)
-    if tags and not set(tags) <= set(own_tags):
-        return False
-    if wanted_status is not None and (status or "active") != wanted_status:
-        return False
-    if words:
-        text = searchable(value)
-        return all(word in text for word in words)
-    return True
-
-
 def _has_tags(spec: SpecFile, item: Item, tags: Iterable[str]) -> bool:
     own = set(item.tags) | set(spec.tags)
     return all(tag in own for tag in tags)

@@ -2,7 +2,7 @@
 marks, the budget, keeping the run (see session.py's docstring)."""
 
 from .keep import keep_run
-from .report import RunReport, ScenarioRun, runnable, scenario_identity
+from .report import RunReport, ScenarioRun, scenario_identity
 from .session import RunSession
 
-__all__ = ["RunReport", "RunSession", "ScenarioRun", "keep_run", "runnable", "scenario_identity"]
+__all__ = ["RunReport", "RunSession", "ScenarioRun", "keep_run", "scenario_identity"]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.cli.execute import scenario_identity
 from checkspec.engine.curate.commit import Change, commit
 from checkspec.engine.curate.files import CurateError, read_spec
+from checkspec.engine.runs.project import Project
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.source import parse_source
 from tests.support.cli import Done, run_main
@@ -136,7 +136,8 @@ def test_list_json_gives_the_identity_shards_use(project: Path) -> None:
         here = os.getcwd()
         os.chdir(project)
         try:
-            assert identities == [scenario_identity(str(path), e) for e in document.scenarios]
+            identity = Project.open([path]).identity
+            assert identities == [identity(str(path), e) for e in document.scenarios]
         finally:
             os.chdir(here)
 
