@@ -376,6 +376,7 @@ def label(args: argparse.Namespace) -> int:
         print(f"error: {args.place}: expected FILE:LINE (a 1-based line)", file=sys.stderr)
         return EXIT_INVALID
     path = Path(where)
+    project = open_project([path])  # the file's workspace, found once
     answers_of = None
     if args.from_run:
         from .history import resolve_runs
@@ -385,14 +386,15 @@ def label(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         answers_of = _answers_in(runs[0])
     try:
-        change = label_check(path, int(line_text) - 1, args.label, answers_of)
+        root = project.root_for(path)
+        change = label_check(path, int(line_text) - 1, args.label, answers_of, root)
     except CurateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
     if change.new == change.old:
         print(f"{args.place}: already labelled {args.label}", file=sys.stderr)
         return EXIT_OK
-    workspace = open_project([path]).workspace
+    workspace = project.workspace
     before = analyze((change.old or b"").decode("utf-8"), str(path), workspace)
     after = analyze((change.new or b"").decode("utf-8"), str(path), workspace)
     known = {(p.code, p.message) for p in before.errors}
@@ -404,7 +406,7 @@ def label(args: argparse.Namespace) -> int:
         print("error: not labelled: the label would be an error there", file=sys.stderr)
         return EXIT_INVALID
     try:
-        commit([change])
+        commit([change], project.write_root)
     except CurateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID

@@ -626,7 +626,7 @@ def _run(args: argparse.Namespace) -> int:
     session.keep(report)  # the last-failed record and the history, as every front end
     for warning in session.warnings:
         print(warning, file=sys.stderr)
-    drifted = _record(args, report)
+    drifted = _record(args, report, project)
     code = _checked(report, left_out, code, args)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
@@ -663,7 +663,7 @@ def _checked(report: RunReport, left_out: LeftOut, code: int, args: argparse.Nam
     return EXIT_NOTHING_CHECKED
 
 
-def _record(args: argparse.Namespace, report: RunReport) -> bool:
+def _record(args: argparse.Namespace, report: RunReport, project: Project) -> bool:
     """--record writes the live outputs; drift from recorded ones is told. Drifted?"""
     from ..curate.record import Ran, drift_text, record
 
@@ -691,7 +691,7 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
         from ..curate.files import CurateError
 
         try:
-            commit(done.changes)
+            commit(done.changes, project.write_root)
         except CurateError as exc:
             print(f"error: --record: {exc}", file=sys.stderr)
         else:

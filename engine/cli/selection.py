@@ -80,10 +80,7 @@ def selection_of(args: argparse.Namespace, *, drafts_rule: bool = True) -> Selec
 def output_root() -> Path:
     """The workspace an output path is judged in (core/write.py's rule): the folder of
     the checkspec.yaml above the current folder, else the current folder."""
-    from ..runs.project import Workspaces
-
-    config = Workspaces().config_for(Path.cwd())
-    return config.parent if config is not None else Path.cwd()
+    return open_project().home
 
 
 def output_problem(path: Path) -> str | None:

@@ -142,9 +142,10 @@ class Project:
     def __init__(self, workspace: Workspace, *, workspaces: Workspaces | None = None) -> None:
         self.workspace = workspace
         self.root = workspace.root
-        # Where a project without checkspec.yaml keeps its state: the current folder, as
-        # every front end did (taken once, not at each use).
-        self.home = workspace.root or Path.cwd()
+        # Where a project without checkspec.yaml keeps its state, and what a file in no
+        # workspace is named from: the current folder (taken once, not at each use).
+        self.cwd = Path.cwd()
+        self.home = workspace.root or self.cwd
         self.workspaces = workspaces or Workspaces()
         if workspace.config_path is not None:
             self.workspaces.remember(workspace)
@@ -168,9 +169,16 @@ class Project:
 
     def root_for(self, path: str | PathLike[str]) -> Path:
         """The root a file's identity is relative to: its checkspec.yaml's folder, else
-        the project's home."""
+        the current folder."""
         config = self.workspaces.config_for(path)
-        return config.parent if config is not None else self.home
+        return config.parent if config is not None else self.cwd
+
+    def write_root(self, path: Path) -> Path:
+        """The workspace a file is written in (core/write.py's rule): the folder of the
+        nearest checkspec.yaml above the file itself (not above a link's target), else the
+        current folder."""
+        config = find_config(path.absolute().parent)
+        return config.parent if config is not None else self.cwd
 
     def identity(self, path: str, entry: ScenarioEntry) -> str:
         """`<file relative to its workspace root>::<name>` (`#<index>` when unnamed): the

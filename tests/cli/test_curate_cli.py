@@ -283,7 +283,7 @@ def test_a_file_changed_since_it_was_read_is_refused_and_nothing_is_written(
         Change(two.path, two.data, b""),
     ]
     with pytest.raises(CurateError, match=r"faq\.dataset\.jsonl: changed since it was read"):
-        commit(changes)
+        commit(changes, project)
     assert (project / "support.suite.yaml").read_text() == SUITE  # all or none
     assert (project / "faq.dataset.jsonl").read_text() == "{}\n"
     assert [p.name for p in project.iterdir() if p.name.startswith(".")] == []  # no temp files
@@ -307,7 +307,7 @@ def test_a_failed_replace_puts_back_what_was_written(project: Path, monkeypatch)
 
     monkeypatch.setattr(module.os, "replace", failing)
     with pytest.raises(CurateError, match="nothing changed"):
-        commit([Change(one.path, one.data, b"a: 1\n"), Change(two.path, two.data, b"b\n")])
+        commit([Change(one.path, one.data, b"a: 1\n"), Change(two.path, two.data, b"b\n")], project)
     assert (project / "support.suite.yaml").read_bytes() == one.data
     assert (project / "faq.dataset.jsonl").read_bytes() == two.data
 
