@@ -147,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
     from ..executor.start import executor_for
     from ..spec.workspace import WorkspaceConflict
     from .progress import Progress
-    from .selection import open_project, output_problem, selection_of
+    from .project import open_project, selection_of
+    from .selection import output_problem
 
     if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write to {args.output}: {problem}", file=sys.stderr)
@@ -369,7 +370,7 @@ def label(args: argparse.Namespace) -> int:
     from ..curate.label import label_check
     from ..spec.document import analyze
     from ..spec.problems import Severity
-    from .selection import open_project
+    from .project import open_project
 
     where, _, line_text = args.place.rpartition(":")
     if not where or not line_text.isascii() or not line_text.isdigit() or int(line_text) < 1:

@@ -69,7 +69,7 @@ def list_scenarios(args: argparse.Namespace) -> int:
     shown = rows[args.offset : end]
     names = _name_counts({id(spec): spec for spec, _ in shown}.values())
     if args.format == "json":
-        from .selection import open_project
+        from .project import open_project
 
         root_for = open_project().root_for  # each file's workspace root names its scenarios
         out = [
@@ -219,7 +219,7 @@ def _edit(args: argparse.Namespace) -> int:
     from ..curate.files import CurateError
     from ..curate.operations import duplicate_names, plan
     from ..curate.select import is_selector, select
-    from .selection import open_project
+    from .project import open_project
 
     values: list[str] = []
     words = list(args.words)
@@ -323,7 +323,7 @@ def _hub(args: argparse.Namespace) -> int:
 
     if args.hub_action == "export":
         from ..curate.select import select
-        from .selection import open_project
+        from .project import open_project
 
         chosen = select(args.paths, query=args.query, tags=args.tag, status=args.status)
         project = open_project()
@@ -357,7 +357,8 @@ def _hub(args: argparse.Namespace) -> int:
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
     from ..curate.hub_import import import_hub
-    from .selection import open_project, output_root
+    from .project import open_project
+    from .selection import output_root
 
     workspace = open_project([args.to.absolute()]).workspace  # the dataset's limits, checks
     made = import_hub(args.source, args.to, output_root(), workspace)

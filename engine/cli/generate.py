@@ -246,7 +246,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..llm.usage import Meter
     from ..settings import run_settings, use_settings
     from ..spec.workspace import WorkspaceConflict
-    from .selection import open_project
+    from .project import open_project
 
     default_output = "generated.suite.yaml" if args.simulate else "generated.dataset.yaml"
     output = Path(args.output or default_output)

@@ -43,7 +43,7 @@ def add_parsers(commands: Any, wanted: Any) -> None:
 
 
 def _root() -> Path | None:
-    from .selection import open_project
+    from .project import open_project
 
     return open_project().root
 

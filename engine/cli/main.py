@@ -486,7 +486,7 @@ def _validate(args: argparse.Namespace) -> int:
 
     with gc_paused():  # loading modules makes no garbage: collections would free nothing
         from ..spec.files import load_file  # noqa: F401 (with what the analysis needs)
-        from .selection import open_project
+        from .project import open_project
 
         project = open_project(args.paths)
     with _without_pydantic_plugins():  # nothing is run: only problems are wanted
@@ -516,7 +516,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..targets import describe_target_problem
     from .execute import run_session
     from .progress import Progress
-    from .selection import open_project, output_problem
+    from .project import open_project
+    from .selection import output_problem
 
     if args.target and (problem := describe_target_problem(args.target)):
         print(f"error: --target: {problem}", file=sys.stderr)
@@ -708,7 +709,7 @@ def _select(
     """The scenarios a run takes (the project's one evaluator of a selection), how many
     were selected before --last-failed and --shard, and which were left out and why
     (runs/outcome.py); or the exit code of a selection that cannot be."""
-    from .selection import selection_of
+    from .project import selection_of
 
     chosen, refusals = project.select(selection_of(args), documents)
     for refusal in refusals:
@@ -810,7 +811,7 @@ def _list(args: argparse.Namespace) -> int:
     if listed is not None:
         return listed
     from ..core.check import Check
-    from .selection import open_project
+    from .project import open_project
 
     registry = Check.registry()
     width = max(len(kind) for kind in registry)

@@ -1,4 +1,6 @@
-"""Which scenarios a run takes: its shard (`--shard K/N`) and the last failures (`--lf`).
+"""The CLI's side of a selection: `--shard K/N` parsed (the project evaluates it,
+engine/runs/project.py `Project.select`), and where a command's output file (`-o`) may
+be written.
 
 A scenario's shard is a hash of its identity (file relative to the workspace root and
 its name): the same on every machine, whatever the order of the paths or the other
@@ -12,9 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..runs.last_failed import (
     LAST_FAILED,
@@ -25,16 +25,11 @@ from ..runs.last_failed import (
 )
 from ..runs.project import shard_of
 
-if TYPE_CHECKING:
-    from ..runs.project import Project, Selection
-
 __all__ = [
     "LAST_FAILED",
     "LOCK",
-    "open_project",
     "parse_shard",
     "read_last_failed",
-    "selection_of",
     "shard_of",
     "state_folder",
     "write_last_failed",
@@ -52,34 +47,11 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, count
 
 
-def open_project(paths: Iterable[str | os.PathLike[str]] = ()) -> Project:
-    """The project of a command's paths (else of the current folder): THE place the CLI
-    finds its workspace, once per command (engine/runs/project.py). Paths of two
-    workspaces raise WorkspaceConflict (exit 2, engine/cli/main.py)."""
-    from ..runs.project import Project
-
-    return Project.open(paths)
-
-
-def selection_of(args: argparse.Namespace, *, drafts_rule: bool = True) -> Selection:
-    """A command's selection flags as the project's `Selection` (engine/runs/project.py)."""
-    from ..runs.project import Selection
-
-    return Selection(
-        paths=tuple(getattr(args, "paths", ()) or ()),
-        query=getattr(args, "query", None),
-        tags=tuple(getattr(args, "tag", None) or ()),
-        status=getattr(args, "status", None),
-        include_drafts=bool(getattr(args, "include_drafts", False)),
-        last_failed=bool(getattr(args, "last_failed", False)),
-        shard=getattr(args, "shard", None),
-        drafts_rule=drafts_rule,
-    )
-
-
 def output_root() -> Path:
     """The workspace an output path is judged in (core/write.py's rule): the folder of
     the checkspec.yaml above the current folder, else the current folder."""
+    from .project import open_project
+
     return open_project().home
 
 

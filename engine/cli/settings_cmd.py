@@ -33,7 +33,7 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     from ..catalog import SETTINGS
     from ..llm.snapshot import redactor
     from ..settings import SECRETS, Settings, masked
-    from .selection import open_project
+    from .project import open_project
 
     # A checkspec.yaml with errors is not in force: its problems, not defaults that look
     # set (ConfigUnreadable: exit 2, engine/cli/main.py).

@@ -58,7 +58,7 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
 def watched_roots(paths: Iterable[str]) -> list[Path]:
     """The folders to watch: each folder given, the folder of each file given, and the
     workspace root above them (its modules and checkspec.yaml), without duplicates."""
-    from .selection import open_project
+    from .project import open_project
 
     roots: list[Path] = []
     for raw in paths:

@@ -144,9 +144,9 @@ def select(
         kept = [
             item
             for _, item in sorted(picked.items())
-            if (not tags or _has_tags(spec, item, tags))
+            if has_tags([*item.tags, *spec.tags], tags)
             and (not words or matches(item, words))
-            and (status is None or (item.status or "active") == status)
+            and of_status(item.status, status)
         ]
         if kept:
             result.append(Selected(spec, kept))
@@ -191,9 +191,31 @@ def _member(spec: SpecFile, member: str, shown: str) -> list[Item]:
     raise CurateError(f"{shown}: no scenario named {member!r} in {spec.path}{hint}")
 
 
-def _has_tags(spec: SpecFile, item: Item, tags: Iterable[str]) -> bool:
-    own = set(item.tags) | set(spec.tags)
-    return all(tag in own for tag in tags)
+# The filters of the selection language, one definition each: curation applies them to
+# the scenarios it reads as text, the project (engine/runs/project.py `Project.select`)
+# to the analysed ones of a run, a calibration, the pytest plugin.
+
+
+def has_tags(own: Iterable[str], wanted: Sequence[str]) -> bool:
+    """Repeated tags narrow: a scenario with every one (docs/decisions.md "Repeated --tag
+    means every tag"); its file's tags count as its own."""
+    if not wanted:
+        return True
+    mine = set(own)
+    return all(tag in mine for tag in wanted)
+
+
+def of_status(status: str | None, wanted: str | None) -> bool:
+    """`--status`: a scenario's `status:` (none is active)."""
+    return wanted is None or (status or "active") == wanted
+
+
+def holds(value: Any, words: Sequence[str]) -> bool:
+    """`--query`: every word is in the scenario's text (every value it holds)."""
+    if not words:
+        return True
+    text = searchable(value)
+    return all(word in text for word in words)
 
 
 def query_words(query: str | None) -> list[str]:
@@ -203,10 +225,7 @@ def query_words(query: str | None) -> list[str]:
 def matches(item: Item, words: Sequence[str]) -> bool:
     """Every word is in the scenario's text: its names, descriptions, inputs, recorded
     outputs, check parameters and comments (every value it holds, not its keys)."""
-    if not item.may_hold(words):
-        return False
-    text = searchable(item.value)
-    return all(word in text for word in words)
+    return item.may_hold(words) and holds(item.value, words)
 
 
 def searchable(value: Any) -> str:

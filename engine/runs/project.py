@@ -245,6 +245,7 @@ class Project:
         """The scenarios of `documents` the selection chooses (runnable ones), and the
         refusals: why the selection cannot be (a tag no scenario has, a query nothing
         matches); chosen nothing when refused."""
+        from ..curate.select import has_tags, of_status
         from .outcome import LeftOut
         from .session import runs
 
@@ -253,8 +254,7 @@ class Project:
             (d, e)
             for d in documents
             for e in d.scenarios
-            if (e.runnable or not selection.runnable_only)
-            and all(tag in e.tags for tag in selection.tags)
+            if (e.runnable or not selection.runnable_only) and has_tags(e.tags, selection.tags)
         ]
         if selection.tags and not tagged and (unmatched := _unmatched_tags(documents, selection)):
             return Selected(), [unmatched]
@@ -268,8 +268,11 @@ class Project:
         if selection.status:
             from ..spec.status import is_draft
 
-            wanted = selection.status == "draft"
-            kept = [(d, e) for d, e in chosen if is_draft(e) == wanted]
+            kept = [
+                (d, e)
+                for d, e in chosen
+                if of_status("draft" if is_draft(e) else None, selection.status)
+            ]
             reason = f"scenario(s) not of --status {selection.status}"
             left_out.add(reason, self._names(_minus(chosen, kept)))
             chosen = kept
@@ -330,13 +333,13 @@ def shard_of(identity: str, count: int) -> int:
 
 
 def _holds(entry: ScenarioEntry, query: str) -> bool:
-    """Every word of the query is in the scenario's text (curate/select.py's rule)."""
-    from ..curate.select import query_words, searchable
+    """Every word of the query is in the scenario's text (curate/select.py's rule); a
+    JSON Lines row whose nodes were let go is read without them."""
+    from ..curate.select import holds, query_words
     from ..spec.json_rows import folded_value
 
     folded, value = folded_value(entry.node)
-    text = searchable(value if folded else entry.node.value)
-    return all(word in text for word in query_words(query))
+    return holds(value if folded else entry.node.value, query_words(query))
 
 
 def _minus(pairs: Sequence[Pair], kept: Sequence[Pair]) -> list[Pair]:

@@ -157,7 +157,9 @@ def scenario_entry(
     # A scenario without a name is named after its place, which is then part of the key.
     # The text is kept as a digest: the cache must not hold a second copy of every file.
     digest = hashlib.blake2b(text, digest_size=16).digest()
-    key = (digest, node._sc, ctx.fingerprint, file_level, None if named else index)
+    # Whether the runnable form is kept is part of the key: a run's analysis never gets a
+    # problems-only entry of the same text (nor the editor a run's, with its models).
+    key = (digest, node._sc, ctx.fingerprint, ctx.keep, file_level, None if named else index)
     cached = _CACHE.get(key)
     if cached is not None:
         entry = _shifted(cached, node, index)

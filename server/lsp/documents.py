@@ -136,7 +136,7 @@ class DocumentStore:
         # Whether analyses keep each scenario's runnable form (the server rebuilds them for
         # the rare run instead: they were a third of a big file's memory): a parameter of
         # each document's analysis (engine/spec/document.py `analyze(keep=...)`).
-        self.keep_scenarios = True
+        self.keep_runnable = True
         self._workspaces: Workspaces | None = None
 
     def warm_up(self) -> None:
@@ -164,7 +164,7 @@ class DocumentStore:
         return self._workspaces
 
     def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
-        return OpenDocument(uri, path, text, version, keep=self.keep_scenarios)
+        return OpenDocument(uri, path, text, version, keep=self.keep_runnable)
 
     # Lifecycle ---------------------------------------------------------------------------
 

@@ -232,7 +232,7 @@ def analyse_file(
 
     if not _CHILD_STORE:
         store = DocumentStore()
-        store.keep_scenarios = False
+        store.keep_runnable = False
         _CHILD_STORE.append(store)
     store = _CHILD_STORE[0]
     store.editor = EditorSettings(overrides)
