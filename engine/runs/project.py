@@ -218,13 +218,29 @@ class Project:
         from ..curate.select import resolve
         from ..spec.files import collect
 
+        analysed: dict[Path, Document] = {}  # a `FILE::NAME` file read once, not twice
+
+        def analysis(path: Path) -> Document:
+            key = path.resolve()
+            if key not in analysed:
+                analysed[key] = self.load_file(path, keep=keep)
+            return analysed[key]
+
+        def scenarios_of(path: Path) -> Sequence[ScenarioEntry]:
+            document = analysis(path)
+            if any(p.severity.value == "error" for p in document.problems):
+                from ..curate.files import read_spec
+
+                read_spec(path)  # refused as curation refuses it (unparsable, unreadable)
+            return document.scenarios
+
         try:  # one selection language (engine/curate/select.py): unknown -> refused
-            paths, only = resolve(selectors)
+            paths, only = resolve(selectors, scenarios_of)
         except CurateError as error:
             return Loaded(refusal=str(error))
         files, missing = collect(paths)
         loaded = Loaded(missing=missing, no_files=not files and not missing)
-        loaded.documents = [self.load_file(path, keep=keep) for path in files]
+        loaded.documents = [analysis(path) for path in files]
         configs = {c for path in files if (c := self.workspaces.config_for(path)) is not None}
         loaded.configs = [(c, self.workspaces.read(c)) for c in sorted(configs)]
         if only is not None:

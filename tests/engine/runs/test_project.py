@@ -214,3 +214,25 @@ def test_the_index_reads_a_checkspec_yaml_once_per_change(tmp_path: Path) -> Non
     first = workspaces.workspace_for(tmp_path / "x.suite.yaml")
     assert workspaces.workspace_for(tmp_path / "y.suite.yaml") is first
     assert workspaces.root_of(tmp_path / "x.suite.yaml") == tmp_path
+
+
+def test_a_file_named_by_file_name_is_read_once(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkspec.engine.curate import files
+    from checkspec.engine.spec import files as spec_files
+
+    read: list[Path] = []
+    real = spec_files.load_file
+
+    def load_file(path: Path, *args: object, **kwargs: object) -> object:
+        read.append(path)
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(spec_files, "load_file", load_file)
+    monkeypatch.setattr(files, "read_spec", lambda path: pytest.fail(f"{path} read as text"))
+    project = Project.open([folder])
+    selectors = [str(folder / "a.suite.yaml::a 3"), str(folder / "a.suite.yaml::#0")]
+    loaded = project.load(selectors)
+    assert read == [folder / "a.suite.yaml"]  # analysed once, its names resolved there
+    assert [e.name for d in loaded.documents for e in d.scenarios] == ["a 0", "a 3"]
