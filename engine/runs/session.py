@@ -37,18 +37,9 @@ if TYPE_CHECKING:
 
 def runs(entry: ScenarioEntry, include_drafts: bool) -> bool:
     """The drafts rule of every front end (the CLI, the pytest plugin, the editor): a
-    scenario marked `status: draft` is left out of a run unless drafts are asked for."""
+    scenario marked `status: draft` is left out of a run unless drafts are asked for
+    (applied here and by the project's selection, engine/runs/project.py)."""
     return include_drafts or not is_draft(entry)
-
-
-def leave_out_drafts(
-    todo: Sequence[tuple[Document, ScenarioEntry]], include_drafts: bool
-) -> tuple[list[tuple[Document, ScenarioEntry]], int]:
-    """`todo` without the drafts (unless asked for), and how many were left out: the rule
-    above, for a front end that selects before it makes a session (the CLI's --shard,
-    --last-failed and --dry-run count what would run)."""
-    kept = [(d, e) for d, e in todo if runs(e, include_drafts)]
-    return kept, len(todo) - len(kept)
 
 
 class RunSession:
