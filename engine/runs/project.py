@@ -91,15 +91,11 @@ class Workspaces:
         if workspace.config_path is not None and workspace.config_path not in self._read:
             self._read[workspace.config_path] = (_mtime(workspace), workspace)
 
-    def forget(self) -> None:
-        """Look every folder up again (a checkspec.yaml made or removed)."""
-        self._configs.clear()
-
 
 @dataclass(frozen=True)
 class Selection:
     """What a command selects: selectors (files, folders, `FILE::NAME`, `FILE::#INDEX`)
-    narrowed by the filters of the one selection language (docs/selection)."""
+    narrowed by the filters of the one selection language (engine/curate/select.py)."""
 
     paths: tuple[str, ...] = ()
     query: str | None = None
