@@ -71,14 +71,12 @@ ANALYSE = """
 import json, resource, statistics, sys, time
 from checkspec.engine.core.gcpause import freeze_bulk
 from checkspec.engine.spec.incremental import Editing
-from checkspec.engine.spec.scenario_analysis import keep_scenarios
 from checkspec.engine.spec.workspace import Workspace
 freeze_bulk()  # as the language server runs analyses (server/lsp/server.py)
-keep_scenarios(False)
 path, edits = sys.argv[1], int(sys.argv[2])
 text = open(path, encoding="utf-8").read()
 # One analysis held, as the server holds one per open document: the first, then the edits'.
-editing = Editing(text, path, Workspace())
+editing = Editing(text, path, Workspace(), keep=False)  # the server keeps none
 started, cpu = time.perf_counter(), time.process_time()
 document = editing.analysis()
 first, cpu = time.perf_counter() - started, time.process_time() - cpu

@@ -25,6 +25,7 @@ import pytest
 
 if TYPE_CHECKING:
     from .runs import RunSession, ScenarioRun
+    from .runs.project import Project
     from .settings import Settings
 
 from .spec.kinds import FileKind
@@ -103,9 +104,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 class SpecFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        from .spec.files import load_file
-
-        document = self.document = load_file(self.path, display=self.display())
+        project = _projects(self.session).of(self.path)
+        document = self.document = project.load_file(self.path, self.display())
         for problem in document.problems:
             if problem.severity.value == "error":
                 yield InvalidSpec.from_parent(self, name="<file>", problems=[problem])
@@ -115,23 +115,21 @@ class SpecFile(pytest.File):
         if query or tags or status:
             import copy
 
-            from .curate.select import keeps
-            from .spec.status import is_draft
+            from .runs.project import Selection
 
             # A copy: the analysed document may be shared (kept by the analysis's caches).
             document = copy.copy(document)
-            kept = [
-                entry
-                for entry in document.scenarios
-                if keeps(
-                    entry.node.value,
-                    entry.tags,
-                    "draft" if is_draft(entry) else None,
-                    query=query,
-                    tags=tags,
-                    wanted_status=status,
-                )
-            ]
+            # The project's one evaluator; the drafts are the items' (skipped, said so),
+            # and an invalid scenario stays an item that fails with its problems.
+            wanted = Selection(
+                query=query,
+                tags=tuple(tags),
+                status=status,
+                drafts_rule=False,
+                runnable_only=False,
+            )
+            chosen, _ = project.select(wanted, [document])  # nothing chosen: none kept
+            kept = [entry for _, entry in chosen.entries]
             ids = {id(e) for e in kept}
             _verdicts(self.session).left_out.add(
                 "scenario(s) not selected by --checkspec-query/-tag/-status",
@@ -160,22 +158,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not _enabled(config):
         return
     from .runs.models import model_problems
-    from .settings import ConfigUnreadable, run_settings
-    from .spec.workspace import Workspace, find_workspace
+    from .settings import ConfigUnreadable
+    from .spec.workspace import Workspace
 
     max_cost = config.getoption("checkspec_max_cost", None)
-    # Each folder's workspace found and its settings resolved once (run_settings refuses
-    # a checkspec.yaml it cannot use); the scenario items grouped by those settings.
+    projects = _projects(items[0].session) if items else None
+    # Each folder's project (opened once per workspace root) and its settings resolved
+    # once (they refuse a checkspec.yaml that cannot be used); the items grouped by them.
     by_folder: dict[Path, Settings] = {}
     groups: dict[Settings, tuple[Workspace, list[ScenarioItem]]] = {}
     for item in items:
-        if not isinstance(item, _SpecItem):
+        if not isinstance(item, _SpecItem) or projects is None:
             continue
         folder = item.path.parent
         if folder not in by_folder:
-            workspace = find_workspace([item.path])
+            project = projects.of(item.path)
+            workspace = project.workspace
             try:
-                by_folder[folder] = run_settings(workspace, max_cost=max_cost)
+                by_folder[folder] = projects.settings(project, max_cost)
             except ConfigUnreadable as exc:
                 shown = None
                 if exc.path is not None and exc.path.is_relative_to(config.rootpath):
@@ -299,13 +299,16 @@ class _Runs:
 
     def _start(self, items: list[ScenarioItem]) -> None:
         from .runs import RunSession
-        from .spec.workspace import find_workspace
 
-        groups: dict[Settings, list[ScenarioItem]] = {}
+        projects = _projects(items[0].session) if items else None
+        groups: dict[tuple[Settings, Project], list[ScenarioItem]] = {}
         for item in items:
-            groups.setdefault(_settings_for(item.path, self.max_cost), []).append(item)
+            assert projects is not None
+            project = projects.of(item.path)
+            key = (projects.settings(project, self.max_cost), project)
+            groups.setdefault(key, []).append(item)
         planned: list[tuple[RunSession, list[Future[ScenarioRun]]]] = []
-        for settings, group in groups.items():
+        for (settings, project), group in groups.items():
             session = RunSession(
                 [(_spec_file(i).document, i.entry) for i in group],
                 settings=settings,
@@ -313,7 +316,8 @@ class _Runs:
                 min_pass_rate=self.min_pass_rate,
                 include_drafts=self.include_drafts,
                 source="pytest",
-                root=find_workspace([group[0].path]).root,
+                root=project.root,
+                project=project,
             )
             futures: list[Future[ScenarioRun]] = []
             for n in session.picked:
@@ -356,12 +360,44 @@ class _Runs:
             session.keep(session.report())
 
 
-def _settings_for(path: Path, max_cost: float | None = None) -> Settings:
-    """The workspace settings of a spec file, as `checkspec run` resolves them."""
-    from .settings import run_settings
-    from .spec.workspace import find_workspace
+class _Projects:
+    """The session's projects: one per workspace root among the collected folders, each
+    opened once (engine/runs/project.py), with its settings resolved once."""
 
-    return run_settings(find_workspace([path]), max_cost=max_cost)
+    def __init__(self) -> None:
+        from .runs.project import Workspaces
+
+        self.workspaces = Workspaces()
+        self._projects: dict[Path | None, Project] = {}
+        self._settings: dict[tuple[int, float | None], Settings] = {}
+
+    def of(self, path: Path) -> Project:
+        """The project of a spec file (its nearest checkspec.yaml's; none: the defaults')."""
+        from .runs.project import Project
+
+        config = self.workspaces.config_for(path)
+        if config not in self._projects:
+            workspace = self.workspaces.workspace_for(path)
+            self._projects[config] = Project(workspace, workspaces=self.workspaces)
+        return self._projects[config]
+
+    def settings(self, project: Project, max_cost: float | None) -> Settings:
+        """A project's settings, as `checkspec run` resolves them (ConfigUnreadable for a
+        checkspec.yaml that cannot be used)."""
+        key = (id(project), max_cost)
+        if key not in self._settings:
+            self._settings[key] = project.settings(max_cost=max_cost)
+        return self._settings[key]
+
+
+_PROJECTS = pytest.StashKey[_Projects]()
+
+
+def _projects(session: pytest.Session) -> _Projects:
+    found = session.stash.get(_PROJECTS, None)
+    if found is None:
+        found = session.stash[_PROJECTS] = _Projects()
+    return found
 
 
 _RUNS = pytest.StashKey[_Runs]()

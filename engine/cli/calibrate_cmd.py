@@ -13,7 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..runs.project import Project
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 EXIT_NOTHING_CHECKED = 5  # as a run's (engine/runs/outcome.py)
@@ -142,32 +145,34 @@ def run(args: argparse.Namespace) -> int:
     from ..executor import WorkerStartError
     from ..executor.start import executor_for
     from ..runs.calibration import calibrate
-    from ..runs.report import scenario_identity
-    from ..settings import run_settings
-    from ..spec.workspace import WorkspaceConflict, find_workspace
+    from ..spec.workspace import WorkspaceConflict
     from .progress import Progress
-    from .selection import narrowed, output_problem
+    from .project import open_project, selection_of
+    from .selection import output_problem
 
     if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
     try:
-        workspace = find_workspace(args.paths)
+        project = open_project(args.paths)
     except WorkspaceConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    workspace = project.workspace
     # First: a checkspec.yaml that cannot be used stops it as it stops `run`.
-    settings = run_settings(
-        workspace, cache=False if args.no_cache else None, max_cost=args.max_cost
-    )
-    documents, invalid = _documents(args.paths)
+    settings = project.settings(cache=False if args.no_cache else None, max_cost=args.max_cost)
+    documents, invalid = _documents(project, args.paths)
     if documents is None or invalid:
         print("error: fix the problems above to calibrate", file=sys.stderr)
         return EXIT_INVALID
-    todo = narrowed(args, documents)  # drafts too: a label is a label
-    if todo is None:
+    # The project's one evaluator of a selection; drafts too: a label is a label.
+    chosen, refusals = project.select(selection_of(args, drafts_rule=False), documents)
+    for refusal in refusals:
+        print(f"error: {refusal}", file=sys.stderr)
+    if refusals:
         return EXIT_INVALID
-    planned, disabled = labelled(todo, scenario_identity)
+    todo = chosen.entries
+    planned, disabled = labelled(todo, project.identity)
     if args.prompt:
         from ..calibrate.labels import with_prompt
 
@@ -237,39 +242,25 @@ def run(args: argparse.Namespace) -> int:
     return _verdict(calibration, args)
 
 
-def _documents(selectors: list[str]) -> tuple[list[Any] | None, bool]:
-    """The documents the selectors name (the one selection language), their problems and
-    the workspace's printed as `file:line:col: ...`; whether any is an error. None: a
-    selector that names nothing (said on stderr)."""
-    from ..curate.files import CurateError
-    from ..curate.select import resolve
-    from ..spec.files import collect, load_file
+def _documents(project: Project, selectors: list[str]) -> tuple[list[Any] | None, bool]:
+    """The documents the selectors name (the project's loading: the one selection
+    language), their problems and the workspace's printed as `file:line:col: ...`; whether
+    any is an error. None: a selector that names nothing (said on stderr)."""
     from ..spec.problems import Severity
-    from ..spec.workspace import find_config_for, load_workspace
 
-    try:
-        paths, only = resolve(selectors)
-    except CurateError as error:
-        print(f"error: {error}", file=sys.stderr)
+    loaded = project.load(selectors)
+    if loaded.refusal is not None:
+        print(f"error: {loaded.refusal}", file=sys.stderr)
         return None, True
-    files, missing = collect(paths)
-    invalid = bool(missing)
-    for path in missing:
+    invalid = bool(loaded.missing)
+    for path in loaded.missing:
         print(f"{path}: error: no such file or folder", file=sys.stderr)
-    documents = [load_file(path) for path in files]
-    configs = {p for path in files if (p := find_config_for([path])) is not None}
+    documents = loaded.documents
     shown: list[tuple[str, Any]] = [
         (str(config), problem)
-        for config in sorted(configs)
-        for problem in load_workspace(config).problems
+        for config, workspace in loaded.configs
+        for problem in workspace.problems
     ]
-    if only is not None:
-        import copy
-
-        for at, document in enumerate(documents):
-            if (kept := only.get(Path(document.path).resolve())) is not None:
-                documents[at] = copy.copy(document)  # the analysis may keep the original
-                documents[at].scenarios = [e for e in document.scenarios if e.index in kept]
     shown += [(d.path, problem) for d in documents for problem in d.all_problems]
     for path, problem in shown:
         print(problem.format(path), file=sys.stderr)
@@ -379,13 +370,14 @@ def label(args: argparse.Namespace) -> int:
     from ..curate.label import label_check
     from ..spec.document import analyze
     from ..spec.problems import Severity
-    from ..spec.workspace import find_workspace
+    from .project import open_project
 
     where, _, line_text = args.place.rpartition(":")
     if not where or not line_text.isascii() or not line_text.isdigit() or int(line_text) < 1:
         print(f"error: {args.place}: expected FILE:LINE (a 1-based line)", file=sys.stderr)
         return EXIT_INVALID
     path = Path(where)
+    project = open_project([path])  # the file's workspace, found once
     answers_of = None
     if args.from_run:
         from .history import resolve_runs
@@ -395,14 +387,15 @@ def label(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         answers_of = _answers_in(runs[0])
     try:
-        change = label_check(path, int(line_text) - 1, args.label, answers_of)
+        root = project.root_for(path)
+        change = label_check(path, int(line_text) - 1, args.label, answers_of, root)
     except CurateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID
     if change.new == change.old:
         print(f"{args.place}: already labelled {args.label}", file=sys.stderr)
         return EXIT_OK
-    workspace = find_workspace([path])
+    workspace = project.workspace
     before = analyze((change.old or b"").decode("utf-8"), str(path), workspace)
     after = analyze((change.new or b"").decode("utf-8"), str(path), workspace)
     known = {(p.code, p.message) for p in before.errors}
@@ -414,7 +407,7 @@ def label(args: argparse.Namespace) -> int:
         print("error: not labelled: the label would be an error there", file=sys.stderr)
         return EXIT_INVALID
     try:
-        commit([change])
+        commit([change], project.write_root)
     except CurateError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_INVALID

@@ -69,10 +69,13 @@ def list_scenarios(args: argparse.Namespace) -> int:
     shown = rows[args.offset : end]
     names = _name_counts({id(spec): spec for spec, _ in shown}.values())
     if args.format == "json":
+        from .project import open_project
+
+        root_for = open_project().root_for  # each file's workspace root names its scenarios
         out = [
             {
                 "selector": _selector(spec, item, names),
-                "identity": spec.identity(item),
+                "identity": spec.identity(item, root_for(spec.path)),
                 "file": str(spec.path),
                 "line": item.line + 1,
                 "index": item.index,
@@ -216,6 +219,7 @@ def _edit(args: argparse.Namespace) -> int:
     from ..curate.files import CurateError
     from ..curate.operations import duplicate_names, plan
     from ..curate.select import is_selector, select
+    from .project import open_project
 
     values: list[str] = []
     words = list(args.words)
@@ -270,7 +274,7 @@ def _edit(args: argparse.Namespace) -> int:
             sys.stdout.write(change.diff())
         print(f"(dry run: {len(changes)} file(s) would change)", file=sys.stderr)
         return EXIT_OK
-    commit(changes)
+    commit(changes, open_project().write_root)  # each file in its own workspace
     print(
         f"{args.command}: {done.changed} change(s) in {len(changes)} file(s), "
         f"{count} scenario(s) selected",
@@ -319,9 +323,10 @@ def _hub(args: argparse.Namespace) -> int:
 
     if args.hub_action == "export":
         from ..curate.select import select
-        from .selection import output_root
+        from .project import open_project
 
         chosen = select(args.paths, query=args.query, tags=args.tag, status=args.status)
+        project = open_project()
         specs = []
         for group in chosen:  # only the chosen scenarios of each file
             group.spec.items = group.items
@@ -337,14 +342,14 @@ def _hub(args: argparse.Namespace) -> int:
         # Row by row: no list of every row, no second copy of the whole text.
         out = bytearray() if args.output else None
         count = sum(len(spec.items) for spec in specs)
-        for chunk in _exported_text(hub.each_exported(specs), args.format):
+        for chunk in _exported_text(hub.each_exported(specs, project.root_for), args.format):
             if out is None:
                 sys.stdout.write(chunk)
             else:
                 out += chunk.encode()
         if out is not None:
             output = Path(args.output)
-            commit([Change(output, _bytes_of(output), bytes(out))], root=output_root())
+            commit([Change(output, _bytes_of(output), bytes(out))], root=project.home)
         print(f"exported {count} scenario(s)", file=sys.stderr)
         return EXIT_OK
     if kind_from_name(args.to) is not FileKind.DATASET:
@@ -352,9 +357,11 @@ def _hub(args: argparse.Namespace) -> int:
     if args.to.exists():
         raise CurateError(f"{args.to}: exists; import into a new file, then `checkspec move`")
     from ..curate.hub_import import import_hub
+    from .project import open_project
     from .selection import output_root
 
-    made = import_hub(args.source, args.to, output_root())
+    workspace = open_project([args.to.absolute()]).workspace  # the dataset's limits, checks
+    made = import_hub(args.source, args.to, output_root(), workspace)
     if args.to.suffix == ".jsonl":
         print(
             f"imported {made.count} scenario(s) into {args.to} (JSON Lines: one file, whatever "

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.check import Check
 from ..llm import dry_run, usage
@@ -31,18 +31,23 @@ from ..spec.document import Document, ScenarioEntry
 from ..spec.json_rows import fold
 from ..spec.kinds import FileKind
 from ..spec.tree import Node
-from ..spec.workspace import load_workspace
+
+if TYPE_CHECKING:
+    from ..runs.project import Project
 
 
 def estimate(
-    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings, repeat: int = 1
+    todo: Sequence[tuple[Document, ScenarioEntry]],
+    settings: Settings,
+    repeat: int,
+    project: Project,
 ) -> list[dict[str, Any]]:
     """One row per model: calls, cached answers, estimated tokens and dollars (None: no price)."""
     with use_settings(settings):  # the models, the cache and the prices of this run
-        plan = asyncio.run(plan_run(planned(todo)))
+        plan = asyncio.run(plan_run(planned(todo, project)))
     if repeat > 1:
         with use_settings(replace(settings, cache=False)):  # repeats ask the model again
-            again = asyncio.run(plan_run(planned(todo)))
+            again = asyncio.run(plan_run(planned(todo, project)))
         for model, counted in again.models.items():
             mine = plan.of(model)
             mine.calls += (repeat - 1) * counted.calls
@@ -70,13 +75,13 @@ def estimate(
 
 
 def if_unchanged(
-    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings, root: Path | None
+    todo: Sequence[tuple[Document, ScenarioEntry]], settings: Settings, project: Project
 ) -> tuple[int, str | None]:
     """How many of the first run's calls the verdict cache answers if the agent answers
     as in the last run kept in the history, and that run's id (0, None: no such run)."""
     if not settings.cache:
         return 0, None
-    last = _last_run(root)
+    last = _last_run(project.root)
     if last is None:
         return 0, None
     answers = {
@@ -84,14 +89,12 @@ def if_unchanged(
         for s in last.get("scenarios") or []
         if isinstance(s, dict) and not s.get("replayed")
     }
-    from ..runs.report import scenario_identity
-
     replayed = []
     for document, entry in todo:
-        outputs = answers.get(scenario_identity(document.path, entry))
+        outputs = answers.get(project.identity(document.path, entry))
         if not outputs:
             continue
-        for scenario in planned([(document, entry)]):
+        for scenario in planned([(document, entry)], project):
             copy = _answered(scenario, outputs)
             if copy is not None:
                 replayed.append(copy)
@@ -155,9 +158,9 @@ def _answered(scenario: Scenario, outputs: list[Any]) -> Scenario | None:
     return scenario.model_copy(update={"steps": steps})
 
 
-def planned(todo: Iterable[tuple[Document, ScenarioEntry]]) -> Iterator[Scenario]:
+def planned(todo: Iterable[tuple[Document, ScenarioEntry]], project: Project) -> Iterator[Scenario]:
     """The scenarios a plan counts, one at a time: each made runnable when its turn comes
-    (`_load` kept none, `keep_scenarios(False)`) and let go once counted, so a 100,000-row
+    (loaded without `keep`, placed in its file's workspace) and let go once counted, so a 100,000-row
     dataset never holds 100,000 scenarios. A dataset row none of whose checks may call a
     model (`Check.may_call_model`: a judge, an embedding, a composition of checks) is
     not made at all: a dataset's inputs are values, never a generator, so such a row asks
@@ -177,7 +180,7 @@ def planned(todo: Iterable[tuple[Document, ScenarioEntry]]) -> Iterator[Scenario
             continue
         if document.path not in places:
             path = Path(document.path)
-            workspace = load_workspace(path)
+            workspace = project.workspace_for(path)
             bases = (path.resolve().parent, workspace.root)
             places[document.path] = (
                 tuple(str(d) for d in bases if d is not None),
@@ -199,11 +202,11 @@ def print_plan(
     settings: Settings,
     form: str,
     output: str | None,
-    repeat: int = 1,
-    root: Path | None = None,
+    repeat: int,
+    project: Project,
 ) -> int:
-    rows = estimate(todo, settings, repeat)
-    unchanged, last_run = if_unchanged(todo, settings, root)
+    rows = estimate(todo, settings, repeat, project)
+    unchanged, last_run = if_unchanged(todo, settings, project)
     known = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
     total = {
         "scenarios": len(todo),

@@ -17,10 +17,10 @@ import sys
 from collections.abc import Callable
 
 from ..executor import WorkerPool
-from ..runs.report import RunReport, ScenarioRun, runnable, scenario_identity, selected
+from ..runs.report import RunReport, ScenarioRun, scenario_identity
 from ..runs.session import RunSession
 
-__all__ = ["RunReport", "ScenarioRun", "run_session", "runnable", "scenario_identity", "selected"]
+__all__ = ["RunReport", "ScenarioRun", "run_session", "scenario_identity"]
 
 # What stops a run as Ctrl-C does (SIGHUP does not exist on Windows).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))

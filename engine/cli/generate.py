@@ -254,7 +254,8 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..llm.errors import ProviderError
     from ..llm.usage import Meter
     from ..settings import run_settings, use_settings
-    from ..spec.workspace import WorkspaceConflict, find_workspace
+    from ..spec.workspace import WorkspaceConflict
+    from .project import open_project
 
     default_output = "generated.suite.yaml" if args.simulate else "generated.dataset.yaml"
     output = Path(args.output or default_output)
@@ -262,7 +263,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         # The workspace the suite is written into (its model, api_base, agent, presets),
         # with the suites it imitates; the knowledge base may lie anywhere (issue 35).
         like = [split_selector(selector)[0] for selector in args.like]
-        workspace = find_workspace([output, *like])
+        workspace = open_project([output, *like]).workspace
     except WorkspaceConflict as exc:
         return _error(str(exc))
     config = workspace.config
@@ -439,7 +440,9 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         )
         return EXIT_FAILED
     try:
-        text, problems = service.render(prepared, outcome, output, append=args.append)
+        text, problems = service.render(
+            prepared, outcome, output, append=args.append, workspace=workspace
+        )
     except (OutputError, OSError, UnicodeDecodeError) as exc:
         return _error(str(exc))
     if problems:

@@ -43,9 +43,9 @@ def add_parsers(commands: Any, wanted: Any) -> None:
 
 
 def _root() -> Path | None:
-    from ..spec.workspace import find_workspace
+    from .project import open_project
 
-    return find_workspace().root
+    return open_project().root
 
 
 def open_store() -> Any:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from ..runs.outcome import LeftOut
+    from ..runs.project import Project
     from ..runs.report import RunReport
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
@@ -365,7 +366,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INVALID
     except Exception as exc:
         from ..settings import ConfigUnreadable  # here: only a refusal needs the settings
+        from ..spec.workspace import WorkspaceConflict
 
+        if isinstance(exc, WorkspaceConflict):  # a command's paths in two workspaces
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_INVALID
         if not isinstance(exc, ConfigUnreadable):
             raise
         # A checkspec.yaml that cannot be used stops every command that would use it,
@@ -411,45 +416,30 @@ def _generate(args: argparse.Namespace) -> int:
     return run(args)
 
 
-def _load(paths: Sequence[str], *, runnable: bool = True) -> tuple[list[Document], bool]:
+def _load(
+    project: Project, paths: Sequence[str], *, keep: bool = True
+) -> tuple[list[Document], bool]:
     """Documents for the given paths; prints located problems; True when input is invalid.
 
-    Without `runnable` (validate) only their problems are read (`load_file`)."""
-    from ..curate.files import CurateError
-    from ..curate.select import resolve
-    from ..spec.files import collect, load_file
-    from ..spec.workspace import find_config_for, load_workspace
-
-    try:  # one selection language (engine/curate/select.py): unknown -> exit 2
-        paths, only = resolve(paths)
-    except CurateError as error:
-        raise SelectionRefused(str(error)) from None
-    files, missing = collect(paths)
+    Without `keep` (validate, --dry-run) the runnable scenarios are made when asked for."""
+    loaded = project.load(paths, keep=keep)
+    if loaded.refusal is not None:  # one selection language: unknown -> exit 2
+        raise SelectionRefused(loaded.refusal)
     invalid = False
-    for path in missing:
+    for path in loaded.missing:
         print(f"{path}: error: no such file or folder", file=sys.stderr)
         invalid = True
-    if not files and not missing:
+    if loaded.no_files:
         print(
             "error: no spec files found (*.scenario.yaml, *.suite.yaml, *.dataset.*)",
             file=sys.stderr,
         )
         invalid = True
-    documents = [load_file(path, runnable=runnable) for path in files]
-    configs = {p for path in files if (p := find_config_for([path])) is not None}
-    for config in sorted(configs):
-        workspace = load_workspace(config)
+    for config, workspace in loaded.configs:
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
-    if only is not None:
-        import copy
-
-        for at, document in enumerate(documents):
-            if (kept := only.get(Path(document.path).resolve())) is not None:
-                documents[at] = copy.copy(document)  # the analysis may keep the original
-                documents[at].scenarios = [e for e in document.scenarios if e.index in kept]
-    for document in documents:
+    for document in loaded.documents:
         invalid |= _print_problems(document.path, document.all_problems)
-    return documents, invalid
+    return loaded.documents, invalid
 
 
 class SelectionRefused(Exception):
@@ -496,14 +486,11 @@ def _validate(args: argparse.Namespace) -> int:
 
     with gc_paused():  # loading modules makes no garbage: collections would free nothing
         from ..spec.files import load_file  # noqa: F401 (with what the analysis needs)
-        from ..spec.scenario_analysis import keep_scenarios
+        from .project import open_project
 
-    keep_scenarios(False)  # nothing is run: only problems are wanted
-    try:
-        with _without_pydantic_plugins():
-            documents, invalid = _load(args.paths, runnable=False)
-    finally:
-        keep_scenarios(True)  # main() called in-process (tests) leaves the default
+        project = open_project(args.paths)
+    with _without_pydantic_plugins():  # nothing is run: only problems are wanted
+        documents, invalid = _load(project, args.paths, keep=False)
     count = sum(len(d.scenarios) for d in documents)
     if not invalid:
         print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)
@@ -526,11 +513,10 @@ def _run(args: argparse.Namespace) -> int:
     from ..executor.start import executor_for
     from ..runs.models import model_problems
     from ..runs.session import RunSession
-    from ..settings import run_settings
-    from ..spec.workspace import WorkspaceConflict, find_workspace
     from ..targets import describe_target_problem
     from .execute import run_session
     from .progress import Progress
+    from .project import open_project
     from .selection import output_problem
 
     if args.target and (problem := describe_target_problem(args.target)):
@@ -539,13 +525,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.output and (problem := output_problem(Path(args.output))):
         print(f"error: cannot write the report to {args.output}: {problem}", file=sys.stderr)
         return EXIT_INVALID
-    try:
-        workspace = find_workspace(args.paths)
-    except WorkspaceConflict as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_INVALID
-    settings = run_settings(
-        workspace,
+    project = open_project(args.paths)
+    workspace = project.workspace
+    settings = project.settings(
         model=args.model,
         embedding_model=args.embedding_model,
         concurrency=args.concurrency,
@@ -565,35 +547,29 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_INVALID
     if args.dry_run:
-        from ..spec.scenario_analysis import keep_scenarios
         from .dry_run import print_plan
 
-        keep_scenarios(False)  # each scenario made when planned, then let go (dry_run.planned)
-        try:
-            documents, invalid = _load(args.paths, runnable=False)
-            if invalid and not documents:
-                return EXIT_INVALID
-            chosen = _select(args, documents, workspace.root)
-            if isinstance(chosen, int):
-                return chosen
-            code = print_plan(
-                chosen[0], settings, args.format, args.output, args.repeat, workspace.root
-            )
-            if code == EXIT_OK and not chosen[0]:
-                # A plan of nothing: the run it plans would check nothing (exit 5 too).
-                from ..runs.outcome import EXIT_NOTHING_CHECKED
+        # Each scenario made when planned, then let go (dry_run.planned).
+        documents, invalid = _load(project, args.paths, keep=False)
+        if invalid and not documents:
+            return EXIT_INVALID
+        chosen = _select(args, project, documents)
+        if isinstance(chosen, int):
+            return chosen
+        code = print_plan(chosen[0], settings, args.format, args.output, args.repeat, project)
+        if code == EXIT_OK and not chosen[0]:
+            # A plan of nothing: the run it plans would check nothing (exit 5 too).
+            from ..runs.outcome import EXIT_NOTHING_CHECKED
 
-                stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
-                for line in chosen[2].lines():
-                    print(line, file=stream)
-                print(
-                    f"nothing checked: no scenario to run (exit {EXIT_NOTHING_CHECKED})",
-                    file=stream,
-                )
-                return EXIT_NOTHING_CHECKED
-            return code
-        finally:
-            keep_scenarios(True)  # main() called in-process (tests) leaves the default
+            stream = sys.stdout if args.format == "text" and not args.output else sys.stderr
+            for line in chosen[2].lines():
+                print(line, file=stream)
+            print(
+                f"nothing checked: no scenario to run (exit {EXIT_NOTHING_CHECKED})",
+                file=stream,
+            )
+            return EXIT_NOTHING_CHECKED
+        return code
     if settings.cache and settings.cache_dir:
         from ..llm.verdict_cache import repair
 
@@ -611,11 +587,11 @@ def _run(args: argparse.Namespace) -> int:
                 runner.run(executor.warm(1))
             elif isinstance(executor, RayExecutor):
                 executor.connect()
-            documents, invalid = _load(args.paths)
+            documents, invalid = _load(project, args.paths)
             if invalid and not documents:
                 # Nothing found (the errors say why): no "0 passed", no empty run kept.
                 return EXIT_INVALID
-            chosen = _select(args, documents, workspace.root)
+            chosen = _select(args, project, documents)
             if isinstance(chosen, int):
                 return chosen
             todo, selected, left_out = chosen
@@ -637,6 +613,7 @@ def _run(args: argparse.Namespace) -> int:
                     min_pass_rate=args.min_pass_rate,
                     include_drafts=args.include_drafts or args.status == "draft",
                     root=workspace.root,
+                    project=project,
                 )
                 report = run_session(session, on_done=lambda run: progress.advance(), runner=runner)
         except (WorkerStartError, RayUnavailable) as exc:
@@ -650,7 +627,7 @@ def _run(args: argparse.Namespace) -> int:
     session.keep(report)  # the last-failed record and the history, as every front end
     for warning in session.warnings:
         print(warning, file=sys.stderr)
-    drifted = _record(args, report)
+    drifted = _record(args, report, project)
     code = _checked(report, left_out, code, args)
     if drifted and args.fail_on_drift and code == EXIT_OK:
         return EXIT_FAILED
@@ -687,7 +664,7 @@ def _checked(report: RunReport, left_out: LeftOut, code: int, args: argparse.Nam
     return EXIT_NOTHING_CHECKED
 
 
-def _record(args: argparse.Namespace, report: RunReport) -> bool:
+def _record(args: argparse.Namespace, report: RunReport, project: Project) -> bool:
     """--record writes the live outputs; drift from recorded ones is told. Drifted?"""
     from ..curate.record import Ran, drift_text, record
 
@@ -715,7 +692,7 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
         from ..curate.files import CurateError
 
         try:
-            commit(done.changes)
+            commit(done.changes, project.write_root)
         except CurateError as exc:
             print(f"error: --record: {exc}", file=sys.stderr)
         else:
@@ -727,71 +704,22 @@ def _record(args: argparse.Namespace, report: RunReport) -> bool:
 
 
 def _select(
-    args: argparse.Namespace, documents: list[Document], root: Path | None
+    args: argparse.Namespace, project: Project, documents: list[Document]
 ) -> tuple[list[tuple[Document, ScenarioEntry]], int, LeftOut] | int:
-    """The scenarios a run takes (tags, --last-failed, --shard), how many the tags
-    selected before sharding and which were left out and why (runs/outcome.py); or the
-    exit code of a selection that cannot be."""
-    from ..runs.outcome import LeftOut
-    from ..runs.report import scenario_identity
-    from ..runs.session import leave_out_drafts
-    from .selection import narrowed, shard_of
+    """The scenarios a run takes (the project's one evaluator of a selection), how many
+    were selected before --last-failed and --shard, and which were left out and why
+    (runs/outcome.py); or the exit code of a selection that cannot be."""
+    from .project import selection_of
 
-    chosen = narrowed(args, documents)
-    if chosen is None:
+    chosen, refusals = project.select(selection_of(args), documents)
+    for refusal in refusals:
+        print(f"error: {refusal}", file=sys.stderr)
+    if refusals:
         return EXIT_INVALID
-    left_out = LeftOut()
-    if args.status:  # narrowed() kept one status: the others are left out, said so
-        ruled = _minus(_runnable(documents, args.tag, args.query), chosen)
-        left_out.add(f"scenario(s) not of --status {args.status}", _names(ruled))
-    todo, _ = leave_out_drafts(chosen, args.include_drafts or args.status == "draft")
-    drafts = _minus(chosen, todo)
-    left_out.add("draft scenario(s) not run (--include-drafts runs them)", _names(drafts))
-    selected = len(todo)
-    if args.last_failed:
-        again = _last_failed(todo, root)
-        left_out.add(
-            "scenario(s) that passed last time (--last-failed)",
-            _names(_minus(todo, again)),
-        )
-        todo = again
-    if args.shard:
-        index, count = args.shard
-        mine = [(d, e) for d, e in todo if shard_of(scenario_identity(d.path, e), count) == index]
-        left_out.add(
-            f"scenario(s) of the other shards (--shard {index}/{count})",
-            _names(_minus(todo, mine)),
-        )
-        todo = mine
-    return todo, selected, left_out
-
-
-def _runnable(
-    documents: list[Document], tags: Sequence[str], query: str | None
-) -> list[tuple[Document, ScenarioEntry]]:
-    """What --tag and --query keep, before --status (runs/report.py, curate/select.py)."""
-    from ..curate.select import keeps
-    from ..runs.report import runnable
-    from .selection import scenario_value
-
-    todo = runnable(documents, tags)
-    if query:
-        todo = [(d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=query)]
-    return todo
-
-
-def _minus(
-    pairs: Sequence[tuple[Document, ScenarioEntry]], kept: Sequence[tuple[Document, ScenarioEntry]]
-) -> list[tuple[Document, ScenarioEntry]]:
-    """`pairs` but those in `kept` (by identity: comparing documents is comparing trees)."""
-    ids = {id(e) for _, e in kept}
-    return [(d, e) for d, e in pairs if id(e) not in ids]
-
-
-def _names(pairs: Sequence[tuple[Document, ScenarioEntry]]) -> list[str]:
-    from ..runs.report import scenario_identity
-
-    return [scenario_identity(d.path, e) for d, e in pairs]
+    for note in chosen.notes:
+        print(note, file=sys.stderr)
+    assert chosen.left_out is not None
+    return chosen.entries, chosen.selected, chosen.left_out
 
 
 def _merge(args: argparse.Namespace) -> int:
@@ -862,28 +790,6 @@ def _render(report: RunReport, fmt: str) -> str:
     return to_sarif(report, tool_version()) + "\n"
 
 
-def _last_failed(
-    todo: list[tuple[Document, ScenarioEntry]], root: Path | None
-) -> list[tuple[Document, ScenarioEntry]]:
-    """The scenarios that failed last time; all of them (with a message) when none did."""
-    from ..runs.report import scenario_identity
-    from .selection import read_last_failed
-
-    warnings: list[str] = []
-    failed = read_last_failed(root, warnings)
-    again = [(d, e) for d, e in todo if scenario_identity(d.path, e) in failed]
-    if warnings:  # not "none failed": the record says nothing
-        for warning in warnings:
-            print(warning, file=sys.stderr)
-        print("--last-failed: the last run's record is unreadable; running all", file=sys.stderr)
-        return todo
-    if not again:
-        print("--last-failed: no scenario failed in the last run; running all", file=sys.stderr)
-        return todo
-    print(f"--last-failed: running the {len(again)} that failed last time", file=sys.stderr)
-    return again
-
-
 EDIT_COMMANDS = ("tag", "checks", "status", "move", "delete", "comment")
 
 
@@ -906,14 +812,14 @@ def _list(args: argparse.Namespace) -> int:
     if listed is not None:
         return listed
     from ..core.check import Check
-    from ..spec.workspace import find_workspace
+    from .project import open_project
 
     registry = Check.registry()
     width = max(len(kind) for kind in registry)
     for kind, cls in registry.items():
         doc = (cls.__doc__ or "").strip().splitlines()
         print(f"{kind:<{width}}  {doc[0] if doc else ''}")
-    workspace = find_workspace()
+    workspace = open_project().workspace
     for identifier, custom in workspace.custom_checks.items():
         about = custom.description or custom.name or f"custom {custom.base_kind}"
         print(f"{identifier:<{width}}  {about} (custom, {custom.base_kind})")

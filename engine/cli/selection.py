@@ -1,4 +1,6 @@
-"""Which scenarios a run takes: its shard (`--shard K/N`) and the last failures (`--lf`).
+"""The CLI's side of a selection: `--shard K/N` parsed (the project evaluates it,
+engine/runs/project.py `Project.select`), and where a command's output file (`-o`) may
+be written.
 
 A scenario's shard is a hash of its identity (file relative to the workspace root and
 its name): the same on every machine, whatever the order of the paths or the other
@@ -11,12 +13,8 @@ end writes it; this module re-exports its reader and writer.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
-import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from ..runs.last_failed import (
     LAST_FAILED,
@@ -25,6 +23,7 @@ from ..runs.last_failed import (
     state_folder,
     write_last_failed,
 )
+from ..runs.project import shard_of
 
 __all__ = [
     "LAST_FAILED",
@@ -48,64 +47,12 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, count
 
 
-def shard_of(identity: str, count: int) -> int:
-    """The 1-based shard of a scenario among `count`."""
-    digest = hashlib.sha256(identity.encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") % count + 1
-
-
-def narrowed(args: argparse.Namespace, documents: Sequence[Any]) -> list[Any] | None:
-    """The scenarios of `documents` that --tag (every tag), --query and --status keep, as
-    (document, entry) pairs; None when a filter kept nothing that it names (said on
-    stderr). `run` and `calibrate` both narrow here; drafts are the caller's rule."""
-    from ..runs.report import runnable
-
-    todo = runnable(documents, args.tag)
-    if args.tag and not todo and (unmatched := _unmatched_tags(documents, args.tag)):
-        print(unmatched, file=sys.stderr)
-        return None
-    if args.query:
-        from ..curate.select import keeps
-
-        todo = [
-            (d, e) for d, e in todo if keeps(scenario_value(e.node), (), None, query=args.query)
-        ]
-        if not todo:
-            print(f"error: no scenario holds every word of --query {args.query!r}", file=sys.stderr)
-            return None
-    if args.status:
-        from ..spec.status import is_draft
-
-        todo = [(d, e) for d, e in todo if is_draft(e) == (args.status == "draft")]
-    return todo
-
-
-def scenario_value(node: Any) -> Any:
-    """A scenario's value; a JSON Lines row whose nodes were let go is read without them."""
-    from ..spec.json_rows import folded_value
-
-    folded, value = folded_value(node)
-    return value if folded else node.value
-
-
-def _unmatched_tags(documents: Sequence[Any], tags: Sequence[str]) -> str | None:
-    """The message for --tag values no scenario has (None when there is no scenario)."""
-    existing = sorted({t for d in documents for e in d.scenarios for t in e.tags})
-    if not any(d.scenarios for d in documents):
-        return None
-    known = ", ".join(existing) if existing else "none (no scenario has tags)"
-    wanted = ", ".join(repr(t) for t in tags)
-    which = "the tag" if len(tags) == 1 else "every tag of"
-    return f"error: no scenario has {which} {wanted}; tags in these files: {known}"
-
-
 def output_root() -> Path:
     """The workspace an output path is judged in (core/write.py's rule): the folder of
     the checkspec.yaml above the current folder, else the current folder."""
-    from ..spec.workspace import find_config
+    from .project import open_project
 
-    config = find_config(Path.cwd())
-    return config.parent if config is not None else Path.cwd()
+    return open_project().home
 
 
 def output_problem(path: Path) -> str | None:

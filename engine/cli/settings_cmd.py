@@ -32,14 +32,13 @@ def rows(args: argparse.Namespace) -> list[dict[str, Any]]:
     """{name, value, origin} of each setting, in the catalog's order (the secrets last)."""
     from ..catalog import SETTINGS
     from ..llm.snapshot import redactor
-    from ..settings import SECRETS, Settings, masked, require_readable, resolve
-    from ..spec.workspace import find_workspace
+    from ..settings import SECRETS, Settings, masked
+    from .project import open_project
 
     # A checkspec.yaml with errors is not in force: its problems, not defaults that look
     # set (ConfigUnreadable: exit 2, engine/cli/main.py).
-    workspace = require_readable(find_workspace(args.paths))
     flags = {s.name: getattr(args, s.name, None) for s in SETTINGS if s.flag}
-    resolved = resolve(workspace, flags=flags)
+    resolved = open_project(args.paths).resolved(**flags)
     found = []
     for item in fields(Settings):
         value = getattr(resolved.settings, item.name)

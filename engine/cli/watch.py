@@ -58,14 +58,13 @@ def watch(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) ->
 def watched_roots(paths: Iterable[str]) -> list[Path]:
     """The folders to watch: each folder given, the folder of each file given, and the
     workspace root above them (its modules and checkspec.yaml), without duplicates."""
-    from ..spec.workspace import find_config_for
+    from .project import open_project
 
     roots: list[Path] = []
     for raw in paths:
         path = Path(raw).resolve()
         folder = path if path.is_dir() else path.parent
-        config = find_config_for([folder])
-        for candidate in (folder, config.parent if config else None):
+        for candidate in (folder, open_project([folder]).root):
             if candidate is not None and not any(
                 candidate == r or candidate.is_relative_to(r) for r in roots
             ):

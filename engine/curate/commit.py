@@ -16,12 +16,11 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.write import write_target
-from ..spec.workspace import find_config
 from .files import CurateError
 
 
@@ -46,15 +45,17 @@ class Change:
         return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
 
 
-def commit(changes: Sequence[Change], root: Path | None = None) -> None:
+def commit(changes: Sequence[Change], root: Path | Callable[[Path], Path]) -> None:
     """Write every change or none; CurateError naming the file that stopped it. `root`:
     the workspace every path is judged in (an output named on the command line: the
-    current folder's), else each file's own (the checkspec.yaml above it)."""
+    current folder's), or the rule giving each file's own (the project's `write_root`:
+    the checkspec.yaml above it; curation searches for no workspace itself)."""
     changes = [c for c in changes if c.old != c.new]
     targets: dict[int, Path] = {}
     for n, change in enumerate(changes):  # links and read-only files: refused up front
         try:
-            targets[n] = write_target(change.path, root or _root_of(change.path))
+            where = root(change.path) if callable(root) else root
+            targets[n] = write_target(change.path, where)
         except OSError as exc:
             raise CurateError(f"{exc.strerror or exc}; nothing was written") from None
     changes = [
@@ -117,13 +118,6 @@ def _discard(staged: Sequence[tuple[Change, str | None]]) -> None:
     for _, temporary in staged:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
-
-
-def _root_of(path: Path) -> Path:
-    """The workspace a file is in: the folder of the nearest checkspec.yaml above the file
-    itself (not above a link's target), else the current folder."""
-    config = find_config(path.absolute().parent)
-    return config.parent if config is not None else Path.cwd()
 
 
 def _umask() -> int:

@@ -24,7 +24,6 @@ from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Position, Range, Severity
 from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
-from ..spec.workspace import find_config_for
 
 
 class CurateError(Exception):
@@ -172,20 +171,18 @@ class SpecFile:
             return None
         return self.root.get("scenarios")
 
-    def identity(self, item: Item) -> str:
+    def identity(self, item: Item, root: Path) -> str:
         """The scenario's identity, as `--shard` and `--last-failed` name it
-        (engine/cli/execute.py, scenario_identity)."""
+        (engine/runs/report.py, scenario_identity): its file relative to `root` (the
+        file's workspace root, the project's `root_for`)."""
         if self._shown is None or self._shown[0] != self.path:  # once a file, not a row
-            self._shown = (self.path, shown_path(self.path))
+            self._shown = (self.path, shown_path(self.path, root))
         return f"{self._shown[1]}::{item.name if item.named else f'#{item.index}'}"
 
 
-def shown_path(path: Path) -> str:
-    """The file relative to the workspace root (the folder of checkspec.yaml, else the
-    current folder), as scenario identities give it."""
+def shown_path(path: Path, root: Path) -> str:
+    """The file relative to its workspace root, as scenario identities give it."""
     resolved = path.resolve()
-    config = find_config_for([resolved])
-    root = config.parent if config is not None else Path.cwd()
     try:
         return resolved.relative_to(root).as_posix()
     except ValueError:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -32,12 +32,17 @@ def _stamp(path: Path) -> str:
     return when.replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def export_rows(specs: Iterable[SpecFile]) -> list[dict[str, Any]]:
-    """Every scenario of these dataset files as Hub `Scenario` objects."""
-    return list(each_exported(specs))
+def export_rows(
+    specs: Iterable[SpecFile], root_for: Callable[[Path], Path]
+) -> list[dict[str, Any]]:
+    """Every scenario of these dataset files as Hub `Scenario` objects; `root_for` gives
+    a file's workspace root (its scenarios' identities are named from it)."""
+    return list(each_exported(specs, root_for))
 
 
-def each_exported(specs: Iterable[SpecFile]) -> Iterator[dict[str, Any]]:
+def each_exported(
+    specs: Iterable[SpecFile], root_for: Callable[[Path], Path]
+) -> Iterator[dict[str, Any]]:
     """`export_rows` one row at a time (a 100,000-row dataset is written as it is read)."""
     for spec in specs:
         if spec.kind is not FileKind.DATASET:
@@ -45,6 +50,7 @@ def each_exported(specs: Iterable[SpecFile]) -> Iterator[dict[str, Any]]:
                 f"{spec.path}: only datasets are in the Hub's format (a suite's scenarios have steps)"
             )
         stamp = _stamp(spec.path)
+        root = root_for(spec.path)
         dataset = spec.path.name.split(".")[0]
         if spec.root is not None:
             name = spec.root.get("name")
@@ -52,7 +58,7 @@ def each_exported(specs: Iterable[SpecFile]) -> Iterator[dict[str, Any]]:
         for item in spec.items:
             value = item.value
             value = value if isinstance(value, dict) else {}
-            yield _scenario(spec, item.index, value, dataset, stamp, spec.identity(item))
+            yield _scenario(spec, item.index, value, dataset, stamp, spec.identity(item, root))
 
 
 def _scenario(

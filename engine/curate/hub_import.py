@@ -22,10 +22,13 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import hub
 from .files import CurateError
+
+if TYPE_CHECKING:
+    from ..spec.workspace import Workspace
 
 # Rows analysed at a time when an import is validated: what one analysis holds (also
 # bounded in characters, so that a slice of big rows stays small).
@@ -87,13 +90,11 @@ class _Staged:
         self.temporaries = []
 
 
-def import_hub(source: Path, to: Path, root: Path) -> Imported:
-    """Import `source` into the dataset `to` (see the module); CurateError, nothing
-    written, for a row that cannot be read or imported, a dataset that would not validate
-    or would be over its limits."""
-    from ..spec.workspace import load_workspace
-
-    workspace = load_workspace(to.absolute())
+def import_hub(source: Path, to: Path, root: Path, workspace: Workspace) -> Imported:
+    """Import `source` into the dataset `to` (see the module) of `workspace` (the one
+    `to` lies in: its limits and checks); CurateError, nothing written, for a row that
+    cannot be read or imported, a dataset that would not validate or would be over its
+    limits."""
     max_row = workspace.config.max_file_size
     rows = hub.each_imported_located(hub.each_located(source, max_row))
     staged = _Staged(root)
@@ -155,20 +156,16 @@ def _slice_errors(lines: list[str], start: int, path: Path, workspace: Any) -> l
     from ..spec.document import analyze
     from ..spec.kinds import FileKind
     from ..spec.problems import Severity, moved_problem
-    from ..spec.scenario_analysis import keep_scenarios
 
     if not lines:
         return []
-    keep_scenarios(False)
-    try:
-        document = analyze("".join(lines), str(path), workspace, kind=FileKind.DATASET)
-        return [
-            moved_problem(p, start).format(str(path))
-            for p in document.every_problem()
-            if p.severity is Severity.ERROR
-        ]
-    finally:
-        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
+    text = "".join(lines)
+    document = analyze(text, str(path), workspace, kind=FileKind.DATASET, keep=False)
+    return [
+        moved_problem(p, start).format(str(path))
+        for p in document.every_problem()
+        if p.severity is Severity.ERROR
+    ]
 
 
 def _to_files(
@@ -246,17 +243,13 @@ def _close(part: _Part, to: Path, workspace: Any) -> None:
     from ..spec.document import analyze
     from ..spec.kinds import FileKind
     from ..spec.problems import Severity
-    from ..spec.scenario_analysis import keep_scenarios
 
     part.out.write(hub.file_tail(to, bool(part.rows)))
     part.out.close()
     text = part.path.read_text(encoding="utf-8")
-    keep_scenarios(False)  # only problems are wanted, not the runnable scenarios
-    try:
-        document = analyze(text, str(to), workspace, kind=FileKind.DATASET)
-        errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
-    finally:
-        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
+    # Only problems are wanted, not the runnable scenarios.
+    document = analyze(text, str(to), workspace, kind=FileKind.DATASET, keep=False)
+    errors = [p for p in document.every_problem() if p.severity is Severity.ERROR]
     if any(p.code in ("too-many-nodes", "too-large") for p in errors):
         raise _over_limits(to, errors[0].message)
     if errors:

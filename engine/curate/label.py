@@ -92,15 +92,18 @@ def label_check(
     line: int,
     label: str,
     answers_of: Callable[[str], Sequence[Any] | None] | None = None,
+    root: Path | None = None,
 ) -> Change:
     """The change labelling the check of `path` written at `line` (0-based);
-    `answers_of(identity)`: the answers of the run labelled, recorded first when given."""
+    `answers_of(identity)`: the answers of the run labelled, recorded first when given
+    (the scenario's identity named from `root`, its workspace root; else the current
+    folder)."""
     spec = read_spec(path)
     answers = None
     if answers_of is not None:
         node = check_node_at(spec, line)
         if node is not None:
-            identity = spec.identity(scenario_of(spec, node))
+            identity = spec.identity(scenario_of(spec, node), root or Path.cwd())
             answers = answers_of(identity)
             if answers is None:
                 raise CurateError(f"{identity}: not in that run")

@@ -10,14 +10,27 @@ nearest names when a file, name or index is unknown)."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..core.near_paths import nearest_hint
 from ..spec.files import collect
 from .files import CurateError, Item, SpecFile, read_spec, scan_spec
+
+
+class _Named(Protocol):
+    """A scenario as a selector names it: curation's `Item`, the analysis's entry."""
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+_Item = TypeVar("_Item", bound=_Named)
 
 SEPARATOR = "::"
 LITERAL = "name="
@@ -42,10 +55,15 @@ def selector_of(path: str, index: int, name: str | None, unique: bool) -> str:
     return f"{path}{SEPARATOR}#{index}"
 
 
-def resolve(selectors: Sequence[str]) -> tuple[list[str], dict[Path, set[int]] | None]:
+def resolve(
+    selectors: Sequence[str],
+    scenarios_of: Callable[[Path], Sequence[Any]] | None = None,
+) -> tuple[list[str], dict[Path, set[int]] | None]:
     """The files the selectors name and, when any names scenarios (`FILE::...`), the
     indices it names in each such file (files named whole keep all their scenarios).
-    Raises CurateError for an unknown file, name or index."""
+    `scenarios_of(path)`: a file's scenarios (each with `.index` and `.name`) as the
+    caller reads them (the project: its analysis, so the file is read once); else its
+    text is read here. Raises CurateError for an unknown file, name or index."""
     plain: list[str] = []
     only: dict[Path, set[int]] = {}
     whole: set[Path] = set()
@@ -56,8 +74,8 @@ def resolve(selectors: Sequence[str]) -> tuple[list[str], dict[Path, set[int]] |
             whole.update(p.resolve() for p in found)
             continue
         path = found[0]
-        spec = read_spec(path)
-        picked = _member(spec, member, text)
+        items = read_spec(path).items if scenarios_of is None else scenarios_of(path)
+        picked = members(items, path, member, text)
         if raw not in plain:
             plain.append(raw)
         only.setdefault(path.resolve(), set()).update(i.index for i in picked)
@@ -136,7 +154,7 @@ def select(
                 chosen.setdefault(spec.path, {}).update((i.index, i) for i in spec.items)
             continue
         spec = _read(found[0], files, None)
-        items = _member(spec, member, text)
+        items = members(spec.items, spec.path, member, text)
         chosen.setdefault(spec.path, {}).update((i.index, i) for i in items)
     result = []
     for path, picked in chosen.items():
@@ -144,9 +162,9 @@ def select(
         kept = [
             item
             for _, item in sorted(picked.items())
-            if (not tags or _has_tags(spec, item, tags))
+            if has_tags([*item.tags, *spec.tags], tags)
             and (not words or matches(item, words))
-            and (status is None or (item.status or "active") == status)
+            and of_status(item.status, status)
         ]
         if kept:
             result.append(Selected(spec, kept))
@@ -165,58 +183,58 @@ def _read(
     return files[key]
 
 
-def _member(spec: SpecFile, member: str, shown: str) -> list[Item]:
+def members(items: Sequence[_Item], path: Path, member: str, shown: str) -> list[_Item]:
+    """The scenarios of a file (`items`, in file order) that `FILE::MEMBER` names: `#INDEX`,
+    `name=NAME` or `NAME`; CurateError naming the nearest names when none is."""
     at = index_of(member)
-    if member.startswith("#") and at is None and not any(i.name == member for i in spec.items):
-        raise CurateError(f"{shown}: #INDEX takes ASCII digits (0 to {len(spec.items) - 1})")
+    if member.startswith("#") and at is None and not any(i.name == member for i in items):
+        raise CurateError(f"{shown}: #INDEX takes ASCII digits (0 to {len(items) - 1})")
     if member.startswith(LITERAL):
         member = member[len(LITERAL) :]
     elif at is not None:
-        if at < len(spec.items):
-            return [spec.items[at]]
+        if at < len(items):
+            return [items[at]]
         raise CurateError(
-            f"{shown}: no scenario #{at}: {spec.path} has {len(spec.items)} "
-            f"(#0 to #{len(spec.items) - 1})"
-            if spec.items
-            else f"{shown}: {spec.path} has no scenario"
+            f"{shown}: no scenario #{at}: {path} has {len(items)} (#0 to #{len(items) - 1})"
+            if items
+            else f"{shown}: {path} has no scenario"
         )
-    found = [item for item in spec.items if item.name == member]
+    found = [item for item in items if item.name == member]
     if found:
         return found
-    names = [item.name for item in spec.items]
+    names = [item.name for item in items]
     near = difflib.get_close_matches(member, names, n=3, cutoff=0.5)
     if not near:  # a word of the name typed: names that contain it
         near = [n for n in names if member.lower() in n.lower()][:3]
     hint = f"; nearest: {', '.join(repr(n) for n in near)}" if near else ""
-    raise CurateError(f"{shown}: no scenario named {member!r} in {spec.path}{hint}")
+    raise CurateError(f"{shown}: no scenario named {member!r} in {path}{hint}")
 
 
-def keeps(
-    value: Any,
-    own_tags: Iterable[str],
-    status: str | None,
-    *,
-    query: str | None = None,
-    tags: Sequence[str] = (),
-    wanted_status: str | None = None,
-) -> bool:
-    """Whether a scenario (its parsed value, tags and `status:`) passes the filters of the
-    selection language, for front ends that hold analysed scenarios (the pytest plugin,
-    `run`): every word of the query, every tag, the status (no status is active)."""
-    words = query_words(query)
-    if tags and not set(tags) <= set(own_tags):
-        return False
-    if wanted_status is not None and (status or "active") != wanted_status:
-        return False
-    if words:
-        text = searchable(value)
-        return all(word in text for word in words)
-    return True
+# The filters of the selection language, one definition each: curation applies them to
+# the scenarios it reads as text, the project (engine/runs/project.py `Project.select`)
+# to the analysed ones of a run, a calibration, the pytest plugin.
 
 
-def _has_tags(spec: SpecFile, item: Item, tags: Iterable[str]) -> bool:
-    own = set(item.tags) | set(spec.tags)
-    return all(tag in own for tag in tags)
+def has_tags(own: Iterable[str], wanted: Sequence[str]) -> bool:
+    """Repeated tags narrow: a scenario with every one (docs/decisions.md "Repeated --tag
+    means every tag"); its file's tags count as its own."""
+    if not wanted:
+        return True
+    mine = set(own)
+    return all(tag in mine for tag in wanted)
+
+
+def of_status(status: str | None, wanted: str | None) -> bool:
+    """`--status`: a scenario's `status:` (none is active)."""
+    return wanted is None or (status or "active") == wanted
+
+
+def holds(value: Any, words: Sequence[str]) -> bool:
+    """`--query`: every word is in the scenario's text (every value it holds)."""
+    if not words:
+        return True
+    text = searchable(value)
+    return all(word in text for word in words)
 
 
 def query_words(query: str | None) -> list[str]:
@@ -226,10 +244,7 @@ def query_words(query: str | None) -> list[str]:
 def matches(item: Item, words: Sequence[str]) -> bool:
     """Every word is in the scenario's text: its names, descriptions, inputs, recorded
     outputs, check parameters and comments (every value it holds, not its keys)."""
-    if not item.may_hold(words):
-        return False
-    text = searchable(item.value)
-    return all(word in text for word in words)
+    return item.may_hold(words) and holds(item.value, words)
 
 
 def searchable(value: Any) -> str:

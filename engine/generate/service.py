@@ -12,12 +12,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import pipeline
 from .knowledge import KnowledgeBase, Topic, load_knowledge_base
 from .output import appended_text, new_dataset_text, output_format, problems_of
 from .presets import PresetSpec, find_preset
+
+if TYPE_CHECKING:
+    from ..spec.workspace import Workspace
 
 
 class RequestError(ValueError):
@@ -160,18 +163,24 @@ async def generate(
 
 
 def render(
-    prepared: Prepared, outcome: pipeline.Outcome, path: Path, *, append: bool
+    prepared: Prepared,
+    outcome: pipeline.Outcome,
+    path: Path,
+    *,
+    append: bool,
+    workspace: Workspace | None = None,
 ) -> tuple[str, list[str]]:
-    """The text to write at `path` and the problems the analysis finds in it (none expected)."""
+    """The text to write at `path` and the problems the analysis finds in it (none
+    expected), in the workspace it is written into (the caller's project's)."""
     fmt = output_format(path, simulate=prepared.request.options.simulate)
     records = [g.suite_record() if fmt == "suite" else g.record() for g in outcome.scenarios]
     if append and path.exists():
         existing = path.read_text(encoding="utf-8")
         text = appended_text(existing, records, fmt, path)
         # The file's own problems are not ours to refuse: only those the records add.
-        before = Counter((p.code, p.message) for p in problems_of(existing, path, fmt))
+        before = Counter((p.code, p.message) for p in problems_of(existing, path, fmt, workspace))
         added = []
-        for problem in problems_of(text, path, fmt):
+        for problem in problems_of(text, path, fmt, workspace):
             key = (problem.code, problem.message)
             if before[key] > 0:
                 before[key] -= 1
@@ -188,4 +197,4 @@ def render(
             fmt=fmt,
             target=prepared.request.target,
         )
-    return text, [p.format(str(path)) for p in problems_of(text, path, fmt)]
+    return text, [p.format(str(path)) for p in problems_of(text, path, fmt, workspace)]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,8 @@ class ScenarioRun:
         output: str = "",
         ending: Ending = Ending.FINISHED,
         rerun: str | None = None,
+        *,
+        identity: str,
     ) -> ScenarioRun:
         steps = entry.node.get("steps") or entry.node.get("interactions")
         step_lines = (
@@ -59,7 +60,7 @@ class ScenarioRun:
             path=document.path,
             line=entry.head.start.line + 1,
             result=result,
-            identity=scenario_identity(document.path, entry),
+            identity=identity,
             tags=list(entry.tags),
             checks={(c.step, c.index): (c.kind, c.head.start.line + 1) for c in entry.checks},
             step_lines=step_lines,
@@ -76,13 +77,10 @@ class ScenarioRun:
         return self.step_lines[step] if step < len(self.step_lines) else self.line
 
 
-def scenario_identity(path: str, entry: ScenarioEntry) -> str:
-    """`<file relative to the workspace root>::<name>` (`#<index>` when unnamed)."""
-    from ..spec.workspace import find_config_for
-
+def scenario_identity(path: str, entry: ScenarioEntry, root: Path) -> str:
+    """`<file relative to the workspace root>::<name>` (`#<index>` when unnamed); the
+    root is the project's (engine/runs/project.py `Project.identity`)."""
     resolved = Path(path).resolve()
-    config = find_config_for([resolved])
-    root = config.parent if config is not None else Path.cwd()
     try:
         shown = resolved.relative_to(root).as_posix()
     except ValueError:
@@ -125,20 +123,3 @@ class RunReport:
             if status in statuses:
                 return status
         return TestCaseStatus.PASS
-
-
-def selected(entry: ScenarioEntry, tags: Sequence[str]) -> bool:
-    """Repeated tags narrow: a scenario with every one (as curation and the pytest plugin
-    select; docs/decisions.md "Repeated --tag means every tag")."""
-    return all(tag in entry.tags for tag in tags)
-
-
-def runnable(
-    documents: Sequence[Document], tags: Sequence[str]
-) -> list[tuple[Document, ScenarioEntry]]:
-    return [
-        (doc, entry)
-        for doc in documents
-        for entry in doc.scenarios
-        if entry.runnable and selected(entry, tags)
-    ]

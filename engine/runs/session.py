@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..executor import Executor, Job, RunOptions
 from ..settings import Settings
@@ -29,23 +29,17 @@ from ..spec.scenario_analysis import ScenarioEntry
 from ..spec.status import is_draft
 from .keep import keep_run
 from .last_failed import write_last_failed
-from .report import RunReport, ScenarioRun
+from .report import RunReport, ScenarioRun, scenario_identity
+
+if TYPE_CHECKING:
+    from .project import Project
 
 
 def runs(entry: ScenarioEntry, include_drafts: bool) -> bool:
     """The drafts rule of every front end (the CLI, the pytest plugin, the editor): a
-    scenario marked `status: draft` is left out of a run unless drafts are asked for."""
+    scenario marked `status: draft` is left out of a run unless drafts are asked for
+    (applied here and by the project's selection, engine/runs/project.py)."""
     return include_drafts or not is_draft(entry)
-
-
-def leave_out_drafts(
-    todo: Sequence[tuple[Document, ScenarioEntry]], include_drafts: bool
-) -> tuple[list[tuple[Document, ScenarioEntry]], int]:
-    """`todo` without the drafts (unless asked for), and how many were left out: the rule
-    above, for a front end that selects before it makes a session (the CLI's --shard,
-    --last-failed and --dry-run count what would run)."""
-    kept = [(d, e) for d, e in todo if runs(e, include_drafts)]
-    return kept, len(todo) - len(kept)
 
 
 class RunSession:
@@ -65,10 +59,13 @@ class RunSession:
         root: Path | None = None,
         prepare: Callable[[ScenarioEntry], Any] | None = None,
         handle: Any = None,
+        project: Project | None = None,
     ) -> None:
         """`executor` may be given later (before `results()`); `prepare` gives the scenario
         a job runs (default: the entry's own); `handle` cancels this session's stream alone
-        on a shared pool (engine/executor/pool.py's StreamHandle)."""
+        on a shared pool (engine/executor/pool.py's StreamHandle); `project` names the
+        scenarios (their identities; default: relative to `root`, else the current
+        folder)."""
         # Which of `todo` run (their indexes there): the runnable ones, drafts left out
         # unless asked.
         self.picked = [
@@ -86,6 +83,7 @@ class RunSession:
         self.min_pass_rate = min_pass_rate
         self.source = source
         self.root = root
+        self.project = project
         self.prepare = prepare
         self.handle = handle
         self.cancelled = False
@@ -107,6 +105,12 @@ class RunSession:
                 for r in range(self.repeat)
             )
         return jobs
+
+    def identity(self, path: str, entry: ScenarioEntry) -> str:
+        """A scenario's identity in this session's project (--last-failed, the history)."""
+        if self.project is not None:
+            return self.project.identity(path, entry)
+        return scenario_identity(path, entry, self.root or Path.cwd())
 
     def entry_of(self, key: int) -> ScenarioEntry:
         """The scenario a job's key is of."""
@@ -134,7 +138,13 @@ class RunSession:
                 n = outcome.key // self.repeat
                 doc, entry = self.todo[n]
                 run = ScenarioRun.of(
-                    doc, entry, outcome.result, outcome.output, outcome.ending, outcome.rerun
+                    doc,
+                    entry,
+                    outcome.result,
+                    outcome.output,
+                    outcome.ending,
+                    outcome.rerun,
+                    identity=self.identity(doc.path, entry),
                 )
                 self._runs[outcome.key] = run
                 if on_job is not None:

@@ -42,6 +42,9 @@ class Context:
     dataset: bool
     target: str | None
     tags: tuple[str, ...] = ()
+    # Whether each scenario's runnable form is made with its analysis (a run uses it at
+    # once) or when first asked for (validation, the editor: memory for the rare run).
+    keep: bool = field(default=True, compare=False)
     # What a scenario's analysis depends on besides its own text (made once).
     fingerprint: tuple[Any, ...] = field(init=False, compare=False)
     # Checks looked up by their text, and found (see `check_problems`).

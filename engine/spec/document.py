@@ -87,22 +87,28 @@ def analyze(
     workspace: Workspace | None = None,
     *,
     kind: FileKind | None = None,
+    keep: bool = True,
 ) -> Document:
-    """Analyse spec text. `path` decides the file kind and JSON vs YAML. Never raises."""
+    """Analyse spec text. `path` decides the file kind and JSON vs YAML. Never raises.
+
+    With `keep` (a run) each valid scenario's runnable form is made now; without it
+    (validation, the editor) when first asked for, and not kept by the analysis."""
     try:
         with gc_paused():  # bulk acyclic allocation: see gcpause.py
-            return _analyze(text, path, workspace or Workspace(), kind)
+            return _analyze(text, path, workspace or Workspace(), kind, keep)
     except Exception as exc:  # a bug: say so at the file, never a traceback or silence
         source = Source(None, [], text)
         kind = kind or kind_from_name(path)
         return Document(path, kind, source, problems=[internal_error(exc)], failure=exc)
 
 
-def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) -> Document:
+def _analyze(
+    text: str, path: str, workspace: Workspace, kind: FileKind | None, keep: bool
+) -> Document:
     max_bytes = workspace.config.size_limit(path)[0]
     asked, kind = kind, kind or kind_from_name(path)
     if is_jsonl(path):
-        return _analyze_jsonl(text, path, workspace, max_bytes, asked)
+        return _analyze_jsonl(text, path, workspace, max_bytes, asked, keep)
     source = parse_source(text, json=is_json(path), max_bytes=max_bytes)
     doc = Document(path=path, kind=kind, source=source, problems=list(source.problems))
     root = source.root
@@ -125,6 +131,7 @@ def _analyze(text: str, path: str, workspace: Workspace, kind: FileKind | None) 
         custom=workspace.custom_checks,
         dataset=doc.kind is FileKind.DATASET,
         target=workspace.config.target,
+        keep=keep,
     )
     if doc.kind in (FileKind.SUITE, FileKind.DATASET) and root.kind == "mapping":
         _list_file(root, ctx, doc, workspace, asked)
@@ -204,7 +211,12 @@ def read_row_entry(read: EntryReader, root: Node, index: int, lines: LineIndex) 
 
 
 def _analyze_jsonl(
-    text: str, path: str, workspace: Workspace, max_bytes: int, kind: FileKind | None
+    text: str,
+    path: str,
+    workspace: Workspace,
+    max_bytes: int,
+    kind: FileKind | None,
+    keep: bool,
 ) -> Document:
     """A JSON Lines dataset, row by row: each row under the limits of one row.
 
@@ -230,6 +242,7 @@ def _analyze_jsonl(
         custom=workspace.custom_checks,
         dataset=True,
         target=workspace.config.target,
+        keep=keep,
     )
     late: list[Problem] = []  # the schemas' own (a timeout), after every row's
     schemas = Schemas(

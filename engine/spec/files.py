@@ -12,7 +12,7 @@ from .kinds import FileKind, is_json, kind_from_name, kind_from_schema
 from .problems import Problem, Range
 from .source import parse_source
 from .tree import Source
-from .workspace import load_workspace
+from .workspace import Workspace
 
 _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}
 
@@ -64,14 +64,23 @@ def file_kind(path: Path) -> FileKind | None:
     return kind_from_schema(root.value.get(SCHEMA_KEY))
 
 
-def load_file(path: Path, display: str | None = None, *, runnable: bool = True) -> Document:
-    """Read and analyse one file; unreadable or oversized files become a located problem.
+def load_file(
+    path: Path,
+    display: str | None = None,
+    *,
+    workspace: Workspace | None = None,
+    keep: bool = True,
+) -> Document:
+    """Read and analyse one file of `workspace` (the caller's: the project knows which
+    one a file is in; none, the defaults); unreadable or oversized files become a located
+    problem.
 
-    With `runnable`, each valid scenario is made runnable from where the file is (its base
-    folders, the workspace's target timeout); without it only the problems are read.
+    With `keep`, each valid scenario is made runnable from where the file is (its base
+    folders, the workspace's target timeout); without it only the problems are read, the
+    runnable form made when first asked for.
     """
     shown = display or str(path)
-    workspace = load_workspace(path)
+    workspace = workspace or Workspace()
     limit, setting = workspace.config.size_limit(path)
     try:
         size = path.stat().st_size
@@ -87,8 +96,8 @@ def load_file(path: Path, display: str | None = None, *, runnable: bool = True) 
         return _refused(shown, "encoding", f"file is not UTF-8 text: {exc.reason}")
     except OSError as exc:
         return _refused(shown, "unreadable", f"cannot read file: {exc.strerror or exc}")
-    document = analyze(text, shown, workspace)
-    if not runnable:
+    document = analyze(text, shown, workspace, keep=keep)
+    if not keep:
         return document
     base_dirs = tuple(str(d) for d in (path.resolve().parent, workspace.root) if d is not None)
     for entry in document.scenarios:

@@ -76,6 +76,7 @@ def reanalyze(
     *,
     kind: FileKind | None = None,
     lines: LineIndex | None = None,
+    keep: bool = True,
 ) -> Document:
     """The analysis of `text`, the text `previous` was made from with `window` changed.
 
@@ -105,7 +106,7 @@ def reanalyze(
             found = None
         if found is not None:
             return found
-    return analyze(text, previous.path, workspace, kind=kind)
+    return analyze(text, previous.path, workspace, kind=kind, keep=keep)
 
 
 _EARLIER = object()
@@ -496,8 +497,9 @@ class Editing:
         workspace: Workspace | None = None,
         *,
         kind: FileKind | None = None,
+        keep: bool = True,
     ) -> None:
-        self.path, self.kind = path, kind
+        self.path, self.kind, self.keep = path, kind, keep
         self.workspace = workspace or Workspace()
         self.text = text
         self.lines = remember(LineIndex(text))
@@ -540,10 +542,16 @@ class Editing:
             return self.current
         if self.base is not None and self.window is not None:
             found = reanalyze(
-                self.base, self.text, self.window, self.workspace, kind=self.kind, lines=self.lines
+                self.base,
+                self.text,
+                self.window,
+                self.workspace,
+                kind=self.kind,
+                lines=self.lines,
+                keep=self.keep,
             )
         else:
-            found = analyze(self.text, self.path, self.workspace, kind=self.kind)
+            found = analyze(self.text, self.path, self.workspace, kind=self.kind, keep=self.keep)
         if found.layout is not None:
             self.base, self.window = found, None
         elif found.source.root is not None or self.base is None:

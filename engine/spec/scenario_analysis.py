@@ -89,7 +89,7 @@ class ScenarioEntry:
     base: int = 0
     # Whether the name was made from the index (`scenario 3`): moving it re-analyses it.
     named_by_index: bool = False
-    # Makes the runnable form when it is first asked for (see `keep_scenarios`).
+    # Makes the runnable form when it is first asked for (an analysis without `keep`).
     rebuild: Callable[[], Scenario | None] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -157,7 +157,9 @@ def scenario_entry(
     # A scenario without a name is named after its place, which is then part of the key.
     # The text is kept as a digest: the cache must not hold a second copy of every file.
     digest = hashlib.blake2b(text, digest_size=16).digest()
-    key = (digest, node._sc, ctx.fingerprint, file_level, None if named else index)
+    # Whether the runnable form is kept is part of the key: a run's analysis never gets a
+    # problems-only entry of the same text (nor the editor a run's, with its models).
+    key = (digest, node._sc, ctx.fingerprint, ctx.keep, file_level, None if named else index)
     cached = _CACHE.get(key)
     if cached is not None:
         entry = _shifted(cached, node, index)
@@ -201,7 +203,7 @@ def _analyze_scenario(
         problems.append(
             warning("empty-scenario", "this scenario has no 'steps': it checks nothing", entry.head)
         )
-    build = keep or _keep_scenarios
+    build = keep or ctx.keep
     # Selector paths of the checks read back by text (`check_problems`), by node id.
     known: dict[int, tuple[str, ...]] | None = None if ctx.dataset else {}
     recorded = True  # every interaction so far has a recorded answer (labels need one)
@@ -337,18 +339,6 @@ def _rebuilt_record(node: Node, ctx: Context, index: int, dataset_name: str) -> 
     return _record(node, ctx, index, Schemas(None, None), dataset_name, keep=True).built
 
 
-# Whether analyses keep the runnable form of each scenario (the CLI runs them at once) or
-# rebuild it when asked (the language server: a run is rare, and the models were a third
-# of a big document's memory). Set with `keep_scenarios`.
-_keep_scenarios = True
-
-
-def keep_scenarios(keep: bool) -> None:
-    """Keep each scenario's runnable form in its analysis, or rebuild it on demand."""
-    global _keep_scenarios
-    _keep_scenarios = keep
-
-
 def _shifted(entry: ScenarioEntry, node: Node, index: int) -> ScenarioEntry:
     """A cached entry, given the nodes of where the same text now sits."""
     delta = node.line - entry.node.line
@@ -459,7 +449,7 @@ def _record(
                 interactions.range,
             )
         )
-    build = keep or _keep_scenarios
+    build = keep or ctx.keep
     known: dict[int, tuple[str, ...]] = {}  # selector paths by check node id (as in scenarios)
     recorded = True  # every turn so far has a recorded output (labels need one)
     for step_index, item in enumerate(turns):
@@ -504,7 +494,7 @@ def _record(
         )
     )
     entry.problems = problems
-    if not has_errors(problems) and not (keep or _keep_scenarios):
+    if not has_errors(problems) and not (keep or ctx.keep):
         ctx = ctx.without_lines()
         entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
     elif not has_errors(problems):

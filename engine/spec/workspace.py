@@ -1,12 +1,13 @@
 """The workspace: the nearest `checkspec.yaml` up the folder tree and what it defines.
 
-`find_workspace(paths)` is THE discovery every front end uses (the CLI's commands,
-`generate`, curation, history, the pytest plugin, the language server): the nearest
-checkspec.yaml (or .yml) in or above the paths a command is given, else the current
-folder, as pytest finds its rootdir and ruff its config. Paths of two workspaces in one
-call raise `WorkspaceConflict`, naming both roots. `load_workspace` reads one (once per
-change of the file); its settings and custom checks are modelled in workspace_config.py,
-and read with located problems by config_analysis.py.
+`find_workspace(paths)` is THE discovery: the nearest checkspec.yaml (or .yml) in or
+above the paths a command is given, else the current folder, as pytest finds its rootdir
+and ruff its config. Paths of two workspaces in one call raise `WorkspaceConflict`,
+naming both roots. Only the project (engine/runs/project.py) calls it, once per front
+end, and keeps what it read (`read_workspace`, once per change of the file); nothing
+below the front ends searches for the workspace again (tests/engine/test_project.py
+counts the callers). Its settings and custom checks are modelled in
+workspace_config.py, and read with located problems by config_analysis.py.
 """
 
 from __future__ import annotations
@@ -80,10 +81,7 @@ def find_workspace(paths: Iterable[str | PathLike[str]] = ()) -> Workspace:
     """The workspace of the paths a command is given (else of the current folder): the
     nearest checkspec.yaml in or above them. Raises WorkspaceConflict for two."""
     config = find_config_for(paths)
-    return Workspace() if config is None else _read(config)
-
-
-_CACHE: dict[Path, tuple[float, Workspace]] = {}
+    return Workspace() if config is None else read_workspace(config)
 
 
 def _untrusted(config_path: Path) -> Workspace | None:
@@ -99,18 +97,15 @@ def _untrusted(config_path: Path) -> Workspace | None:
 
 
 def load_workspace(spec_path: Path) -> Workspace:
-    """The workspace of one spec file (`find_workspace` of it); re-read only when
-    checkspec.yaml changes."""
+    """The workspace of one spec file (`find_workspace` of it), read now."""
     return find_workspace([spec_path])
 
 
-def _read(config_path: Path) -> Workspace:
+def read_workspace(config_path: Path) -> Workspace:
+    """The workspace of one checkspec.yaml, read now (its reader keeps it: the project's
+    `Workspaces`, per front end, not a module global)."""
     if (refused := _untrusted(config_path)) is not None:  # asked each time: owners change
         return refused
-    mtime = config_path.stat().st_mtime
-    cached = _CACHE.get(config_path)
-    if cached and cached[0] == mtime:
-        return cached[1]
     try:
         workspace = workspace_from_text(config_path.read_text(encoding="utf-8"), config_path)
     except (OSError, UnicodeDecodeError) as exc:  # a located problem, not a traceback
@@ -118,7 +113,6 @@ def _read(config_path: Path) -> Workspace:
         what = "is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "cannot be read"
         problem = Problem("unreadable", f"checkspec.yaml {what}: {reason}", Range.point(0, 0))
         workspace = Workspace(root=config_path.parent, config_path=config_path, problems=[problem])
-    _CACHE[config_path] = (mtime, workspace)
     return workspace
 
 

@@ -138,6 +138,7 @@ def label_actions(
     verdicts: Mapping[tuple[int, int, int], str],
     history: Path | None = None,
     answers: Mapping[int, Sequence[Any]] | None = None,
+    root: Path | None = None,
 ) -> list[LabelAction]:
     """On the checks whose `kind:` line the range touches: "Label as correct / incorrect"
     of their last run's verdict (`verdicts`: (scenario, step, index) -> pass | fail), and
@@ -194,7 +195,8 @@ def label_actions(
             if current in ("pass", "fail") and history is not None:
                 from checkspec.engine.runs.report import scenario_identity
 
-                identity = scenario_identity(document.path, entry)
+                # Named from the workspace root (`root`: the document's; none, here).
+                identity = scenario_identity(document.path, entry, root or Path.cwd())
                 last = last_calibration_of(history, identity, check.step, check.index)
                 said = last[2].get("verdict") if last is not None else None
                 if last is not None and last[2].get("agrees") is False and said in ("pass", "fail"):

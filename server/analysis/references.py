@@ -41,7 +41,7 @@ def references(
         text = read(path)
         if text is None or identifier not in text:
             continue
-        document = analyze(text, str(path), workspace)
+        document = analyze(text, str(path), workspace, keep=False)
         places.extend(Place(path, rng) for rng in custom_checks.uses(document, identifier))
     return places
 

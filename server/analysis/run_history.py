@@ -14,20 +14,17 @@ from typing import Any
 RUNS_LOOKED_AT = 50  # the newest runs searched for two that include the file
 
 
-def workspace_root(spec: Path) -> Path:
-    """Where a spec file's runs are recorded: its workspace root (checkspec.yaml's
-    folder), else its own folder."""
-    from checkspec.engine.spec.workspace import find_config_for
-
-    config = find_config_for([spec])
-    return config.parent if config is not None else spec.parent
+def workspace_root(spec: Path, root: Path | None) -> Path:
+    """Where a spec file's runs are recorded: its workspace root (checkspec.yaml's folder,
+    as the server's index of workspaces knows it), else its own folder."""
+    return root if root is not None else spec.parent
 
 
-def history_path(spec: Path) -> Path:
+def history_path(spec: Path, root: Path | None) -> Path:
     """The history a spec file's runs are recorded in (its workspace's)."""
     from checkspec.engine.history.store import history_path as at_root
 
-    return at_root(workspace_root(spec))
+    return at_root(workspace_root(spec, root))
 
 
 def _same_file(scenario: dict[str, Any], root: Path, spec: Path) -> bool:
@@ -43,13 +40,13 @@ def _same_file(scenario: dict[str, Any], root: Path, spec: Path) -> bool:
         return False
 
 
-def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
+def _recorded_runs(spec: Path, root: Path | None) -> Iterator[dict[str, Any]]:
     """The newest recorded runs with scenarios of `spec`, newest first, each keeping only
     those scenarios."""
     from checkspec.engine.history.store import HistoryStore
 
-    root = workspace_root(spec)
-    path = history_path(spec)
+    path = history_path(spec, root)
+    root = workspace_root(spec, root)
     if not path.is_file():
         return
     with HistoryStore(path) as store:
@@ -61,16 +58,18 @@ def _recorded_runs(spec: Path) -> Iterator[dict[str, Any]]:
                 yield {**payload, "scenarios": mine}
 
 
-def runs_of_file(spec: Path, count: int = 2) -> list[dict[str, Any]]:
+def runs_of_file(spec: Path, root: Path | None, count: int = 2) -> list[dict[str, Any]]:
     """The newest `count` recorded runs with scenarios of `spec`, newest first."""
-    return list(islice(_recorded_runs(spec), count))
+    return list(islice(_recorded_runs(spec, root), count))
 
 
-def previous_verdicts(spec: Path, names: Collection[str]) -> dict[str, dict[str, Any]]:
+def previous_verdicts(
+    spec: Path, root: Path | None, names: Collection[str]
+) -> dict[str, dict[str, Any]]:
     """Each named scenario's last recorded verdict: {name: {status, run, started}}."""
     found: dict[str, dict[str, Any]] = {}
     wanted = set(names)
-    for payload in _recorded_runs(spec):
+    for payload in _recorded_runs(spec, root):
         run = payload.get("run") or {}
         for scenario in payload["scenarios"]:
             name = scenario.get("scenario_name")
@@ -85,10 +84,10 @@ def previous_verdicts(spec: Path, names: Collection[str]) -> dict[str, dict[str,
     return found
 
 
-def compare_previous(spec: Path) -> dict[str, Any]:
+def compare_previous(spec: Path, root: Path | None) -> dict[str, Any]:
     """{html, title, base, head}: the compare page of the file's last two recorded runs;
     {error} when there are fewer than two."""
-    runs = runs_of_file(spec)
+    runs = runs_of_file(spec, root)
     if len(runs) < 2:
         return {
             "error": f"{spec.name} has {len(runs) or 'no'} recorded run{'s' * (len(runs) != 1)}; "

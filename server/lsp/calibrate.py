@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -47,7 +48,8 @@ async def calibrate_file(ls: Host, *args: Any) -> dict[str, Any]:
         return {"error": refused}
     document = ls.store.analysis(doc)
     runnable = [(document, e) for e in document.scenarios if e.scenario is not None]
-    planned, disabled = labelled(runnable, scenario_identity)
+    root = doc.workspace.root or Path.cwd()  # its workspace's (the store's index)
+    planned, disabled = labelled(runnable, lambda path, e: scenario_identity(path, e, root))
     if not planned:
         return {"error": "no labelled check here (`expect: pass | fail` labels one)"}
     settings = settings_of(doc)

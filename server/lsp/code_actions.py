@@ -63,7 +63,14 @@ def _label_actions(request: DocumentRequest[types.CodeActionParams]) -> list[typ
             answers[entry.index] = run.outputs
     path = Path(doc.path)
     found = label_actions(
-        doc.text, path, document, request.range, verdicts, history_path(path), answers
+        doc.text,
+        path,
+        document,
+        request.range,
+        verdicts,
+        history_path(path, doc.workspace.root),
+        answers,
+        root=doc.workspace.root,
     )
     return [
         types.CodeAction(

@@ -208,7 +208,9 @@ async def _previous_verdicts(
     if path is None:
         return {}
     try:
-        return await asyncio.to_thread(previous_verdicts, Path(path), [e.name for e in entries])
+        root = ls.store.workspaces.root_of(path)
+        names = [e.name for e in entries]
+        return await asyncio.to_thread(previous_verdicts, Path(path), root, names)
     except Exception as exc:  # a history that cannot be read never stops a run
         ls.log(f"checkspec: the run history could not be read: {exc}")
         return {}

@@ -30,4 +30,5 @@ async def compare_with_previous(ls: Host, *args: Any) -> dict[str, Any]:
     path = to_fs_path(uri)
     if path is None:
         return {"error": f"not a file: {uri}"}
-    return await asyncio.to_thread(compare_previous, Path(path))
+    root = ls.store.workspaces.root_of(path)
+    return await asyncio.to_thread(compare_previous, Path(path), root)

@@ -28,6 +28,7 @@ from .settings import EditorSettings
 from .text_changes import apply_changes
 
 if TYPE_CHECKING:  # the analysis loads with the first document (initialize needs none)
+    from checkspec.engine.runs.project import Workspaces
     from checkspec.engine.settings import Resolved
     from checkspec.engine.spec.document import Document
     from checkspec.engine.spec.incremental import Editing
@@ -37,7 +38,9 @@ if TYPE_CHECKING:  # the analysis loads with the first document (initialize need
 
 
 class OpenDocument:
-    def __init__(self, uri: str, path: str, text: str, version: int | None) -> None:
+    def __init__(
+        self, uri: str, path: str, text: str, version: int | None, *, keep: bool = True
+    ) -> None:
         # Deferred: the engine loads with the first document (start-up time).
         from checkspec.engine.settings import Settings
         from checkspec.engine.spec.incremental import Editing
@@ -47,7 +50,8 @@ class OpenDocument:
         self.version = version
         # Its text and analysis; `editing` settles it first (background.py: a big
         # document's edits are queued in `pending` and applied in the worker thread).
-        self.own_editing = Editing(text, path)
+        # `keep`: whether its analyses make each scenario's runnable form (the store's).
+        self.own_editing = Editing(text, path, keep=keep)
         self.pending: list[tuple[Sequence[types.TextDocumentContentChangeEvent], str]] = []
         self.settings = Settings()
         self.resolved: Resolved | None = None  # the settings with their origins
@@ -130,10 +134,10 @@ class DocumentStore:
         self.editor = EditorSettings()
         self._open_configs: dict[tuple[Path, str], Workspace] = {}
         # Whether analyses keep each scenario's runnable form (the server rebuilds them for
-        # the rare run instead: they were a third of a big file's memory). Applied when the
-        # first document loads the analysis.
-        self.keep_scenarios = True
-        self._engine_ready = False
+        # the rare run instead: they were a third of a big file's memory): a parameter of
+        # each document's analysis (engine/spec/document.py `analyze(keep=...)`).
+        self.keep_runnable = True
+        self._workspaces: Workspaces | None = None
 
     def warm_up(self) -> None:
         """Load what the first document's analysis needs (the reader, the analysis, the
@@ -149,14 +153,18 @@ class DocumentStore:
             if module.startswith("checkspec.engine.checks."):
                 importlib.import_module(module)
 
-    def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
-        if not self._engine_ready:
-            # Deferred: the engine loads with the first document (start-up time).
-            from checkspec.engine.spec.scenario_analysis import keep_scenarios
+    @property
+    def workspaces(self) -> Workspaces:
+        """The server's index of workspaces (engine/runs/project.py): each checkspec.yaml
+        read once per change of it; made with the first document (start-up time)."""
+        if self._workspaces is None:
+            from checkspec.engine.runs.project import Workspaces
 
-            keep_scenarios(self.keep_scenarios)
-            self._engine_ready = True
-        return OpenDocument(uri, path, text, version)
+            self._workspaces = Workspaces(remember_folders=False)
+        return self._workspaces
+
+    def _document(self, uri: str, path: str, text: str, version: int | None) -> OpenDocument:
+        return OpenDocument(uri, path, text, version, keep=self.keep_runnable)
 
     # Lifecycle ---------------------------------------------------------------------------
 
@@ -276,19 +284,19 @@ class DocumentStore:
 
     def _base_workspace(self, doc: OpenDocument) -> Workspace:
         # Deferred: the engine loads with the first document (start-up time).
-        from checkspec.engine.spec.workspace import Workspace, find_config_for, find_workspace
+        from checkspec.engine.spec.workspace import Workspace
 
         path = Path(doc.path)
         if not path.is_absolute():
             return Workspace()
         try:
-            config = find_config_for([path])
+            config = self.workspaces.config_for(path)
             if config is None:
                 return Workspace()
             open_config = self._open_config(config)
             if open_config is not None:
                 return open_config
-            return find_workspace([path])
+            return self.workspaces.read(config)
         except (OSError, UnicodeDecodeError):  # unreadable checkspec.yaml: no workspace
             return Workspace()
 

@@ -246,14 +246,11 @@ def _settings(ls: Host, output: str | None) -> Any:
         require_readable,
         resolve,
     )
-    from checkspec.engine.spec.workspace import WorkspaceConflict, find_workspace
 
     # The child's default output, where none is given (the pickers' listings).
     written = Path(output) if output else Path(_root(ls) or os.getcwd()) / "generated.dataset.yaml"
-    try:
-        workspace = require_readable(find_workspace([written]))
-    except WorkspaceConflict as exc:
-        return str(exc)
+    try:  # the output's workspace, from the server's index (never searched for again)
+        workspace = require_readable(ls.store.workspaces.workspace_for(written))
     except ConfigUnreadable as exc:
         return exc.lines()[-1].removeprefix("error: ")
     found = resolve(workspace, editor=ls.store.editor.overrides())

@@ -23,7 +23,7 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     found = last_run_hover(document, doc.text, runs, position)
     found = found or hover_at(document, position, doc.workspace, doc.resolved)
     found = with_last_check(found, document, doc.text, runs, position)
-    found = _with_calibration(found, document, position, doc.path)
+    found = _with_calibration(found, document, position, doc.path, doc.workspace.root)
     if found is None:
         return None
     # Every hover's text masked (core/redact.py): a setting's effective value
@@ -33,7 +33,7 @@ def hover(request: DocumentRequest[types.HoverParams]) -> types.Hover | None:
     return to_hover(replace(found, markdown=redactor().text(found.markdown)), request.codec)
 
 
-def _with_calibration(found: Any, document: Any, position: Any, path: str) -> Any:
+def _with_calibration(found: Any, document: Any, position: Any, path: str, root: Any) -> Any:
     """On a check's `expect:`, what its last calibration said, above the field's doc."""
     from ..analysis.calibration import calibration_markdown, label_at, last_calibration_of
 
@@ -47,9 +47,9 @@ def _with_calibration(found: Any, document: Any, position: Any, path: str) -> An
     from ..analysis.hover import HoverInfo
     from ..analysis.run_history import history_path
 
-    identity = scenario_identity(path, label.entry)
+    identity = scenario_identity(path, label.entry, root or Path.cwd())
     last = last_calibration_of(
-        history_path(Path(path)), identity, label.check.step, label.check.index
+        history_path(Path(path), root), identity, label.check.step, label.check.index
     )
     if last is None:
         return found

@@ -166,7 +166,7 @@ def _within(path: Path, root: Path) -> bool:
 def create_server() -> CheckspecServer:
     freeze_bulk()  # analyses live as long as their document: keep the collector off them
     server = CheckspecServer()
-    server.store.keep_scenarios = False  # runnable forms are rebuilt for the rare run
+    server.store.keep_runnable = False  # runnable forms are rebuilt for the rare run
     for registered in HANDLERS:
         registered.register(server)
     return server

@@ -101,13 +101,12 @@ def scope(ls: Host) -> str:
     """`checkspec.diagnostics.scope` as the editor gives it, else `diagnostics_scope:` of a
     workspace root's checkspec.yaml (workspace if any says so), else the default."""
     from checkspec.engine.catalog import SETTINGS_BY_NAME
-    from checkspec.engine.spec.workspace import find_workspace
 
     given = ls.store.editor.overrides().get("diagnostics_scope")
     if given:
         return str(given)
     for root in ls.workspace_roots():
-        workspace = find_workspace([root])
+        workspace = ls.store.workspaces.workspace_for(root)
         if workspace.root is not None and workspace.config.diagnostics_scope == WORKSPACE:
             return WORKSPACE
     return str(SETTINGS_BY_NAME["diagnostics_scope"].default)
@@ -233,7 +232,7 @@ def analyse_file(
 
     if not _CHILD_STORE:
         store = DocumentStore()
-        store.keep_scenarios = False
+        store.keep_runnable = False
         _CHILD_STORE.append(store)
     store = _CHILD_STORE[0]
     store.editor = EditorSettings(overrides)

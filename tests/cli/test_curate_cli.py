@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.cli.execute import scenario_identity
 from checkspec.engine.curate.commit import Change, commit
 from checkspec.engine.curate.files import CurateError, read_spec
+from checkspec.engine.runs.project import Project
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.source import parse_source
 from tests.support.cli import Done, run_main
@@ -136,7 +136,8 @@ def test_list_json_gives_the_identity_shards_use(project: Path) -> None:
         here = os.getcwd()
         os.chdir(project)
         try:
-            assert identities == [scenario_identity(str(path), e) for e in document.scenarios]
+            identity = Project.open([path]).identity
+            assert identities == [identity(str(path), e) for e in document.scenarios]
         finally:
             os.chdir(here)
 
@@ -282,7 +283,7 @@ def test_a_file_changed_since_it_was_read_is_refused_and_nothing_is_written(
         Change(two.path, two.data, b""),
     ]
     with pytest.raises(CurateError, match=r"faq\.dataset\.jsonl: changed since it was read"):
-        commit(changes)
+        commit(changes, project)
     assert (project / "support.suite.yaml").read_text() == SUITE  # all or none
     assert (project / "faq.dataset.jsonl").read_text() == "{}\n"
     assert [p.name for p in project.iterdir() if p.name.startswith(".")] == []  # no temp files
@@ -306,7 +307,7 @@ def test_a_failed_replace_puts_back_what_was_written(project: Path, monkeypatch)
 
     monkeypatch.setattr(module.os, "replace", failing)
     with pytest.raises(CurateError, match="nothing changed"):
-        commit([Change(one.path, one.data, b"a: 1\n"), Change(two.path, two.data, b"b\n")])
+        commit([Change(one.path, one.data, b"a: 1\n"), Change(two.path, two.data, b"b\n")], project)
     assert (project / "support.suite.yaml").read_bytes() == one.data
     assert (project / "faq.dataset.jsonl").read_bytes() == two.data
 

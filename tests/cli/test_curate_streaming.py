@@ -82,7 +82,7 @@ def test_the_export_is_written_as_before(
     with monkeypatch.context() as patch:  # the rows as a list, written at once (before)
         patch.chdir(folder)
         patch.setattr(files, "_value_of", lambda line: (False, None))
-        rows = hub.export_rows([files.read_spec(Path(NAME))])
+        rows = hub.export_rows([files.read_spec(Path(NAME))], lambda path: folder)
     if form == "json":
         expected = json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
     else:

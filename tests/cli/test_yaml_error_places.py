@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.spec.files import load_file
 from checkspec.engine.spec.problems import Position, Range
 from tests.support.cli import run_main
+from tests.support.project_files import load_file
 
 UNCLOSED = {
     "quote": (

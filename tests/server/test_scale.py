@@ -25,7 +25,6 @@ from checkspec.engine.spec import scenario_analysis
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.lines import LineIndex, LinesView, index_of, remember, split_lines
 from checkspec.engine.spec.problems import Position
-from checkspec.engine.spec.scenario_analysis import keep_scenarios
 from checkspec.engine.spec.source import parse_source
 from checkspec.engine.spec.tree import Node, _hit
 from checkspec.server.lsp.diagnostics import MIN_DELAY, delay
@@ -73,11 +72,9 @@ def test_scenarios_rebuilt_on_demand_equal_the_ones_kept() -> None:
     text = suite(12)
     kept = analyze(text, "kept.suite.yaml")
     scenario_analysis._CACHE.clear()  # noqa: SLF001
-    keep_scenarios(False)
     try:
-        lazy = analyze(text, "lazy.suite.yaml")
+        lazy = analyze(text, "lazy.suite.yaml", keep=False)
     finally:
-        keep_scenarios(True)
         scenario_analysis._CACHE.clear()  # noqa: SLF001
     assert all(entry.built is None for entry in lazy.scenarios)
     for a, b in zip(kept.scenarios, lazy.scenarios, strict=True):
@@ -161,11 +158,10 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
 
     text = suite(20) + "\n".join(f"# padding {i}" for i in range(3))
     rows = '{"interactions": [{"input": "hi #1", "output": "a"}]}\n' * 5
-    keep_scenarios(False)
     try:
         gc.collect()
-        editing = Editing(text, "a.suite.yaml")
-        jsonl = Editing(rows, "a.dataset.jsonl")
+        editing = Editing(text, "a.suite.yaml", keep=False)
+        jsonl = Editing(rows, "a.dataset.jsonl", keep=False)
         first = editing.analysis()  # comment-cut values (`#1?`) in every scenario: hints
         jsonl.analysis()
         at = text.index("kind: string_matching", 2000) + len("kind: ")
@@ -179,7 +175,7 @@ def test_an_analysis_holds_no_reference_cycles() -> None:
         scenario_analysis._CACHE.clear()  # noqa: SLF001
         assert gc.collect() == 0
     finally:
-        keep_scenarios(True)
+        pass
 
 
 def _recording_scenario(seen: list[tuple[int, ...]]) -> Any:

@@ -183,12 +183,12 @@ def _write_spec(block: Block, work: Path) -> str:
 
 @pytest.mark.parametrize("block", spec_blocks(), ids=lambda b: b.where)
 def test_a_spec_file_of_the_docs_validates(block: Block, tmp_path: Path) -> None:
-    from checkspec.engine.spec.files import load_file
+    from checkspec.engine.runs.project import Project
     from checkspec.engine.spec.problems import Severity
 
     work = _workspace(tmp_path)
     name = _write_spec(block, work)
-    document = load_file(work / name, name, runnable=False)
+    document = Project.open([work / name]).load_file(work / name, name, keep=False)
     errors = [p.format(name) for p in document.every_problem() if p.severity is Severity.ERROR]
     assert errors == [], f"{block.where}: the example does not validate"
 

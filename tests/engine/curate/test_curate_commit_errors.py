@@ -29,7 +29,7 @@ def test_the_error_names_the_file_that_failed_and_both_stay_intact(
     monkeypatch.setattr(commit_module.os, "replace", fail_on_second)
     changes = [Change(first, b"a: 1\n", b"a: 2\n"), Change(second, b"b: 1\n", b"b: 2\n")]
     with pytest.raises(CurateError) as raised:
-        commit(changes)
+        commit(changes, tmp_path)
     assert str(raised.value).startswith(f"{second}: cannot write: No space left on device")
     assert first.read_bytes() == b"a: 1\n" and second.read_bytes() == b"b: 1\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.suite.yaml", "b.suite.yaml"]

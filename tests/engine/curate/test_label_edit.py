@@ -91,7 +91,7 @@ def test_a_check_calling_no_model_or_no_check_is_refused() -> None:
 def test_label_check_writes_through_the_curation_commit(tmp_path: Path) -> None:
     path = tmp_path / "t.suite.yaml"
     path.write_bytes(SUITE.encode())
-    commit([label_check(path, 8, "pass")])
+    commit([label_check(path, 8, "pass")], tmp_path)
     assert path.read_bytes().decode().count("expect: pass") == 1
 
 
@@ -115,7 +115,7 @@ def test_hub_export_keeps_the_label_in_a_field_the_hub_models_accept(tmp_path: P
         "            params: {reference: r}\n          - identifier: string_matching\n"
         "            params: {keyword: yo}\n"
     )
-    rows = export_rows([read_spec(path)])
+    rows = export_rows([read_spec(path)], lambda _: tmp_path)
     checks = rows[0]["interactions"][0]["checks"]
     assert checks[0]["expect"] == "fail" and "expect" not in checks[1]
     through_sdk = [

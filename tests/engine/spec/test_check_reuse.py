@@ -33,11 +33,7 @@ def problems_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     CHECKS.clear()
     monkeypatch.setattr(scenario_analysis, "_CACHE", SCENARIOS)
     monkeypatch.setattr(check_analysis, "_CHECKS", CHECKS)
-    scenario_analysis.keep_scenarios(False)
-    try:
-        yield
-    finally:
-        scenario_analysis.keep_scenarios(True)
+    yield
 
 
 def _scenario(name: str, check: str, indent: str = "") -> str:
@@ -67,20 +63,22 @@ def _seen(doc: Document) -> list[Any]:
     return [problems, heads]
 
 
-def _fresh(text: str, path: str, workspace: Workspace | None = None) -> list[Any]:
+def _fresh(
+    text: str, path: str, workspace: Workspace | None = None, *, keep: bool = False
+) -> list[Any]:
     SCENARIOS.clear()
     CHECKS.clear()
-    return _seen(analyze(text, path, workspace or Workspace()))
+    return _seen(analyze(text, path, workspace or Workspace(), keep=keep))
 
 
 def _reused(text: str, path: str, workspace: Workspace | None = None) -> list[Any]:
     SCENARIOS.clear()  # every scenario analysed again, its checks from CHECKS
-    return _seen(analyze(text, path, workspace or Workspace()))
+    return _seen(analyze(text, path, workspace or Workspace(), keep=False))
 
 
 def test_the_same_bad_check_in_many_scenarios_is_reported_at_each() -> None:
     text = "name: s\nscenarios:\n" + "".join(_scenario(f"n{i}", BAD) for i in range(4))
-    doc = analyze(text, "s.suite.yaml")
+    doc = analyze(text, "s.suite.yaml", keep=False)
     assert len(CHECKS) == 1  # validated once
     lines = [sorted({p.range.start.line for p in e.problems}) for e in doc.scenarios]
     assert lines == [[8, 9], [16, 17], [24, 25], [32, 33]]
@@ -92,7 +90,7 @@ def test_the_same_bad_check_in_many_scenarios_is_reported_at_each() -> None:
 
 def test_reused_checks_equal_fresh_ones_after_lines_move() -> None:
     text = "name: s\nscenarios:\n" + "".join(_scenario(f"n{i}", BAD) for i in range(3))
-    analyze(text, "s.suite.yaml")
+    analyze(text, "s.suite.yaml", keep=False)
     moved = text.replace("scenarios:\n", "# a comment\n\nscenarios:\n")
     assert _reused(moved, "s.suite.yaml") == _fresh(moved, "s.suite.yaml")
 
@@ -102,7 +100,7 @@ def test_the_same_text_at_another_column_is_validated_again() -> None:
     check = "    - {kind: string_matching, key: trace.last.outputs.answr, keyword: [1]}\n"
     flat = "name: s\nscenarios:\n" + _scenario("a", check)
     deep = "name: s\nscenarios:\n" + _scenario("a", check, indent="  ")
-    analyze(flat, "s.suite.yaml")
+    analyze(flat, "s.suite.yaml", keep=False)
     assert _reused(deep, "s.suite.yaml") == _fresh(deep, "s.suite.yaml")
     assert len(CHECKS) == 1
     assert _reused(flat, "s.suite.yaml") != _fresh(deep, "s.suite.yaml")
@@ -111,7 +109,7 @@ def test_the_same_text_at_another_column_is_validated_again() -> None:
 def test_a_check_in_a_scenario_holding_an_alias_is_not_reused() -> None:
     text = "name: s\nscenarios:\n" + _scenario("a", "    - &c {kind: equals, expected_value: 1}\n")
     text += _scenario("b", "    - *c\n")
-    doc = analyze(text, "s.suite.yaml")
+    doc = analyze(text, "s.suite.yaml", keep=False)
     keys = [key[0] for key in CHECKS]
     assert keys == ["&c {kind: equals, expected_value: 1}"]  # the anchor's; not `*c`
     assert [len(e.checks) for e in doc.scenarios] == [1, 1]
@@ -122,7 +120,7 @@ def test_custom_checks_are_part_of_the_context() -> None:
 
     check = "    - kind: custom_mentions_refund_window\n"
     text = "name: s\nscenarios:\n" + _scenario("a", check)
-    alone = _seen(analyze(text, "s.suite.yaml", Workspace()))
+    alone = _seen(analyze(text, "s.suite.yaml", Workspace(), keep=False))
     assert [p[1] for p in alone[0]] == ["unknown-custom-check"]
     workspace = load_workspace(ROOT / "examples" / "checkspec.yaml")
     assert "custom_mentions_refund_window" in workspace.custom_checks
@@ -160,9 +158,8 @@ def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None
     workspace = Workspace(config=CUSTOM)
     differ = []
     for case in CORPUS:
-        scenario_analysis.keep_scenarios(True)  # every check validated and walked, as `run` does
-        built = _fresh(case.text, case.name, workspace)
-        scenario_analysis.keep_scenarios(False)
+        # Every check validated and walked, as `run` does; then problems only.
+        built = _fresh(case.text, case.name, workspace, keep=True)
         if _fresh(case.text, case.name, workspace) != built:
             differ.append("problems only: " + case.name + ": " + case.origin)
         shifted = "\n\n\n" + case.text
@@ -172,15 +169,14 @@ def test_the_schema_agreement_corpus_reads_the_same_with_checks_reused() -> None
     assert differ == []
 
 
-def test_validate_reads_problems_only_and_puts_the_default_back(tmp_path: Path) -> None:
+def test_validate_reads_problems_only_and_a_run_keeps_the_runnable_forms(tmp_path: Path) -> None:
     from checkspec.engine.cli.main import main
 
-    scenario_analysis.keep_scenarios(True)  # as any process starts
     spec = tmp_path / "s.suite.yaml"
     spec.write_text("name: s\nscenarios:\n" + _scenario("a", BAD), encoding="utf-8")
     assert main(["validate", str(spec)]) != 0
     assert len(CHECKS) == 1  # validate reused-by-text, as the server does
-    # The default is back: an analysis keeps each scenario's runnable form again.
+    # No switch left behind: an analysis keeps each scenario's runnable form by default.
     assert analyze(spec.read_text(encoding="utf-8"), str(spec)).scenarios[0].built is None
     good = "name: s\nscenarios:\n" + _scenario("a", "    - {kind: equals, expected_value: 1}\n")
     assert analyze(good, "g.suite.yaml").scenarios[0].built is not None
@@ -190,7 +186,7 @@ def test_a_long_check_is_remembered_by_a_digest_not_a_copy() -> None:
     rubric = "x" * 5000
     check = f"    - {{kind: string_matching, target_key: trace.last.outputs.answer, keyword: {rubric}}}\n"
     text = "name: s\nscenarios:\n" + _scenario("a", check) + _scenario("b", check)
-    doc = analyze(text, "s.suite.yaml")
+    doc = analyze(text, "s.suite.yaml", keep=False)
     ((key, _, _),) = CHECKS
     assert isinstance(key, bytes) and len(key) == 16
     assert _seen(doc) == _fresh(text, "s.suite.yaml")
@@ -222,7 +218,7 @@ def _unique(count: int) -> str:
 
 def test_an_analysis_stops_looking_when_its_checks_do_not_repeat() -> None:
     text = _unique(check_analysis.REUSE_TRIAL + 300)
-    doc = analyze(text, "s.suite.yaml")
+    doc = analyze(text, "s.suite.yaml", keep=False)
     assert len(CHECKS) == check_analysis.REUSE_TRIAL  # none found: no more looked up or kept
     assert _seen(doc) == _fresh(text, "s.suite.yaml")
 
@@ -237,6 +233,6 @@ def test_an_analysis_keeps_looking_while_its_checks_repeat() -> None:
         )
         for i in range(count)
     )
-    doc = analyze(text, "s.suite.yaml")
+    doc = analyze(text, "s.suite.yaml", keep=False)
     assert len(CHECKS) == sum(1 for i in range(count) if i % 5) + 1
     assert _seen(doc) == _fresh(text, "s.suite.yaml")

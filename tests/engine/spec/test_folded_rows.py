@@ -12,7 +12,6 @@ from checkspec.engine.spec import document as document_module
 from checkspec.engine.spec import json_rows, source
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.incremental import Editing
-from checkspec.engine.spec.scenario_analysis import keep_scenarios
 from tests.support.analysis_summary import shape
 from tests.support.hub_rows import row
 
@@ -106,16 +105,11 @@ def test_a_folded_row_moves_with_the_edits_above_it(unfolded: Any) -> None:
 
 
 def test_the_runnable_scenario_is_rebuilt_from_a_folded_row() -> None:
-    keep_scenarios(True)
     kept = analyze(TEXT, "d.dataset.jsonl").scenarios[-1].scenario
-    keep_scenarios(False)
-    try:
-        entry = analyze(TEXT, "d.dataset.jsonl").scenarios[-1]
-        assert type(entry.node) is not json_rows.Node  # folded
-        assert entry.scenario is not None and kept is not None
-        assert entry.scenario.model_dump() == kept.model_dump()
-    finally:
-        keep_scenarios(True)
+    entry = analyze(TEXT, "d.dataset.jsonl", keep=False).scenarios[-1]
+    assert type(entry.node) is not json_rows.Node  # folded
+    assert entry.scenario is not None and kept is not None
+    assert entry.scenario.model_dump() == kept.model_dump()
 
 
 def test_a_folded_row_is_read_again_under_the_limits_it_was_read_under() -> None:

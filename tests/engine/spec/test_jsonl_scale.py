@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from checkspec.engine.spec import incremental, source
 from checkspec.engine.spec.document import analyze
-from checkspec.engine.spec.files import load_file
 from checkspec.engine.spec.incremental import Editing
 from checkspec.engine.spec.lines import LineIndex
 from tests.support.analysis_summary import summary
 from tests.support.hub_rows import row
+from tests.support.project_files import load_file
 from tests.support.spec_texts import WORKSPACE
 
 NAME = "big.dataset.jsonl"

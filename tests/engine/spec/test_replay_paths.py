@@ -14,6 +14,8 @@ from checkspec.engine.spec import check_analysis, scenario_analysis
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.problems import Severity
 
+MODE = {"keep": True}  # how the fixture's run of each test analyses: as `run`, or problems only
+
 
 @pytest.fixture(autouse=True, params=["run", "problems only"])
 def analysis_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
@@ -21,9 +23,8 @@ def analysis_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     `validate` do (problems only: checks read back by text with their selector paths)."""
     monkeypatch.setattr(scenario_analysis, "_CACHE", {})
     monkeypatch.setattr(check_analysis, "_CHECKS", {})
-    scenario_analysis.keep_scenarios(request.param == "run")
+    MODE["keep"] = request.param == "run"
     yield
-    scenario_analysis.keep_scenarios(True)
 
 
 RECORDED = """
@@ -45,7 +46,7 @@ steps:
 
 
 def problems(text: str, name: str = "t.scenario.yaml") -> list:
-    document = analyze(textwrap.dedent(text).lstrip("\n"), name)
+    document = analyze(textwrap.dedent(text).lstrip("\n"), name, keep=MODE["keep"])
     return [p for p in document.all_problems if p.code == "unresolved-trace-path"]
 
 

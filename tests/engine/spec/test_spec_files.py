@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from checkspec.engine.spec import workspace as workspace_module
-from checkspec.engine.spec.files import collect, load_file
+from checkspec.engine.spec.files import collect
 from checkspec.engine.spec.kinds import (
     FileKind,
     is_json,
@@ -17,7 +16,8 @@ from checkspec.engine.spec.kinds import (
     kind_from_name,
     kind_from_schema,
 )
-from checkspec.engine.spec.workspace import find_config, load_workspace
+from checkspec.engine.spec.workspace import find_config
+from tests.support.project_files import load_file
 
 SCENARIO = "name: s\nsteps:\n  - interacts: [{inputs: a, outputs: b}]\n    checks: [{kind: string_matching, keyword: b}]\n"
 
@@ -121,20 +121,22 @@ def test_files_that_cannot_be_analysed_are_one_problem(tmp_path: Path) -> None:
 
 
 def test_an_edited_checkspec_yaml_is_read_again(tmp_path: Path) -> None:
-    workspace_module._CACHE.pop((tmp_path / "checkspec.yaml"), None)  # noqa: SLF001 (a private helper's own test)
+    from checkspec.engine.runs.project import Workspaces
+
     config = tmp_path / "checkspec.yaml"
     config.write_text("target: python:a:one\n")
     os.utime(config, (1_000_000, 1_000_000))
     spec = tmp_path / "x.scenario.yaml"
-    first = load_workspace(spec)
+    workspaces = Workspaces(remember_folders=False)  # as the language server keeps them
+    first = workspaces.workspace_for(spec)
     assert first.config.target == "python:a:one" and first.root == tmp_path
-    assert load_workspace(spec) is first  # unchanged: not read again
+    assert workspaces.workspace_for(spec) is first  # unchanged: not read again
     config.write_text("target: python:a:two\n")
     os.utime(config, (2_000_000, 2_000_000))
-    assert load_workspace(spec).config.target == "python:a:two"
+    assert workspaces.workspace_for(spec).config.target == "python:a:two"
     assert find_config(tmp_path / "deeper" / "y.scenario.yaml") == config
     config.unlink()
-    assert load_workspace(spec).config.target is None
+    assert workspaces.workspace_for(spec).config.target is None
 
 
 def test_dataset_records_are_named_by_their_last_user_message() -> None:

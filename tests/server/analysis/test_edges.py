@@ -546,7 +546,7 @@ def test_explicit_collection_tags_and_escapes_yaml_cannot_read() -> None:
 
 
 def test_a_refused_file_is_one_problem_at_its_start(tmp_path) -> None:
-    from checkspec.engine.spec.files import load_file
+    from tests.support.project_files import load_file
 
     path = tmp_path / "x.scenario.yaml"
     path.write_bytes(b"\xff")

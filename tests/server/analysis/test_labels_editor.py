@@ -69,9 +69,10 @@ def keep_calibration(root: Path, verdict: str, reason: str) -> Path:
     path = root / "t.suite.yaml"
     path.write_text(SUITE)
     document = analyze(SUITE, str(path))
-    from checkspec.engine.runs.report import scenario_identity
+    from checkspec.engine.runs.project import Project
 
-    (planned,), _ = labelled([(document, e) for e in document.scenarios], scenario_identity)
+    identity = Project.open([path]).identity
+    (planned,), _ = labelled([(document, e) for e in document.scenarios], identity)
     judged = Judged(planned.label, "openai/judge", [verdict], [reason])
     judge = Judge("llm_judge", "openai/judge", planned.label.prompt, [judged])
     history = root / ".checkspec" / "history.db"
@@ -86,11 +87,10 @@ def test_hover_on_expect_shows_the_last_calibration(tmp_path: Path) -> None:
     document = analyze(SUITE, str(path))
     at = label_at(document, pos(SUITE, "expect", 1))
     assert at is not None and at.expect == "pass"
-    from checkspec.engine.runs.report import scenario_identity
+    from checkspec.engine.runs.project import Project
 
-    last = last_calibration_of(
-        history, scenario_identity(str(path), at.entry), at.check.step, at.check.index
-    )
+    identity = Project.open([path]).identity(str(path), at.entry)
+    last = last_calibration_of(history, identity, at.check.step, at.check.index)
     assert last is not None
     text = calibration_markdown(*last)
     assert "agreement 0.0% on 1 label(s)" in text
@@ -105,7 +105,7 @@ def test_quick_fixes_label_as_the_judge_said_and_as_correct_or_incorrect(tmp_pat
     document = analyze(SUITE, str(path))
     line = SUITE.splitlines().index("          - kind: llm_judge")
     on = Range(Position(line, 14), Position(line, 14))
-    found = label_actions(SUITE, path, document, on, {}, history)
+    found = label_actions(SUITE, path, document, on, {}, history, root=tmp_path)
     assert [a.title for a in found] == ["Label as the judge said (expect: fail)"]
     (edit,) = found[0].edits
     assert edit.new_text == "fail" and edit.range.start.line == line + 2

@@ -14,7 +14,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from checkspec.engine.calibrate.labels import labelled
 from checkspec.engine.calibrate.run import Calibration, Judge, Judged
 from checkspec.engine.history.store import HistoryStore
-from checkspec.engine.runs.report import scenario_identity
+from checkspec.engine.runs.project import Project
 from checkspec.engine.spec.document import analyze
 from tests.support.lsp_helpers import apply_edits, open_file, position_of, start_session
 
@@ -40,7 +40,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = folder / "tone.scenario.yaml"
     path.write_text(SPEC, encoding="utf-8")
     document = analyze(SPEC, str(path))
-    (planned,), _ = labelled([(document, e) for e in document.scenarios], scenario_identity)
+    identity = Project.open([path]).identity
+    (planned,), _ = labelled([(document, e) for e in document.scenarios], identity)
     judged = Judged(planned.label, "openai/judge", ["fail"], ["It is curt."])
     judge = Judge("llm_judge", "openai/judge", planned.label.prompt, [judged])
     with HistoryStore(folder / ".checkspec" / "history.db") as store:
