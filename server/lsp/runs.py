@@ -157,7 +157,9 @@ class Runs:
         what = (doc.uri, tuple(sorted(entry.index for _, entry in session.todo)))
         cancelled = await self.drive(ls, session, each, what=what, before=before)
         for shown, entry in session.todo:  # cancelled before they started
-            runs.setdefault(entry.index, _cancelled(shown, entry))
+            runs.setdefault(
+                entry.index, _cancelled(shown, entry, session.identity(shown.path, entry))
+            )
         return runs, cancelled, session
 
     async def drive(
@@ -254,7 +256,7 @@ def _own_copy(entry: ScenarioEntry, doc: OpenDocument, settings: Settings) -> An
     return entry.scenario.placed(folders, settings.target_timeout)
 
 
-def _cancelled(document: Document, entry: ScenarioEntry) -> ScenarioRun:
+def _cancelled(document: Document, entry: ScenarioEntry, identity: str) -> ScenarioRun:
     # Deferred: the engine's executor loads with the first run (start-up time).
     from checkspec.engine.executor import Ending
     from checkspec.engine.executor.jobs import not_run
@@ -262,7 +264,8 @@ def _cancelled(document: Document, entry: ScenarioEntry) -> ScenarioRun:
 
     assert entry.scenario is not None  # only runnable entries are planned
     why = "not run: the run was cancelled"
-    return ScenarioRun.of(document, entry, not_run(entry.scenario, why), ending=Ending.CANCELLED)
+    result = not_run(entry.scenario, why)
+    return ScenarioRun.of(document, entry, result, ending=Ending.CANCELLED, identity=identity)
 
 
 class Progress:
