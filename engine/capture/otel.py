@@ -31,7 +31,7 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 from opentelemetry.trace import StatusCode
 
-from .spans import SpanView, metadata_of
+from .spans import SpanView, error_of, metadata_of
 
 # A call that makes spans in a loop must not exhaust the worker's memory.
 MAX_SPANS_PER_CALL = 10_000
@@ -143,16 +143,7 @@ def _error_of(
     span: ReadableSpan, attributes: dict[str, Any], events: tuple[tuple[str, Any], ...]
 ) -> str | None:
     failed = span.status.status_code is StatusCode.ERROR
-    kind = attributes.get("error.type")
-    if not failed and not kind:
-        return None
-    for name, values in events:
-        if name == "exception" and values.get("exception.message"):
-            return f"{values.get('exception.type', kind or 'error')}: {values['exception.message']}"
-    description = span.status.description
-    if kind and description and not description.startswith(str(kind)):
-        return f"{kind}: {description}"
-    return description or (str(kind) if kind else "error")
+    return error_of(failed, span.status.description, attributes, events)
 
 
 _collector: Collector | None = None
