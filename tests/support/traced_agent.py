@@ -1,13 +1,20 @@
 """An agent instrumented as in production: the source of a script (`export_agent.py`) a
 test writes beside the agent's module (tests/support/tool_agent.py). It sets up the real
-OpenTelemetry SDK with the real OTLP/HTTP exporter (protobuf) to the endpoint it is given,
-turns on the openai SDK's instrumentation (and pydantic-ai's, for the framework agent),
-asks the agent each question given, one trace per question, and flushes before it exits.
+OpenTelemetry SDK, turns on the openai SDK's instrumentation (and pydantic-ai's, for the
+framework agent), asks the agent each question given, one after the other, and flushes
+its spans before it exits, to one of:
 
-    python export_agent.py ENDPOINT SERVICE QUESTION...
+- `http://...`: the real OTLP/HTTP exporter (protobuf), as an agent sends to a collector;
+- `jsonl:PATH`: OTLP/JSON, one ExportTraceServiceRequest a line, as the collector's
+  `file` exporter writes what it received (the exporter's own encoder, then proto JSON
+  with the ids in hex, as the OTLP JSON encoding has them);
+- `console:PATH`: the SDK's ConsoleSpanExporter (each span's `to_json()`).
+
+    python export_agent.py DESTINATION SERVICE QUESTION...
 """
 
-EXPORTING = """
+EXPORTING = '''
+import json
 import os
 import sys
 
@@ -15,15 +22,51 @@ os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "spa
 os.environ.setdefault("OTEL_SEMCONV_STABILITY_OPT_IN", "gen_ai_latest_experimental")
 
 from opentelemetry import trace
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
-endpoint, service, *questions = sys.argv[1:]
+destination, service, *questions = sys.argv[1:]
+
+
+class OtlpJsonLines(SpanExporter):
+    """What the collector's file exporter writes: a request a line, in OTLP/JSON."""
+
+    def __init__(self, path):
+        self.out = open(path, "w", encoding="utf-8")
+
+    def export(self, spans):
+        from google.protobuf.json_format import MessageToDict
+        from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+        request = MessageToDict(encode_spans(spans))
+        for resource_spans in request.get("resourceSpans", []):
+            for scope_spans in resource_spans.get("scopeSpans", []):
+                for span in scope_spans.get("spans", []):
+                    for key in ("traceId", "spanId", "parentSpanId"):
+                        if key in span:  # proto JSON writes bytes in base64, OTLP/JSON in hex
+                            span[key] = __import__("base64").b64decode(span[key]).hex()
+        self.out.write(json.dumps(request) + "\\n")
+        self.out.flush()
+        return SpanExportResult.SUCCESS
+
+    def shutdown(self):
+        self.out.close()
+
+
+if destination.startswith("jsonl:"):
+    exporter = OtlpJsonLines(destination[len("jsonl:"):])
+elif destination.startswith("console:"):
+    from opentelemetry.sdk.trace.export import ConsoleSpanExporter
+
+    exporter = ConsoleSpanExporter(out=open(destination[len("console:"):], "w"))
+else:
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+    exporter = OTLPSpanExporter(endpoint=destination)
 provider = TracerProvider(resource=Resource.create({"service.name": service}))
-provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
+provider.add_span_processor(BatchSpanProcessor(exporter))
 trace.set_tracer_provider(provider)
 OpenAIInstrumentor().instrument()
 
@@ -34,5 +77,5 @@ if "pydantic_ai" in sys.modules:
 
 for question in questions:
     print(agent.answer(question), flush=True)
-provider.shutdown()  # the batch exported before the process ends
-"""
+provider.shutdown()  # every span exported before the process ends
+'''
