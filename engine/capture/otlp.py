@@ -348,15 +348,18 @@ def _iso_nanos(value: Any, where: str) -> int:
 def spans_of_protobuf(body: bytes) -> list[ExportedSpan]:
     """The spans of an `ExportTraceServiceRequest` in protobuf; OtlpError when it is not
     one (ImportError without opentelemetry-proto: the caller says which extra)."""
-    from google.protobuf.message import DecodeError
+    import importlib
+
     from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
         ExportTraceServiceRequest,
     )
 
+    # Looked up, not imported: protobuf has no type stubs here (opentelemetry-proto does).
+    decode_error = importlib.import_module("google.protobuf.message").DecodeError
     request = ExportTraceServiceRequest()
     try:
         request.ParseFromString(body)
-    except (DecodeError, RuntimeError) as exc:  # RuntimeError: nested past the parser's limit
+    except (decode_error, RuntimeError) as exc:  # RuntimeError: nested past the parser's limit
         raise OtlpError("", f"not an OTLP ExportTraceServiceRequest in protobuf ({exc})") from None
     found: list[ExportedSpan] = []
     for r, resource_spans in enumerate(request.resource_spans):

@@ -23,6 +23,10 @@ from typing import Any
 
 EXIT_OK, EXIT_INVALID = 0, 2
 SHOWN_SKIPS = 5
+# collect's bounds (its options' defaults; traces_collect.py says what each refuses).
+MAX_BODY_BYTES = 16 * 1024 * 1024
+MAX_SPANS_PER_REQUEST = 100_000
+MAX_SPANS = 1_000_000
 
 
 def add_parser(commands: Any) -> None:
@@ -43,8 +47,6 @@ def add_parser(commands: Any) -> None:
     collect.add_argument(
         "--host", default="127.0.0.1", help="loopback address to listen on (default 127.0.0.1)"
     )
-    from .traces_collect import MAX_BODY_BYTES, MAX_SPANS, MAX_SPANS_PER_REQUEST
-
     collect.add_argument(
         "--max-body-bytes",
         type=int,
@@ -90,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return _import(args)
     from .traces_collect import collect
 
-    return collect(args)
+    return collect(args, write_drafts)
 
 
 def output_refusal(path: Path, force: bool) -> str | None:
@@ -109,7 +111,7 @@ def output_refusal(path: Path, force: bool) -> str | None:
 def _import(args: argparse.Namespace) -> int:
     from ..capture.export_files import MAX_SPANS, ExportFileError, read_export
 
-    spans = []
+    spans: list[Any] = []
     for path in args.files:
         try:
             spans.extend(read_export(path, MAX_SPANS - len(spans)))

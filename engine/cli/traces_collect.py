@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from http import HTTPStatus
 from types import FrameType
 from typing import Any
@@ -42,9 +43,6 @@ from ..html.viewer_server import HeadFirstHandler, HeadFirstServer
 
 EXIT_OK, EXIT_INVALID = 0, 2
 PATH = "/v1/traces"
-MAX_BODY_BYTES = 16 * 1024 * 1024
-MAX_SPANS_PER_REQUEST = 100_000
-MAX_SPANS = 1_000_000
 HEAD_DEADLINE_S = 10.0
 BODY_DEADLINE_S = 30.0
 MAX_HEAD_BYTES = 16 * 1024
@@ -94,8 +92,8 @@ def make_receiver(
     port: int,
     received: Received,
     *,
-    max_body: int = MAX_BODY_BYTES,
-    max_spans_per_request: int = MAX_SPANS_PER_REQUEST,
+    max_body: int,
+    max_spans_per_request: int,
     head_deadline: float = HEAD_DEADLINE_S,
     body_deadline: float = BODY_DEADLINE_S,
 ) -> HeadFirstServer:
@@ -268,9 +266,8 @@ def _drain(connection: socket.socket) -> None:
         return
 
 
-def collect(args: argparse.Namespace) -> int:
-    from .traces import write_drafts
-
+def collect(args: argparse.Namespace, write_drafts: Callable[..., int]) -> int:
+    """Receive until stopped, then `write_drafts(spans, output, force, require=False)`."""
     if not is_loopback(args.host):
         print(
             f"error: --host {args.host} is not a loopback address: the receiver listens on "
