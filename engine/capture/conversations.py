@@ -81,9 +81,22 @@ def traces_of(spans: Iterable[ExportedSpan]) -> list[Trace]:
 
 def drafts(spans: Iterable[ExportedSpan]) -> Drafts:
     """The draft scenarios of these spans, in the order their conversations started."""
+    global _read
+    _read = {}
+    try:
+        return _drafts(spans)
+    finally:
+        _read = None
+
+
+def _drafts(spans: Iterable[ExportedSpan]) -> Drafts:
     traces = sorted(traces_of(spans), key=lambda t: (t.start_ns, t.trace_id))
     conversations: list[_Conversation] = []
     by_id: dict[str, _Conversation] = {}
+    # The conversations with no id by the messages their last model call ended with: a
+    # trace looks its opening's prefixes up here, not every conversation (a day of
+    # traces is tens of thousands).
+    by_closing: dict[tuple[str, ...], _Conversation] = {}
     for trace in traces:
         opening, closing = _ends(trace)
         if trace.conversation:
@@ -94,15 +107,21 @@ def drafts(spans: Iterable[ExportedSpan]) -> Drafts:
                 found.turns.append([trace])
             else:
                 found.add(trace, opening)
+            found.closing = closing
+            continue
+        found = _continued(by_closing, opening)
+        if found is None:
+            found = _Conversation(None)
+            conversations.append(found)
+            found.turns.append([trace])
         else:
-            found = _continued(conversations, opening)
-            if found is None:
-                found = _Conversation(None)
-                conversations.append(found)
-                found.turns.append([trace])
-            else:
-                found.add(trace, opening)
+            found.add(trace, opening)
+            before = _key(found.closing)
+            if by_closing.get(before) is found:
+                del by_closing[before]
         found.closing = closing
+        if closing:
+            by_closing[_key(closing)] = found  # the latest conversation of a closing wins
     rows: list[dict[str, Any]] = []
     skipped: list[str] = []
     for conversation in conversations:
@@ -154,17 +173,21 @@ def _extension(closing: list[_Message], opening: list[_Message]) -> list[_Messag
     return opening[len(closing) :]
 
 
-def _continued(conversations: list[_Conversation], opening: list[_Message]) -> _Conversation | None:
-    """The conversation (with no id) whose last model call this opening continues: the
-    latest of the longest such."""
-    best: _Conversation | None = None
-    for conversation in conversations:
-        if conversation.conversation is not None:
-            continue
-        longer = best is None or len(conversation.closing) >= len(best.closing)
-        if longer and _extension(conversation.closing, opening) is not None:
-            best = conversation
-    return best
+def _key(messages: list[_Message]) -> tuple[str, ...]:
+    return tuple(m[2] for m in messages)
+
+
+def _continued(
+    by_closing: dict[tuple[str, ...], _Conversation], opening: list[_Message]
+) -> _Conversation | None:
+    """The conversation (with no id) whose last model call this opening continues: of
+    those, the one with the longest closing."""
+    whole = _key(opening)
+    for length in range(len(whole), 0, -1):
+        found = by_closing.get(whole[:length])
+        if found is not None:
+            return found
+    return None
 
 
 def _row(conversation: _Conversation, skipped: list[str]) -> dict[str, Any] | None:
@@ -254,9 +277,24 @@ def _root_value(spans: list[SpanView], key: str) -> str | None:
     return None
 
 
+# The messages of each span read so far in one `drafts` (a span's are read to chain its
+# trace, then again for the turn's message and answer): parsed and keyed once.
+_read: dict[tuple[int, str], list[_Message]] | None = None
+
+
 def _messages(span: SpanView, direction: str) -> list[_Message]:
     """Every message of a model call's input or output: (role, text, its value as JSON
     without what differs between a call's answer and the next call's copy of it)."""
+    if _read is None:
+        return _read_messages(span, direction)
+    key = (id(span), direction)
+    found = _read.get(key)
+    if found is None:
+        found = _read[key] = _read_messages(span, direction)
+    return found
+
+
+def _read_messages(span: SpanView, direction: str) -> list[_Message]:
     a = span.attributes
     found: list[_Message] = []
     given = parse_json(a.get(f"gen_ai.{direction}.messages"))
