@@ -83,6 +83,16 @@ def test_a_normal_request_is_kept(receiver: tuple[int, Received]) -> None:
     port, received = receiver
     assert post(port, request_body(2)) == (200, "")
     assert len(received.spans) == 2
+    as_json = {
+        "resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "ab" * 16, "name": "s"}]}]}]
+    }
+    assert post(
+        port,
+        gzip.compress(json.dumps(as_json).encode()),
+        "application/json",
+        {"Content-Encoding": "gzip"},
+    ) == (200, "{}")
+    assert [s.trace_id for s in received.spans[2:]] == ["ab" * 16]
 
 
 def test_a_foreign_host_is_refused_and_nothing_kept(receiver: tuple[int, Received]) -> None:
