@@ -131,6 +131,15 @@ def _names(paths: list[Path]) -> str:
 def write_drafts(spans: list[Any], out: Path, force: bool, *, require: bool) -> int:
     """Write the draft scenarios of these spans to `out`; with `require`, no conversation
     is an error (import), else a note (collect)."""
+    from ..core.gcpause import gc_paused
+
+    # Rows, their text and its analysis: many small acyclic objects, beside every span
+    # received; the collector rescanning those made 100,000 spans' writing ~2x slower.
+    with gc_paused():
+        return _write_drafts(spans, out, force, require=require)
+
+
+def _write_drafts(spans: list[Any], out: Path, force: bool, *, require: bool) -> int:
     from ..capture.conversations import drafts
     from ..core.write import os_problem, write_bytes_atomically
     from .selection import output_root
