@@ -276,3 +276,21 @@ def test_import_refuses_to_overwrite_a_dataset_unless_forced(
     assert len(rows(folder / "prod.dataset.jsonl")) == 1
     wrong = run_main(folder, "traces", "import", "spans.jsonl", "-o", "prod.jsonl")
     assert wrong.returncode == 2 and "name it *.dataset.jsonl" in wrong.stderr
+
+
+def test_import_never_writes_through_a_link_out_of_the_workspace(
+    tmp_path: Path, stub: OpenAIStub
+) -> None:
+    (tmp_path / "ws").mkdir()
+    folder = _workspace(tmp_path / "ws")
+    (folder / "checkspec.yaml").write_text("{}\n")
+    export(folder, stub, f"jsonl:{folder / 'spans.jsonl'}", "A123")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (folder / "out").symlink_to(outside)
+    done = run_main(
+        folder, "traces", "import", "spans.jsonl", "-o", "out/prod.dataset.jsonl", "--force"
+    )
+    assert done.returncode == 2
+    assert "out of the workspace" in done.stderr
+    assert list(outside.iterdir()) == []
