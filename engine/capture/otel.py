@@ -31,7 +31,7 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.trace import ReadableSpan, Span, SpanProcessor, TracerProvider
 from opentelemetry.trace import StatusCode
 
-from .spans import SpanView, metadata_of
+from .spans import SpanView, error_of, metadata_of
 
 # A call that makes spans in a loop must not exhaust the worker's memory.
 MAX_SPANS_PER_CALL = 10_000
@@ -143,19 +143,11 @@ def _error_of(
     span: ReadableSpan, attributes: dict[str, Any], events: tuple[tuple[str, Any], ...]
 ) -> str | None:
     failed = span.status.status_code is StatusCode.ERROR
-    kind = attributes.get("error.type")
-    if not failed and not kind:
-        return None
-    for name, values in events:
-        if name == "exception" and values.get("exception.message"):
-            return f"{values.get('exception.type', kind or 'error')}: {values['exception.message']}"
-    description = span.status.description
-    if kind and description and not description.startswith(str(kind)):
-        return f"{kind}: {description}"
-    return description or (str(kind) if kind else "error")
+    return error_of(failed, span.status.description, attributes, events)
 
 
 _collector: Collector | None = None
+_tracer: trace.Tracer | None = None
 _failure: str | None = None  # why install() failed: said again to every later job
 _install_lock = threading.Lock()
 
@@ -203,7 +195,8 @@ def _instrument() -> None:
         if package in done or not _installed(package) or not _installed(module):
             continue
         try:
-            instrumentor = getattr(importlib.import_module(module), name)()
+            with _without_httpx_cli():
+                instrumentor = getattr(importlib.import_module(module), name)()
         except Exception as exc:
             raise CaptureUnavailable(
                 f"{module} is installed but does not load ({type(exc).__name__}: {exc}): "
@@ -213,6 +206,26 @@ def _instrument() -> None:
         if not instrumentor.is_instrumented_by_opentelemetry:
             instrumentor.instrument()
         done.add(package)
+
+
+@contextmanager
+def _without_httpx_cli() -> Iterator[None]:
+    """Import an instrumentation without httpx's command-line client. The openai SDK's
+    instrumentation imports httpx (for `httpx.URL`), whose `__init__` imports its CLI
+    module when `rich` and `click` are installed: rich's console, click and pygments, two
+    thirds of the time capture took to set up in each worker (~0.15 s of CPU), for a
+    terminal program no worker runs. httpx falls back to a `main()` that says the CLI's
+    dependencies are missing when that import fails; only `httpx.main` in a capturing
+    worker differs. Nothing changes when httpx is already imported (the agent's own)."""
+    if "httpx" in sys.modules or "httpx._main" in sys.modules:
+        yield
+        return
+    sys.modules["httpx._main"] = None  # type: ignore[assignment]  # an import of it fails
+    try:
+        yield
+    finally:
+        if sys.modules.get("httpx._main", 0) is None:
+            del sys.modules["httpx._main"]  # a later `import httpx._main` loads it
 
 
 _pydantic_ai_on = False
@@ -245,7 +258,10 @@ def call_spans() -> Iterator[dict[str, Any]]:
     metadata its spans give (left empty when the call raised). `install()` first."""
     assert _collector is not None, "install() first"
     _instrument_imported()
-    with spans_of_call(_collector, trace.get_tracer("checkspec.capture")) as found:
+    global _tracer
+    if _tracer is None:  # once: get_tracer makes a new Tracer at each call
+        _tracer = trace.get_tracer("checkspec.capture")
+    with spans_of_call(_collector, _tracer) as found:
         yield found
 
 

@@ -80,6 +80,13 @@ def metadata_of(spans: Iterable[SpanView], latency_ms: float) -> dict[str, Any]:
     return found
 
 
+def model_calls_in(spans: Iterable[SpanView]) -> list[SpanView]:
+    """The model calls of these spans, in the order they started, each counted once (the
+    outermost of a call inside another)."""
+    ordered = sorted(spans, key=lambda s: (s.start_ns, s.end_ns))
+    return _outermost([s for s in ordered if _is_model_call(s)], ordered)
+
+
 # -- what a span is ------------------------------------------------------------------
 
 
@@ -187,8 +194,8 @@ def _asked_calls(span: SpanView) -> list[tuple[str | None, str, Any]]:
         for part in message.get("parts") or []:
             if isinstance(part, dict) and part.get("type") == "tool_call" and part.get("name"):
                 found.append((part.get("id"), str(part["name"]), part.get("arguments")))
-    for message in _flattened(span.attributes, "llm.output_messages"):
-        for call in _flattened(message, "message.tool_calls"):
+    for message in flattened(span.attributes, "llm.output_messages"):
+        for call in flattened(message, "message.tool_calls"):
             name = call.get("tool_call.function.name")
             if name:
                 arguments = call.get("tool_call.function.arguments")
@@ -204,7 +211,7 @@ def _sent_results(span: SpanView) -> list[tuple[str, Any]]:
             is_result = isinstance(part, dict) and part.get("type") == "tool_call_response"
             if is_result and isinstance(part.get("id"), str):
                 found.append((part["id"], part.get("response")))
-    for message in _flattened(span.attributes, "llm.input_messages"):
+    for message in flattened(span.attributes, "llm.input_messages"):
         call_id = message.get("message.tool_call_id")
         if message.get("message.role") == "tool" and isinstance(call_id, str):
             found.append((call_id, message.get("message.content")))
@@ -218,7 +225,7 @@ def _messages(value: Any) -> list[dict[str, Any]]:
     return [m for m in parsed if isinstance(m, dict)]
 
 
-def _flattened(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
+def flattened(attributes: Mapping[str, Any], prefix: str) -> list[dict[str, Any]]:
     """OpenInference's flattened lists: `prefix.0.rest` -> [{"rest": ...}, ...] in order."""
     items: dict[int, dict[str, Any]] = {}
     dotted = prefix + "."
@@ -240,7 +247,7 @@ def _documents(span: SpanView) -> list[dict[str, Any]]:
     given = parse_json(a.get("gen_ai.retrieval.documents"))
     if isinstance(given, list):
         documents += [_document(d) for d in given]
-    for item in _flattened(a, "retrieval.documents"):
+    for item in flattened(a, "retrieval.documents"):
         found = {
             key.removeprefix("document."): value
             for key, value in item.items()
@@ -262,6 +269,25 @@ def _document(value: Any) -> dict[str, Any]:
                 document["content"] = document.pop(key)
                 break
     return document
+
+
+def error_of(
+    failed: bool,
+    description: str | None,
+    values: Mapping[str, Any],
+    events: Sequence[tuple[str, Mapping[str, Any]]],
+) -> str | None:
+    """Why a span ended in error (its status ERROR, or an `error.type`), else None: the
+    `exception` event's type and message, else `error.type: description`."""
+    kind = values.get("error.type")
+    if not failed and not kind:
+        return None
+    for name, found in events:
+        if name == "exception" and found.get("exception.message"):
+            return f"{found.get('exception.type', kind or 'error')}: {found['exception.message']}"
+    if kind and description and not description.startswith(str(kind)):
+        return f"{kind}: {description}"
+    return description or (str(kind) if kind else "error")
 
 
 # -- values --------------------------------------------------------------------------

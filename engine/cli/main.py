@@ -249,6 +249,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         add_calibrate(commands)
         add_label_parser(commands)
 
+    if wanted("traces"):
+        from .traces import add_parser as add_traces
+
+        add_traces(commands)
+
     if wanted("lsp"):
         lsp = commands.add_parser("lsp", help="start the language server on stdio")
         # Many LSP clients add --stdio to the command they start; stdio is the only transport.
@@ -899,6 +904,12 @@ def _label(args: argparse.Namespace) -> int:
     return label(args)
 
 
+def _traces(args: argparse.Namespace) -> int:
+    from .traces import run
+
+    return run(args)
+
+
 # Each command and the function that carries it out.
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run_or_watch,
@@ -918,6 +929,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "init": _init,
     "calibrate": _calibrate,
     "label": _label,
+    "traces": _traces,
 }
 COMMANDS = frozenset(_HANDLERS)
 
