@@ -137,10 +137,36 @@ class _Text:
     paragraph a block element, scripts, styles, SVG and permalinks left out."""
 
     BLOCKS = frozenset(
-        "p div li ul ol h1 h2 h3 h4 h5 h6 pre tr table dt dd dl blockquote section "
-        "article details summary figcaption br hr main".split()
+        [
+            "p",
+            "div",
+            "li",
+            "ul",
+            "ol",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "pre",
+            "tr",
+            "table",
+            "dt",
+            "dd",
+            "dl",
+            "blockquote",
+            "section",
+            "article",
+            "details",
+            "summary",
+            "figcaption",
+            "br",
+            "hr",
+            "main",
+        ]
     )
-    HIDDEN = frozenset("script style svg template head button".split())
+    HIDDEN = frozenset(["script", "style", "svg", "template", "head", "button"])
 
     @classmethod
     def of(cls, html: str, start: str = "", end: str = "") -> str:
@@ -367,7 +393,9 @@ def html_reference(folder: Path) -> str:
     pages = []
     for page in sorted(folder.rglob("*.html")):
         html = page.read_text(encoding="utf-8")
-        pages.append(_Text.of(html, r'<div class="body" role="main"', r'<div class="sphinxsidebar"'))
+        pages.append(
+            _Text.of(html, r'<div class="body" role="main"', r'<div class="sphinxsidebar"')
+        )
     return "\n\n".join(pages)
 
 
@@ -459,8 +487,7 @@ def main() -> int:
     parser.add_argument(
         "--recall",
         action="store_true",
-        help="measure recall against each set's own renderer (installed once under "
-        f"{REFERENCES})",
+        help=f"measure recall against each set's own renderer (installed once under {REFERENCES})",
     )
     args = parser.parse_args()
     recall_head = " recall | reference |" if args.recall else ""
@@ -478,7 +505,9 @@ def main() -> int:
             try:
                 rendered, tool = reference(folder)
                 share, counted, unrendered = recall(folder, rendered, args.show)
-                left_out = f", {unrendered} left out: markup it did not render" if unrendered else ""
+                left_out = (
+                    f", {unrendered} left out: markup it did not render" if unrendered else ""
+                )
                 cells += f" {share:.1%} | {tool} ({counted} sentences{left_out}) |"
             except ToolMissing as exc:
                 cells += f" not measured | {exc} |"
