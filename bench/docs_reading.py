@@ -49,7 +49,8 @@ MARKUP_RESIDUE = re.compile(
     r"|^\s*</?[A-Z][A-Za-z]*[\s/>]"  # JSX components (a line of its own)
     r"|^[ \t]*(import|export) .* from ['\"]"
     r"|\{\*\s|:material-|:octicons-"  # code includes, icons  # MDX imports
-    r"|\{\s*[#.][\w-]+[^}]*\}"  # attribute lists, { .annotate }
+    r"|\{\s*[#.][\w-]+[^}]*\}|\{:?\s*[\w-]+=[\"']"  # attribute lists, { .annotate }
+    r"|\[\^[^\]\s]+\]"  # footnotes, [^1]
     r"|#\s*\(\d+\)!"  # code annotations
     r"|¶",  # a heading's permalink
     re.MULTILINE,
@@ -164,6 +165,7 @@ class _Text:
             "br",
             "hr",
             "main",
+            "label",
         ]
     )
     HIDDEN = frozenset(["script", "style", "svg", "template", "head", "button"])
@@ -182,7 +184,9 @@ class _Text:
         class Parser(HTMLParser):
             def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
                 classes = dict(attrs).get("class") or ""
-                if hiding or tag in cls.HIDDEN or "headerlink" in classes:
+                # Permalinks, line numbers, footnote numbers and their back-links.
+                hidden = ("headerlink", "linenos", "linenodiv", "footnote-ref", "footnote-backref")
+                if hiding or tag in cls.HIDDEN or any(c in classes for c in hidden):
                     hiding.append(tag)
                 elif tag in cls.BLOCKS:
                     parts.append("\n\n")
