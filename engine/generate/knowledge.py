@@ -49,6 +49,7 @@ from .markup import (
     notebook_blocks,
     rst_blocks,
 )
+from .page_titles import PageTitles
 from .pdf_text import page_blocks
 
 if TYPE_CHECKING:
@@ -380,7 +381,7 @@ def _read(
         elif suffix == ".jsonl":
             yield from _jsonl_blocks(lines, path, warnings)
         elif suffix in (".md", ".markdown", ".mdx"):
-            yield from markdown_blocks(lines)
+            yield from markdown_blocks(lines, PageTitles(path, root or path.parent))
         elif suffix in (".rst", ".rest"):
             yield from _rst_or_text(lines, path, root, notes)
         else:

@@ -21,9 +21,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .shown_text import VERSION_WORDS, Notes, cross_reference_text
+
+if TYPE_CHECKING:
+    from .page_titles import PageTitles
 
 _URL = re.compile(r"<?\bhttps?://[^\s<>()\]]+>?")
 _CODE_TITLE = re.compile(r"\btitle=\"([^\"]*)\"")  # ``` py title="bubble_sort.py"
@@ -509,7 +512,9 @@ _ADMONITIONS = frozenset(
 )
 
 
-def _inline_text(token: Any) -> str:
+def _inline_text(token: Any, titles: PageTitles | None = None) -> str:
+    """An inline token's text as shown; `titles` gives a linked page's title (a link
+    without text, a `{doc}` role without one show it, as Sphinx does)."""
     out: list[str] = []
     autolink = 0
     opened, href = 0, ""  # where the open link's text starts, and where it points
@@ -522,7 +527,12 @@ def _inline_text(token: Any) -> str:
             role = _MYST_ROLE.search(out[-1]) if out else None
             if role:  # MyST's {role}`text`: the role's text, as Sphinx shows it
                 out[-1] = out[-1][: role.start()]
-                out.append(cross_reference_text(child.content, role.group(1).rsplit(":", 1)[-1]))
+                name = role.group(1).rsplit(":", 1)[-1]
+                if name == "doc" and "<" not in child.content:  # the page's title, else its path
+                    title = titles.title(child.content) if titles else None
+                    out.append(title or _link_target_text(child.content))
+                else:
+                    out.append(cross_reference_text(child.content, name))
             else:  # as shown: a code span keeps its URLs; `#!python x` is x, highlighted
                 out.append(_INLINE_HIGHLIGHT.sub("", child.content))
         elif kind in ("softbreak", "hardbreak"):
@@ -535,7 +545,8 @@ def _inline_text(token: Any) -> str:
         elif kind == "link_close":
             autolink = max(0, autolink - (child.markup == "autolink"))
             if not "".join(out[opened:]).strip():  # `[](page.md)`: MyST shows its target
-                out.append(_link_target_text(href))
+                title = titles.title(href) if titles else None
+                out.append(title or _link_target_text(href))
         elif kind == "html_inline" and child.content.lower().startswith("<br"):
             out.append("\n")
         # html_inline (tags), and anything else without text of its own: dropped
@@ -544,18 +555,18 @@ def _inline_text(token: Any) -> str:
 
 
 def _link_target_text(href: str) -> str:
-    """The text a link without any shows: MyST's `[](../guide/setup.md)` is the target's
-    title in Sphinx; its path (`guide/setup.md`) here, as Sphinx shows one it cannot
-    resolve. Nothing for a URL (URLs go)."""
+    """The text a link without any shows when its target is not a page of the knowledge
+    base: its path (`../guide/setup.md` -> `guide/setup.md`), as Sphinx shows a target it
+    cannot resolve. Nothing for a URL (URLs go) or an anchor of the page."""
     if "://" in href or href.startswith(("mailto:", "#")):
         return ""
     path = href.split("#", 1)[0]
     while path.startswith(("../", "./")):
         path = path.split("/", 1)[1]
-    return f" {path} " if path else ""
+    return path
 
 
-def _myst_directive(token: Any, line: int) -> Iterator[Block]:
+def _myst_directive(token: Any, line: int, titles: PageTitles | None) -> Iterator[Block]:
     """A MyST directive (```{note} Title): its title and content read as Markdown, code
     for a code directive, nothing for one a page does not show (`toctree`...)."""
     found = _MYST_DIRECTIVE.match(token.info.strip())
@@ -589,19 +600,21 @@ def _myst_directive(token: Any, line: int) -> Iterator[Block]:
         # The content is Markdown of its own, with MkDocs/MyST block markers of its own.
         numbered = enumerate(content.splitlines(keepends=True), first)
         inner = "".join(text for _, text in _block_markup(numbered))
-        yield from _markdown_window(inner, first)
+        yield from _markdown_window(inner, first, titles)
 
 
 def _blank_lines_before(code: str) -> int:
     return len(code) - len(code.lstrip("\n"))
 
 
-def markdown_blocks(lines: Iterable[str]) -> Iterator[Block]:
+def markdown_blocks(lines: Iterable[str], titles: PageTitles | None = None) -> Iterator[Block]:
+    """The blocks of a Markdown document; `titles` (page_titles.py) names the pages of
+    the knowledge base its links point at."""
     for start, text in _windows(lines):
-        yield from _markdown_window(text, start)
+        yield from _markdown_window(text, start, titles)
 
 
-def _markdown_window(text: str, start: int) -> Iterator[Block]:
+def _markdown_window(text: str, start: int, titles: PageTitles | None = None) -> Iterator[Block]:
     tokens = _markdown().parse(text)
     heading = 0
     lists = 0
@@ -628,7 +641,7 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
                 yield Block("\n".join(rows), table_line)
             table = None
         elif kind == "inline":
-            content = _inline_text(token)
+            content = _inline_text(token, titles)
             if table is not None:
                 if table:
                     table[-1].append(" ".join(content.split()))
@@ -638,7 +651,7 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
             elif content:
                 yield Block(("- " + content) if lists else content, line)
         elif kind == "fence" and token.info.startswith("{"):
-            yield from _myst_directive(token, line)
+            yield from _myst_directive(token, line, titles)
         elif kind in ("fence", "code_block"):
             code = token.content.rstrip("\n")
             title = _CODE_TITLE.search(token.info) if kind == "fence" else None
