@@ -155,7 +155,7 @@ def test_a_pdf_is_read_as_paragraphs_of_its_pages_without_running_headers() -> N
     # Each page's footer ("Copyright Office Summary December 1998 Page 2") is out ...
     assert "December 1998 Page" not in text
     # ... words are whole as printed (the plain extraction reads "b y1", "th e", "WIP O"),
-    assert "was signed into law by" in text
+    assert "was signed into law by President Clinton" in text
     assert "The WIPO Copyright Treaty (WCT) and the WIPO Performances" in text
     # ... and a chunk's line is the page it starts on (a page's lines were taken for line
     # numbers: 22, 24... in a document of 18 pages).

@@ -67,3 +67,16 @@ def test_a_blank_line_ends_a_paragraph_and_a_full_width_sentence_end_does_not() 
         "A line that ends a sentence at the full width of the page runs on. Into this one",
         "A new paragraph after a blank line.",
     ]
+
+
+def test_footnote_marks_glued_to_a_word_go_when_the_footnote_is_there() -> None:
+    pages = [
+        "The act was signed into law by1\nthe president, see also note 2 and mp3 files.\n\n"
+        "1Pub. L. No. 105-304, 112 Stat. 2860.",
+        "A text with no footnotes, version 3 of mp3.",
+    ]
+    assert [b.text for b in page_blocks(pages)] == [
+        "The act was signed into law by the president, see also note 2 and mp3 files.",
+        "Pub. L. No. 105-304, 112 Stat. 2860.",
+        "A text with no footnotes, version 3 of mp3.",
+    ]
