@@ -403,25 +403,27 @@ def html_reference(folder: Path) -> str:
     return "\n\n".join(pages)
 
 
+PYTHON_RENDERERS = {  # a set's kind (its folder's first word): its renderer, shown as
+    "sphinx": (sphinx_reference, "sphinx-build -b text (sphinx-tabs)"),
+    "myst": (lambda f, p: sphinx_reference(f, p, myst=True), "sphinx-build -b text, myst-parser"),
+    "mkdocs": (mkdocs_reference, "mkdocs build, mkdocs-material"),
+    "notebook": (notebook_reference, "jupyter nbconvert --to html, no outputs"),
+    "pdf": (pdf_reference, "pdfminer.six page text, running headers out"),
+}
+
+
 def reference(folder: Path) -> tuple[str, str]:
-    """The set's reference rendering, and the tool that made it."""
+    """The set's reference rendering, and the tool that made it; ToolMissing says why
+    there is none."""
     kind = folder.name.split("-", 1)[0]
     if kind == "html":
         return html_reference(folder), "the page's main content (role=main)"
     if kind == "docusaurus":
         return mdx_reference(folder), "@mdx-js/mdx compile+run, react-dom static markup"
-    python = reference_python()
-    if kind == "sphinx":
-        return sphinx_reference(folder, python), "sphinx-build -b text (sphinx-tabs)"
-    if kind == "myst":
-        return sphinx_reference(folder, python, myst=True), "sphinx-build -b text, myst-parser"
-    if kind == "mkdocs":
-        return mkdocs_reference(folder, python), "mkdocs build, mkdocs-material"
-    if kind == "notebook":
-        return notebook_reference(folder, python), "jupyter nbconvert --to html, no outputs"
-    if kind == "pdf":
-        return pdf_reference(folder, python), "pdfminer.six page text, running headers out"
-    raise ToolMissing(f"no reference renderer for {folder.name}")
+    if kind not in PYTHON_RENDERERS:
+        raise ToolMissing(f"no reference renderer for {folder.name}")
+    render, shown = PYTHON_RENDERERS[kind]
+    return render(folder, reference_python()), shown
 
 
 def recall(folder: Path, rendered: str, show: bool = False) -> tuple[float, int, int]:

@@ -173,3 +173,15 @@ def test_notebooks_give_markdown_and_code_cells_without_outputs() -> None:
     assert "```\nimport io, os, sys, types" in text
     assert 'print("hi, stdout")' in text
     assert "hi, stderr\n" not in text  # the stream output of that cell
+
+
+def test_the_recall_bench_says_why_a_set_has_no_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A renderer that cannot be had is named, and the set's recall is "not measured";
+    # neither case installs anything.
+    with pytest.raises(reading.ToolMissing, match="no reference renderer for odd-set"):
+        reading.reference(tmp_path / "odd-set")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no node, no npm
+    with pytest.raises(reading.ToolMissing, match="node and npm are not on PATH"):
+        reading.reference(CORPUS / "docusaurus-redux")
