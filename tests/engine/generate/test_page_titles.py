@@ -29,3 +29,16 @@ def test_links_without_text_show_the_linked_pages_title(tmp_path: Path) -> None:
         "Start with Setting up, then Daily use; the calls are in API reference. "
         "Titled: the setup." in text
     )
+
+
+def test_a_sphinx_doc_role_without_title_shows_the_linked_pages_title(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "guide" / "setup.rst").write_text("Setting things up\n=================\n\nGo.\n")
+    (docs / "index.rst").write_text(
+        "Home\n====\n\nRead :doc:`guide/setup` first, or :doc:`the guide <guide/setup>`, "
+        "or :doc:`missing/page`.\n"
+    )
+    index = [c for c in load_knowledge_base([docs]).chunks if c.source.endswith("index.rst")]
+    # (A page not in the knowledge base: its name, as before.)
+    assert index[0].text == "Read Setting things up first, or the guide, or page."
