@@ -311,7 +311,7 @@ def notebook_reference(folder: Path, python: Path) -> str:
 
 _PDF_PAGES = """
 import sys
-from pdfminer.high_level import extract_pages, extract_text
+from pdfminer.high_level import extract_text
 from pdfminer.pdfpage import PDFPage
 with open(sys.argv[1], "rb") as f:
     count = sum(1 for _ in PDFPage.get_pages(f))
