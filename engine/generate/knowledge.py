@@ -38,7 +38,7 @@ import stat
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .markup import (
     RST_MAX_CHARS,
@@ -49,6 +49,8 @@ from .markup import (
     notebook_blocks,
     rst_blocks,
 )
+from .page_titles import PageTitles
+from .pdf_text import page_blocks
 
 if TYPE_CHECKING:
     from .topics import TfIdf
@@ -379,7 +381,7 @@ def _read(
         elif suffix == ".jsonl":
             yield from _jsonl_blocks(lines, path, warnings)
         elif suffix in (".md", ".markdown", ".mdx"):
-            yield from markdown_blocks(lines)
+            yield from markdown_blocks(lines, PageTitles(path, root or path.parent))
         elif suffix in (".rst", ".rest"):
             yield from _rst_or_text(lines, path, root, notes)
         else:
@@ -526,13 +528,20 @@ def _pdf_blocks(path: BinaryIO) -> Iterator[Block]:
     except ImportError:
         raise _Skip("PDF needs pypdf, which is not installed (pip install pypdf)") from None
     try:
-        reader = PdfReader(path)
-        for page_number, page in enumerate(reader.pages, 1):
-            for paragraph in re.split(r"\n\s*\n", page.extract_text() or ""):
-                if paragraph.strip():
-                    yield Block(paragraph.strip(), page_number)
+        pages = [_page_text(page) for page in PdfReader(path).pages]
     except Exception as exc:  # pypdf raises many kinds on a damaged file
         raise _Skip(f"not a readable PDF ({exc})") from None
+    yield from page_blocks(pages)
+
+
+def _page_text(page: Any) -> str:
+    """The page's text as laid out (words spaced as printed, blank lines between
+    paragraphs); its plain extraction when the layout one fails on the page. The plain
+    one splits words where a PDF spaces letters out ("th e", "WIP O")."""
+    try:
+        return page.extract_text(extraction_mode="layout") or ""
+    except Exception:  # pypdf's layout mode fails on some pages that plain mode reads
+        return page.extract_text() or ""
 
 
 def _chunks(blocks: Iterable[Block], source: str) -> Iterator[Chunk]:

@@ -21,11 +21,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .shown_text import VERSION_WORDS, Notes, cross_reference_text
 
+if TYPE_CHECKING:
+    from .page_titles import PageTitles
+
 _URL = re.compile(r"<?\bhttps?://[^\s<>()\]]+>?")
+_CODE_TITLE = re.compile(r"\btitle=\"([^\"]*)\"")  # ``` py title="bubble_sort.py"
+_INLINE_HIGHLIGHT = re.compile(r"^#!\w[\w+-]*\s+")  # pymdownx.inlinehilite: `#!python x`
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 WINDOW_CHARS = 64 * 1024  # Markdown is parsed in windows of about this size
 HARD_WINDOW_CHARS = 1 << 20  # a window without a blank line is cut here
@@ -331,7 +336,16 @@ _MDX_LINE = re.compile(
     r"|--8<--.*|\{\*[ \t].*\*\}[ \t]*|\{/\*.*\*/\}[ \t]*|\[TOC\][ \t]*"
     r"|\([\w:./-]+\)=[ \t]*)$"  # MyST targets, (label)=
 )
-_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*[#.][^{}\n]*\}")
+_ATTRIBUTES = re.compile(  # { .class #id }, { style="color: red" }, {: width=300 }
+    # (a key=value list opens with a space or colon, or quotes its value: `{a=1}` is code)
+    r"[ \t]*\{(?::?[ \t]*[#.][^{}\n]*|(?::[ \t]*|[ \t]+)[\w-]+=[^{}\n]*"
+    r"|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*')[^{}\n]*)\}"
+)
+# Footnotes (Python-Markdown's, GitHub's): a reference `[^1]` is shown as a superscript
+# number (left out here), a definition `[^1]: text` (its body indented below) as a note
+# at the page's end (its text here, where it is written).
+_FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]+\]")
+_FOOTNOTE_DEFINITION = re.compile(r"^[ \t]*\[\^[^\]\s]+\]:")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple|twemoji)-[\w-]+:")
 _ANNOTATION = re.compile(r"[ \t]*(?:#|//|--|;|/\*|<!--)[ \t]*\(\d+\)!?[ \t]*(?:\*/|-->)?[ \t]*$")
 
@@ -389,6 +403,12 @@ def _block_markup(numbered: Iterable[tuple[int, str]]) -> Iterator[tuple[int, st
             yield number, body + end
             continue
         stripped = body.strip()
+        note = _FOOTNOTE_DEFINITION.match(body) if stripped[:2] == "[^" else None
+        if note:  # `[^1]: text` and its lines indented by 4: the note's text, as shown
+            markers.append(_lead(body) // 4 * 4)  # (`  [^1]:`: its body is at 4, not 6)
+            depth += 1
+            yield number, " " * _lead(body) + _inline_markup(body[note.end() :].strip()) + end
+            continue
         marker = _INDENTED_BLOCK.match(stripped) if stripped[:1] in "!?=" else None
         if marker:
             if marker.group(4):  # a content tab: its title
@@ -428,7 +448,10 @@ def _kind_name(kind: str) -> str:
 
 
 def _inline_markup(text: str) -> str:
-    """The text without attribute lists (`{ .class }`, `{#id}`) and icon shortcodes."""
+    """The text without attribute lists (`{ .class }`, `{#id}`), icon shortcodes and
+    footnote references (`[^1]`)."""
+    if "[^" in text:
+        text = _FOOTNOTE_REFERENCE.sub("", text)
     if "{" in text:
         text = _ATTRIBUTES.sub("", text)
     if ":" in text:
@@ -489,37 +512,61 @@ _ADMONITIONS = frozenset(
 )
 
 
-def _inline_text(token: Any) -> str:
+def _inline_text(token: Any, titles: PageTitles | None = None) -> str:
+    """An inline token's text as shown; `titles` gives a linked page's title (a link
+    without text, a `{doc}` role without one show it, as Sphinx does)."""
     out: list[str] = []
     autolink = 0
+    opened, href = 0, ""  # where the open link's text starts, and where it points
     for child in token.children or ():
         kind = child.type
         if kind == "text":
             if not autolink:
-                out.append(child.content)
+                out.append(_URL.sub("", child.content) if "://" in child.content else child.content)
         elif kind == "code_inline":
             role = _MYST_ROLE.search(out[-1]) if out else None
             if role:  # MyST's {role}`text`: the role's text, as Sphinx shows it
                 out[-1] = out[-1][: role.start()]
-                out.append(cross_reference_text(child.content, role.group(1).rsplit(":", 1)[-1]))
-            else:
-                out.append(child.content)
+                name = role.group(1).rsplit(":", 1)[-1]
+                if name == "doc" and "<" not in child.content:  # the page's title, else its path
+                    title = titles.title(child.content) if titles else None
+                    out.append(title or _link_target_text(child.content))
+                else:
+                    out.append(cross_reference_text(child.content, name))
+            else:  # as shown: a code span keeps its URLs; `#!python x` is x, highlighted
+                out.append(_INLINE_HIGHLIGHT.sub("", child.content))
         elif kind in ("softbreak", "hardbreak"):
             out.append("\n")
         elif kind == "image":
             out.append(child.content)  # its alt text
         elif kind == "link_open":
             autolink += child.markup == "autolink"
+            opened, href = len(out), str(child.attrGet("href") or "")
         elif kind == "link_close":
             autolink = max(0, autolink - (child.markup == "autolink"))
+            if not "".join(out[opened:]).strip():  # `[](page.md)`: MyST shows its target
+                title = titles.title(href) if titles else None
+                out.append(title or _link_target_text(href))
         elif kind == "html_inline" and child.content.lower().startswith("<br"):
             out.append("\n")
         # html_inline (tags), and anything else without text of its own: dropped
     text = "".join(out)
-    return "\n".join(" ".join(without_urls(line).split()) for line in text.split("\n")).strip()
+    return "\n".join(" ".join(line.split()) for line in text.split("\n")).strip()
 
 
-def _myst_directive(token: Any, line: int) -> Iterator[Block]:
+def _link_target_text(href: str) -> str:
+    """The text a link without any shows when its target is not a page of the knowledge
+    base: its path (`../guide/setup.md` -> `guide/setup.md`), as Sphinx shows a target it
+    cannot resolve. Nothing for a URL (URLs go) or an anchor of the page."""
+    if "://" in href or href.startswith(("mailto:", "#")):
+        return ""
+    path = href.split("#", 1)[0]
+    while path.startswith(("../", "./")):
+        path = path.split("/", 1)[1]
+    return path
+
+
+def _myst_directive(token: Any, line: int, titles: PageTitles | None) -> Iterator[Block]:
     """A MyST directive (```{note} Title): its title and content read as Markdown, code
     for a code directive, nothing for one a page does not show (`toctree`...)."""
     found = _MYST_DIRECTIVE.match(token.info.strip())
@@ -553,19 +600,21 @@ def _myst_directive(token: Any, line: int) -> Iterator[Block]:
         # The content is Markdown of its own, with MkDocs/MyST block markers of its own.
         numbered = enumerate(content.splitlines(keepends=True), first)
         inner = "".join(text for _, text in _block_markup(numbered))
-        yield from _markdown_window(inner, first)
+        yield from _markdown_window(inner, first, titles)
 
 
 def _blank_lines_before(code: str) -> int:
     return len(code) - len(code.lstrip("\n"))
 
 
-def markdown_blocks(lines: Iterable[str]) -> Iterator[Block]:
+def markdown_blocks(lines: Iterable[str], titles: PageTitles | None = None) -> Iterator[Block]:
+    """The blocks of a Markdown document; `titles` (page_titles.py) names the pages of
+    the knowledge base its links point at."""
     for start, text in _windows(lines):
-        yield from _markdown_window(text, start)
+        yield from _markdown_window(text, start, titles)
 
 
-def _markdown_window(text: str, start: int) -> Iterator[Block]:
+def _markdown_window(text: str, start: int, titles: PageTitles | None = None) -> Iterator[Block]:
     tokens = _markdown().parse(text)
     heading = 0
     lists = 0
@@ -592,7 +641,7 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
                 yield Block("\n".join(rows), table_line)
             table = None
         elif kind == "inline":
-            content = _inline_text(token)
+            content = _inline_text(token, titles)
             if table is not None:
                 if table:
                     table[-1].append(" ".join(content.split()))
@@ -602,9 +651,12 @@ def _markdown_window(text: str, start: int) -> Iterator[Block]:
             elif content:
                 yield Block(("- " + content) if lists else content, line)
         elif kind == "fence" and token.info.startswith("{"):
-            yield from _myst_directive(token, line)
+            yield from _myst_directive(token, line, titles)
         elif kind in ("fence", "code_block"):
             code = token.content.rstrip("\n")
+            title = _CODE_TITLE.search(token.info) if kind == "fence" else None
+            if title and title.group(1).strip():  # shown above the code (MkDocs Material)
+                yield Block(title.group(1).strip(), line)
             if code.strip():
                 # A fenced block's text starts on the line after its fence.
                 first = line + (kind == "fence") + _blank_lines_before(code)

@@ -76,7 +76,20 @@ def _interpreted(self: Any, rawsource: str, text: str, role: str, lineno: int) -
     if role_fn:
         found, more = role_fn(role, rawsource, text, lineno, self)
         return found, messages + more
-    return [nodes.literal(rawsource, role_text(text, role.rsplit(":", 1)[-1]))], []
+    name = role.rsplit(":", 1)[-1]
+    return [nodes.literal(rawsource, _page_title(text, name) or role_text(text, name))], []
+
+
+def _page_title(text: str, role: str) -> str | None:
+    """A `:doc:` without a title shows the linked page's title when it is a page of the
+    knowledge base (page_titles.py: read only from inside it), as Sphinx does."""
+    context = _context()
+    if role != "doc" or "<" in text or context.path is None:
+        return None
+    from .page_titles import PageTitles
+
+    root = context.root or context.path.parent
+    return PageTitles(context.path, root).title(utils.unescape(text).strip().lstrip("~!"))
 
 
 def sphinx_inliner() -> Any:

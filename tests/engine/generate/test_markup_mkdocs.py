@@ -69,6 +69,7 @@ def test_mkdocs_material_blocks_read_as_text_with_their_lines() -> None:
         ("Docker needs a volume.", 26, False),
         ("Options", 29, False),
         ("Click the gear here.", 31, False),
+        ("mkdocs.yml", 33, False),  # the code block's title, shown above it
         ("plugins:\n  - search", 34, True),
         ("- The annotation's text.", 38, False),
     ]
@@ -203,4 +204,51 @@ def test_myst_targets_and_cell_breaks_are_not_text() -> None:
         ("Intro", 2, False),
         ("First cell.", 4, False),
         ("Second cell.", 8, False),
+    ]
+
+
+FOOTNOTES = """\
+The default type is `note`[^1]:
+
+  [^1]:
+    Previously, some types had more than one qualifier.
+    Use [`abstract`](#+type:abstract) instead.
+
+Text after[^note].
+
+[^note]: A one-line note.
+"""
+
+
+def test_footnotes_keep_their_text_and_lose_their_markers() -> None:
+    # A definition's body is indented by 4 (Python-Markdown): text, not indented code.
+    assert _read(FOOTNOTES) == [
+        ("The default type is note:", 1, False),
+        ("Previously, some types had more than one qualifier.\nUse abstract instead.", 4, False),
+        ("Text after.", 7, False),
+        ("A one-line note.", 9, False),
+    ]
+
+
+def test_attribute_lists_with_values_and_inline_highlighting_are_out() -> None:
+    text = (
+        '- :material-circle:{ style="color: red" } `--md-code-hl-number-color`\n'
+        "- an image ![logo](logo.png){ width=300 } here\n\n"
+        "The `#!python range()` function; `{a=1}` in code stays.\n"
+    )
+    assert [b.text for b in markdown_blocks(text.splitlines(keepends=True))] == [
+        "- --md-code-hl-number-color",
+        "- an image logo here",
+        "The range() function; {a=1} in code stays.",
+    ]
+
+
+def test_a_link_without_text_shows_its_target_and_code_keeps_its_urls() -> None:
+    text = (
+        "Check out [](../tutorials/references.md) and [](#top) or [](https://x.org).\n\n"
+        "Write `[Book](https://jupyterbook.org)` for a link to https://x.org/y.\n"
+    )
+    assert [b.text for b in markdown_blocks(text.splitlines(keepends=True))] == [
+        "Check out tutorials/references.md and or .",
+        "Write [Book](https://jupyterbook.org) for a link to",
     ]
