@@ -196,15 +196,9 @@ def dataset_errors(text: str, out: Path) -> list[str]:
     from ..spec.document import analyze
     from ..spec.kinds import FileKind
     from ..spec.problems import Severity
-    from ..spec.scenario_analysis import keep_scenarios
-    from ..spec.workspace import load_workspace
+    from .project import open_project
 
-    workspace = load_workspace(out.absolute())
-    keep_scenarios(False)  # only the problems are wanted
-    try:
-        document = analyze(text, str(out), workspace, kind=FileKind.DATASET)
-        return [
-            p.format(str(out)) for p in document.every_problem() if p.severity is Severity.ERROR
-        ]
-    finally:
-        keep_scenarios(True)  # the CLI's default (main() called in-process by tests)
+    workspace = open_project([out.absolute()]).workspace
+    # Only the problems are wanted: the runnable scenarios are not built (keep=False).
+    document = analyze(text, str(out), workspace, kind=FileKind.DATASET, keep=False)
+    return [p.format(str(out)) for p in document.every_problem() if p.severity is Severity.ERROR]
