@@ -173,8 +173,9 @@ def _write_drafts(spans: list[Any], out: Path, force: bool, *, require: bool) ->
         print(f"error: {os_problem(out, exc)}", file=sys.stderr)
         return EXIT_INVALID
     print(
-        f"wrote {len(made.rows)} draft scenario(s) from {made.traces} trace(s) to {out} "
-        f"(`checkspec run {out} --include-drafts` replays them)",
+        f"wrote {len(made.rows)} draft scenario(s) from {made.traces} trace(s) to {out}"
+        "; they hold no checks yet: add them (on the answer, and on what the agent did: "
+        f"trace.annotations.captured), then `checkspec run {out} --include-drafts` replays them",
         file=sys.stderr,
     )
     return EXIT_OK

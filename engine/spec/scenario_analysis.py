@@ -499,12 +499,15 @@ def _record(
         entry.rebuild = partial(_rebuilt_record, node, ctx, index, dataset_name)
     elif not has_errors(problems):
         description = node.value.get("description")
+        # A row's annotations are its trace's (DatasetScenario.annotations; the Hub's rows,
+        # and what `traces import` keeps of what an agent did: annotations.captured).
+        given = node.value.get("annotations")
         entry.scenario = Scenario.model_construct(
             name=entry.name,
             description=description if isinstance(description, str) else None,
             target=ctx.target,
             tags=entry.tags,
-            annotations={},
+            annotations=dict(given) if isinstance(given, dict) else {},
             steps=steps,
             comments=[],  # given: model_construct inspects a default factory on each call
         )

@@ -144,8 +144,25 @@ def test_the_drafts_replay_with_no_target_and_record_shows_drift_against_the_age
     assert listed.returncode == 0 and "prod.dataset.jsonl::#0" in listed.stdout
     # A reviewer adds a check to the draft.
     (row,) = rows(dataset)
+    # A reviewer adds checks to the draft: on its answer, and on what the agent did (kept
+    # in the row's annotations, which a replay gives its trace).
+    captured = "trace.annotations.captured[0]"
     row["interactions"][0]["checks"] = [
-        {"identifier": "string_matching", "params": {"keyword": "ships tomorrow"}}
+        {"identifier": "string_matching", "params": {"keyword": "ships tomorrow"}},
+        {
+            "identifier": "equals",
+            "params": {
+                "target_key": f"{captured}.tools_called[0]",
+                "expected_value": "lookup_order",
+            },
+        },
+        {
+            "identifier": "equals",
+            "params": {
+                "target_key": f"{captured}.tool_calls[0].arguments.order_id",
+                "expected_value": "A123",
+            },
+        },
     ]
     dataset.write_text(json.dumps(row) + "\n", encoding="utf-8")
     asked = len(stub.chat_requests)

@@ -44,6 +44,7 @@ CHECKSPEC = Path(sys.executable).with_name("checkspec")
 # Commands of the docs that are not run here, each with why (matched on the command's words).
 SKIPPED: dict[str, str] = {
     "checkspec view": "serves the history until Ctrl-C (tests/engine/html/test_html_viewer.py drives it)",
+    "checkspec traces collect": "receives spans until Ctrl-C (tests/cli/test_traces.py drives it)",
     "--from-run": "needs a kept run of a live target's judged answer (tests/cli/test_calibrate_cli.py)",
     "--prompt": "needs a reworded judge prompt file of the reader's own",
 }
@@ -169,6 +170,9 @@ def _workspace(tmp_path: Path) -> Path:
     shutil.copytree(EXAMPLES, work, ignore=shutil.ignore_patterns(".checkspec", "__pycache__"))
     for alias, folder in ALIASES.items():
         (work / alias).symlink_to(folder, target_is_directory=True)
+    # The spans the docs' `checkspec traces import` reads: what a real exporter wrote.
+    for spans in ("spans.jsonl", "more-spans.json"):
+        shutil.copy(REPO / "tests" / "data" / "traces" / spans, work / spans)
     return work
 
 
