@@ -72,6 +72,7 @@ async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
 ) -> None:
     uri = open_file(client, workspace / "tone.scenario.yaml", SPEC)
     asked = len(stub.chat_requests)  # other tests of the module may have asked before
+    shown = len(client.messages)  # and calibrated before (their messages are theirs)
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
@@ -86,7 +87,7 @@ async def test_the_lens_calibrates_the_file_and_hover_then_shows_it(
     assert judge["confusion"] == {"tp": 0, "fp": 1, "fn": 0, "tn": 0}
     assert judge["agreement"] == 0.0 and judge["model"] == "openai/judge"
     assert "labelled pass, judge said fail: It is rude." in answer["text"]
-    said = [m.message for m in client.messages if m.message.startswith("Calibration")]
+    said = [m.message for m in client.messages[shown:] if m.message.startswith("Calibration")]
     assert said == [
         "Calibration: llm_judge @ openai/judge [inline:"
         + judge["prompt"].split(":")[1]
