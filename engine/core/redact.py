@@ -28,15 +28,17 @@ from __future__ import annotations
 import base64
 import html
 import json
-import logging
 import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    import logging
 
 MIN_SECRET_LENGTH = 8
 _SHOWN_TAIL_FROM = 12  # a secret at least this long keeps its last four characters shown
@@ -202,9 +204,11 @@ def redact(text: str) -> str:
     return current().text(text)
 
 
-class RedactingFilter(logging.Filter):
+class RedactingFilter:
     """A log handler's filter that masks secrets in each record's message and traceback
-    (put on the handler: a logger's own filter does not see its children's records)."""
+    (put on the handler: a logger's own filter does not see its children's records). Any
+    object with `filter(record)` is one (logging's own `Filter` class is not needed): so
+    the CLI, which redacts every command's streams, does not import logging to start."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         redactor = current()
@@ -213,6 +217,8 @@ class RedactingFilter(logging.Filter):
         except Exception:  # a bad format: the handler reports it, as without the filter
             return True
         if record.exc_info and not record.exc_text:
+            import logging
+
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         record.msg, record.args = redactor.text(message), ()
         if record.exc_text:
