@@ -145,23 +145,11 @@ def any_value(value: Any, where: str, depth: int = 0) -> Any:
         if key in value:
             return bool(value[key])
     for key in ("intValue", "int_value"):
-        if key in value:
-            found = value[key]
-            if isinstance(found, int | str) and not isinstance(found, bool):
-                try:
-                    return int(found)
-                except ValueError:
-                    pass
-            raise OtlpError(f"{where}.{key}", f"expected a whole number, got {str(found)[:80]!r}")
+        if key in value:  # a string in OTLP/JSON (64 bits), a number from some exporters
+            return _number(value[key], int, (int, str), f"{where}.{key}", "a whole number")
     for key in ("doubleValue", "double_value"):
         if key in value:
-            found = value[key]
-            if isinstance(found, int | float | str) and not isinstance(found, bool):
-                try:
-                    return float(found)
-                except ValueError:
-                    pass
-            raise OtlpError(f"{where}.{key}", f"expected a number, got {str(found)[:80]!r}")
+            return _number(value[key], float, (int, float, str), f"{where}.{key}", "a number")
     for key in ("arrayValue", "array_value"):
         if key in value:
             items = _mapping(value[key], f"{where}.{key}").get("values") or []
@@ -179,6 +167,17 @@ def any_value(value: Any, where: str, depth: int = 0) -> Any:
         if key in value:
             return str(value[key])
     raise OtlpError(where, f"not an AnyValue (keys {', '.join(sorted(value))[:80]})")
+
+
+def _number(found: Any, make: type, given: tuple[type, ...], where: str, what: str) -> Any:
+    """`found` made a number by `make` (int or float) when it is one of the `given` types
+    (never a bool) and reads as one; else refused at `where`."""
+    if isinstance(found, given) and not isinstance(found, bool):
+        try:
+            return make(found)
+        except ValueError:
+            pass
+    raise OtlpError(where, f"expected {what}, got {str(found)[:80]!r}")
 
 
 def attributes(items: Any, where: str, depth: int = 0) -> dict[str, Any]:

@@ -193,10 +193,10 @@ def make_receiver(
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    return HeadFirstServer(
-        (host.strip("[]"), port),
+    return HeadFirstServer.on(
+        host,
+        port,
         Handler,
-        family=socket.AF_INET6 if ":" in host else socket.AF_INET,
         backlog=BACKLOG,
         head_deadline=head_deadline,
         max_head_bytes=MAX_HEAD_BYTES,

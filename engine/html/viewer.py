@@ -282,10 +282,10 @@ def make_server(
         def log_message(self, format: str, *args: Any) -> None:
             pass  # quiet: the URL printed at start is what the user needs
 
-    server = HeadFirstServer(
-        (host.strip("[]"), port),
+    server = HeadFirstServer.on(
+        host,
+        port,
         Handler,
-        family=socket.AF_INET6 if ":" in host else socket.AF_INET,
         backlog=BACKLOG,
         head_deadline=head_deadline,
         max_head_bytes=MAX_HEAD_BYTES,

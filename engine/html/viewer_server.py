@@ -113,6 +113,15 @@ class HeadFirstServer:
 
     # The loop: accept, read heads, close what is late.
 
+    @classmethod
+    def on(
+        cls, host: str, port: int, handler: type[HeadFirstHandler], **limits: Any
+    ) -> HeadFirstServer:
+        """Listening on `host` (an IPv6 address with or without its brackets) and `port`,
+        with the limits of the constructor."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return cls((host.strip("[]"), port), handler, family=family, **limits)
+
     def serve_forever(self, poll_interval: float = 0.5) -> None:
         self._stop.clear()
         self._stopped.clear()

@@ -129,19 +129,19 @@ def get_default_generator() -> Any:
     """
     settings = snapshot.effective()
     resolved = _snapshot_generator(settings)
-    default = settings.default_generator
-    if settings.in_run:
-        if isinstance(default, Generator):
-            return resolved.merged_over(default)
-        if default is not None and not resolved.model:
-            return default
-        return resolved
+    return _with_code_default(resolved, settings.default_generator, Generator, settings.in_run)
+
+
+def _with_code_default(resolved: Any, default: Any, kind: type[Any], in_run: bool) -> Any:
+    """The settings' model (`resolved`) with the one set in code (set_default_*): in a run,
+    the run's settings over the code's (an object of another library when the settings
+    name no model); outside one, the code's over the environment's (secrets stay in the
+    environment: a model set in code still gets its key)."""
     if default is None:
         return resolved
-    if not isinstance(default, Generator):
-        return default
-    # Secrets stay in the environment: a model set in code still gets its key.
-    return default.merged_over(resolved)
+    if not isinstance(default, kind):
+        return resolved if in_run and resolved.model else default
+    return resolved.merged_over(default) if in_run else default.merged_over(resolved)
 
 
 def resolve_generator(own: Any) -> Any:
@@ -183,17 +183,7 @@ def get_default_embedding_model() -> Any:
         )
     )
     default = settings.default_embedding_model
-    if settings.in_run:
-        if isinstance(default, EmbeddingModel):
-            return resolved.merged_over(default)
-        if default is not None and not resolved.model:
-            return default
-        return resolved
-    if default is None:
-        return resolved
-    if not isinstance(default, EmbeddingModel):
-        return default
-    return default.merged_over(resolved)
+    return _with_code_default(resolved, default, EmbeddingModel, settings.in_run)
 
 
 # -- fields that take a generator / embedding model -------------------------------------
