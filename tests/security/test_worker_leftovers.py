@@ -105,11 +105,19 @@ def test_no_process_of_a_run_survives_the_cli(tmp_path: Path) -> None:
 def test_the_sweep_kills_only_what_carries_the_pools_mark() -> None:
     """A session id outlives its leader and may be reused: a process of a known session
     without the mark of this pool (`CHECKSPEC_WORKER_PARENT=<pid>`) is left alone."""
-    sleep = [sys.executable, "-c", "import time; time.sleep(60)"]
-    stranger = subprocess.Popen(sleep, start_new_session=True)
-    marked_env = {**os.environ, wire.PARENT_VARIABLE: str(os.getpid())}
-    ours = subprocess.Popen(sleep, start_new_session=True, env=marked_env)
+    sleep = [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(60)"]
+    # Environments of their own: what the test process holds (coverage's start-up, a
+    # variable an earlier test left) must not decide whether they start.
+    plain = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    marked = {**plain, wire.PARENT_VARIABLE: str(os.getpid())}
+    stranger, ours = (
+        subprocess.Popen(sleep, start_new_session=True, env=env, stdout=subprocess.PIPE, text=True)
+        for env in (plain, marked)
+    )
     try:
+        # Both are running (not still starting, not dead at start) before the sweep looks.
+        for child in (stranger, ours):
+            assert child.stdout is not None and child.stdout.readline() == "up\n"
         killed = leftovers.sweep({stranger.pid, ours.pid})
         assert killed == [ours.pid]
         assert ours.wait(timeout=10) < 0 and stranger.poll() is None
