@@ -113,23 +113,9 @@ def test_a_non_loopback_host_is_warned_about(two_runs: Path) -> None:
 
 def test_an_empty_history_lists_no_runs_and_makes_no_database(tmp_path: Path) -> None:
     (tmp_path / "checkspec.yaml").write_text("{}\n", encoding="utf-8")
-    process = subprocess.Popen(
-        [*CLI, "view", "--port", "0"],
-        preexec_fn=default_sigint,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, host, port, token = start_view(tmp_path)
     try:
-        assert process.stdout is not None
-        found = re.search(
-            r"http://(127\.0\.0\.1):(\d+)/\?token=([\w-]+)", process.stdout.readline()
-        )
-        assert found
-        status, body = _get(
-            found.group(1), int(found.group(2)), "/api/runs?limit=x", found.group(3)
-        )
+        status, body = _get(host, port, "/api/runs?limit=x", token)
         assert status == 200 and json.loads(body) == {"runs": []}
         assert not (tmp_path / ".checkspec" / "history.db").exists()
         process.send_signal(signal.SIGINT)
