@@ -261,7 +261,6 @@ class Project:
         from .outcome import LeftOut
         from .session import runs
 
-        refusals: list[str] = []
         tagged = [
             (d, e)
             for d in documents
@@ -314,7 +313,7 @@ class Project:
             )
             todo = mine
         found.entries = todo
-        return found, refusals
+        return found, []
 
     def _last_failed(self, todo: list[Pair], notes: list[str]) -> list[Pair]:
         """The scenarios that failed last time; all of them (with a note) when none did."""
