@@ -112,10 +112,6 @@ class RunSession:
             return self.project.identity(path, entry)
         return scenario_identity(path, entry, self.root or Path.cwd())
 
-    def entry_of(self, key: int) -> ScenarioEntry:
-        """The scenario a job's key is of."""
-        return self.todo[key // self.repeat][1]
-
     async def results(
         self, on_job: Callable[[ScenarioRun], None] | None = None
     ) -> AsyncIterator[tuple[int, ScenarioRun]]:

@@ -96,11 +96,6 @@ def _untrusted(config_path: Path) -> Workspace | None:
     return Workspace(root=config_path.parent, config_path=config_path, problems=[problem])
 
 
-def load_workspace(spec_path: Path) -> Workspace:
-    """The workspace of one spec file (`find_workspace` of it), read now."""
-    return find_workspace([spec_path])
-
-
 def read_workspace(config_path: Path) -> Workspace:
     """The workspace of one checkspec.yaml, read now (its reader keeps it: the project's
     `Workspaces`, per front end, not a module global)."""

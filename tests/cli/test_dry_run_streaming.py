@@ -15,7 +15,7 @@ from checkspec.engine.curate.select import query_words, searchable
 from checkspec.engine.scenarios.estimate import plan_run
 from checkspec.engine.settings import run_settings, use_settings
 from checkspec.engine.spec.status import is_draft
-from checkspec.engine.spec.workspace import load_workspace
+from checkspec.engine.spec.workspace import find_workspace
 from tests.support.cli import run_main
 from tests.support.hub_rows import varied_row
 from tests.support.project_files import load_file
@@ -40,7 +40,7 @@ def _every_scenario_at_once(project: Path, drafts: bool) -> dict[str, tuple[int,
         for e in document.scenarios
         if e.scenario is not None and (drafts or not is_draft(e))
     ]
-    settings = run_settings(load_workspace(project))
+    settings = run_settings(find_workspace([project]))
     with use_settings(settings):
         plan = asyncio.run(plan_run(scenarios))
     return {m: (c.calls, c.cached, c.prompt_tokens) for m, c in plan.models.items()}

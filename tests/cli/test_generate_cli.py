@@ -10,7 +10,7 @@ import yaml
 
 from checkspec.engine.cli.main import main
 from checkspec.engine.spec.document import analyze
-from checkspec.engine.spec.workspace import load_workspace
+from checkspec.engine.spec.workspace import find_workspace
 from tests.support.generate_helpers import knowledge_base, model_fixture  # noqa: F401 (the fixture)
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub
 
@@ -26,7 +26,7 @@ def dataset(path: Path) -> dict:
 
 
 def problems(path: Path) -> list[str]:
-    document = analyze(path.read_text(), str(path), load_workspace(path))
+    document = analyze(path.read_text(), str(path), find_workspace([path]))
     return [p.format(str(path)) for p in document.every_problem()]
 
 

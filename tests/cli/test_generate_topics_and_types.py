@@ -14,7 +14,7 @@ from checkspec.engine.cli.main import main
 from checkspec.engine.generate.constants import DEFAULT_MIX, QUESTION_TYPE_NAMES
 from checkspec.engine.generate.knowledge import load_knowledge_base
 from checkspec.engine.spec.document import analyze
-from checkspec.engine.spec.workspace import load_workspace
+from checkspec.engine.spec.workspace import find_workspace
 from tests.support.generate_helpers import model_fixture  # noqa: F401 (the fixture)
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub
 from tests.support.real_docs import CODE_WORDS, MARKUP_WORDS, real_docs
@@ -32,7 +32,7 @@ def topics_json(docs: Path, capsys: pytest.CaptureFixture[str], *args: str) -> l
 
 
 def scenarios(path: Path) -> list[dict]:
-    document = analyze(path.read_text(), str(path), load_workspace(path))
+    document = analyze(path.read_text(), str(path), find_workspace([path]))
     assert document.every_problem() == []
     return yaml.safe_load(path.read_text())["scenarios"]
 

@@ -22,7 +22,7 @@ from checkspec.engine.catalog import (
 from checkspec.engine.judges.groundedness import Groundedness
 from checkspec.engine.schema_gen import CATALOG_FILE
 from checkspec.engine.settings import Settings, editor_overrides, resolve_settings
-from checkspec.engine.spec.workspace import find_config, load_workspace
+from checkspec.engine.spec.workspace import find_config, find_workspace
 from checkspec.engine.spec.workspace_config import WorkspaceConfig
 from tests.support.paths import REPO
 
@@ -98,7 +98,7 @@ def test_checkspec_yml_is_a_workspace_config(tmp_path: Path) -> None:
     spec.parent.mkdir()
     spec.write_text("name: n\nsteps: []\n", encoding="utf-8")
     assert find_config(spec) == tmp_path / "checkspec.yml"
-    settings = resolve_settings(load_workspace(spec))
+    settings = resolve_settings(find_workspace([spec]))
     assert (settings.model, settings.concurrency) == ("openai/x", 3)
 
 

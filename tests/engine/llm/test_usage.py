@@ -250,10 +250,10 @@ def test_the_budget_holds_across_workers(tmp_path: Path, executor: str) -> None:
 
 def test_max_cost_comes_from_checkspec_yaml_and_the_environment(tmp_path: Path) -> None:
     from checkspec.engine.settings import ConfigUnreadable, resolve_settings, run_settings
-    from checkspec.engine.spec.workspace import load_workspace
+    from checkspec.engine.spec.workspace import find_workspace
 
     (tmp_path / "checkspec.yaml").write_text("max_cost: 2.5\n")
-    workspace = load_workspace(tmp_path)
+    workspace = find_workspace([tmp_path])
     assert resolve_settings(workspace).max_cost == 2.5
     os.environ["CHECKSPEC_MAX_COST"] = "0.75"
     try:

@@ -25,7 +25,7 @@ from tests.support.cli import run_main
 ROOT = Path(__file__).resolve().parents[3]
 # What searches the file system for a workspace, and what opens a project or an index of
 # workspaces (each a front end's one place to do so).
-DISCOVERY = {"find_workspace", "load_workspace", "find_config_for", "find_config"}
+DISCOVERY = {"find_workspace", "find_config_for", "find_config"}
 OPENERS = {"Project.open", "Workspaces"}
 HOME = {"engine/spec/workspace.py", "engine/runs/project.py"}
 FRONT_ENDS = ("engine/cli/", "engine/pytest_plugin.py", "server/lsp/")

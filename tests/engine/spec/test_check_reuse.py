@@ -116,13 +116,13 @@ def test_a_check_in_a_scenario_holding_an_alias_is_not_reused() -> None:
 
 
 def test_custom_checks_are_part_of_the_context() -> None:
-    from checkspec.engine.spec.workspace import load_workspace
+    from checkspec.engine.spec.workspace import find_workspace
 
     check = "    - kind: custom_mentions_refund_window\n"
     text = "name: s\nscenarios:\n" + _scenario("a", check)
     alone = _seen(analyze(text, "s.suite.yaml", Workspace(), keep=False))
     assert [p[1] for p in alone[0]] == ["unknown-custom-check"]
-    workspace = load_workspace(ROOT / "examples" / "checkspec.yaml")
+    workspace = find_workspace([ROOT / "examples" / "checkspec.yaml"])
     assert "custom_mentions_refund_window" in workspace.custom_checks
     defined = _reused(text, "s.suite.yaml", workspace)
     assert defined == _fresh(text, "s.suite.yaml", workspace)
