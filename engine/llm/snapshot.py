@@ -10,10 +10,9 @@ in-process tests, a notebook) each see their own, and asyncio tasks and `to_thre
 inherit it; no setting is written into module globals at run time.
 
 The environment is read in one place, `environment_values` (through
-engine/core/environment.py, the one reader of the process's environment; the resolver
-calls it;
-`from_environment` too, for the snapshot of library use without a run: `Suite.run` in a
-script, a check called directly). `held_secrets` reads it too, for the secrets every
+engine/core/environment.py, the one reader of the process's environment): the resolver
+calls it, and `from_environment` too, for the snapshot of library use without a run
+(`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for the secrets every
 output masks (engine/core/redact.py takes them from here); the one global written at run
 time is the set of secrets settings brought (`remember_secrets`), masked for the rest of
 the process.
