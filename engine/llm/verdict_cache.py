@@ -50,6 +50,10 @@ class CacheConfig:
 
 
 _connections: dict[tuple[int, Path], sqlite3.Connection] = {}
+# The file each connection opened, as (device, inode): a connection that meets damage
+# moves the file aside only while that same file is still the one at the path; another
+# connection may have moved it and started a new cache there already.
+_opened_as: dict[sqlite3.Connection, tuple[int, int]] = {}
 _lock = threading.Lock()
 
 
@@ -144,7 +148,14 @@ def _db() -> sqlite3.Connection | None:
         except (OSError, sqlite3.Error):
             return None
         _connections[slot] = db
+        with contextlib.suppress(OSError):
+            _opened_as[db] = _identity(folder / FILE_NAME)
         return db
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    status = path.stat()
+    return status.st_dev, status.st_ino
 
 
 def _open(path: Path) -> sqlite3.Connection:
@@ -174,27 +185,33 @@ def _corrupted(db: sqlite3.Connection, exc: sqlite3.DatabaseError) -> None:
         for slot, known in list(_connections.items()):
             if known is db:
                 del _connections[slot]
+        opened_as = _opened_as.pop(db, None)
     with contextlib.suppress(sqlite3.Error):
         db.close()
     folder = _current().folder
     if folder is not None:
-        repair(folder, force=True)
+        repair(folder, force=True, only=opened_as)
 
 
-def repair(folder: Path | str, *, force: bool = False) -> str | None:
+def repair(
+    folder: Path | str, *, force: bool = False, only: tuple[int, int] | None = None
+) -> str | None:
     """Check the cache file in `folder`; one that cannot be read as this cache is moved
     aside (`verdicts.sqlite.corrupt-<time>`) and the warning naming it returned (None:
     nothing to say). Concurrent callers move a file aside once: the file is checked again
-    under a lock. `force`: a query found it corrupt already."""
+    under a lock. `force`: a query found it corrupt already; `only`: the (device, inode)
+    of the file it found corrupt, left alone if that file is no longer the one there."""
     folder = Path(folder)
     path = folder / FILE_NAME
     if not path.exists():
         return None
     try:
         with _file_lock(folder):
+            if only is not None and _identity(path) != only:
+                return None  # moved aside already; what is there now is a new cache
             if not force and _readable(path):
                 return None
-            aside = path.with_name(f"{FILE_NAME}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
+            aside = _aside_name(path)
             os.replace(path, aside)
             for suffix in ("-wal", "-shm"):  # the journal of the old file, not of the new
                 with contextlib.suppress(OSError):
@@ -204,6 +221,17 @@ def repair(folder: Path | str, *, force: bool = False) -> str | None:
     return (
         f"warning: the verdict cache {path} could not be read; moved to {aside.name}, starting anew"
     )
+
+
+def _aside_name(path: Path) -> Path:
+    """`verdicts.sqlite.corrupt-<time>`, with a counter if that name is taken: a file
+    moved aside earlier in the same second is kept, not replaced."""
+    stem = f"{FILE_NAME}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}"
+    aside, number = path.with_name(stem), 1
+    while aside.exists():
+        number += 1
+        aside = path.with_name(f"{stem}-{number}")
+    return aside
 
 
 def _readable(path: Path) -> bool:

@@ -70,6 +70,21 @@ def test_a_page_damaged_under_a_reader_is_met_by_a_query_and_moved_aside(cache: 
     assert verdict_cache.get("new") == "after" and db_file.exists()
 
 
+def test_files_moved_aside_in_the_same_second_are_all_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verdict_cache.time, "strftime", lambda _format: "20261207T120000")
+    for text in (b"first damaged file", b"second damaged file"):
+        (tmp_path / "verdicts.sqlite").write_bytes(text * 100)
+        assert verdict_cache.repair(tmp_path) is not None
+    kept = asides(tmp_path)
+    assert [path.name for path in kept] == [
+        "verdicts.sqlite.corrupt-20261207T120000",
+        "verdicts.sqlite.corrupt-20261207T120000-2",
+    ]
+    assert kept[0].read_bytes().startswith(b"first") and kept[1].read_bytes().startswith(b"second")
+
+
 def test_a_stored_value_that_is_not_json_reads_as_a_miss(cache: Path) -> None:
     verdict_cache.put("k", "fine")
     with sqlite3.connect(cache / "verdicts.sqlite") as other:
