@@ -10,10 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-import os
 import re
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -25,7 +22,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from checkspec.engine.history.store import HistoryStore, history_path
-from tests.support.cli import run_main
+from tests.support.cli import Done, run_main
 from tests.support.openai_stub import (
     GenerationAnswers,
     OpenAIStub,
@@ -34,7 +31,6 @@ from tests.support.openai_stub import (
     running_stub,
 )
 
-CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 VERDICT = OpenAIStub.verdict(True, "It apologises.")
 IN_PRICE, OUT_PRICE = 0.001, 0.002
 CONFIG = f"""model: openai/judge
@@ -111,12 +107,11 @@ def sent(answers: Answers, since: int = 0, cached: int = 0) -> Numbers:
     )
 
 
-def checkspec(root: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("CHECKSPEC_", "OPENAI_"))}
-    env = {**clean, "CHECKSPEC_API_BASE": stub.base_url, "CHECKSPEC_API_KEY": "sk-test"}
-    return subprocess.run(
-        [*CLI, *args], cwd=root, capture_output=True, text=True, timeout=300, env=env
-    )
+def checkspec(root: Path, stub: OpenAIStub, *args: str) -> Done:
+    """The command in this process (tests/support/cli.py); the stand-in counts what it
+    receives all the same."""
+    env = {"CHECKSPEC_API_BASE": stub.base_url, "CHECKSPEC_API_KEY": "sk-test"}
+    return run_main(root, *args, env=env, unset=("CHECKSPEC_", "OPENAI_"))
 
 
 def embedded(page: str) -> Any:
@@ -153,7 +148,7 @@ def junit_numbers(path: Path) -> tuple[Numbers, Numbers]:
     return found[0], found[1]
 
 
-def every_sink(root: Path, ran: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+def every_sink(root: Path, ran: Done) -> dict[str, Any]:
     """The numbers of the run just made, read from each report: `ran` wrote r.json and
     kept the run in the history; the history's page and a JUnit file are rendered from
     them by the CLI (in this process: they send nothing)."""
@@ -190,7 +185,7 @@ def every_sink(root: Path, ran: subprocess.CompletedProcess[str]) -> dict[str, A
     }
 
 
-def assert_reported(root: Path, ran: subprocess.CompletedProcess[str], expected: Numbers) -> None:
+def assert_reported(root: Path, ran: Done, expected: Numbers) -> None:
     assert ran.returncode == 0, ran.stderr
     found = every_sink(root, ran)
     for sink in (
@@ -216,7 +211,7 @@ def judged(tmp_path: Path) -> Iterator[tuple[Path, OpenAIStub, Answers]]:
         yield tmp_path, stub, answers
 
 
-def run(root: Path, stub: OpenAIStub, *args: str) -> subprocess.CompletedProcess[str]:
+def run(root: Path, stub: OpenAIStub, *args: str) -> Done:
     return checkspec(root, stub, "run", ".", "--format", "json", "-o", "r.json", *args)
 
 
