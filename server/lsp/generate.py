@@ -40,8 +40,8 @@ async def generate(ls: Host, *args: Any) -> dict[str, Any]:
 
     from ..analysis.generate_actions import command_line, output_uri
 
-    request = args[0] if len(args) == 1 else None
-    made = command_line(request)  # type: ignore[arg-type]
+    given = args[0] if len(args) == 1 else None
+    made = command_line(given)  # type: ignore[arg-type]
     if isinstance(made, str):
         return {"status": "error", "error": made}
     _, output = made
@@ -49,9 +49,10 @@ async def generate(ls: Host, *args: Any) -> dict[str, Any]:
     if root is not None and not os.path.isabs(output):
         output = os.path.join(root, output)
     output = os.path.abspath(output)
+    request: dict[str, Any] = dict(given or {})  # command_line checked it is a mapping
     if root is not None:  # the request's relative paths are the workspace folder's
-        request = {**request, **_absolute(request, root)}  # type: ignore[dict-item]
-    task = _task(ls, request, output)  # type: ignore[arg-type]
+        request.update(_absolute(request, root))
+    task = _task(ls, request, output)
     answer: dict[str, Any] = {"output": output_uri(output)}
     if isinstance(task, str):
         return {**answer, "status": "error", "error": task}
