@@ -323,3 +323,30 @@ async def test_an_endpoint_that_does_not_answer_is_an_error_naming_it(
     assert result["status"] == "error", result
     assert f"127.0.0.1:{port}" in result["error"], result
     assert not out.exists()
+
+
+async def test_cancelling_the_progress_stops_the_generation_with_nothing_written(
+    client: LanguageClient, workspace: Path, stub: Any
+) -> None:
+    """The notification's cancel button (`window/workDoneProgress/cancel` of its token)
+    stops the worker as `$/cancelRequest` does."""
+    server, answers = stub
+    answers.latency = 2.0
+    out = workspace / "progress-cancelled.dataset.yaml"
+    client.progress_reports.setdefault("gen-progress-cancel", [])
+    sent = len(server.chat_requests)
+    request = {"preset": "impatient_customer", "output": str(out), "count": 10, "seed": 11}
+    run = asyncio.ensure_future(
+        execute(client, "checkspec.generate", request, work_done_token="gen-progress-cancel")
+    )
+    try:
+        await _when_asked(server, sent)
+        client.protocol.notify(
+            types.WINDOW_WORK_DONE_PROGRESS_CANCEL,
+            types.WorkDoneProgressCancelParams(token="gen-progress-cancel"),
+        )
+        result = await asyncio.wait_for(run, 60)
+    finally:
+        answers.latency = 0.0
+    assert result["status"] == "cancelled", result
+    assert not out.exists()
