@@ -148,21 +148,6 @@ class Resolved:
     origins: Mapping[str, str]  # name -> `checkspec.yaml:3`, `CHECKSPEC_MODEL`, `--model`...
 
 
-def resolved_to_json(resolved: Resolved) -> bytes:
-    """`resolved` as JSON, for a process of ours that takes it as a value (the language
-    server's generate hands its settings to the child this way: data, never pickle)."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Resolved).dump_json(resolved)
-
-
-def resolved_from_json(data: bytes | str) -> Resolved:
-    """What `resolved_to_json` wrote, validated (pydantic.ValidationError otherwise)."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(Resolved).validate_json(data)
-
-
 def resolve(
     workspace: Workspace | None = None,
     *,

@@ -11,7 +11,6 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +190,6 @@ def add_parser(commands: Any) -> None:
         default="auto",
         help="progress on stderr: a bar on a terminal (auto), JSON lines (json), none",
     )
-    # The language server's entry: the settings it resolved for the workspace (the
-    # editor's included, with their origins) come as a value on stdin, not as variables.
-    gen.add_argument(
-        "--settings-from-stdin",
-        action="store_true",
-        help="the language server's: take the settings it resolved from stdin (JSON, as it "
-        "writes them) instead of resolving them here",
-    )
 
 
 def _examples(args: argparse.Namespace) -> list[Any]:
@@ -323,17 +314,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     if args.name_topics and not args.list_topics:
         return _error("--name-topics goes with --list-topics")
     flags = {"model": args.model, "embedding_model": args.embedding_model}
-    origins = None
-    if args.settings_from_stdin:
-        try:
-            given = settings_given()
-        except Exception as exc:  # not what the server writes: said, not a traceback
-            return _error(f"--settings-from-stdin: {exc}")
-        flagged = {k: v for k, v in flags.items() if v}
-        settings = replace(given.settings, **flagged, **({"cache": False} if args.no_cache else {}))
-        origins = given.origins
-    else:
-        settings = run_settings(workspace, cache=False if args.no_cache else None, **flags)
+    settings = run_settings(workspace, cache=False if args.no_cache else None, **flags)
     scope.enter_context(use_settings(settings))  # the model, key, cache and prices of this run
     generator = get_default_generator()
     if getattr(generator, "model", None):
@@ -371,7 +352,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         from ..runs.models import setting_problems
 
         names = ["model", "embedding_model"] if embedding is not None else ["model"]
-        if unroutable := setting_problems(settings, workspace, names, origins=origins, **flags):
+        if unroutable := setting_problems(settings, workspace, names, **flags):
             print(terminal("\n".join(unroutable)), file=sys.stderr)
             return EXIT_INVALID
     if not agent and not listing:
@@ -468,15 +449,6 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         }
         print(json.dumps(final), file=sys.stderr, flush=True)
     return EXIT_OK
-
-
-def settings_given() -> Any:
-    """The settings the language server resolved (a `Resolved`: settings and origins),
-    written on stdin as JSON by its own process (server/lsp/generate.py): a value, never
-    the editor's settings turned into CHECKSPEC_* variables."""
-    from ..settings import resolved_from_json
-
-    return resolved_from_json(sys.stdin.buffer.read())
 
 
 def _spent(meter: Any) -> str:

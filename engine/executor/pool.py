@@ -32,6 +32,16 @@ each leases workers of its own from the pool, at most `size` workers live in all
 stream that has none yet waits for one. When a stream waits with none, a stream with
 several stops feeding one of them and gives it back once it is idle, so a short run is
 not held up behind a long one. Each stream is cancelled on its own (`StreamHandle`).
+
+A call (`call`) is the other kind of job: one function of checkspec's own (the editor's
+generation, engine/runs/generation.py) run in a worker leased from the same pool, its
+argument a plain value (the settings among it: never environment variables), its events
+(progress) streamed back as they come, its return value the answer. A scenario's rules do
+not fit it, so it has its own: no scenario deadline (a generation takes as long as its
+model calls; cancelling is how it is stopped), never re-run after a crash (each model call
+costs money, and nothing of it is written unless it finished), and a dead worker is the
+call's failure (`CallFailed`: how it died and the tail of its stderr), never the pool's. It
+holds one of the pool's `size` workers while it runs, and its worker is not reused.
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -67,6 +77,14 @@ _START_FAILURES = 3  # workers in a row that die before they are ready: give up
 
 class WorkerStartError(RuntimeError):
     """Worker processes cannot start (a wrong interpreter, checkspec not installed in it)."""
+
+
+class CallFailed(RuntimeError):
+    """A call's function raised, or its worker died: the message says which and why."""
+
+
+class CallCancelled(Exception):
+    """A call was cancelled (its handle, or the pool closing): its worker was stopped."""
 
 
 def default_size(jobs: int) -> int:
@@ -195,6 +213,9 @@ class WorkerPool(Executor):
         self._keys = 0  # job keys unique in the pool (streams' own keys may repeat)
         self._ever_ready = False
         self._start_failures = 0
+        # Workers being started (not yet in `_workers`): counted against `size`, so two
+        # streams or calls leasing at once do not both start the last place's worker.
+        self._starting = 0
         self._spares: asyncio.Task[None] | None = None
         self._closed = False
         self._readers: set[asyncio.Task[None]] = set()  # keeps the reading tasks alive
@@ -204,7 +225,12 @@ class WorkerPool(Executor):
 
     # Workers -------------------------------------------------------------------------
 
+    def _room(self) -> bool:
+        """Whether another worker may start (fewer than `size` live or starting)."""
+        return len(self._live()) + self._starting < self.size
+
     async def _spawn(self) -> _Worker:
+        self._starting += 1
         try:
             proc = await asyncio.create_subprocess_exec(
                 self.python,
@@ -221,6 +247,8 @@ class WorkerPool(Executor):
             raise WorkerStartError(
                 f"cannot start checkspec worker processes with {self.python}: {exc.strerror or exc}"
             ) from None
+        finally:
+            self._starting -= 1
         self._sessions.add(proc.pid)
         worker = _Worker(proc)
         self._workers.append(worker)
@@ -283,7 +311,7 @@ class WorkerPool(Executor):
         """Start spare workers now (up to `count`, default the pool size, and never more
         than `size` live workers in all) so a run need not wait."""
         wanted = self.size if count is None else min(self.size, count)
-        while len(self._spares_now()) < wanted and len(self._live()) < self.size:
+        while len(self._spares_now()) < wanted and self._room():
             await self._spawn()
 
     async def _lease(self, stream: _Stream, count: int) -> None:
@@ -293,7 +321,7 @@ class WorkerPool(Executor):
             spares = self._spares_now()
             if spares:
                 worker = next((w for w in spares if w.ready), spares[0])
-            elif len(self._live()) < self.size:
+            elif self._room():
                 worker = await self._spawn()
             else:
                 return
@@ -374,6 +402,105 @@ class WorkerPool(Executor):
             self._wake_all()
             if self.keep_warm and not self._closed:
                 self._spares = asyncio.ensure_future(self.warm())
+
+    # Calls ---------------------------------------------------------------------------
+
+    async def call(
+        self,
+        function: Callable[[Any, Callable[[Any], None]], Awaitable[Any]],
+        argument: Any,
+        on_event: Callable[[Any], None] | None = None,
+        handle: StreamHandle | None = None,
+    ) -> Any:
+        """`await function(argument, emit)` in a worker of the pool: what it returns.
+        `function` is a module-level function (sent by reference: the worker imports its
+        module); each `emit(value)` there reaches `on_event` here as it is made. Raises
+        CallFailed (it raised, or its worker died), CallCancelled (`handle` cancelled it),
+        WorkerStartError."""
+        stream = _Stream(cancelled=handle is not None and handle.cancelled)
+        if handle is not None:
+            handle._stream = stream  # noqa: SLF001 - the handle is this module's
+        self._streams.append(stream)
+        self._keys += 1
+        key = self._keys
+        finished = False
+        try:
+            if self._spares is not None and not self._spares.done():
+                await asyncio.shield(self._spares)
+            worker = await self._leased_one(stream)
+            worker.used = True
+            worker.send([("call", key, function, argument)])
+            while True:
+                if stream.cancelled and worker.proc.returncode is None:
+                    worker.kill("cancel")
+                kind, who, payload = await stream.events.get()
+                if who is not worker:
+                    continue
+                if kind == "exit":
+                    if worker in self._workers:
+                        self._workers.remove(worker)
+                    raise self._call_lost(worker, payload)  # type: ignore[arg-type]
+                for message in payload:  # type: ignore[attr-defined]
+                    if message[0] == "ready":
+                        worker.ready = self._ever_ready = True
+                        self._start_failures = 0
+                    elif message[0] == "event" and message[1] == key:
+                        if on_event is not None:
+                            on_event(message[2])
+                    elif message[0] == "returned" and message[1] == key:
+                        finished = True
+                        return message[2]
+                    elif message[0] == "raised" and message[1] == key:
+                        finished = True
+                        raise CallFailed(message[2])
+                    elif message[0] == "acquire":  # limits are the call's own, in its worker
+                        worker.send([("grant", message[1])])
+        finally:
+            self._streams.remove(stream)
+            for worker in stream.workers:
+                if not finished:  # cancelled, or the caller stopped waiting: it stops too
+                    worker.kill(worker.kill_reason or "abandoned")
+                elif worker.proc.returncode is None:
+                    self._retire(worker)  # not reused: the call imported what it needed
+                worker.stream = None
+            stream.workers.clear()
+            while not stream.events.empty():  # what it said meanwhile (its exit)
+                kind, who, payload = stream.events.get_nowait()
+                if who is not None:
+                    self._deliver(who, kind, payload)
+            self._wake_all()
+            if self.keep_warm and not self._closed:
+                self._spares = asyncio.ensure_future(self.warm())
+
+    async def _leased_one(self, stream: _Stream) -> _Worker:
+        """A worker for a call: a spare, or a new one while the pool has room; else, once
+        another stream gives one back (its `queued` asks for one)."""
+        while True:
+            if stream.cancelled:
+                raise CallCancelled("cancelled before it started")
+            await self._lease(stream, 1)
+            if stream.workers:
+                stream.queued = 0
+                return stream.workers[0]
+            stream.queued = 1
+            for other in self._streams:  # a stream with several workers gives one back
+                if other is not stream:
+                    other.wake()
+            await stream.events.get()  # a place freed (every exit and retirement wakes)
+
+    def _call_lost(self, worker: _Worker, code: int) -> Exception:
+        if worker.kill_reason in ("cancel", "close"):
+            return CallCancelled(f"stopped: {worker.kill_reason}")
+        if not worker.ready:
+            return WorkerStartError(
+                f"cannot start checkspec worker processes with {self.python}: "
+                f"{_exit_text(code)}; {worker.stderr_tail() or 'no output'}"
+            )
+        tail = worker.stderr_tail()
+        return CallFailed(
+            f"the worker process running it died ({_exit_text(code)})"
+            + (f"; its last output:\n{tail}" if tail else "")
+        )
 
     def cancel(self) -> None:
         """Cancel every stream running."""

@@ -1,4 +1,5 @@
-"""A worker process: runs the scenarios its parent sends and streams back their results.
+"""A worker process: runs the scenarios its parent sends and streams back their results,
+and the calls it sends (pool.py `WorkerPool.call`: the editor's generation).
 
 Started as `python -m checkspec.engine.executor.worker` by the pool (pool.py). The
 protocol uses private copies of stdin/stdout; the real descriptor 1 is pointed at
@@ -181,6 +182,11 @@ class Worker:
                     self._gate.granted(message[1])
                 elif message[0] == "refuse":
                     self._gate.refused(message[1], message[2])
+                elif message[0] == "call":
+                    _, key, function, argument = message
+                    task = asyncio.create_task(self._call(key, function, argument))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
                 elif message[0] == "jobs":
                     for job in message[1]:
                         task = asyncio.create_task(self._run(job))
@@ -230,6 +236,24 @@ class Worker:
             self.send_soon(("done", Outcome(job.key, result, captured.text(), ending)))
         self._retire_if_tainted()
 
+    async def _call(self, key: int, function: Any, argument: Any) -> None:
+        """A call (pool.py `WorkerPool.call`): `function(argument, emit)`, each emitted
+        value sent as it is made, then its return value, or what it raised. The parent
+        keeps no deadline on it: it stops a call by killing this process."""
+
+        def emit(value: Any) -> None:  # from the loop or a thread of the call's own
+            self.send_now([("event", key, value)])
+
+        try:
+            value = await function(argument, emit)
+        except BaseException as exc:  # SystemExit too: said to the parent, not a dead worker
+            self.send_now([("raised", key, _raised(exc))])
+            return
+        try:
+            self.send_now([("returned", key, value)])
+        except Exception as exc:  # a value that cannot be pickled
+            self.send_now([("raised", key, f"its answer cannot be sent back: {exc}")])
+
     def _retire_if_tainted(self) -> None:
         from ..targets import abandoned_calls
 
@@ -252,6 +276,14 @@ def _leave() -> NoReturn:
             current.stop()
             current.save()
     os._exit(0)
+
+
+def _raised(exc: BaseException) -> str:
+    """`ValueError: why`, and where it was raised (the last frames of its traceback)."""
+    import traceback
+
+    where = "".join(traceback.format_tb(exc.__traceback__, limit=-3)).rstrip()
+    return f"{type(exc).__name__}: {exc}" + (f"\n{where}" if where else "")
 
 
 def _portable(message: wire.Message) -> wire.Message:

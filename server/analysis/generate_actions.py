@@ -2,9 +2,10 @@
 stands for, and the code actions of dataset files ("Generate N more like these", "Mark
 reviewed").
 
-The server never generates in its own process: it runs `checkspec generate` as a child
-process (server/lsp/generate.py) with the arguments made here, so a model call, a hang or
-a crash stays out of the editor's server.
+The server never generates in its own process: the request checked here goes to a worker
+of its pool (server/lsp/generate.py, engine/runs/generation.py), so a model call, a hang or
+a crash stays out of the editor's server. `command_line` also says what `checkspec
+generate` command the request stands for.
 """
 
 from __future__ import annotations

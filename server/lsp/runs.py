@@ -104,6 +104,22 @@ class Runs:
             del self._users[pool]
             await pool.aclose()
 
+    async def call(
+        self,
+        settings: Settings,
+        function: Callable[[Any, Callable[[Any], None]], Awaitable[Any]],
+        argument: Any,
+        on_event: Callable[[Any], None] | None = None,
+        handle: Any = None,
+    ) -> Any:
+        """`function(argument, emit)` in a worker of the warm pool (the editor's generation:
+        engine/executor/pool.py `WorkerPool.call`); raises what the pool's call raises."""
+        pool = await self._pool_for(settings)
+        try:
+            return await pool.call(function, argument, on_event, handle)
+        finally:
+            await self._done_with(pool)
+
     async def aclose(self) -> None:
         for cancel in list(self._running.values()):  # they answer with what finished
             cancel()

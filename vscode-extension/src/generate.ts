@@ -1,7 +1,7 @@
 // "checkspec: Generate Scenarios…": quick picks for the source (a preset, a persona, a
 // knowledge base, its topics and the voice its questions are asked in, or more like the
 // open dataset) and the count, then the
-// server's `checkspec.generate` (a child `checkspec generate`) under a cancellable
+// server's `checkspec.generate` (in a worker of the server's pool) under a cancellable
 // notification fed by its work-done progress; the new file opens when it is written.
 // Called with a request object (the "Generate N more like these" code action), it skips
 // the picks.

@@ -1,5 +1,5 @@
 """checkspec.generate in the language server, over stdio with a real LSP client: the
-generation runs as a child process, reports work-done progress, stops when cancelled,
+generation runs in a worker of the server's pool, reports work-done progress, stops when cancelled,
 and dataset files offer "Generate N more like these" and "Mark reviewed"."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import asyncio
 import os
+import signal
+import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -223,4 +225,128 @@ async def test_the_editors_settings_reach_the_generation_as_values(
     assert result["error"].startswith(
         "model 'nonsense-model-xyz' (from editor: checkspec.model) cannot be called"
     ), result
+    assert not out.exists()
+
+
+def _server_workers() -> set[int]:
+    """The worker processes of this test's language server (children of its children)."""
+    found: dict[int, tuple[int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        found[int(entry.name)] = (parent, command)
+    servers = {
+        pid
+        for pid, (parent, command) in found.items()
+        if parent == os.getpid() and "checkspec.server" in command
+    }
+    return {
+        pid
+        for pid, (parent, command) in found.items()
+        if parent in servers and "checkspec.engine.executor.worker" in command
+    }
+
+
+async def _when_asked(server: OpenAIStub, sent: int) -> None:
+    for _ in range(1200):
+        if len(server.chat_requests) > sent:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the generation never called the model")
+
+
+async def test_a_worker_killed_mid_generation_is_an_error_and_the_server_goes_on(
+    client: LanguageClient, workspace: Path, stub: Any
+) -> None:
+    """The generation runs in a worker process of the server's pool, not in the server
+    nor a CLI child: killing that worker ends the generation as an error saying how it
+    died, nothing is written, and the server still answers."""
+    server, answers = stub
+    answers.latency = 2.0
+    out = workspace / "killed.dataset.yaml"
+    sent = len(server.chat_requests)
+    request = {"preset": "impatient_customer", "output": str(out), "count": 10, "seed": 5}
+    run = asyncio.ensure_future(execute(client, "checkspec.generate", request))
+    try:
+        await _when_asked(server, sent)
+        workers = _server_workers()
+        assert workers, "no worker process of the server is running the generation"
+        for pid in workers:  # the editor's model reached it as a value, not a variable
+            assert b"stub-model" not in Path(f"/proc/{pid}/environ").read_bytes()
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        result = await asyncio.wait_for(run, 60)
+    finally:
+        answers.latency = 0.0
+    assert result["status"] == "error", result
+    assert "died (killed by signal SIGKILL)" in result["error"], result
+    assert not out.exists()
+    path = workspace / "after.dataset.yaml"
+    text = "scenarios:\n  - name: a\n    steps:\n      - interact: {inputs: hi}\n"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "yaml", 1, text))
+    )
+    hover = await asyncio.wait_for(
+        client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(path.as_uri()), types.Position(0, 3))
+        ),
+        60,
+    )
+    assert hover is not None and "scenario" in str(hover.contents).lower()
+    # and the next generation runs on a fresh worker
+    request = {"preset": "impatient_customer", "output": str(out), "count": 1}
+    result = await execute(client, "checkspec.generate", request)
+    assert result["status"] == "written", result
+
+
+async def test_an_endpoint_that_does_not_answer_is_an_error_naming_it(
+    client: LanguageClient, workspace: Path
+) -> None:
+    """A generation whose workspace points at an endpoint nothing listens on ends as an
+    error that names the URL, with nothing written."""
+    with socket.socket() as probe:  # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = workspace / "elsewhere"
+    folder.mkdir(exist_ok=True)
+    url = f"http://127.0.0.1:{port}/v1"
+    (folder / "checkspec.yaml").write_text(f"api_base: {url}\ncache_dir: .cache\n")
+    out = folder / "none.dataset.yaml"
+    request = {"preset": "impatient_customer", "output": str(out), "count": 1}
+    result = await asyncio.wait_for(execute(client, "checkspec.generate", request), 120)
+    assert result["status"] == "error", result
+    assert f"127.0.0.1:{port}" in result["error"], result
+    assert not out.exists()
+
+
+async def test_cancelling_the_progress_stops_the_generation_with_nothing_written(
+    client: LanguageClient, workspace: Path, stub: Any
+) -> None:
+    """The notification's cancel button (`window/workDoneProgress/cancel` of its token)
+    stops the worker as `$/cancelRequest` does."""
+    server, answers = stub
+    answers.latency = 2.0
+    out = workspace / "progress-cancelled.dataset.yaml"
+    client.progress_reports.setdefault("gen-progress-cancel", [])
+    sent = len(server.chat_requests)
+    request = {"preset": "impatient_customer", "output": str(out), "count": 10, "seed": 11}
+    run = asyncio.ensure_future(
+        execute(client, "checkspec.generate", request, work_done_token="gen-progress-cancel")
+    )
+    try:
+        await _when_asked(server, sent)
+        client.protocol.notify(
+            types.WINDOW_WORK_DONE_PROGRESS_CANCEL,
+            types.WorkDoneProgressCancelParams(token="gen-progress-cancel"),
+        )
+        result = await asyncio.wait_for(run, 60)
+    finally:
+        answers.latency = 0.0
+    assert result["status"] == "cancelled", result
     assert not out.exists()

@@ -1,0 +1,214 @@
+"""The editor's generation as a job of the worker pool (engine/executor/pool.py
+`WorkerPool.call`): the language server sends a `GenerationTask` (the checked request,
+the output path, the workspace it writes into and the settings it resolved for it, with
+their origins: a value, never CHECKSPEC_* variables) and a worker runs `generate` or
+`list_topics` with it. Model calls, the reading of the knowledge base (PDFs and all) and
+the write happen in the worker; the server only shows progress and the answer.
+
+It lives here, beside the run session, because it checks the models it will call as a
+run does (runs/models.py), which the generate feature below cannot import. Progress is
+emitted as `{"done": n, "total": m}`; the answer is a plain dict: `{status: written,
+count, summary, messages}` or `{status: error, error, messages}`. Nothing is written
+unless the whole generation succeeded and its text passed the project's analysis; a
+worker stopped before the end (a cancel) writes nothing (the write is one rename).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..settings import Resolved
+    from ..spec.workspace import Workspace
+
+Emit = Callable[[Any], None]
+
+
+@dataclass(frozen=True)
+class GenerationTask:
+    """What a worker needs for one generation: plain values it can be sent as."""
+
+    request: Mapping[str, Any]  # checkspec.generate's, checked (server/analysis)
+    output: str  # the file written (absolute); for a listing, where settings were taken
+    workspace: Workspace  # the output's, from the server's index (never searched again)
+    settings: Resolved  # the server's, editor settings included, with their origins
+
+
+def _strings(value: Any) -> list[str]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def _service_request(task: GenerationTask) -> tuple[Any, list[str]]:
+    """(service.Request, the examples' refusal as a message list or empty)."""
+    from ..generate import pipeline, service
+
+    request, config = task.request, task.workspace.config
+    agent = request.get("agentDescription") or (config.agent.description if config.agent else None)
+    types = request.get("types") or []
+    options = pipeline.Options(
+        count=request.get("count", 10),
+        types=tuple(types.split(",") if isinstance(types, str) else types),
+        turns=request.get("turns", 1),
+        seed=request.get("seed", 0),
+        topics=tuple(_strings(request.get("topics"))),
+        agent=agent,
+        simulate=bool(request.get("simulate")),
+    )
+    like = request.get("like")
+    examples: list[Any] = []
+    if like:
+        from ..curate.files import CurateError
+        from ..curate.select import select
+
+        try:
+            chosen = select([like])
+        except CurateError as exc:
+            return None, [str(exc)]
+        examples = [item.node.value for group in chosen for item in group.items]
+        if not examples:
+            return None, [f"like {like}: no scenario is left"]
+    exclude = [
+        *(config.generate.exclude if config.generate else []),
+        *_strings(request.get("exclude")),
+    ]
+    return (
+        service.Request(
+            persona=request.get("persona"),
+            preset=request.get("preset"),
+            docs=_strings(request.get("docs")),
+            like=like or None,
+            examples=examples,
+            options=options,
+            target=config.target,
+            exclude=exclude,
+        ),
+        [],
+    )
+
+
+def _error(message: str, messages: list[str]) -> dict[str, Any]:
+    return {"status": "error", "error": message, "messages": messages}
+
+
+async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
+    """Generate the request's scenarios into `task.output` (as `checkspec generate` does)."""
+    from contextlib import ExitStack
+
+    from ..core.write import write_target
+    from ..generate import pipeline, service
+    from ..generate.output import OutputError, output_format, write_atomically
+    from ..llm import limits
+    from ..llm.endpoints import get_default_embedding_model, get_default_generator
+    from ..llm.errors import ProviderError
+    from ..llm.usage import Meter
+    from ..settings import use_settings
+    from .models import setting_problems
+
+    messages: list[str] = []
+    request, workspace = task.request, task.workspace
+    output = Path(task.output)
+    root = workspace.root or output.parent
+    made, refused = _service_request(task)
+    if refused:
+        return _error(refused[0], messages)
+    append, force = bool(request.get("append")), bool(request.get("force"))
+    if force and append:
+        return _error("force and append exclude each other", messages)
+    try:
+        output_format(output, simulate=made.options.simulate)
+    except OutputError as exc:
+        return _error(str(exc), messages)
+    if output.exists() and not (force or append):
+        return _error(f"{output} exists: force overwrites it, append adds to it", messages)
+    if output.is_dir():
+        return _error(f"{output} is a folder", messages)
+    try:  # refused before any model call: a link out of the workspace, a 0444 file
+        write_target(output, root)
+    except OSError as exc:
+        return _error(str(exc.strerror or exc), messages)
+    model = request.get("model") or None
+    settings = replace(task.settings.settings, **({"model": model} if model else {}))
+    with ExitStack() as scope:
+        scope.enter_context(use_settings(settings))
+        generator = get_default_generator()
+        try:
+            prepared = service.prepare(made, workspace.config.presets)
+        except service.RequestError as exc:
+            return _error(str(exc), messages)
+        messages += [f"warning: {w}" for w in prepared.warnings]
+        generator = generator.model_copy(update={"max_concurrency": 32})  # the CLI's default
+        embedding = get_default_embedding_model()
+        embedding = embedding if getattr(embedding, "model", None) else None
+        if not getattr(generator, "model", None):
+            return _error(
+                "no model configured to generate with: set `model:` in checkspec.yaml or "
+                "the editor's checkspec.model",
+                messages,
+            )
+        names = ["model", "embedding_model"] if embedding is not None else ["model"]
+        flags = {"model": model} if model else {}
+        if unroutable := setting_problems(
+            settings, workspace, names, origins=task.settings.origins, **flags
+        ):
+            return _error(unroutable[0].removeprefix("error: "), [*messages, *unroutable])
+        if settings.limits:
+            scope.enter_context(limits.gating(limits.RateLimiter(settings.limits)))
+        meter = scope.enter_context(Meter())
+
+        def progress(done: int, total: int, what: str) -> None:
+            emit({"done": done, "total": total})
+
+        try:
+            outcome = await service.generate(prepared, generator, embedding, progress)
+        except service.RequestError as exc:
+            return _error(str(exc), messages)
+        except ProviderError as exc:
+            return _error(f"the provider failed, nothing was written: {exc}", messages)
+        except pipeline.GenerationError as exc:
+            return _error(f"nothing was written: {exc}", messages)
+        spent = f"; {meter.usage.describe()}" if meter.usage else ""
+    if not outcome.scenarios:
+        return _error(f"{outcome.summary()}; nothing was written{spent}", messages)
+    try:
+        text, problems = service.render(
+            prepared, outcome, output, append=append, workspace=workspace
+        )
+    except (OutputError, OSError, UnicodeDecodeError) as exc:
+        return _error(str(exc), messages)
+    if problems:
+        return _error(
+            "the generated file would not validate; nothing was written",
+            [*messages, *problems[:20]],
+        )
+    try:
+        write_atomically(output, text, root)
+    except OSError as exc:
+        return _error(f"cannot write {output}: {exc.strerror or exc}", messages)
+    verb = "added to" if append else "written to"
+    summary = outcome.summary()
+    messages.append(f"{summary}, {verb} {output} (status: draft){spent}")
+    return {
+        "status": "written",
+        "count": len(outcome.scenarios),
+        "summary": summary,
+        "messages": messages,
+    }
+
+
+async def list_topics(task: GenerationTask, emit: Emit) -> dict[str, Any]:
+    """The knowledge base's topics, named by their words (no model is called)."""
+    from ..generate import service
+    from ..settings import use_settings
+
+    docs = _strings(task.request.get("docs"))
+    made = service.Request(docs=docs, exclude=_strings(task.request.get("exclude")))
+    with use_settings(task.settings.settings):
+        try:
+            prepared = service.prepare(made, task.workspace.config.presets)
+        except service.RequestError as exc:
+            return {"error": str(exc)}
+        found = await service.topics_of(prepared)
+    return {"topics": [{"id": t.id, "name": t.name, "chunks": t.chunks} for t in found]}
