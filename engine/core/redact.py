@@ -26,7 +26,6 @@ set is the process's at the time of writing.
 from __future__ import annotations
 
 import base64
-import html
 import json
 import re
 import sys
@@ -115,6 +114,8 @@ def _masked(secret: str) -> str:
 
 def _spellings(secret: str) -> set[str]:
     """A secret as it may appear in a text, a JSON string, XML or HTML."""
+    import html  # here: its entity table is a start-up cost every command would pay
+
     return {secret, json.dumps(secret, ensure_ascii=False)[1:-1], html.escape(secret)}
 
 
