@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from ..runs.outcome import LeftOut
-    from ..runs.project import Project
+    from ..runs.project import Loaded, Project
     from ..runs.report import RunReport
     from ..spec.document import Document
+    from ..spec.problems import Range
     from ..spec.scenario_analysis import ScenarioEntry
 
 # The engine is imported by the commands that use it, not here: `checkspec --version` and
@@ -431,6 +432,15 @@ def _load(
     loaded = project.load(paths, keep=keep)
     if loaded.refusal is not None:  # one selection language: unknown -> exit 2
         raise SelectionRefused(loaded.refusal)
+    invalid = _input_problems(loaded)
+    for document in loaded.documents:
+        invalid |= _print_problems(document.path, document.all_problems)
+    return loaded.documents, invalid
+
+
+def _input_problems(loaded: Loaded) -> bool:
+    """Prints what is wrong outside the documents (missing paths, no spec file, the
+    checkspec.yaml files'); True when any is an error."""
     invalid = False
     for path in loaded.missing:
         print(f"{path}: error: no such file or folder", file=sys.stderr)
@@ -443,9 +453,7 @@ def _load(
         invalid = True
     for config, workspace in loaded.configs:
         invalid |= _print_problems(str(_relative(config)), workspace.problems)
-    for document in loaded.documents:
-        invalid |= _print_problems(document.path, document.all_problems)
-    return loaded.documents, invalid
+    return invalid
 
 
 class SelectionRefused(Exception):
@@ -515,11 +523,46 @@ def _validate(args: argparse.Namespace) -> int:
 
         project = open_project(args.paths)
     with _without_pydantic_plugins():  # nothing is run: only problems are wanted
+        if args.tag or args.query or args.status:
+            return _validate_chosen(project, args)
         documents, invalid = _load(project, args.paths, keep=False)
     count = sum(len(d.scenarios) for d in documents)
     if not invalid:
         print(f"{len(documents)} file(s), {count} scenario(s): valid", file=sys.stderr)
     return EXIT_INVALID if invalid else EXIT_OK
+
+
+def _validate_chosen(project: Project, args: argparse.Namespace) -> int:
+    """`validate --tag/--query/--status`: the scenarios the selection chooses (the one
+    evaluator, as `run` chooses them, drafts and invalid ones included), with the
+    problems in them and those outside every scenario (a file's own); a selection that
+    chooses nothing is refused as `run` refuses it."""
+    from dataclasses import replace
+
+    from .project import selection_of
+
+    loaded = project.load(args.paths, keep=False)
+    if loaded.refusal is not None:
+        raise SelectionRefused(loaded.refusal)
+    selection = replace(selection_of(args, drafts_rule=False), runnable_only=False)
+    chosen, refusals = project.select(selection, loaded.documents)
+    if refusals:
+        raise SelectionRefused(refusals[0])
+    documents = [d for d in loaded.documents if any(d is c for c, _ in chosen.entries)]
+    kept = {id(e) for _, e in chosen.entries}
+    invalid = _input_problems(loaded)
+    for document in loaded.documents:  # a file's own problems, chosen from or not
+        others = [e.node.range for e in document.scenarios if id(e) not in kept]
+        problems = [p for p in document.all_problems if not _within(p.range, others)]
+        invalid |= _print_problems(document.path, problems)
+    if not invalid:
+        count = len(chosen.entries)
+        print(f"{len(documents)} file(s), {count} chosen scenario(s): valid", file=sys.stderr)
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+def _within(inner: Range, outers: Sequence[Range]) -> bool:
+    return any(o.start <= inner.start and inner.end <= o.end for o in outers)
 
 
 def _run_or_watch(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ..core.near_paths import nearest_hint
 from ..spec.files import collect
@@ -31,6 +31,7 @@ class _Named(Protocol):
 
 
 _Item = TypeVar("_Item", bound=_Named)
+_Scenario = TypeVar("_Scenario")
 
 SEPARATOR = "::"
 LITERAL = "name="
@@ -134,14 +135,16 @@ def select(
     quick: bool = False,
     status: str | None = None,
 ) -> list[Selected]:
-    """The scenarios the selectors name (each once, files in order), then filtered.
+    """The scenarios the selectors name (each once, files in order), then narrowed by the
+    filters (`narrow`, the one evaluator every front end uses).
 
-    A path that does not exist or a name or index a file does not have is a CurateError
-    naming the nearest names; a file that cannot be parsed is one too.
+    A path that does not exist, a name or index a file does not have, a tag no scenario
+    has or a query no scenario holds is a CurateError (naming the nearest names, the tags
+    there are); a file that cannot be parsed is one too. `quick`: listing with a filter
+    reads only the scenarios whose text may match (files.scan_spec).
     """
     files = {} if files is None else files
     words = query_words(query)
-    # Listing with a query reads only the scenarios whose text may match (files.scan_spec).
     prefilter = (words, list(tags)) if quick and (words or tags) else None
     chosen: dict[Path, dict[int, Item]] = {}
     for text in selectors:
@@ -156,19 +159,42 @@ def select(
         spec = _read(found[0], files, None)
         items = members(spec.items, spec.path, member, text)
         chosen.setdefault(spec.path, {}).update((i.index, i) for i in items)
-    result = []
-    for path, picked in chosen.items():
-        spec = files[path]
-        kept = [
-            item
-            for _, item in sorted(picked.items())
-            if has_tags([*item.tags, *spec.tags], tags)
-            and (not words or matches(item, words))
-            and of_status(item.status, status)
-        ]
-        if kept:
-            result.append(Selected(spec, kept))
-    return result
+    candidates = [
+        (files[path], item) for path, picked in chosen.items() for item in _ordered(picked)
+    ]
+    filters = Filters(tuple(tags), query, status)
+    narrowed = narrow(candidates, filters, _facts_of_item)
+    if prefilter is not None and not narrowed.kept:
+        # Only the scenarios that may match were read: why none is chosen, from all.
+        everything = []
+        for path, picked in chosen.items():
+            spec = files[path]
+            if spec.partial:  # a file named whole, read in part: read whole
+                spec = read_spec(path)
+                spec.path = path
+                everything.extend((spec, item) for item in spec.items)
+            else:
+                everything.extend((spec, item) for item in _ordered(picked))
+        narrowed = narrow(everything, filters, _facts_of_item)
+    if narrowed.refusal is not None:
+        raise CurateError(narrowed.refusal.message)
+    result: dict[int, Selected] = {}
+    for spec, item in narrowed.kept:
+        result.setdefault(id(spec), Selected(spec, [])).items.append(item)
+    return list(result.values())
+
+
+def _ordered(picked: dict[int, Item]) -> list[Item]:
+    return [item for _, item in sorted(picked.items())]
+
+
+def _facts_of_item(pair: tuple[SpecFile, Item]) -> Facts:
+    spec, item = pair
+    return Facts(
+        tags=[*item.tags, *spec.tags],
+        status=item.status or ACTIVE,
+        holds=lambda words: matches(item, words),
+    )
 
 
 def _read(
@@ -210,9 +236,73 @@ def members(items: Sequence[_Item], path: Path, member: str, shown: str) -> list
     raise CurateError(f"{shown}: no scenario named {member!r} in {path}{hint}")
 
 
-# The filters of the selection language, one definition each: curation applies them to
-# the scenarios it reads as text, the project (engine/runs/project.py `Project.select`)
-# to the analysed ones of a run, a calibration, the pytest plugin.
+# The filters of the selection language and their one evaluator, `narrow`: curation
+# applies it to the scenarios it reads as text (`select` above), the project
+# (engine/runs/project.py `Project.select`) to the analysed ones of a run, a calibration,
+# the pytest plugin and the editor. What a scenario is to them is told by a `Facts`.
+
+ACTIVE = "active"
+
+
+class Facts(NamedTuple):
+    """What the filters read of a scenario, however it was read."""
+
+    tags: Iterable[str]  # its own and its file's
+    status: str  # "draft" or "active" (no `status:` is active)
+    holds: Callable[[Sequence[str]], bool]  # whether its text holds every (casefolded) word
+
+
+@dataclass(frozen=True)
+class Filters:
+    """`--tag` (repeated: every one), `--query`, `--status`."""
+
+    tags: tuple[str, ...] = ()
+    query: str | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A selection that cannot be (exit 2 on the CLI): nothing is chosen."""
+
+    message: str
+
+
+@dataclass
+class Narrowed(Generic[_Scenario]):
+    kept: list[_Scenario]
+    not_of_status: list[_Scenario]  # left out by --status (a run reports them)
+    refusal: Refusal | None = None
+
+
+def narrow(
+    candidates: Sequence[_Scenario], filters: Filters, facts: Callable[[_Scenario], Facts]
+) -> Narrowed[_Scenario]:
+    """THE evaluator of the filters, for every front end: the candidates (in order) with
+    every `--tag`, holding every word of `--query`, of `--status`. A tag no candidate has,
+    or a query none of those tagged holds, refuses the selection (the same message from
+    `run`, `list`, the curation commands and the editor); a status matching none is no
+    refusal (it is said as what was left out)."""
+    known = [(c, facts(c)) for c in candidates]
+    tagged = [(c, f) for c, f in known if has_tags(f.tags, filters.tags)]
+    if filters.tags and known and not tagged:
+        return Narrowed([], [], Refusal(_unknown_tags(known, filters.tags)))
+    words = query_words(filters.query)
+    chosen = [(c, f) for c, f in tagged if f.holds(words)] if words else tagged
+    if words and tagged and not chosen:
+        message = f"no scenario holds every word of --query {filters.query!r}"
+        return Narrowed([], [], Refusal(message))
+    kept = [c for c, f in chosen if of_status(f.status, filters.status)]
+    kept_ids = {id(c) for c in kept}
+    return Narrowed(kept, [c for c, _ in chosen if id(c) not in kept_ids])
+
+
+def _unknown_tags(known: Sequence[tuple[Any, Facts]], wanted: Sequence[str]) -> str:
+    existing = sorted({tag for _, facts in known for tag in facts.tags})
+    there = ", ".join(existing) if existing else "none (no scenario has tags)"
+    named = ", ".join(repr(tag) for tag in wanted)
+    which = "the tag" if len(wanted) == 1 else "every tag of"
+    return f"no scenario has {which} {named}; tags in these files: {there}"
 
 
 def has_tags(own: Iterable[str], wanted: Sequence[str]) -> bool:

@@ -32,6 +32,7 @@ from ..core.state_folder import STATE_FOLDER
 from ..spec.workspace import Workspace, find_config, find_workspace, read_workspace
 
 if TYPE_CHECKING:
+    from ..curate.select import Facts
     from ..settings import Resolved, Settings
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
@@ -257,36 +258,26 @@ class Project:
         """The scenarios of `documents` the selection chooses (runnable ones), and the
         refusals: why the selection cannot be (a tag no scenario has, a query nothing
         matches); chosen nothing when refused."""
-        from ..curate.select import has_tags, of_status
+        from ..curate.select import Filters, narrow
         from .outcome import LeftOut
         from .session import runs
 
-        tagged = [
-            (d, e)
-            for d in documents
-            for e in d.scenarios
-            if (e.runnable or not selection.runnable_only) and has_tags(e.tags, selection.tags)
-        ]
-        if selection.tags and not tagged and (unmatched := _unmatched_tags(documents, selection)):
-            return Selected(), [unmatched]
-        chosen = tagged
-        if selection.query:
-            chosen = [(d, e) for d, e in chosen if _holds(e, selection.query)]
-            if not chosen:
-                query = selection.query
-                return Selected(), [f"no scenario holds every word of --query {query!r}"]
+        # The filters read every scenario (a refusal names the tags there are, of valid
+        # and invalid ones alike); a run then keeps the runnable ones of those chosen.
+        everything = [(d, e) for d in documents for e in d.scenarios]
+        filters = Filters(selection.tags, selection.query, selection.status)
+        narrowed = narrow(everything, filters, _facts)
+        if narrowed.refusal is not None:
+            return Selected(), [narrowed.refusal.message]
+        usable = [(d, e) for d, e in narrowed.kept if e.runnable or not selection.runnable_only]
+        chosen = usable
         left_out = LeftOut()
         if selection.status:
-            from ..spec.status import is_draft
-
-            kept = [
-                (d, e)
-                for d, e in chosen
-                if of_status("draft" if is_draft(e) else None, selection.status)
-            ]
             reason = f"scenario(s) not of --status {selection.status}"
-            left_out.add(reason, self._names(_minus(chosen, kept)))
-            chosen = kept
+            left_out.add(
+                reason,
+                self._names([(d, e) for d, e in narrowed.not_of_status if e.runnable]),
+            )
         if selection.drafts_rule:
             include = selection.include_drafts or selection.status == "draft"
             todo = [(d, e) for d, e in chosen if runs(e, include)]
@@ -343,31 +334,26 @@ def shard_of(identity: str, count: int) -> int:
     return int.from_bytes(digest[:8], "big") % count + 1
 
 
-def _holds(entry: ScenarioEntry, query: str) -> bool:
-    """Every word of the query is in the scenario's text (curate/select.py's rule); a
-    JSON Lines row whose nodes were let go is read without them."""
-    from ..curate.select import holds, query_words
+def _facts(pair: Pair) -> Facts:
+    """What the selection's filters read of an analysed scenario (a JSON Lines row whose
+    nodes were let go is read without them)."""
+    from ..curate.select import Facts, holds
     from ..spec.json_rows import folded_value
+    from ..spec.status import is_draft
 
-    folded, value = folded_value(entry.node)
-    return holds(value if folded else entry.node.value, query_words(query))
+    _, entry = pair
+
+    def holds_words(words: Sequence[str]) -> bool:
+        folded, value = folded_value(entry.node)
+        return holds(value if folded else entry.node.value, words)
+
+    return Facts(entry.tags, "draft" if is_draft(entry) else "active", holds_words)
 
 
 def _minus(pairs: Sequence[Pair], kept: Sequence[Pair]) -> list[Pair]:
     """`pairs` but those in `kept` (by identity: comparing documents is comparing trees)."""
     ids = {id(e) for _, e in kept}
     return [(d, e) for d, e in pairs if id(e) not in ids]
-
-
-def _unmatched_tags(documents: Sequence[Document], selection: Selection) -> str | None:
-    """The message for --tag values no scenario has (None when there is no scenario)."""
-    if not any(d.scenarios for d in documents):
-        return None
-    existing = sorted({t for d in documents for e in d.scenarios for t in e.tags})
-    known = ", ".join(existing) if existing else "none (no scenario has tags)"
-    wanted = ", ".join(repr(t) for t in selection.tags)
-    which = "the tag" if len(selection.tags) == 1 else "every tag of"
-    return f"no scenario has {which} {wanted}; tags in these files: {known}"
 
 
 def _mtime(workspace: Workspace) -> float:

@@ -92,9 +92,13 @@ def test_the_export_is_written_as_before(
     assert stdout.stdout == expected
 
 
-def test_an_empty_selection_exports_an_empty_list(folder: Path) -> None:
+def test_a_query_nothing_holds_is_refused_as_a_run_refuses_it(folder: Path) -> None:
+    """One evaluator of the selection: the same refusal, the same exit, as `run`."""
     done = run_main(folder, "hub", "export", NAME, "--query", "nowhere", "--format", "json")
-    assert (done.returncode, done.stdout) == (0, "[]\n")
+    said = "error: no scenario holds every word of --query 'nowhere'\n"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", said)
+    ran = run_main(folder, "run", NAME, "--query", "nowhere", "--dry-run")
+    assert (ran.returncode, ran.stderr.splitlines()[-1]) == (2, said.strip())
 
 
 def test_the_import_into_json_lines_is_written_as_before(folder: Path) -> None:

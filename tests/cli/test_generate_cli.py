@@ -653,7 +653,7 @@ def test_like_takes_the_selection_language(tmp_path: Path, model: Model, capsys)
     assert generate(tmp_path, "--like", f"{suites / 'tone.suite.yaml'}::angy", "-o", x) == 2
     assert "no scenario named 'angy'" in (err := capsys.readouterr().err) and "'angry'" in err
     assert generate(tmp_path, "--like", str(suites), "--tag", "none-such", "-o", x) == 2
-    assert "no scenario is left after --tag" in capsys.readouterr().err
+    assert "no scenario has the tag 'none-such'" in capsys.readouterr().err
     assert generate(tmp_path, "--persona", "a user", "--tag", "rude", "-o", x) == 2
     assert "--tag narrow the examples of --like: give --like" in capsys.readouterr().err
     assert not Path(x).exists()
