@@ -396,9 +396,9 @@ def _redacted_streams(command: str) -> AbstractContextManager[object]:
     if command == "lsp":
         return nullcontext()
     from ..core.redact import redacted_streams
-    from ..llm.snapshot import redactor
+    from ..llm.env_secrets import redactor  # not the whole snapshot: validate needs no run's
 
-    redactor()  # the secrets' source registered (snapshot.py) before the first write
+    redactor()  # the secrets' source registered (env_secrets.py) before the first write
     return redacted_streams()
 
 

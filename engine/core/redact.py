@@ -4,7 +4,7 @@ Three kinds of secret are masked, in any text (`Redactor.text`) or in every stri
 JSON-like value (`Redactor.tree`):
 
 - the values the process holds as secrets (the keys of the environment, see
-  `is_secret_name`; engine/llm/snapshot.py's `held_secrets` reads them): each occurrence
+  `is_secret_name`; engine/llm/env_secrets.py's `held_secrets` reads them): each occurrence
   anywhere in the text, also JSON-, XML- or HTML-escaped. Values shorter than
   `MIN_SECRET_LENGTH` are not secrets worth the name, and masking them would garble text
   (a key "E" in "OpenAIException");
@@ -16,11 +16,12 @@ JSON-like value (`Redactor.tree`):
 Each is shown as `mask` shows a secret: `****` and, for a long one, its last four
 characters (what `checkspec settings` shows of a key).
 
-The secrets come from the engine's one reading of the environment (llm/snapshot.py), which
-registers itself as the source (`use_source`); this module reads nothing itself. The sinks
-(reports of every format, the history, `checkspec settings`, errors, the language server's
-hover, transcript and log) call `current()` (or snapshot.py's `redactor()`), so the secret
-set is the process's at the time of writing.
+The secrets come from the engine's one reading of the environment (llm/env_secrets.py,
+which llm/snapshot.py re-exports), which registers itself as the source (`use_source`);
+this module reads nothing itself. The sinks (reports of every format, the history,
+`checkspec settings`, errors, the language server's hover, transcript and log) call
+`current()` (or env_secrets.py's `redactor()`), so the secret set is the process's at the
+time of writing.
 """
 
 from __future__ import annotations

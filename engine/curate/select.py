@@ -9,15 +9,21 @@ nearest names when a file, name or index is unknown)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ..core.near_paths import nearest_hint
 from ..spec.files import collect
-from .files import CurateError, Item, SpecFile, read_spec, scan_spec
+from .errors import CurateError
+
+if TYPE_CHECKING:
+    from .files import Item, SpecFile
+
+# How curation reads files (files.py) is imported where a file is read as text: the
+# project resolves selectors over its own analysis (`scenarios_of`), and `validate`'s
+# start-up then loads none of it.
 
 
 class _Named(Protocol):
@@ -75,7 +81,12 @@ def resolve(
             whole.update(p.resolve() for p in found)
             continue
         path = found[0]
-        items = read_spec(path).items if scenarios_of is None else scenarios_of(path)
+        if scenarios_of is None:
+            from .files import read_spec
+
+            items: Sequence[Any] = read_spec(path).items
+        else:
+            items = scenarios_of(path)
         picked = members(items, path, member, text)
         if raw not in plain:
             plain.append(raw)
@@ -166,10 +177,12 @@ def select(
     narrowed = narrow(candidates, filters, _facts_of_item)
     if prefilter is not None and not narrowed.kept:
         # Only the scenarios that may match were read: why none is chosen, from all.
-        everything = []
+        everything: list[tuple[SpecFile, Item]] = []
         for path, picked in chosen.items():
             spec = files[path]
             if spec.partial:  # a file named whole, read in part: read whole
+                from .files import read_spec
+
                 spec = read_spec(path)
                 spec.path = path
                 everything.extend((spec, item) for item in spec.items)
@@ -202,6 +215,8 @@ def _read(
     files: dict[Path, SpecFile],
     prefilter: tuple[list[str], list[str]] | None,
 ) -> SpecFile:
+    from .files import read_spec, scan_spec
+
     key = Path(path)
     if key not in files or (files[key].partial and prefilter is None):
         files[key] = scan_spec(key, *prefilter) if prefilter else read_spec(key)
@@ -228,6 +243,8 @@ def members(items: Sequence[_Item], path: Path, member: str, shown: str) -> list
     found = [item for item in items if item.name == member]
     if found:
         return found
+    import difflib  # here: only a name not found needs it
+
     names = [item.name for item in items]
     near = difflib.get_close_matches(member, names, n=3, cutoff=0.5)
     if not near:  # a word of the name typed: names that contain it

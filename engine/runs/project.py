@@ -211,7 +211,7 @@ class Project:
     def load(self, selectors: Sequence[str], *, keep: bool = True) -> Loaded:
         """The documents the selectors name; a `FILE::NAME` or `FILE::#INDEX` keeps only
         the scenarios it names (a file also named whole keeps all of them)."""
-        from ..curate.files import CurateError
+        from ..curate.errors import CurateError
         from ..curate.select import resolve
         from ..spec.files import collect
 

@@ -87,6 +87,28 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
         "checkspec.engine.cli.generate",
     ):
         assert module not in loaded, module
+    # Issue 50: what the project value, the settings snapshot and the selection language
+    # brought back to validate's start-up (from 2.46x to 2.70x `import pydantic, yaml` in
+    # instructions, bench/README.md). pydantic's plugin loader imports importlib.metadata
+    # (and email, socket) though plugins are off; the run's settings snapshot, curation's
+    # file reader, the dataset and suite models and their JSON Schema checks, and the
+    # entity table of `html` are for other files and commands.
+    for module in (
+        "pydantic.plugin._loader",
+        "importlib.metadata",
+        "email",
+        "socket",
+        "checkspec.engine.llm.snapshot",
+        "checkspec.engine.curate.files",
+        "checkspec.engine.spec.datasets",
+        "checkspec.engine.spec.suite_file",
+        "checkspec.engine.spec.schema_checks",
+        "checkspec.engine.core.json_schema",
+        "html",
+        "difflib",
+    ):
+        assert module not in loaded, module
+    assert "checkspec.engine.llm.env_secrets" in loaded  # its messages are masked all the same
 
 
 def test_validate_looks_for_no_pydantic_plugins_and_leaves_the_switch_as_it_was(
