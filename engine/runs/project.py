@@ -212,7 +212,7 @@ class Project:
         """The documents the selectors name; a `FILE::NAME` or `FILE::#INDEX` keeps only
         the scenarios it names (a file also named whole keeps all of them)."""
         from ..curate.errors import CurateError
-        from ..curate.select import resolve
+        from ..curate.selectors import resolve
         from ..spec.files import collect
 
         analysed: dict[Path, Document] = {}  # a `FILE::NAME` file read once, not twice

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..catalog import SCHEMA_KEY
 from ..core.gcpause import gc_paused
@@ -22,7 +23,6 @@ from .config_analysis import config_of
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
 from .json_rows import fold, fold_inside
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
-from .layouts import Layout, RowsLayout, workspace_key
 from .lines import LineIndex, LinesView, index_of
 from .locate import start_of
 from .problems import Problem, Severity, internal_error, shown_problems
@@ -32,6 +32,9 @@ from .tree import Node, Source
 from .workspace import Workspace
 from .workspace_config import WorkspaceConfig
 from .yaml_traps import comment_hints
+
+if TYPE_CHECKING:  # a suite's or dataset's layout is made when one is read (layouts.py)
+    from .layouts import Layout, RowsLayout
 
 
 # A suite's and a dataset's own keys: their models load with the first such file (a
@@ -171,6 +174,8 @@ def _list_file(
     items = as_list(root.get("scenarios"), "scenarios", frame_problems)
     for index, node in enumerate(items):
         doc.scenarios.append(read(node, index, ctx.index))
+    from .layouts import Layout
+
     layout = Layout.of(source, doc.path, read, frame_problems, workspace, kind)
     if layout is None:
         doc.problems.extend(comment_hints(source))
@@ -259,6 +264,7 @@ def _analyze_jsonl(
         keep=keep,
     )
     from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA
+    from .layouts import RowsLayout, workspace_key
     from .schema_checks import SchemaCheck
 
     late: list[Problem] = []  # the schemas' own (a timeout), after every row's

@@ -100,6 +100,8 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
         "socket",
         "checkspec.engine.llm.snapshot",
         "checkspec.engine.curate.files",
+        "checkspec.engine.curate.select",  # its filters: selectors.py resolves the paths
+        "checkspec.engine.spec.layouts",
         "checkspec.engine.spec.datasets",
         "checkspec.engine.spec.suite_file",
         "checkspec.engine.spec.schema_checks",
@@ -109,6 +111,32 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
     ):
         assert module not in loaded, module
     assert "checkspec.engine.llm.env_secrets" in loaded  # its messages are masked all the same
+
+
+def test_validate_of_an_ascii_file_compiles_no_class_of_all_of_unicode(tmp_path: Path) -> None:
+    """The readers' classes of the characters left to libyaml (block_reader.py) and read
+    otherwise by YAML (json_rows.py) hold characters past U+00FF: each compiles to a
+    table of all of Unicode (~4 M instructions, three of them a tenth of what validate
+    adds to `import pydantic, yaml`). An ASCII file is searched with their ASCII part."""
+    spec = tmp_path / "a.scenario.yaml"
+    spec.write_text("name: a\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n")
+    script = f"""
+        from checkspec.engine.cli.main import main
+        from checkspec.engine.spec import block_reader, json_rows
+        assert main(['validate', {str(spec)!r}]) == 0
+        made = [f.cache_info().currsize for f in (
+            block_reader.foreign, block_reader._unread_any, json_rows.risky)]
+        assert made == [0, 0, 0], made
+        print("ok")
+        """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 def test_validate_looks_for_no_pydantic_plugins_and_leaves_the_switch_as_it_was(
