@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote
 
@@ -75,7 +75,7 @@ _PASSWORD_CHAR = r"[^\s/?#@\"'<>\\`]"
 _USER_CHAR = r"[^\s/?#@\"'<>\\`:]"
 # From the "://" on (the scheme is kept as it is): a pattern that starts with a literal is
 # searched for at the speed of a string search, 12 MB of report in milliseconds.
-_USERINFO = re.compile(
+_USERINFO = (
     rf"(?P<head>://)"
     rf"(?:(?P<user>{_USER_CHAR}*):(?P<password>{_PASSWORD_CHAR}+)|(?P<token>{_USER_CHAR}{{16,}}))@"
 )
@@ -83,19 +83,33 @@ _USERINFO = re.compile(
 # x-api-key, access_token, X-Amz-Signature, client_secret, password...), or is sig or pwd.
 # After `?`, `&` or `;` (also the `;` of an escaped `&amp;` in XML and HTML): a set of
 # three characters the search skips to.
-_QUERY = re.compile(
+_QUERY = (
     r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.\-]*(?:key|token|secret|signature|password|passwd"
-    r"|credential)[A-Za-z0-9_.\-]*|sig|pwd|pass)=)(?P<value>[^&#\s\"'<>\\`;]+)",
-    re.IGNORECASE,
+    r"|credential)[A-Za-z0-9_.\-]*|sig|pwd|pass)=)(?P<value>[^&#\s\"'<>\\`;]+)"
 )
+
+
+# Compiled for the first text that holds a "://" or a "=" (each needs its literal): the
+# second, case-blind, costs 4 M instructions to compile, which a command that prints
+# neither (`checkspec validate` of a valid file) need not pay at its start.
+@cache
+def _userinfo() -> re.Pattern[str]:
+    return re.compile(_USERINFO)
+
+
+@cache
+def _query() -> re.Pattern[str]:
+    return re.compile(_QUERY, re.IGNORECASE)
 
 
 def url_secrets(url: str) -> list[str]:
     """The secrets a URL holds: its user-info password (also percent-decoded, and as the
     Basic credential an HTTP client makes of the user-info, which an endpoint may echo in
     its Authorization header), its secret query values."""
-    found = []
-    for match in _USERINFO.finditer(url):
+    found: list[str] = []
+    if "://" not in url and "=" not in url:  # neither pattern can match (see above)
+        return found
+    for match in _userinfo().finditer(url):
         if match.group("token") is not None:
             found += [match.group("token"), unquote(match.group("token"))]
             continue
@@ -103,8 +117,8 @@ def url_secrets(url: str) -> list[str]:
         found += [password, unquote(password)]
         for pair in (f"{user}:{password}", f"{unquote(user)}:{unquote(password)}"):
             found.append(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
-    found += [m.group("value") for m in _QUERY.finditer(url)]
-    found += [unquote(m.group("value")) for m in _QUERY.finditer(url)]
+    found += [m.group("value") for m in _query().finditer(url)]
+    found += [unquote(m.group("value")) for m in _query().finditer(url)]
     return found
 
 
@@ -147,17 +161,17 @@ class Redactor:
         if self._literal is not None and self._holds_literal(text):
             text = self._literal.sub(lambda m: self._mask_of[m.group()], text)
         if "://" in text:
-            text = _USERINFO.sub(self._replace, text)
+            text = _userinfo().sub(self._replace, text)
         if "=" in text:
-            text = _QUERY.sub(self._replace, text)
+            text = _query().sub(self._replace, text)
         return text
 
     def finds(self, text: str) -> bool:
         """Whether `text` holds anything to mask (scans, no copy)."""
         return (
             self._holds_literal(text)
-            or ("://" in text and _USERINFO.search(text) is not None)
-            or ("=" in text and _QUERY.search(text) is not None)
+            or ("://" in text and _userinfo().search(text) is not None)
+            or ("=" in text and _query().search(text) is not None)
         )
 
     def tree(self, value: Any) -> Any:
