@@ -106,8 +106,11 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
         "checkspec.engine.spec.suite_file",
         "checkspec.engine.spec.schema_checks",
         "checkspec.engine.core.json_schema",
+        "checkspec.engine.runs.selection",  # its frozen dataclass: for a run's selection
         "html",
         "difflib",
+        "signal",
+        "traceback",
     ):
         assert module not in loaded, module
     assert "checkspec.engine.llm.env_secrets" in loaded  # its messages are masked all the same
@@ -117,16 +120,20 @@ def test_validate_of_an_ascii_file_compiles_no_class_of_all_of_unicode(tmp_path:
     """The readers' classes of the characters left to libyaml (block_reader.py) and read
     otherwise by YAML (json_rows.py) hold characters past U+00FF: each compiles to a
     table of all of Unicode (~4 M instructions, three of them a tenth of what validate
-    adds to `import pydantic, yaml`). An ASCII file is searched with their ASCII part."""
+    adds to `import pydantic, yaml`). An ASCII file is searched with their ASCII part.
+    Nor does a valid file's message ("://" or "=" in none) compile redaction's URL
+    patterns (the case-blind one, 4 M)."""
     spec = tmp_path / "a.scenario.yaml"
     spec.write_text("name: a\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n")
     script = f"""
         from checkspec.engine.cli.main import main
         from checkspec.engine.spec import block_reader, json_rows
         assert main(['validate', {str(spec)!r}]) == 0
+        from checkspec.engine.core import redact
         made = [f.cache_info().currsize for f in (
-            block_reader.foreign, block_reader._unread_any, json_rows.risky)]
-        assert made == [0, 0, 0], made
+            block_reader.foreign, block_reader._unread_any, json_rows.risky,
+            redact._userinfo, redact._query)]
+        assert made == [0, 0, 0, 0, 0], made
         print("ok")
         """
     done = subprocess.run(
