@@ -15,12 +15,12 @@ from typing import Any
 # workspace root): set by Scenario.run for the checks it runs, e.g. `fn: module:func`.
 SEARCH_PATHS: ContextVar[tuple[str, ...]] = ContextVar("checkspec_search_paths", default=())
 
-_REFERENCE = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
+_REFERENCE = r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$"
 
 
 def validate_reference(reference: str) -> str:
     """Check the shape of `module:attr` without importing anything."""
-    if not _REFERENCE.match(reference):
+    if not re.match(_REFERENCE, reference):  # re's cache: compiled at the first check
         raise ValueError(
             f"expected an import reference 'package.module:function', got {reference!r}"
         )

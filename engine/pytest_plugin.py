@@ -115,7 +115,7 @@ class SpecFile(pytest.File):
         if query or tags or status:
             import copy
 
-            from .runs.project import Selection
+            from .runs.selection import Selection
 
             # A copy: the analysed document may be shared (kept by the analysis's caches).
             document = copy.copy(document)

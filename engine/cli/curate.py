@@ -106,7 +106,7 @@ def _name_counts(specs: Iterable[SpecFile]) -> dict[int, Counter[str]]:
 
 def _selector(spec: SpecFile, item: Item, names: dict[int, Counter[str]]) -> str:
     """The selector naming this one scenario, as `run` and every command take it."""
-    from ..curate.select import selector_of
+    from ..curate.selectors import selector_of
 
     unique = not spec.partial and names[id(spec)][item.name] == 1
     return selector_of(str(spec.path), item.index, item.name if item.named else None, unique)
@@ -198,7 +198,7 @@ def edit(args: argparse.Namespace) -> int:
 def _split(words: Sequence[str], what: str) -> tuple[list[str], list[str]]:
     """`VALUE... SELECTOR...`: the selectors start at the first word naming a file."""
     from ..curate.files import CurateError
-    from ..curate.select import is_selector
+    from ..curate.selectors import is_selector
 
     at = next((n for n, word in enumerate(words) if is_selector(word)), None)
     if at is None:
@@ -218,7 +218,8 @@ def _edit(args: argparse.Namespace) -> int:
     from ..curate.commit import Change, commit
     from ..curate.files import CurateError
     from ..curate.operations import duplicate_names, plan
-    from ..curate.select import is_selector, select
+    from ..curate.select import select
+    from ..curate.selectors import is_selector
     from .project import open_project
 
     values: list[str] = []

@@ -236,7 +236,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     import asyncio
 
     from ..core.write import write_target
-    from ..curate.select import split_selector
+    from ..curate.selectors import split_selector
     from ..generate import pipeline, service
     from ..generate.output import OutputError, output_format, write_atomically
     from ..generate.presets import known_presets

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
@@ -395,9 +396,9 @@ def _redacted_streams(command: str) -> AbstractContextManager[object]:
     if command == "lsp":
         return nullcontext()
     from ..core.redact import redacted_streams
-    from ..llm.snapshot import redactor
+    from ..llm.env_secrets import redactor  # not the whole snapshot: validate needs no run's
 
-    redactor()  # the secrets' source registered (snapshot.py) before the first write
+    redactor()  # the secrets' source registered (env_secrets.py) before the first write
     return redacted_streams()
 
 
@@ -488,10 +489,29 @@ def _without_pydantic_plugins() -> Iterator[None]:
         yield
         return
     os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    stand_in = _plugin_loader_stand_in()
     try:
         yield
     finally:
         del os.environ["PYDANTIC_DISABLE_PLUGINS"]
+        if stand_in is not None and sys.modules.get(_PLUGIN_LOADER) is stand_in:
+            del sys.modules[_PLUGIN_LOADER]  # a later build imports the real loader
+
+
+_PLUGIN_LOADER = "pydantic.plugin._loader"
+
+
+def _plugin_loader_stand_in() -> ModuleType | None:
+    """With the switch on, pydantic's plugin loader answers "no plugins" without looking;
+    but importing it imports importlib.metadata (and email, socket...: an eighth of a
+    `validate`'s start-up). While the switch is on, a stand-in that answers the same takes
+    its place, unless the real one is loaded already."""
+    if _PLUGIN_LOADER in sys.modules:
+        return None
+    stand_in = ModuleType(_PLUGIN_LOADER)
+    vars(stand_in)["get_plugins"] = lambda: ()
+    sys.modules[_PLUGIN_LOADER] = stand_in
+    return stand_in
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..runs.project import Project, Selection
+    from ..runs.project import Project
+    from ..runs.selection import Selection
 
 
 def open_project(paths: Iterable[str | os.PathLike[str]] = ()) -> Project:
@@ -26,7 +27,7 @@ def open_project(paths: Iterable[str | os.PathLike[str]] = ()) -> Project:
 
 def selection_of(args: argparse.Namespace, *, drafts_rule: bool = True) -> Selection:
     """A command's selection flags as the project's `Selection` (engine/runs/project.py)."""
-    from ..runs.project import Selection
+    from ..runs.selection import Selection
 
     return Selection(
         paths=tuple(getattr(args, "paths", ()) or ()),

@@ -8,7 +8,6 @@ JSON Schemas, completion, hover and `checkspec list checks`.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -628,5 +627,7 @@ def _rename_deprecated(data: dict[str, Any]) -> dict[str, Any]:
 
 def did_you_mean(word: str, candidates: Any) -> str | None:
     """The closest candidate to a misspelt word, if any is close enough."""
+    import difflib  # here: only a misspelt word needs it (start-up of every command)
+
     matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None

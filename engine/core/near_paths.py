@@ -6,7 +6,6 @@ then exists."""
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from pathlib import Path
 
@@ -16,6 +15,8 @@ _MAX_NAMES = 10_000
 
 def nearest_paths(raw: str | Path, count: int = 3) -> list[str]:
     """Up to `count` existing paths spelled like `raw`, nearest first."""
+    import difflib  # here: only a path not found needs it (start-up of every command)
+
     path = Path(raw)
     base = Path(path.anchor) if path.is_absolute() else Path()
     parts = path.parts[1:] if path.is_absolute() else path.parts

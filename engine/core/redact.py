@@ -4,7 +4,7 @@ Three kinds of secret are masked, in any text (`Redactor.text`) or in every stri
 JSON-like value (`Redactor.tree`):
 
 - the values the process holds as secrets (the keys of the environment, see
-  `is_secret_name`; engine/llm/snapshot.py's `held_secrets` reads them): each occurrence
+  `is_secret_name`; engine/llm/env_secrets.py's `held_secrets` reads them): each occurrence
   anywhere in the text, also JSON-, XML- or HTML-escaped. Values shorter than
   `MIN_SECRET_LENGTH` are not secrets worth the name, and masking them would garble text
   (a key "E" in "OpenAIException");
@@ -16,24 +16,24 @@ JSON-like value (`Redactor.tree`):
 Each is shown as `mask` shows a secret: `****` and, for a long one, its last four
 characters (what `checkspec settings` shows of a key).
 
-The secrets come from the engine's one reading of the environment (llm/snapshot.py), which
-registers itself as the source (`use_source`); this module reads nothing itself. The sinks
-(reports of every format, the history, `checkspec settings`, errors, the language server's
-hover, transcript and log) call `current()` (or snapshot.py's `redactor()`), so the secret
-set is the process's at the time of writing.
+The secrets come from the engine's one reading of the environment (llm/env_secrets.py,
+which llm/snapshot.py re-exports), which registers itself as the source (`use_source`);
+this module reads nothing itself. The sinks (reports of every format, the history,
+`checkspec settings`, errors, the language server's hover, transcript and log) call
+`current()` (or env_secrets.py's `redactor()`), so the secret set is the process's at the
+time of writing.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import json
 import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import unquote
 
@@ -75,7 +75,7 @@ _PASSWORD_CHAR = r"[^\s/?#@\"'<>\\`]"
 _USER_CHAR = r"[^\s/?#@\"'<>\\`:]"
 # From the "://" on (the scheme is kept as it is): a pattern that starts with a literal is
 # searched for at the speed of a string search, 12 MB of report in milliseconds.
-_USERINFO = re.compile(
+_USERINFO = (
     rf"(?P<head>://)"
     rf"(?:(?P<user>{_USER_CHAR}*):(?P<password>{_PASSWORD_CHAR}+)|(?P<token>{_USER_CHAR}{{16,}}))@"
 )
@@ -83,19 +83,33 @@ _USERINFO = re.compile(
 # x-api-key, access_token, X-Amz-Signature, client_secret, password...), or is sig or pwd.
 # After `?`, `&` or `;` (also the `;` of an escaped `&amp;` in XML and HTML): a set of
 # three characters the search skips to.
-_QUERY = re.compile(
+_QUERY = (
     r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.\-]*(?:key|token|secret|signature|password|passwd"
-    r"|credential)[A-Za-z0-9_.\-]*|sig|pwd|pass)=)(?P<value>[^&#\s\"'<>\\`;]+)",
-    re.IGNORECASE,
+    r"|credential)[A-Za-z0-9_.\-]*|sig|pwd|pass)=)(?P<value>[^&#\s\"'<>\\`;]+)"
 )
+
+
+# Compiled for the first text that holds a "://" or a "=" (each needs its literal): the
+# second, case-blind, costs 4 M instructions to compile, which a command that prints
+# neither (`checkspec validate` of a valid file) need not pay at its start.
+@cache
+def _userinfo() -> re.Pattern[str]:
+    return re.compile(_USERINFO)
+
+
+@cache
+def _query() -> re.Pattern[str]:
+    return re.compile(_QUERY, re.IGNORECASE)
 
 
 def url_secrets(url: str) -> list[str]:
     """The secrets a URL holds: its user-info password (also percent-decoded, and as the
     Basic credential an HTTP client makes of the user-info, which an endpoint may echo in
     its Authorization header), its secret query values."""
-    found = []
-    for match in _USERINFO.finditer(url):
+    found: list[str] = []
+    if "://" not in url and "=" not in url:  # neither pattern can match (see above)
+        return found
+    for match in _userinfo().finditer(url):
         if match.group("token") is not None:
             found += [match.group("token"), unquote(match.group("token"))]
             continue
@@ -103,8 +117,8 @@ def url_secrets(url: str) -> list[str]:
         found += [password, unquote(password)]
         for pair in (f"{user}:{password}", f"{unquote(user)}:{unquote(password)}"):
             found.append(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
-    found += [m.group("value") for m in _QUERY.finditer(url)]
-    found += [unquote(m.group("value")) for m in _QUERY.finditer(url)]
+    found += [m.group("value") for m in _query().finditer(url)]
+    found += [unquote(m.group("value")) for m in _query().finditer(url)]
     return found
 
 
@@ -115,6 +129,8 @@ def _masked(secret: str) -> str:
 
 def _spellings(secret: str) -> set[str]:
     """A secret as it may appear in a text, a JSON string, XML or HTML."""
+    import html  # here: its entity table is a start-up cost every command would pay
+
     return {secret, json.dumps(secret, ensure_ascii=False)[1:-1], html.escape(secret)}
 
 
@@ -145,17 +161,17 @@ class Redactor:
         if self._literal is not None and self._holds_literal(text):
             text = self._literal.sub(lambda m: self._mask_of[m.group()], text)
         if "://" in text:
-            text = _USERINFO.sub(self._replace, text)
+            text = _userinfo().sub(self._replace, text)
         if "=" in text:
-            text = _QUERY.sub(self._replace, text)
+            text = _query().sub(self._replace, text)
         return text
 
     def finds(self, text: str) -> bool:
         """Whether `text` holds anything to mask (scans, no copy)."""
         return (
             self._holds_literal(text)
-            or ("://" in text and _USERINFO.search(text) is not None)
-            or ("=" in text and _QUERY.search(text) is not None)
+            or ("://" in text and _userinfo().search(text) is not None)
+            or ("=" in text and _query().search(text) is not None)
         )
 
     def tree(self, value: Any) -> Any:

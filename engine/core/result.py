@@ -7,7 +7,6 @@ validation (the values are ours, already the right types) and pydantic's
 
 from __future__ import annotations
 
-import traceback as tb
 from collections import defaultdict
 from enum import StrEnum
 from pathlib import Path
@@ -245,6 +244,8 @@ class TestCaseError(BaseModel):
 
     @classmethod
     def from_exception(cls, exc: BaseException, phase: str | None = None) -> TestCaseError:
+        import traceback as tb  # here: only an error needs it (start-up of every command)
+
         return cls(
             message=str(exc) or repr(exc),
             exception_type=type(exc).__name__,

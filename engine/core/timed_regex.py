@@ -10,7 +10,6 @@ all there is.
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from types import FrameType
@@ -55,6 +54,8 @@ def _too_long(seconds: float) -> str:
 
 
 def _alarm_is_free() -> bool:
+    import signal  # here, as in _search_with_alarm: validating a regex check runs none
+
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
@@ -68,6 +69,8 @@ def _alarm_is_free() -> bool:
 def _search_with_alarm(
     pattern: regex.Pattern[str], text: str, pos: int, left: float, seconds: float
 ) -> Any:
+    import signal
+
     armed = True
 
     def on_alarm(signum: int, frame: FrameType | None) -> None:

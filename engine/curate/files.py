@@ -24,10 +24,9 @@ from ..spec.lines import LineIndex, LinesView, index_of
 from ..spec.problems import Position, Range, Severity
 from ..spec.source import parse_source, read_jsonl_row
 from ..spec.tree import Node
+from .errors import CurateError
 
-
-class CurateError(Exception):
-    """A refusal: the command exits 2 with this message and changes nothing."""
+__all__ = ["CurateError"]  # where every curation module takes it from (errors.py holds it)
 
 
 @dataclass

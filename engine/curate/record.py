@@ -20,7 +20,7 @@ from typing import Any
 from . import edits
 from .commit import Change
 from .files import CurateError, Item, SpecFile, read_spec
-from .select import split_selector
+from .selectors import split_selector
 
 
 @dataclass

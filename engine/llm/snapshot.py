@@ -12,10 +12,10 @@ inherit it; no setting is written into module globals at run time.
 The environment is read in one place, `environment_values` (through
 engine/core/environment.py, the one reader of the process's environment): the resolver
 calls it, and `from_environment` too, for the snapshot of library use without a run
-(`Suite.run` in a script, a check called directly). `held_secrets` reads it too, for the secrets every
-output masks (engine/core/redact.py takes them from here); the one global written at run
-time is the set of secrets settings brought (`remember_secrets`), masked for the rest of
-the process.
+(`Suite.run` in a script, a check called directly). `held_secrets` (env_secrets.py,
+re-exported here) reads it too, for the secrets every output masks (engine/core/redact.py
+takes them from there); the one global written at run time is the set of secrets
+settings brought (`remember_secrets`), masked for the rest of the process.
 
 The reference library's setters (`set_default_generator`, `set_default_embedding_model`,
 `set_max_prompt_size`, `verdict_cache.configure`, `set_prices`, `set_llm_client`) record
@@ -27,24 +27,27 @@ so a reader reads the snapshot alone (`effective()`), never a module global of i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from ..catalog import SETTINGS, SETTINGS_BY_NAME
-from ..core import environment, redact
+from ..core import environment
 
-API_KEY_ENV = "CHECKSPEC_API_KEY"
-EMBEDDING_API_KEY_ENV = "CHECKSPEC_EMBEDDING_API_KEY"
-SDK_API_BASE_ENV = "OPENAI_API_BASE"  # litellm's openai base; the SDK path honours it too
-_ENV = {s.name: s.env for s in SETTINGS if s.env}
-# The variables holding an endpoint's URL, whose user-info and query may hold a secret.
-_URL_VARS = tuple(
-    str(s.env) for s in SETTINGS if s.env and s.name in ("api_base", "embedding_api_base")
+# The secrets held (one reading of them, masked in every output) are env_secrets.py's,
+# apart so that a command registers their source without loading the snapshot.
+from .env_secrets import (
+    API_KEY_ENV,
+    EMBEDDING_API_KEY_ENV,
+    SDK_API_BASE_ENV,
+    held_secrets,
+    redactor,
+    remember_secrets,
 )
+
+_ENV = {s.name: s.env for s in SETTINGS if s.env}
 
 
 @dataclass(frozen=True)
@@ -187,62 +190,11 @@ def _environment(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], lis
     return found, problems
 
 
-def held_secrets(environ: Mapping[str, str] | None = None) -> frozenset[str]:
-    """Every secret this process holds, for the outputs to mask (core/redact.py): the
-    value of each variable named like a key (`redact.is_secret_name`: OPENAI_API_KEY,
-    ANTHROPIC_API_KEY, CHECKSPEC_API_KEY, AWS_SECRET_ACCESS_KEY, HF_TOKEN... whatever
-    provider litellm would take it for), and the passwords and secret query values of the
-    endpoints' URLs; also those of every run's settings this process used (`using`), even
-    once the run is over (its report is written after it)."""
-    if environ is None:  # the process's: read again only when it changed (each write asks)
-        return _with_remembered(environment.raw_state(), _remembered)
-    return _secrets_of(environ) | _remembered
-
-
-@lru_cache(maxsize=4)
-def _with_remembered(
-    raw: tuple[tuple[Any, Any], ...], remembered: frozenset[str]
-) -> frozenset[str]:
-    # The same set (the same object) while nothing changed: its redactor is looked up by it.
-    decoded = {os.fsdecode(k): os.fsdecode(v) for k, v in raw}
-    return _secrets_of(decoded) | remembered
-
-
-def _secrets_of(environ: Mapping[str, str]) -> frozenset[str]:
-    found = {v.strip() for name, v in environ.items() if redact.is_secret_name(name)}
-    for var in (*_URL_VARS, SDK_API_BASE_ENV):
-        found.update(redact.url_secrets(environ.get(var, "")))
-    return frozenset(s for s in found if s)
-
-
-_remembered: frozenset[str] = frozenset()
-
-
-def remember_secrets(keys: Iterable[str | None], urls: Iterable[str | None]) -> None:
-    """Keys and the secrets of endpoints' URLs that settings hold (a password in the
-    user-info of checkspec.yaml's `api_base`): masked in every output from now on, for the
-    rest of the process (`resolve` and `using` call it)."""
-    global _remembered
-    found = {key for key in keys if key}
-    for url in urls:
-        found.update(redact.url_secrets(url or ""))
-    if not found <= _remembered:
-        _remembered = _remembered | found
-
-
 def _remember(settings: LLMSettings) -> None:
     remember_secrets(
         (settings.api_key, settings.embedding_api_key),
         (settings.api_base, settings.embedding_api_base, settings.sdk_api_base),
     )
-
-
-def redactor() -> redact.Redactor:
-    """The redactor of every secret this process holds now (`held_secrets`)."""
-    return redact.current()
-
-
-redact.use_source(held_secrets)  # so the core's sinks (JUnit XML of a result) mask them too
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> LLMSettings:

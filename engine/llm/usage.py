@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.usage import Usage
-from . import snapshot
 
 
 @dataclass
@@ -110,6 +109,8 @@ def litellm_price_file() -> Mapping[str, Any]:
 def set_prices(prices: Mapping[str, tuple[float, float]]) -> None:
     """Prices per token (input, output) of models litellm does not know or prices otherwise,
     outside a run (a run's are its settings'): recorded in the snapshot's CodeDefaults."""
+    from . import snapshot  # here: scenarios import this module, validating them no snapshot
+
     snapshot.set_code_defaults(prices=tuple(sorted(prices.items())))
 
 
@@ -123,6 +124,8 @@ def price_of(
     if not model:
         return None
     if prices is None:
+        from . import snapshot
+
         prices = dict(snapshot.effective().prices)
     configured = prices
     if model in configured:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ..settings import Resolved, Settings
     from ..spec.document import Document
     from ..spec.scenario_analysis import ScenarioEntry
-    from .outcome import LeftOut
+    from .selection import Selected, Selection
 
 Pair = tuple["Document", "ScenarioEntry"]
 
@@ -91,35 +91,6 @@ class Workspaces:
         """A workspace read elsewhere (the project's own), not read again."""
         if workspace.config_path is not None and workspace.config_path not in self._read:
             self._read[workspace.config_path] = (_mtime(workspace), workspace)
-
-
-@dataclass(frozen=True)
-class Selection:
-    """What a command selects: selectors (files, folders, `FILE::NAME`, `FILE::#INDEX`)
-    narrowed by the filters of the one selection language (engine/curate/select.py)."""
-
-    paths: tuple[str, ...] = ()
-    query: str | None = None
-    tags: tuple[str, ...] = ()
-    status: str | None = None
-    include_drafts: bool = False
-    last_failed: bool = False
-    shard: tuple[int, int] | None = None
-    # Whether drafts are a rule here (a run leaves them out); calibration takes them all.
-    drafts_rule: bool = True
-    # Whether only runnable scenarios are chosen (a run); the pytest plugin also keeps
-    # the invalid ones (each an item that fails with its problems).
-    runnable_only: bool = True
-
-
-@dataclass
-class Selected:
-    """The scenarios a selection chose, in file order."""
-
-    entries: list[Pair] = field(default_factory=list)
-    selected: int = 0  # chosen before --last-failed and --shard (all shards together)
-    left_out: LeftOut | None = None  # what the filters left out, and why
-    notes: list[str] = field(default_factory=list)  # what --last-failed says it did
 
 
 @dataclass
@@ -211,8 +182,8 @@ class Project:
     def load(self, selectors: Sequence[str], *, keep: bool = True) -> Loaded:
         """The documents the selectors name; a `FILE::NAME` or `FILE::#INDEX` keeps only
         the scenarios it names (a file also named whole keeps all of them)."""
-        from ..curate.files import CurateError
-        from ..curate.select import resolve
+        from ..curate.errors import CurateError
+        from ..curate.selectors import resolve
         from ..spec.files import collect
 
         analysed: dict[Path, Document] = {}  # a `FILE::NAME` file read once, not twice
@@ -260,6 +231,7 @@ class Project:
         matches); chosen nothing when refused."""
         from ..curate.select import Filters, narrow
         from .outcome import LeftOut
+        from .selection import Selected
         from .session import runs
 
         # The filters read every scenario (a refusal names the tags there are, of valid

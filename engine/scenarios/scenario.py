@@ -8,7 +8,6 @@ in the original library: later steps are SKIP and their interactions never run. 
 from __future__ import annotations
 
 import time
-import traceback as tb
 from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Generic, Literal
 
@@ -189,6 +188,8 @@ def crashed_check_result(check: Check, exc: BaseException) -> CheckResult:
 
     The step itself ran: TestCaseResult.error is kept for interactions that failed.
     """
+    import traceback as tb  # here: only a crash needs it (validating scenarios none)
+
     return CheckResult.error(
         f"Check '{check.name or check.kind}' failed with error: {exc}",
         {

@@ -17,6 +17,7 @@ caller reads the text with libyaml: it alone says what is wrong, and where.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from .event_reader import Builder, surely_too_many, too_many_message
@@ -36,11 +37,16 @@ class Unsupported(Exception):
 # YAML 1.1 breaks U+2028/9, surrogates, the BOM, U+FFFE/U+FFFF; it takes line feed and
 # what libyaml prints as is. Written as the few characters excluded, not the many taken:
 # a negated class over all of Unicode costs 20 ms to compile at every start.
-_FOREIGN = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+FOREIGN = "[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
+# Those of them in ASCII. A class with characters past U+00FF compiles to a table of all
+# of Unicode (~4 M instructions each time), so the full class is compiled only for the
+# first line that is not ASCII; an ASCII line (`str.isascii` is a flag: no scan) is
+# searched with this one, a bitmap.
+FOREIGN_ASCII = "[\x00-\x09\x0b-\x1f\x7f]"
 # Lines that are document markers or directives.
 _MARKERS = re.compile(r"^(?:(?:---|\.\.\.)(?:[ ]|$)|%)", re.MULTILINE)
 # Either, in one line (each distinct line is searched once, not the whole text).
-_UNREAD = re.compile(f"{_FOREIGN.pattern}|{_MARKERS.pattern}")
+_UNREAD_ASCII = re.compile(f"{FOREIGN_ASCII}|{_MARKERS.pattern}")
 # Where a one-line plain scalar ends: a `:` before a blank or the end, or a ` #` comment.
 _PLAIN_END = re.compile(r":(?: |$)| #")
 _SINGLE = re.compile(r"'((?:[^']|'')*)'")
@@ -70,6 +76,17 @@ _BLOCK = -2  # the end column of a block scalar's header (`|`, `>`): it is read 
 _FLOW = -3  # the end column of a flow collection's start (`[`, `{`)
 # Line shapes (see _shape): the column of the first character, a code, then its parts.
 _DASH, _DASH_SCALAR, _DASH_KEY, _KEY, _SCALAR = range(5)
+
+
+@cache
+def foreign() -> re.Pattern[str]:
+    """The characters left to libyaml, any line's (see FOREIGN)."""
+    return re.compile(FOREIGN)
+
+
+@cache
+def _unread_any() -> re.Pattern[str]:
+    return re.compile(f"{FOREIGN}|{_MARKERS.pattern}")
 
 
 def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
@@ -162,7 +179,7 @@ def _content(line: str, at: int) -> tuple[Any, ...]:
 
 def _shape(line: str) -> tuple[Any, ...] | None:
     """What a line holds, apart from where it is: None for a blank or comment line."""
-    if _UNREAD.search(line) is not None:
+    if (_UNREAD_ASCII if line.isascii() else _unread_any()).search(line) is not None:
         raise Unsupported
     body = line.lstrip(" ")
     if not body or body[0] == "#":
@@ -186,7 +203,8 @@ def _shape(line: str) -> tuple[Any, ...] | None:
 def _check_lines(lines: list[str], start: int, stop: int) -> None:
     """Lines read as part of a scalar (not through `_shape`) hold nothing libyaml's."""
     for number in range(start, stop):
-        if _UNREAD.search(lines[number]) is not None:
+        line = lines[number]
+        if (_UNREAD_ASCII if line.isascii() else _unread_any()).search(line) is not None:
             raise Unsupported
 
 
@@ -377,7 +395,7 @@ def read_block(b: Builder) -> Node | None:
         return _read(b)
     except _Full:
         # Lines past the limit were not read: whether libyaml would take them is unknown.
-        if _FOREIGN.search(b.original) is not None or _MARKERS.search(b.original) is not None:
+        if foreign().search(b.original) is not None or _MARKERS.search(b.original) is not None:
             raise Unsupported from None
         return None
 

@@ -18,7 +18,6 @@ from pydantic import ValidationError
 from ..catalog import field_named, fields_of, jsonpath_fields
 from ..core.check import _LINT_LATER, Check, did_you_mean
 from ..core.jsonpath import JSONPathError, compile_path
-from .datasets import DatasetCheck
 from .fields import keys_of, unknown_keys
 from .lines import LineIndex, LinesView
 from .locate import head_range, issue_problem, misnamed, problems_from_validation, warning
@@ -27,7 +26,6 @@ from .replay_paths import selector_paths
 from .tree import Node
 from .workspace_config import CUSTOM_PREFIX, CustomCheck
 
-_DATASET_CHECK_KEYS = keys_of(DatasetCheck)
 _TRACE_FIELDS = {"trace": ("interactions", "last", "annotations")}
 _INTERACTION_FIELDS = ("inputs", "outputs", "metadata")
 _NO_LINES = LineIndex("")
@@ -68,6 +66,15 @@ class Context:
         return LinesView(self.index)
 
 
+@cache
+def _dataset_check_keys() -> frozenset[str]:
+    """A dataset check's keys: its model loads with the first dataset (validating a
+    scenario file loads no dataset model)."""
+    from .datasets import DatasetCheck
+
+    return keys_of(DatasetCheck)
+
+
 def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem], str, Range]:
     """Validate one check written as `{kind: ...}` or, in datasets, `{identifier, params}`."""
     problems: list[Problem] = []
@@ -76,7 +83,7 @@ def analyze_check(node: Node, ctx: Context) -> tuple[Check | None, list[Problem]
         return None, problems, "?", node.range
     if ctx.dataset and "kind" not in node.value:
         head_key, params = "identifier", node.get("params")
-        problems.extend(unknown_keys(node, _DATASET_CHECK_KEYS, "a dataset check"))
+        problems.extend(unknown_keys(node, _dataset_check_keys(), "a dataset check"))
         if params is not None and params.kind != "mapping" and params.value is not None:
             problems.append(Problem("invalid-structure", "params must be a mapping", params.range))
             return None, problems, "?", params.range

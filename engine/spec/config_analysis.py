@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from ..core.check import Check, lint_later
 from ..core.gcpause import gc_paused
-from ..llm.snapshot import API_KEY_ENV, EMBEDDING_API_KEY_ENV
+from ..llm.env_secrets import API_KEY_ENV, EMBEDDING_API_KEY_ENV
 from ..targets import describe_target_problem
 from .check_analysis import Context, lint_check
 from .fields import is_mapping

@@ -12,31 +12,45 @@ own fields, JSON Lines rows); scenario_analysis.py and check_analysis.py do the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..catalog import SCHEMA_KEY
 from ..core.gcpause import gc_paused
 from .cancel import checkpoint
 from .check_analysis import Context
 from .config_analysis import config_of
-from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA, DatasetFile
 from .fields import as_list, as_string, is_mapping, keys_of, tags_of, target_of, unknown_keys
 from .json_rows import fold, fold_inside
 from .kinds import FileKind, is_json, is_jsonl, kind_from_name, kind_from_schema
-from .layouts import Layout, RowsLayout, workspace_key
 from .lines import LineIndex, LinesView, index_of
 from .locate import start_of
 from .problems import Problem, Severity, internal_error, shown_problems
 from .scenario_analysis import EntryReader, ScenarioEntry, Schemas, scenario_entry
-from .schema_checks import SchemaCheck
 from .source import Row, parse_source, read_jsonl_row, too_large
-from .suite_file import SuiteFile
 from .tree import Node, Source
 from .workspace import Workspace
 from .workspace_config import WorkspaceConfig
 from .yaml_traps import comment_hints
 
-_SUITE_KEYS = keys_of(SuiteFile) | {SCHEMA_KEY}
-_DATASET_KEYS = keys_of(DatasetFile) | {SCHEMA_KEY}
+if TYPE_CHECKING:  # a suite's or dataset's layout is made when one is read (layouts.py)
+    from .layouts import Layout, RowsLayout
+
+
+# A suite's and a dataset's own keys: their models load with the first such file (a
+# scenario file's validation, checkspec validate's start-up, loads neither).
+@cache
+def _suite_keys() -> frozenset[str]:
+    from .suite_file import SuiteFile
+
+    return keys_of(SuiteFile) | {SCHEMA_KEY}
+
+
+@cache
+def _dataset_keys() -> frozenset[str]:
+    from .datasets import DatasetFile
+
+    return keys_of(DatasetFile) | {SCHEMA_KEY}
 
 
 @dataclass
@@ -160,6 +174,8 @@ def _list_file(
     items = as_list(root.get("scenarios"), "scenarios", frame_problems)
     for index, node in enumerate(items):
         doc.scenarios.append(read(node, index, ctx.index))
+    from .layouts import Layout
+
     layout = Layout.of(source, doc.path, read, frame_problems, workspace, kind)
     if layout is None:
         doc.problems.extend(comment_hints(source))
@@ -171,7 +187,7 @@ def _list_file(
 
 def _suite_frame(root: Node, ctx: Context, problems: list[Problem]) -> EntryReader:
     """Check what a suite holds besides its scenarios; how to read one of them."""
-    problems.extend(unknown_keys(root, _SUITE_KEYS, "a suite"))
+    problems.extend(unknown_keys(root, _suite_keys(), "a suite"))
     if root.get("name") is None:
         problems.append(Problem("missing-parameter", "a suite needs a 'name'", start_of(root)))
     target = target_of(root.get("target"), problems) or ctx.target
@@ -183,7 +199,10 @@ def _suite_frame(root: Node, ctx: Context, problems: list[Problem]) -> EntryRead
 
 def _dataset_frame(root: Node, ctx: Context, problems: list[Problem]) -> EntryReader:
     """Check what a dataset holds besides its scenarios; how to read one of them."""
-    problems.extend(unknown_keys(root, _DATASET_KEYS, "a dataset"))
+    from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA
+    from .schema_checks import SchemaCheck
+
+    problems.extend(unknown_keys(root, _dataset_keys(), "a dataset"))
     target = target_of(root.get("target"), problems) or ctx.target
     tags = tuple(tags_of(root.get("tags"), problems))
     schemas = Schemas(
@@ -244,6 +263,10 @@ def _analyze_jsonl(
         target=workspace.config.target,
         keep=keep,
     )
+    from .datasets import CHAT_INPUT_SCHEMA, CHAT_OUTPUT_SCHEMA
+    from .layouts import RowsLayout, workspace_key
+    from .schema_checks import SchemaCheck
+
     late: list[Problem] = []  # the schemas' own (a timeout), after every row's
     schemas = Schemas(
         SchemaCheck("input_schema", CHAT_INPUT_SCHEMA, None, late),

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 from .tree import Node, Shift
@@ -33,12 +34,22 @@ _TOKEN = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|([\[{])|([\]}])|([^\s,:\[\]{}"]
 _STRING, _OPEN, _CLOSE, _LITERAL_TOKEN = 1, 2, 3, 4
 # Characters YAML reads otherwise than JSON, or that count lines differently: controls
 # (tab included), C1 controls and U+0085, U+2028/2029, BOM, U+FFFE/FFFF; surrogates.
-_RISKY = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+RISKY = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]"
+# Those of them in ASCII: an ASCII line (`str.isascii` reads a flag) is searched for
+# these, a bitmap; the full class, a table of all of Unicode (~4 M instructions to
+# compile, a start-up cost of every command that reads a spec), for any other line.
+_RISKY_ASCII = re.compile("[\x00-\x1f\x7f]")
 # A \u escape of a surrogate (YAML's double-quoted escapes take none).
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null")
 _LONGEST_KEY = 1_000  # libyaml refuses implicit keys over 1,024 characters
 _alloc = object.__new__
+
+
+@cache
+def risky() -> re.Pattern[str]:
+    """The characters YAML reads otherwise (RISKY), for a line that is not ASCII."""
+    return re.compile(RISKY)
 
 
 class _Frame:
@@ -55,7 +66,9 @@ def read_row(
 ) -> tuple[Node, int] | None:
     """The located tree of one JSON line (line `number` of the file) and its node count;
     None when the general reader must read it (see the module docstring)."""
-    if _RISKY.search(line) or ("\\u" in line and _SURROGATE_ESCAPE.search(line)):
+    if (_RISKY_ASCII if line.isascii() else risky()).search(line) or (
+        "\\u" in line and _SURROGATE_ESCAPE.search(line)
+    ):
         return None
     try:
         data = json.loads(line)
@@ -78,7 +91,7 @@ def row_value(line: str, *, max_depth: int, max_nodes: int) -> tuple[bool, Any]:
     if (
         len(line) >= max_nodes
         or line.count("[") + line.count("{") >= max_depth
-        or _RISKY.search(line)
+        or (_RISKY_ASCII if line.isascii() else risky()).search(line)
         or ("\\u" in line and _SURROGATE_ESCAPE.search(line))
     ):
         return False, None

@@ -26,7 +26,7 @@ from .problems import Position, Problem, Range, TextEdit
 from .tree import Node
 
 CODE = "unresolved-trace-path"
-_SEGMENT = re.compile(
+_SEGMENT = (  # compiled with the first selector read (_parse): a file may have none
     r"\.(?P<name>[A-Za-z_$][\w$-]*)|\[\s*'(?P<single>[^']*)'\s*\]|\[\s*\"(?P<double>[^\"]*)\"\s*\]"
     r"|\[\s*(?P<index>-?\d+)\s*\]"
 )
@@ -155,8 +155,9 @@ def _parse(path: str) -> tuple[_Segment, ...] | None:
         return None
     segments: list[_Segment] = []
     pos = len("trace")
+    segment = re.compile(_SEGMENT)  # re's own cache keeps it
     while pos < len(path):
-        m = _SEGMENT.match(path, pos)
+        m = segment.match(path, pos)
         if m is None:
             return None
         group = next(g for g in ("name", "single", "double", "index") if m.group(g) is not None)

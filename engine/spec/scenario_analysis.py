@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
-from typing import Any
+from functools import cache, partial
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -25,7 +25,6 @@ from ..interactions import ChatInteract, Interact, InteractionSpec
 from ..scenarios.scenario import Scenario, Step
 from .cancel import checkpoint
 from .check_analysis import Context, analyze_check, check_problems, label_removal, text_of
-from .datasets import DatasetInteraction, DatasetScenario, record_name
 from .fields import (
     as_list,
     as_string,
@@ -40,13 +39,22 @@ from .lines import LineIndex
 from .locate import problems_from_validation, start_of, warning
 from .problems import Problem, Range, moved, moved_problem
 from .replay_paths import replay_path_problems
-from .schema_checks import SchemaCheck
 from .tree import Node
+
+if TYPE_CHECKING:
+    from .schema_checks import SchemaCheck  # a dataset's (document.py makes them)
 
 _SCENARIO_KEYS = keys_of(Scenario)
 _STEP_KEYS = keys_of(Step)
-_RECORD_KEYS = keys_of(DatasetScenario)
-_INTERACTION_KEYS = keys_of(DatasetInteraction)
+
+
+@cache
+def _dataset_keys() -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of a dataset's scenario and of its interactions: their models load with the
+    first dataset (validating a scenario file loads no dataset model)."""
+    from .datasets import DatasetInteraction, DatasetScenario
+
+    return keys_of(DatasetScenario), keys_of(DatasetInteraction)
 
 
 @dataclass
@@ -431,7 +439,8 @@ def _record(
     if not is_mapping(node, "a dataset scenario", problems):
         entry.problems = problems
         return entry
-    problems.extend(unknown_keys(node, _RECORD_KEYS, "a dataset scenario"))
+    record_keys, interaction_keys = _dataset_keys()
+    problems.extend(unknown_keys(node, record_keys, "a dataset scenario"))
     entry.tags = [*ctx.tags, *tags_of(node.get("tags"), problems)]
     interactions = node.get("interactions")
     if interactions is None:
@@ -455,7 +464,7 @@ def _record(
     for step_index, item in enumerate(turns):
         if not is_mapping(item, "an interaction", problems):
             continue
-        problems.extend(unknown_keys(item, _INTERACTION_KEYS, "an interaction"))
+        problems.extend(unknown_keys(item, interaction_keys, "an interaction"))
         input_node, output_node = item.get("input"), item.get("output")
         if input_node is None:
             problems.append(
@@ -479,6 +488,8 @@ def _record(
             unset=("kind",),
         )
         steps.append(construct(Step, {"interacts": [interact], "checks": checks}))
+    from .datasets import record_name
+
     explicit = node.value.get("name")
     fallback = entry.name
     entry.name = explicit if isinstance(explicit, str) else record_name(first_input, fallback)

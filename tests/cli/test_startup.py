@@ -87,6 +87,63 @@ def test_validate_loads_no_llm_client_json_schema_or_rego(tmp_path: Path) -> Non
         "checkspec.engine.cli.generate",
     ):
         assert module not in loaded, module
+    # Issue 50: what the project value, the settings snapshot and the selection language
+    # brought back to validate's start-up (from 2.46x to 2.70x `import pydantic, yaml` in
+    # instructions, bench/README.md). pydantic's plugin loader imports importlib.metadata
+    # (and email, socket) though plugins are off; the run's settings snapshot, curation's
+    # file reader, the dataset and suite models and their JSON Schema checks, and the
+    # entity table of `html` are for other files and commands.
+    for module in (
+        "pydantic.plugin._loader",
+        "importlib.metadata",
+        "email",
+        "socket",
+        "checkspec.engine.llm.snapshot",
+        "checkspec.engine.curate.files",
+        "checkspec.engine.curate.select",  # its filters: selectors.py resolves the paths
+        "checkspec.engine.spec.layouts",
+        "checkspec.engine.spec.datasets",
+        "checkspec.engine.spec.suite_file",
+        "checkspec.engine.spec.schema_checks",
+        "checkspec.engine.core.json_schema",
+        "checkspec.engine.runs.selection",  # its frozen dataclass: for a run's selection
+        "html",
+        "difflib",
+        "signal",
+        "traceback",
+    ):
+        assert module not in loaded, module
+    assert "checkspec.engine.llm.env_secrets" in loaded  # its messages are masked all the same
+
+
+def test_validate_of_an_ascii_file_compiles_no_class_of_all_of_unicode(tmp_path: Path) -> None:
+    """The readers' classes of the characters left to libyaml (block_reader.py) and read
+    otherwise by YAML (json_rows.py) hold characters past U+00FF: each compiles to a
+    table of all of Unicode (~4 M instructions, three of them a tenth of what validate
+    adds to `import pydantic, yaml`). An ASCII file is searched with their ASCII part.
+    Nor does a valid file's message ("://" or "=" in none) compile redaction's URL
+    patterns (the case-blind one, 4 M)."""
+    spec = tmp_path / "a.scenario.yaml"
+    spec.write_text("name: a\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n")
+    script = f"""
+        from checkspec.engine.cli.main import main
+        from checkspec.engine.spec import block_reader, json_rows
+        assert main(['validate', {str(spec)!r}]) == 0
+        from checkspec.engine.core import redact
+        made = [f.cache_info().currsize for f in (
+            block_reader.foreign, block_reader._unread_any, json_rows.risky,
+            redact._userinfo, redact._query)]
+        assert made == [0, 0, 0, 0, 0], made
+        print("ok")
+        """
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 def test_validate_looks_for_no_pydantic_plugins_and_leaves_the_switch_as_it_was(

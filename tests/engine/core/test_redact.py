@@ -1,6 +1,6 @@
 """engine/core/redact.py: what is masked, how it is shown, and what is left alone; the
-secrets' source (engine/llm/snapshot.py's `held_secrets`). The commands' outputs as a
-whole: tests/security/test_secrets_in_outputs.py."""
+secrets' source (engine/llm/env_secrets.py's `held_secrets`, which snapshot.py
+re-exports). The commands' outputs as a whole: tests/security/test_secrets_in_outputs.py."""
 
 from __future__ import annotations
 

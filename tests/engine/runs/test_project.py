@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from checkspec.engine.runs import project as project_module
-from checkspec.engine.runs.project import Project, Selection, Workspaces
+from checkspec.engine.runs.project import Project, Workspaces
+from checkspec.engine.runs.selection import Selection
 from checkspec.engine.spec import workspace as workspace_module
 from checkspec.engine.spec.document import analyze
 from checkspec.engine.spec.incremental import Editing

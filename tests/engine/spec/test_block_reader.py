@@ -440,17 +440,37 @@ def test_hostile_texts_read_as_libyaml_reads_them(name: str) -> None:
 
 
 def test_the_characters_left_to_libyaml_are_those_it_does_not_print_as_is() -> None:
-    """_FOREIGN lists the few characters the line reader leaves to libyaml (start-up: a
+    """FOREIGN lists the few characters the line reader leaves to libyaml (start-up: a
     negated class over all of Unicode took 20 ms to compile); it must exclude exactly
     what the class of the characters libyaml prints as is does not hold."""
     import re
 
-    from checkspec.engine.spec.block_reader import _FOREIGN
+    from checkspec.engine.spec.block_reader import foreign
 
     taken = re.compile(
         "[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
     )
     text = "".join(map(chr, range(0x110000)))
-    left = {m.start() for m in _FOREIGN.finditer(text)}
+    left = {m.start() for m in foreign().finditer(text)}
     kept = {m.start() for m in taken.finditer(text)}
     assert left.isdisjoint(kept) and len(left) + len(kept) == 0x110000
+
+
+def test_an_ascii_line_is_searched_for_the_same_characters_as_any_other() -> None:
+    """An ASCII line is searched with the ASCII part of FOREIGN (the full class compiles
+    to a table of all of Unicode: a start-up cost); the two agree on every ASCII
+    character, and a line with any of the others is still left to libyaml."""
+    import re
+
+    from checkspec.engine.spec.block_reader import FOREIGN_ASCII, Unsupported, _shape, foreign
+
+    ascii_class = re.compile(FOREIGN_ASCII)
+    for code in range(128):
+        char = chr(code)
+        assert bool(ascii_class.search(char)) == bool(foreign().search(char)), hex(code)
+    for char in ("\x85", "\x9f", "\u2028", "\u2029", "\ud800", "\ufeff", "\ufffe", "\uffff"):
+        with pytest.raises(Unsupported):
+            _shape(f"key: caf\u00e9 {char}")  # not ASCII: the full class
+    with pytest.raises(Unsupported):
+        _shape("key: a\tb")  # ASCII: the ASCII class
+    assert _shape("key: caf\u00e9") is not None
