@@ -14,6 +14,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from ..generate.constants import CONCURRENCY
+
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
 
@@ -179,9 +181,10 @@ def add_parser(commands: Any) -> None:
     gen.add_argument(
         "--concurrency",
         type=int,
-        default=32,
+        default=CONCURRENCY,
         metavar="N",
-        help="requests in flight at once (default 32; provider limits of checkspec.yaml hold)",
+        help=f"requests in flight at once (default {CONCURRENCY}; provider limits of "
+        "checkspec.yaml hold)",
     )
     gen.add_argument("--no-cache", action="store_true", help="neither read nor fill the cache")
     gen.add_argument(
@@ -235,10 +238,9 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     import asyncio
 
-    from ..core.write import write_target
     from ..curate.selectors import split_selector
     from ..generate import pipeline, service
-    from ..generate.output import OutputError, output_format, write_atomically
+    from ..generate.output import output_refusal
     from ..generate.presets import known_presets
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
@@ -293,21 +295,16 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         exclude=exclude,
     )
     listing = args.list_topics or args.list_chunks or args.preview
-    if not listing:
-        if args.force and args.append:
-            return _error("--force and --append exclude each other")
-        try:
-            output_format(output, simulate=args.simulate)
-        except OutputError as exc:
-            return _error(str(exc))
-        if output.exists() and not (args.force or args.append):
-            return _error(f"{output} exists: --force overwrites it, --append adds to it")
-        if output.is_dir():
-            return _error(f"{output} is a folder")
-        try:  # refused before any model call: a link out of the workspace, a 0444 file
-            write_target(output, workspace.root or Path.cwd())
-        except OSError as exc:
-            return _error(str(exc.strerror or exc))
+    if not listing and (
+        refused := output_refusal(
+            output,
+            workspace.root or Path.cwd(),
+            force=args.force,
+            append=args.append,
+            simulate=args.simulate,
+        )
+    ):
+        return _error(refused)
     for flag, given in (("--list-topics", args.list_topics), ("--list-chunks", args.list_chunks)):
         if given and not args.docs:
             return _error(f"{flag} needs --from-docs PATH...")
@@ -420,21 +417,21 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED
-    try:
-        text, problems = service.render(
-            prepared, outcome, output, append=args.append, workspace=workspace
-        )
-    except (OutputError, OSError, UnicodeDecodeError) as exc:
-        return _error(str(exc))
-    if problems:
+    written = service.write_outcome(
+        prepared,
+        outcome,
+        output,
+        append=args.append,
+        workspace=workspace,
+        root=workspace.root or Path.cwd(),
+    )
+    if written.error is not None:
+        return _error(written.error)
+    if written.problems:
         print("error: the generated file would not validate; nothing was written:", file=sys.stderr)
-        for problem in problems[:20]:
+        for problem in written.problems[:20]:
             print(terminal(f"  {problem}"), file=sys.stderr)
         return EXIT_FAILED
-    try:
-        write_atomically(output, text, workspace.root or Path.cwd())
-    except OSError as exc:
-        return _error(f"cannot write {output}: {exc.strerror or exc}")
     verb = "added to" if args.append else "written to"
     print(
         terminal(f"{outcome.summary()}, {verb} {output} (status: draft){_spent(meter)}"),

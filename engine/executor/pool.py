@@ -394,14 +394,7 @@ class WorkerPool(Executor):
             self._retire_used(stream)
             for worker in stream.workers:  # leased but never given a job: spares again
                 worker.stream, worker.draining = None, False
-            stream.workers.clear()
-            while not stream.events.empty():  # what they said meanwhile (ready, exit)
-                kind, who, payload = stream.events.get_nowait()
-                if who is not None:
-                    self._deliver(who, kind, payload)
-            self._wake_all()
-            if self.keep_warm and not self._closed:
-                self._spares = asyncio.ensure_future(self.warm())
+            self._released(stream)
 
     # Calls ---------------------------------------------------------------------------
 
@@ -463,14 +456,19 @@ class WorkerPool(Executor):
                 elif worker.proc.returncode is None:
                     self._retire(worker)  # not reused: the call imported what it needed
                 worker.stream = None
-            stream.workers.clear()
-            while not stream.events.empty():  # what it said meanwhile (its exit)
-                kind, who, payload = stream.events.get_nowait()
-                if who is not None:
-                    self._deliver(who, kind, payload)
-            self._wake_all()
-            if self.keep_warm and not self._closed:
-                self._spares = asyncio.ensure_future(self.warm())
+            self._released(stream)
+
+    def _released(self, stream: _Stream) -> None:
+        """A stream or call ended: its workers let go, what they said meanwhile (ready,
+        exit) delivered, the waiting streams woken and the spares made up again."""
+        stream.workers.clear()
+        while not stream.events.empty():
+            kind, who, payload = stream.events.get_nowait()
+            if who is not None:
+                self._deliver(who, kind, payload)
+        self._wake_all()
+        if self.keep_warm and not self._closed:
+            self._spares = asyncio.ensure_future(self.warm())
 
     async def _leased_one(self, stream: _Stream) -> _Worker:
         """A worker for a call: a spare, or a new one while the pool has room; else, once

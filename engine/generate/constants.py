@@ -2,6 +2,9 @@
 
 MAX_COUNT = 500  # scenarios one command may generate
 MAX_TURNS = 10  # user turns of one generated conversation
+# Requests in flight at once unless told otherwise (`--concurrency`): the editor's
+# generation and the command line's alike; provider limits still hold.
+CONCURRENCY = 32
 DEFAULT_SIMILARITY = 0.85  # near-duplicates at or above this cosine similarity are dropped
 QUESTION_TYPE_NAMES = (
     "simple",

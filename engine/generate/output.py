@@ -161,3 +161,29 @@ def write_atomically(path: Path, text: str, root: Path | None = None) -> None:
     the workspace `root`, and is refused otherwise, as is a read-only file
     (core/write.py)."""
     write_bytes_atomically(path, text.encode("utf-8"), root)
+
+
+def output_refusal(
+    output: Path, root: Path, *, force: bool, append: bool, simulate: bool, dashes: str = "--"
+) -> str | None:
+    """Why the generation may not write `output` (None: it may), said before any model
+    call: both force and append, a name of no spec kind, a file there already without
+    either, a folder, a link out of the workspace or a read-only file. `dashes`: how the
+    caller spells its options (`--force` on the command line, `force` in the editor)."""
+    from ..core.write import write_target
+
+    if force and append:
+        return f"{dashes}force and {dashes}append exclude each other"
+    try:
+        output_format(output, simulate=simulate)
+    except OutputError as exc:
+        return str(exc)
+    if output.exists() and not (force or append):
+        return f"{output} exists: {dashes}force overwrites it, {dashes}append adds to it"
+    if output.is_dir():
+        return f"{output} is a folder"
+    try:
+        write_target(output, root)
+    except OSError as exc:
+        return str(exc.strerror or exc)
+    return None

@@ -198,3 +198,42 @@ def render(
             target=prepared.request.target,
         )
     return text, [p.format(str(path)) for p in problems_of(text, path, fmt, workspace)]
+
+
+@dataclass
+class Written:
+    """What writing a generation's outcome came to: `error` (nothing written), or the
+    problems its text would have (nothing written either), else written."""
+
+    error: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return self.error is None and not self.problems
+
+
+def write_outcome(
+    prepared: Prepared,
+    outcome: pipeline.Outcome,
+    output: Path,
+    *,
+    append: bool,
+    workspace: Workspace | None,
+    root: Path,
+) -> Written:
+    """The outcome rendered into `output` and written in one rename, unless its text would
+    not pass the analysis (the editor and the command line alike)."""
+    from .output import OutputError, write_atomically
+
+    try:
+        text, problems = render(prepared, outcome, output, append=append, workspace=workspace)
+    except (OutputError, OSError, UnicodeDecodeError) as exc:
+        return Written(error=str(exc))
+    if problems:
+        return Written(problems=problems)
+    try:
+        write_atomically(output, text, root)
+    except OSError as exc:
+        return Written(error=f"cannot write {output}: {exc.strerror or exc}")
+    return Written()

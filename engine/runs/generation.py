@@ -97,9 +97,9 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     """Generate the request's scenarios into `task.output` (as `checkspec generate` does)."""
     from contextlib import ExitStack
 
-    from ..core.write import write_target
     from ..generate import pipeline, service
-    from ..generate.output import OutputError, output_format, write_atomically
+    from ..generate.constants import CONCURRENCY
+    from ..generate.output import output_refusal
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
@@ -115,20 +115,12 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     if refused:
         return _error(refused[0], messages)
     append, force = bool(request.get("append")), bool(request.get("force"))
-    if force and append:
-        return _error("force and append exclude each other", messages)
-    try:
-        output_format(output, simulate=made.options.simulate)
-    except OutputError as exc:
-        return _error(str(exc), messages)
-    if output.exists() and not (force or append):
-        return _error(f"{output} exists: force overwrites it, append adds to it", messages)
-    if output.is_dir():
-        return _error(f"{output} is a folder", messages)
-    try:  # refused before any model call: a link out of the workspace, a 0444 file
-        write_target(output, root)
-    except OSError as exc:
-        return _error(str(exc.strerror or exc), messages)
+    simulate = made.options.simulate
+    unwritable = output_refusal(
+        output, root, force=force, append=append, simulate=simulate, dashes=""
+    )
+    if unwritable:
+        return _error(unwritable, messages)
     model = request.get("model") or None
     settings = replace(task.settings.settings, **({"model": model} if model else {}))
     with ExitStack() as scope:
@@ -139,7 +131,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         except service.RequestError as exc:
             return _error(str(exc), messages)
         messages += [f"warning: {w}" for w in prepared.warnings]
-        generator = generator.model_copy(update={"max_concurrency": 32})  # the CLI's default
+        generator = generator.model_copy(update={"max_concurrency": CONCURRENCY})
         embedding = get_default_embedding_model()
         embedding = embedding if getattr(embedding, "model", None) else None
         if not getattr(generator, "model", None):
@@ -172,21 +164,16 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         spent = f"; {meter.usage.describe()}" if meter.usage else ""
     if not outcome.scenarios:
         return _error(f"{outcome.summary()}; nothing was written{spent}", messages)
-    try:
-        text, problems = service.render(
-            prepared, outcome, output, append=append, workspace=workspace
-        )
-    except (OutputError, OSError, UnicodeDecodeError) as exc:
-        return _error(str(exc), messages)
-    if problems:
+    written = service.write_outcome(
+        prepared, outcome, output, append=append, workspace=workspace, root=root
+    )
+    if written.error is not None:
+        return _error(written.error, messages)
+    if written.problems:
         return _error(
             "the generated file would not validate; nothing was written",
-            [*messages, *problems[:20]],
+            [*messages, *written.problems[:20]],
         )
-    try:
-        write_atomically(output, text, root)
-    except OSError as exc:
-        return _error(f"cannot write {output}: {exc.strerror or exc}", messages)
     verb = "added to" if append else "written to"
     summary = outcome.summary()
     messages.append(f"{summary}, {verb} {output} (status: draft){spent}")
