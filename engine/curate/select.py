@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
+from ..spec.status import ACTIVE
 from .errors import CurateError
 from .selectors import members, opening
 
@@ -73,15 +74,11 @@ def select(
         # Only the scenarios that may match were read: why none is chosen, from all.
         everything: list[tuple[SpecFile, Item]] = []
         for path, picked in chosen.items():
-            spec = files[path]
-            if spec.partial:  # a file named whole, read in part: read whole
-                from .files import read_spec
-
-                spec = read_spec(path)
-                spec.path = path
+            if files[path].partial:  # a file named whole, read in part: read whole
+                spec = _read(path, files, None)
                 everything.extend((spec, item) for item in spec.items)
             else:
-                everything.extend((spec, item) for item in _ordered(picked))
+                everything.extend((files[path], item) for item in _ordered(picked))
         narrowed = narrow(everything, filters, _facts_of_item)
     if narrowed.refusal is not None:
         raise CurateError(narrowed.refusal.message)
@@ -122,8 +119,6 @@ def _read(
 # applies it to the scenarios it reads as text (`select` above), the project
 # (engine/runs/project.py `Project.select`) to the analysed ones of a run, a calibration,
 # the pytest plugin and the editor. What a scenario is to them is told by a `Facts`.
-
-ACTIVE = "active"
 
 
 class Facts(NamedTuple):

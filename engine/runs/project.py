@@ -241,8 +241,7 @@ class Project:
         narrowed = narrow(everything, filters, _facts)
         if narrowed.refusal is not None:
             return Selected(), [narrowed.refusal.message]
-        usable = [(d, e) for d, e in narrowed.kept if e.runnable or not selection.runnable_only]
-        chosen = usable
+        chosen = [(d, e) for d, e in narrowed.kept if e.runnable or not selection.runnable_only]
         left_out = LeftOut()
         if selection.status:
             reason = f"scenario(s) not of --status {selection.status}"
@@ -311,7 +310,7 @@ def _facts(pair: Pair) -> Facts:
     nodes were let go is read without them)."""
     from ..curate.select import Facts, holds
     from ..spec.json_rows import folded_value
-    from ..spec.status import is_draft
+    from ..spec.status import ACTIVE, DRAFT, is_draft
 
     _, entry = pair
 
@@ -319,7 +318,7 @@ def _facts(pair: Pair) -> Facts:
         folded, value = folded_value(entry.node)
         return holds(value if folded else entry.node.value, words)
 
-    return Facts(entry.tags, "draft" if is_draft(entry) else "active", holds_words)
+    return Facts(entry.tags, DRAFT if is_draft(entry) else ACTIVE, holds_words)
 
 
 def _minus(pairs: Sequence[Pair], kept: Sequence[Pair]) -> list[Pair]:
