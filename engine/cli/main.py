@@ -539,6 +539,7 @@ def _validate_chosen(project: Project, args: argparse.Namespace) -> int:
     chooses nothing is refused as `run` refuses it."""
     from dataclasses import replace
 
+    from ..spec.problems import shown_problems
     from .project import selection_of
 
     loaded = project.load(args.paths, keep=False)
@@ -548,21 +549,28 @@ def _validate_chosen(project: Project, args: argparse.Namespace) -> int:
     chosen, refusals = project.select(selection, loaded.documents)
     if refusals:
         raise SelectionRefused(refusals[0])
-    documents = [d for d in loaded.documents if any(d is c for c, _ in chosen.entries)]
+    files = {id(d) for d, _ in chosen.entries}
     kept = {id(e) for _, e in chosen.entries}
     invalid = _input_problems(loaded)
     for document in loaded.documents:  # a file's own problems, chosen from or not
-        others = [e.node.range for e in document.scenarios if id(e) not in kept]
-        problems = [p for p in document.all_problems if not _within(p.range, others)]
-        invalid |= _print_problems(document.path, problems)
+        others = sorted(e.node.range for e in document.scenarios if id(e) not in kept)
+        # Chosen from every problem, then bounded (the bound's summary would otherwise
+        # hide the chosen scenarios' problems behind those of others left out).
+        mine = [p for p in document.every_problem() if not _within(p.range, others)]
+        invalid |= _print_problems(document.path, shown_problems(mine))
     if not invalid:
         count = len(chosen.entries)
-        print(f"{len(documents)} file(s), {count} chosen scenario(s): valid", file=sys.stderr)
+        print(f"{len(files)} file(s), {count} chosen scenario(s): valid", file=sys.stderr)
     return EXIT_INVALID if invalid else EXIT_OK
 
 
 def _within(inner: Range, outers: Sequence[Range]) -> bool:
-    return any(o.start <= inner.start and inner.end <= o.end for o in outers)
+    """Whether `inner` lies in one of `outers` (scenarios: sorted, never overlapping, so
+    only the last one starting at or before it can hold it)."""
+    from bisect import bisect_right
+
+    at = bisect_right(outers, inner.start, key=lambda outer: outer.start) - 1
+    return at >= 0 and inner.end <= outers[at].end
 
 
 def _run_or_watch(args: argparse.Namespace) -> int:

@@ -114,3 +114,16 @@ def test_validate_with_a_filter_shows_a_file_that_cannot_be_read(tmp_path: Path)
     (tmp_path / "bad.suite.yaml").write_text("name: [unclosed\n", encoding="utf-8")
     checked = run_main(tmp_path, "validate", ".", "--tag", "billing")
     assert checked.returncode == 2 and "bad.suite.yaml:" in checked.stderr
+
+
+def test_validate_with_a_filter_is_not_green_behind_other_scenarios_problems(
+    tmp_path: Path,
+) -> None:
+    """A file shows at most 1,000 problems: those of the chosen scenarios are chosen from
+    all of them, not from the first 1,000 (all of scenarios left out here)."""
+    bad = "  - name: s{0}\n    tags: [{1}]\n    steps: [{{interacts: [{{inputs: q}}], nope: 1}}]\n"
+    rows = [bad.format(i, "other" if i < 1001 else "mine") for i in range(1002)]
+    (tmp_path / "big.suite.yaml").write_text("name: big\nscenarios:\n" + "".join(rows))
+    checked = run_main(tmp_path, "validate", ".", "--tag", "mine")
+    assert checked.returncode == 2
+    assert checked.stderr.count("error:") == 1 and "big.suite.yaml:3008:40:" in checked.stderr
