@@ -11,7 +11,8 @@ as the receiver stops is answered 503 (the exporter retries it elsewhere or drop
 
 Bounds (a client on this machine may be anything, the page of a site included):
 - the connection (engine/html/viewer_server.py, as `checkspec view`): a head must arrive
-  whole within HEAD_DEADLINE_S; at most MAX_CONNECTIONS requests are answered at once;
+  whole within LIMITS.head_deadline; at most LIMITS.max_serving requests are answered at
+  once;
 - the Host header must name the loopback address listened on (a page cannot reach the
   receiver through DNS rebinding): 403 otherwise; it listens on loopback only;
 - a body must arrive within BODY_DEADLINE_S in all (408), hold at most `max_body` bytes
@@ -39,16 +40,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..html.viewer import allowed_hosts, is_loopback
-from ..html.viewer_server import HeadFirstHandler, HeadFirstServer
+from ..html.viewer_server import HeadFirstHandler, HeadFirstServer, Limits
 
 EXIT_OK, EXIT_INVALID = 0, 2
 PATH = "/v1/traces"
-HEAD_DEADLINE_S = 10.0
+LIMITS = Limits(
+    backlog=64, head_deadline=10.0, max_head_bytes=16 * 1024, max_waiting=64, max_serving=16
+)
 BODY_DEADLINE_S = 30.0
-MAX_HEAD_BYTES = 16 * 1024
-MAX_CONNECTIONS = 16
-MAX_WAITING = 64
-BACKLOG = 64
 DRAIN_S = 1.0  # what a refused client still sends is read (and dropped) this long at most
 PROTOBUF, JSON = "application/x-protobuf", "application/json"
 
@@ -94,7 +93,7 @@ def make_receiver(
     *,
     max_body: int,
     max_spans_per_request: int,
-    head_deadline: float = HEAD_DEADLINE_S,
+    limits: Limits = LIMITS,
     body_deadline: float = BODY_DEADLINE_S,
 ) -> HeadFirstServer:
     allowed = allowed_hosts(host) or set()
@@ -193,16 +192,7 @@ def make_receiver(
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    return HeadFirstServer.on(
-        host,
-        port,
-        Handler,
-        backlog=BACKLOG,
-        head_deadline=head_deadline,
-        max_head_bytes=MAX_HEAD_BYTES,
-        max_waiting=MAX_WAITING,
-        max_serving=MAX_CONNECTIONS,
-    )
+    return HeadFirstServer.on(host, port, Handler, limits)
 
 
 def _too_large(size: int, limit: int) -> str:

@@ -16,11 +16,11 @@ too, before any work: a page of another origin cannot make the viewer build comp
 
 Bounds: a request's query holds at most MAX_FIELDS fields, `?limit=` at most MAX_RUNS
 (more: 400, as is a malformed request). Connections (engine/html/viewer_server.py): a
-request head must arrive whole within HEAD_DEADLINE_S seconds (in all, however it
-trickles) and MAX_HEAD_BYTES; only then does the request take one of MAX_CONNECTIONS slots
-(all taken: 503). At most MAX_WAITING connections wait for their head, the oldest closed
-past that, so idle and half-open connections never keep a normal request out. BACKLOG
-wait to be accepted. GET only (others: 501); a GET changes nothing.
+request head must arrive whole within LIMITS.head_deadline seconds (in all, however it
+trickles) and LIMITS.max_head_bytes; only then does the request take one of
+LIMITS.max_serving slots (all taken: 503). At most LIMITS.max_waiting connections wait for
+their head, the oldest closed past that, so idle and half-open connections never keep a
+normal request out. LIMITS.backlog wait to be accepted. GET only (others: 501); a GET changes nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from ..core.redact import unmasked
 from ..history.store import HistoryError
 from ..llm.snapshot import redactor
 from .page import page, render_compare, render_report
-from .viewer_server import HeadFirstHandler, HeadFirstServer
+from .viewer_server import HeadFirstHandler, HeadFirstServer, Limits
 
 
 class History(Protocol):
@@ -56,11 +56,13 @@ class History(Protocol):
 MAX_RUNS = 10_000
 MAX_FIELDS = 20
 READ_TIMEOUT_S = 30.0  # to write an answer to a client that does not read it
-HEAD_DEADLINE_S = 10.0  # to send a whole request head, however it trickles
-MAX_HEAD_BYTES = 128 * 1024
-MAX_WAITING = 512  # connections still sending their head; past it the oldest is closed
-MAX_CONNECTIONS = 64  # requests answered at once
-BACKLOG = 128
+LIMITS = Limits(
+    backlog=128,
+    head_deadline=10.0,  # to send a whole request head, however it trickles
+    max_head_bytes=128 * 1024,
+    max_waiting=512,
+    max_serving=64,
+)
 # Sec-Fetch-Site values let through: the viewer's own pages, and a URL typed or opened
 # from outside a browser page. Absent (a client that is not a browser) counts too: the
 # token stops those.
@@ -204,7 +206,7 @@ def make_server(
     read_timeout: float = READ_TIMEOUT_S,
     *,
     token: str,
-    head_deadline: float = HEAD_DEADLINE_S,
+    limits: Limits = LIMITS,
 ) -> HeadFirstServer:
     """The viewer's server on `host:port`; it answers only requests carrying `token` (in
     `?token=`, which sets the cookie, or in the cookie)."""
@@ -282,16 +284,7 @@ def make_server(
         def log_message(self, format: str, *args: Any) -> None:
             pass  # quiet: the URL printed at start is what the user needs
 
-    server = HeadFirstServer.on(
-        host,
-        port,
-        Handler,
-        backlog=BACKLOG,
-        head_deadline=head_deadline,
-        max_head_bytes=MAX_HEAD_BYTES,
-        max_waiting=MAX_WAITING,
-        max_serving=MAX_CONNECTIONS,
-    )
+    server = HeadFirstServer.on(host, port, Handler, limits)
     cookie_name.append(token_cookie(server.server_address[1]))
     return server
 

@@ -30,6 +30,17 @@ from typing import Any
 HEAD_END = (b"\r\n\r\n", b"\n\n")
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one server allows: each server (the viewer, the traces collector) has its own."""
+
+    backlog: int  # connections the kernel queues before accept
+    head_deadline: float  # seconds, in all, for a request head to arrive
+    max_head_bytes: int
+    max_waiting: int  # connections still sending their head; past it the oldest is closed
+    max_serving: int  # requests answered at once; one more is answered 503
+
+
 @dataclass
 class _Waiting:
     """A connection whose request head is still coming."""
@@ -79,19 +90,15 @@ class HeadFirstServer:
         self,
         address: tuple[str, int],
         handler: type[HeadFirstHandler],
+        limits: Limits,
         *,
         family: socket.AddressFamily,
-        backlog: int,
-        head_deadline: float,
-        max_head_bytes: int,
-        max_waiting: int,
-        max_serving: int,
     ) -> None:
         self.handler = handler
-        self.request_queue_size = backlog
-        self.head_deadline = head_deadline
-        self.max_head_bytes = max_head_bytes
-        self.max_waiting = max_waiting
+        self.request_queue_size = backlog = limits.backlog
+        self.head_deadline = limits.head_deadline
+        self.max_head_bytes = limits.max_head_bytes
+        self.max_waiting = limits.max_waiting
         self.socket = socket.socket(family, socket.SOCK_STREAM)
         try:
             self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -102,7 +109,7 @@ class HeadFirstServer:
             raise
         self.socket.setblocking(False)
         self.server_address: tuple[Any, ...] = self.socket.getsockname()
-        self._slots = threading.BoundedSemaphore(max_serving)
+        self._slots = threading.BoundedSemaphore(limits.max_serving)
         self._held: set[int] = set()  # the connections holding a slot
         self._held_lock = threading.Lock()
         self._waiting: dict[socket.socket, _Waiting] = {}  # oldest first
@@ -115,12 +122,11 @@ class HeadFirstServer:
 
     @classmethod
     def on(
-        cls, host: str, port: int, handler: type[HeadFirstHandler], **limits: Any
+        cls, host: str, port: int, handler: type[HeadFirstHandler], limits: Limits
     ) -> HeadFirstServer:
-        """Listening on `host` (an IPv6 address with or without its brackets) and `port`,
-        with the limits of the constructor."""
+        """Listening on `host` (an IPv6 address with or without its brackets) and `port`."""
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        return cls((host.strip("[]"), port), handler, family=family, **limits)
+        return cls((host.strip("[]"), port), handler, limits, family=family)
 
     def serve_forever(self, poll_interval: float = 0.5) -> None:
         self._stop.clear()

@@ -16,11 +16,12 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from checkspec.engine.cli.traces_collect import Received, make_receiver
+from checkspec.engine.cli.traces_collect import LIMITS, Received, make_receiver
 from tests.support.cli import run_main
 from tests.support.processes import CLI, default_sigint
 
@@ -51,7 +52,7 @@ def receiver() -> Iterator[tuple[int, Received]]:
         received,
         max_body=4096,
         max_spans_per_request=3,
-        head_deadline=2.0,
+        limits=replace(LIMITS, head_deadline=2.0),
         body_deadline=1.0,
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +36,13 @@ class _History:
         return {}
 
 
-def _serve(head_deadline: float) -> Iterator[int]:
+def _serve(head_deadline: float, **limits: Any) -> Iterator[int]:
     server = make_server(
         Viewer(_History(), lambda a, b: {}),
         "127.0.0.1",
         0,
         token=TOKEN,
-        head_deadline=head_deadline,
+        limits=replace(viewer_module.LIMITS, head_deadline=head_deadline, **limits),
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -131,11 +132,8 @@ def test_trickling_clients_hold_no_slot_and_are_closed_at_the_head_deadline() ->
                 client.close()
 
 
-def test_past_the_waiting_bound_the_oldest_connection_is_closed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(viewer_module, "MAX_WAITING", 5)
-    for port in _serve(head_deadline=30.0):
+def test_past_the_waiting_bound_the_oldest_connection_is_closed() -> None:
+    for port in _serve(head_deadline=30.0, max_waiting=5):
         with ExitStack() as held:
             first = held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10))
             first.sendall(HALF_HEAD)
@@ -153,17 +151,14 @@ def test_a_head_over_the_bound_is_refused_and_closed() -> None:
     for port in _serve(head_deadline=30.0):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
             with contextlib.suppress(OSError):  # closed while still sending: refused
-                client.sendall(b"GET /" + b"a" * (viewer_module.MAX_HEAD_BYTES + 1024))
+                client.sendall(b"GET /" + b"a" * (viewer_module.LIMITS.max_head_bytes + 1024))
             assert _closed_by_server(client)
         assert _get(port, TOKEN) == 200
 
 
-def test_when_every_slot_answers_a_request_more_get_503_at_once(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_when_every_slot_answers_a_request_more_get_503_at_once() -> None:
     """Slots bound the work, not the connections: with the one slot busy building a
     comparison, another request is told 503 without waiting."""
-    monkeypatch.setattr(viewer_module, "MAX_CONNECTIONS", 1)
     building, release = threading.Event(), threading.Event()
 
     class History(_History):
@@ -175,7 +170,8 @@ def test_when_every_slot_answers_a_request_more_get_503_at_once(
         release.wait(30)
         return {}
 
-    server = make_server(Viewer(History(), compare), "127.0.0.1", 0, token=TOKEN)
+    one_slot = replace(viewer_module.LIMITS, max_serving=1)
+    server = make_server(Viewer(History(), compare), "127.0.0.1", 0, token=TOKEN, limits=one_slot)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     slow: list[int] = []

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,11 @@ TOKEN = "test-token"
 
 def _serve(host: str, head_deadline: float = 10.0) -> Iterator[tuple[str, int]]:
     server = make_server(
-        Viewer(_History(), lambda a, b: {}), host, 0, token=TOKEN, head_deadline=head_deadline
+        Viewer(_History(), lambda a, b: {}),
+        host,
+        0,
+        token=TOKEN,
+        limits=replace(viewer_module.LIMITS, head_deadline=head_deadline),
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -102,7 +107,7 @@ def test_an_idle_connection_is_closed_by_the_server() -> None:
 def test_the_listen_backlog_and_connections_are_bounded() -> None:
     server = make_server(Viewer(_History(), lambda a, b: {}), "127.0.0.1", 0, token=TOKEN)
     try:
-        assert server.request_queue_size == viewer_module.BACKLOG >= 64
+        assert server.request_queue_size == viewer_module.LIMITS.backlog >= 64
     finally:
         server.server_close()
 
