@@ -90,7 +90,9 @@ def test_a_stuck_sync_check_fails_alone_and_its_neighbour_is_not_rerun(project: 
         ),
     )
     done = run(
-        project, "run", "stuck.suite.yaml", "--jobs", "1", "--scenario-timeout", "1",
+        # 3 s: the good scenario's 0.3 s sleep shares the GIL with the spinning check
+        # (and, under make test, the tracer and two more test processes on two cores).
+        project, "run", "stuck.suite.yaml", "--jobs", "1", "--scenario-timeout", "3",
         "--format", "json", "-o", "r.json",
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
@@ -101,7 +103,7 @@ def test_a_stuck_sync_check_fails_alone_and_its_neighbour_is_not_rerun(project: 
     assert calls(project) == {"good": 1, "stuck": 1}  # each target called once: no re-run
     assert stuck["status"] == "error" and stuck["ending"] == "timeout"
     assert stuck.get("rerun") is None
-    assert stuck["steps"][0]["error"]["message"] == "did not finish within 1 s (stopped)"
+    assert stuck["steps"][0]["error"]["message"] == "did not finish within 3 s (stopped)"
     assert "re-run" not in done.stderr
 
 
@@ -122,7 +124,9 @@ def test_a_c_call_holding_the_event_loop_fails_alone_and_its_neighbour_is_rerun_
         ),
     )
     done = run(
-        project, "run", "stuck.suite.yaml", "--jobs", "1", "--scenario-timeout", "1",
+        # 3 s: the good scenario's 0.3 s sleep shares the GIL with the spinning check
+        # (and, under make test, the tracer and two more test processes on two cores).
+        project, "run", "stuck.suite.yaml", "--jobs", "1", "--scenario-timeout", "3",
         "--format", "json", "-o", "r.json",
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
@@ -133,7 +137,7 @@ def test_a_c_call_holding_the_event_loop_fails_alone_and_its_neighbour_is_rerun_
     assert good["ending"] == "finished"
     assert good["duration_ms"] < 1000  # its own timing, not the stuck one's
     assert stuck["status"] == "error" and stuck["ending"] == "timeout"
-    assert stuck["steps"][0]["error"]["message"] == "did not finish within 1 s (stopped)"
+    assert stuck["steps"][0]["error"]["message"] == "did not finish within 3 s (stopped)"
     assert "2 re-run" in done.stderr  # the summary line counts them
 
     # The same marks in the other formats (rebuilt from the JSON report).
