@@ -241,6 +241,7 @@ async def test_the_editor_request_takes_what_the_command_line_does(
     request = {
         "like": ["angry.dataset.yaml", "polite.dataset.yaml"],
         "tag": "billing",
+        "target": "python:agent:reply",
         "output": out.as_uri(),
         "count": 2,
     }
@@ -249,7 +250,8 @@ async def test_the_editor_request_takes_what_the_command_line_does(
     shown = "\n".join(server.prompts[sent:])
     assert "WHERE IS MY REFUND" in shown and "Could I have my invoice" in shown
     assert "When will it ship" not in shown
-    assert len(yaml.safe_load(out.read_text())["scenarios"]) == 2
+    written = yaml.safe_load(out.read_text())
+    assert len(written["scenarios"]) == 2 and written["target"] == "python:agent:reply"
     # A narrowing that leaves nothing is said as the command line says it.
     request = {**request, "tag": "billing", "status": "draft"}
     answer = await execute(client, "checkspec.generate", request)
@@ -257,6 +259,19 @@ async def test_the_editor_request_takes_what_the_command_line_does(
         answer["status"] == "error"
         and "no scenario is left after --tag, --status" in (answer["error"])
     ), answer
+    # The embedding model and the similarity threshold reach the generation: checked as
+    # the command line's are, before anything is sent.
+    sent = len(server.chat_requests)
+    voiced = {"preset": "impatient_customer", "output": str(out), "count": 1, "force": True}
+    answer = await execute(
+        client, "checkspec.generate", {**voiced, "embeddingModel": "nonsense-embed-xyz"}
+    )
+    assert answer["status"] == "error", answer
+    assert "model 'nonsense-embed-xyz'" in answer["error"] and "cannot be called" in answer["error"]
+    answer = await execute(client, "checkspec.generate", {**voiced, "similarityThreshold": 1.5})
+    assert answer == {**answer, "status": "error"}
+    assert answer["error"] == "the similarity threshold must be in (0, 1]", answer
+    assert len(server.chat_requests) == sent
 
 
 async def test_the_editors_settings_reach_the_generation_as_values(
