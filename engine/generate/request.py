@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
+from ..spec.status import ACTIVE, DRAFT
 from .constants import CONCURRENCY, DEFAULT_SIMILARITY
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from ..spec.workspace_config import WorkspaceConfig
     from .service import Request
 
-STATUSES = ("draft", "active")  # what `status` (--status) narrows `like` to
+STATUSES = (DRAFT, ACTIVE)  # what `status` (--status) narrows `like` to
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def _from_editor(request: object) -> GenerationRequest:
     tags = _texts(request, "tag", "tag must be a tag or a list of tags")
     status = request.get("status")
     if status is not None and status not in STATUSES:
-        raise _Refused("status must be draft or active")
+        raise _Refused(f"status must be {' or '.join(STATUSES)}")
     narrowing = [
         key for key, given in (("query", query), ("tag", tags), ("status", status)) if given
     ]

@@ -4,8 +4,9 @@ a `GenerationRequest` as `checkspec generate` makes one too, the output path, th
 workspace it writes into and the settings it resolved for it, with their origins: a
 value, never CHECKSPEC_* variables) and a worker runs `generate` or `list_topics` with
 it. The request becomes the service's through generate/request.py's `service_request`,
-the function the CLI uses: the same options mean the same generation in both. Model calls, the reading of the knowledge base (PDFs and all) and
-the write happen in the worker; the server only shows progress and the answer.
+the function the CLI uses: the same options mean the same generation in both. Model
+calls, the reading of the knowledge base (PDFs and all) and the write happen in the
+worker; the server only shows progress and the answer.
 
 It lives here, beside the run session, because it checks the models it will call as a
 run does (runs/models.py), which the generate feature below cannot import. Progress is

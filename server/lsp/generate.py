@@ -7,8 +7,9 @@ worker running engine/runs/generation.py's `generate`. What it is sent is a valu
 as `checkspec generate` makes one; its relative paths the workspace folder's), the output,
 the output's workspace from the server's index and the settings the server resolved for
 it (the editor's over the environment and checkspec.yaml, each with its origin, as for
-runs), never CHECKSPEC_* variables. Its progress events become work-done progress. Cancelling the request
-(`$/cancelRequest`) or its progress kills the worker: nothing is written. A worker that
+runs), never CHECKSPEC_* variables. Its progress events become work-done progress.
+Cancelling the request (`$/cancelRequest`) or its progress kills the worker: nothing is
+written. A worker that
 dies is this generation's error, with how it died; the server goes on. The answer:
 `{status: written|cancelled|error, output (a file URI), count, summary, messages}`.
 `checkspec.listTopics [{docs}]` (a call job too: it reads the documents) and
