@@ -1,5 +1,9 @@
 """`checkspec generate`: scenarios from a persona, a preset, a knowledge base or examples.
 
+The options become a `GenerationRequest` (engine/generate/request.py), the value the
+editor's checkspec.generate makes too, and the service's request through the same
+function (`service_request`).
+
 Exit codes: 0 written (or listed, previewed), 1 the provider failed or its answers were
 unusable, 2 bad input or usage (nothing sent), 130 interrupted. Nothing is written unless
 the whole generation succeeded and the text passed the project's own analysis.
@@ -195,35 +199,6 @@ def add_parser(commands: Any) -> None:
     )
 
 
-def _examples(args: argparse.Namespace) -> list[Any]:
-    """The scenarios --like chooses, through the one selection language (as `run` and the
-    curation commands choose them), as parsed values. ValueError says what is wrong."""
-    narrowing = [
-        f
-        for f, given in (("--query", args.query), ("--tag", args.tag), ("--status", args.status))
-        if given
-    ]
-    if not args.like:
-        if narrowing:
-            raise ValueError(f"{', '.join(narrowing)} narrow the examples of --like: give --like")
-        return []
-    from ..curate.files import CurateError
-    from ..curate.select import select
-
-    try:
-        chosen = select(args.like, query=args.query, tags=args.tag, status=args.status)
-    except CurateError as exc:
-        raise ValueError(str(exc)) from None
-    examples = [item.node.value for group in chosen for item in group.items]
-    if not examples:
-        shown = " ".join(args.like)
-        raise ValueError(
-            f"--like {shown}: no scenario is left"
-            + (f" after {', '.join(narrowing)}" if narrowing else "")
-        )
-    return examples
-
-
 def _error(message: str) -> int:
     print(terminal(f"error: {message}"), file=sys.stderr)
     return EXIT_INVALID
@@ -242,6 +217,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..generate import pipeline, service
     from ..generate.output import output_refusal
     from ..generate.presets import known_presets
+    from ..generate.request import GenerationRequest, service_request
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
@@ -250,12 +226,14 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
     from ..spec.workspace import WorkspaceConflict
     from .project import open_project
 
-    default_output = "generated.suite.yaml" if args.simulate else "generated.dataset.yaml"
-    output = Path(args.output or default_output)
+    # The one request value the editor's generation makes too (engine/generate/request.py).
+    asked = GenerationRequest.from_args(args)
+    assert asked.output is not None  # from_args gives the default output
+    output = Path(asked.output)
     try:
         # The workspace the suite is written into (its model, api_base, agent, presets),
         # with the suites it imitates; the knowledge base may lie anywhere (issue 35).
-        like = [split_selector(selector)[0] for selector in args.like]
+        like = [split_selector(selector)[0] for selector in asked.like]
         workspace = open_project([output, *like]).workspace
     except WorkspaceConflict as exc:
         return _error(str(exc))
@@ -264,53 +242,28 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         for name, preset in sorted(known_presets(config.presets).items()):
             print(terminal(f"{name}: {preset.description}"))
         return EXIT_OK
-    types = tuple(t.strip() for t in (args.types or "").split(",") if t.strip())
-    if args.types is not None and not types:
-        return _error("--types is empty: give question types, comma-separated")
-    agent = args.agent_description or (config.agent.description if config.agent else None)
-    options = pipeline.Options(
-        count=args.count,
-        types=types,
-        turns=args.turns,
-        seed=args.seed,
-        topics=tuple(args.topic),
-        agent=agent,
-        similarity_threshold=args.similarity_threshold,
-        self_check=not args.no_self_check,
-        simulate=args.simulate,
-    )
-    exclude = [*(config.generate.exclude if config.generate else []), *args.exclude]
     try:
-        examples = _examples(args)
-    except ValueError as exc:
+        request = service_request(asked, config)
+    except service.RequestError as exc:
         return _error(str(exc))
-    request = service.Request(
-        persona=args.persona,
-        preset=args.preset,
-        docs=args.docs,
-        like=" ".join(args.like) or None,
-        examples=examples,
-        options=options,
-        target=args.target or config.target,  # the dataset runs against it as written
-        exclude=exclude,
-    )
+    agent = request.options.agent
     listing = args.list_topics or args.list_chunks or args.preview
     if not listing and (
         refused := output_refusal(
             output,
             workspace.root or Path.cwd(),
-            force=args.force,
-            append=args.append,
-            simulate=args.simulate,
+            force=asked.force,
+            append=asked.append,
+            simulate=asked.simulate,
         )
     ):
         return _error(refused)
     for flag, given in (("--list-topics", args.list_topics), ("--list-chunks", args.list_chunks)):
-        if given and not args.docs:
+        if given and not asked.docs:
             return _error(f"{flag} needs --from-docs PATH...")
     if args.name_topics and not args.list_topics:
         return _error("--name-topics goes with --list-topics")
-    flags = {"model": args.model, "embedding_model": args.embedding_model}
+    flags = asked.settings_flags()
     settings = run_settings(workspace, cache=False if args.no_cache else None, **flags)
     scope.enter_context(use_settings(settings))  # the model, key, cache and prices of this run
     generator = get_default_generator()
@@ -335,8 +288,8 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
             file=sys.stderr,
         )
 
-    if args.concurrency:
-        generator = generator.model_copy(update={"max_concurrency": args.concurrency})
+    if asked.concurrency:
+        generator = generator.model_copy(update={"max_concurrency": asked.concurrency})
     embedding = get_default_embedding_model()
     embedding = embedding if getattr(embedding, "model", None) else None
     has_model = bool(getattr(generator, "model", None))
@@ -421,7 +374,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         prepared,
         outcome,
         output,
-        append=args.append,
+        append=asked.append,
         workspace=workspace,
         root=workspace.root or Path.cwd(),
     )
@@ -432,7 +385,7 @@ def _run(args: argparse.Namespace, scope: ExitStack) -> int:
         for problem in written.problems[:20]:
             print(terminal(f"  {problem}"), file=sys.stderr)
         return EXIT_FAILED
-    verb = "added to" if args.append else "written to"
+    verb = "added to" if asked.append else "written to"
     print(
         terminal(f"{outcome.summary()}, {verb} {output} (status: draft){_spent(meter)}"),
         file=sys.stderr,

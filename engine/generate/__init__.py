@@ -1,7 +1,8 @@
 """Generating scenarios: from a persona or preset, from a knowledge base, like examples.
 
 `checkspec generate` (engine/cli/generate.py), the language server's checkspec.generate
-command and the Python API (api.py) share service.py. Every model call goes through
+command and the Python API (api.py) share service.py; the CLI and the editor give one
+request value (request.py `GenerationRequest`), turned into the service's by one function. Every model call goes through
 engine/llm (structured output, retries, limits, the verdict cache). The API's names load
 on first use, so the CLI's --help imports only constants.py.
 """

@@ -1,9 +1,12 @@
 """The editor's generation as a job of the worker pool (engine/executor/pool.py
 `WorkerPool.call`): the language server sends a `GenerationTask` (the checked request,
-the output path, the workspace it writes into and the settings it resolved for it, with
-their origins: a value, never CHECKSPEC_* variables) and a worker runs `generate` or
-`list_topics` with it. Model calls, the reading of the knowledge base (PDFs and all) and
-the write happen in the worker; the server only shows progress and the answer.
+a `GenerationRequest` as `checkspec generate` makes one too, the output path, the
+workspace it writes into and the settings it resolved for it, with their origins: a
+value, never CHECKSPEC_* variables) and a worker runs `generate` or `list_topics` with
+it. The request becomes the service's through generate/request.py's `service_request`,
+the function the CLI uses: the same options mean the same generation in both. Model
+calls, the reading of the knowledge base (PDFs and all) and the write happen in the
+worker; the server only shows progress and the answer.
 
 It lives here, beside the run session, because it checks the models it will call as a
 run does (runs/models.py), which the generate feature below cannot import. Progress is
@@ -15,12 +18,13 @@ worker stopped before the end (a cancel) writes nothing (the write is one rename
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..generate.request import GenerationRequest
     from ..settings import Resolved
     from ..spec.workspace import Workspace
 
@@ -31,62 +35,10 @@ Emit = Callable[[Any], None]
 class GenerationTask:
     """What a worker needs for one generation: plain values it can be sent as."""
 
-    request: Mapping[str, Any]  # checkspec.generate's, checked (server/analysis)
+    request: GenerationRequest  # checkspec.generate's, checked (generate/request.py)
     output: str  # the file written (absolute); for a listing, where settings were taken
     workspace: Workspace  # the output's, from the server's index (never searched again)
     settings: Resolved  # the server's, editor settings included, with their origins
-
-
-def _strings(value: Any) -> list[str]:
-    return [value] if isinstance(value, str) else list(value or [])
-
-
-def _service_request(task: GenerationTask) -> tuple[Any, list[str]]:
-    """(service.Request, the examples' refusal as a message list or empty)."""
-    from ..generate import pipeline, service
-
-    request, config = task.request, task.workspace.config
-    agent = request.get("agentDescription") or (config.agent.description if config.agent else None)
-    types = request.get("types") or []
-    options = pipeline.Options(
-        count=request.get("count", 10),
-        types=tuple(types.split(",") if isinstance(types, str) else types),
-        turns=request.get("turns", 1),
-        seed=request.get("seed", 0),
-        topics=tuple(_strings(request.get("topics"))),
-        agent=agent,
-        simulate=bool(request.get("simulate")),
-    )
-    like = request.get("like")
-    examples: list[Any] = []
-    if like:
-        from ..curate.files import CurateError
-        from ..curate.select import select
-
-        try:
-            chosen = select([like])
-        except CurateError as exc:
-            return None, [str(exc)]
-        examples = [item.node.value for group in chosen for item in group.items]
-        if not examples:
-            return None, [f"like {like}: no scenario is left"]
-    exclude = [
-        *(config.generate.exclude if config.generate else []),
-        *_strings(request.get("exclude")),
-    ]
-    return (
-        service.Request(
-            persona=request.get("persona"),
-            preset=request.get("preset"),
-            docs=_strings(request.get("docs")),
-            like=like or None,
-            examples=examples,
-            options=options,
-            target=config.target,
-            exclude=exclude,
-        ),
-        [],
-    )
 
 
 def _error(message: str, messages: list[str]) -> dict[str, Any]:
@@ -98,8 +50,8 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     from contextlib import ExitStack
 
     from ..generate import pipeline, service
-    from ..generate.constants import CONCURRENCY
     from ..generate.output import output_refusal
+    from ..generate.request import service_request
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
@@ -111,18 +63,20 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     request, workspace = task.request, task.workspace
     output = Path(task.output)
     root = workspace.root or output.parent
-    made, refused = _service_request(task)
-    if refused:
-        return _error(refused[0], messages)
-    append, force = bool(request.get("append")), bool(request.get("force"))
-    simulate = made.options.simulate
+    try:  # the one turning of a request into the service's, as the CLI's
+        made = service_request(request, workspace.config)
+    except service.RequestError as exc:
+        return _error(str(exc), messages)
+    append, force = request.append, request.force
     unwritable = output_refusal(
-        output, root, force=force, append=append, simulate=simulate, dashes=""
+        output, root, force=force, append=append, simulate=request.simulate, dashes=""
     )
     if unwritable:
         return _error(unwritable, messages)
-    model = request.get("model") or None
-    settings = replace(task.settings.settings, **({"model": model} if model else {}))
+    # The request's models over the server's settings, as the CLI's flags go over its own.
+    flags = request.settings_flags()
+    given: dict[str, Any] = {name: value for name, value in flags.items() if value}
+    settings = replace(task.settings.settings, **given)
     with ExitStack() as scope:
         scope.enter_context(use_settings(settings))
         generator = get_default_generator()
@@ -131,7 +85,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         except service.RequestError as exc:
             return _error(str(exc), messages)
         messages += [f"warning: {w}" for w in prepared.warnings]
-        generator = generator.model_copy(update={"max_concurrency": CONCURRENCY})
+        generator = generator.model_copy(update={"max_concurrency": request.concurrency})
         embedding = get_default_embedding_model()
         embedding = embedding if getattr(embedding, "model", None) else None
         if not getattr(generator, "model", None):
@@ -141,7 +95,6 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
                 messages,
             )
         names = ["model", "embedding_model"] if embedding is not None else ["model"]
-        flags = {"model": model} if model else {}
         if unroutable := setting_problems(
             settings, workspace, names, origins=task.settings.origins, **flags
         ):
@@ -190,8 +143,7 @@ async def list_topics(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     from ..generate import service
     from ..settings import use_settings
 
-    docs = _strings(task.request.get("docs"))
-    made = service.Request(docs=docs, exclude=_strings(task.request.get("exclude")))
+    made = service.Request(docs=list(task.request.docs), exclude=list(task.request.exclude))
     with use_settings(task.settings.settings):
         try:
             prepared = service.prepare(made, task.workspace.config.presets)

@@ -3,11 +3,13 @@
 The server never calls a model itself: the generation is a call job of the same warm
 pool its runs use (runs.py `Runs.call`, engine/executor/pool.py `WorkerPool.call`), the
 worker running engine/runs/generation.py's `generate`. What it is sent is a value
-(`GenerationTask`): the checked request, the output, the output's workspace from the
-server's index and the settings the server resolved for it (the editor's over the
-environment and checkspec.yaml, each with its origin, as for runs), never CHECKSPEC_*
-variables. Its progress events become work-done progress. Cancelling the request
-(`$/cancelRequest`) or its progress kills the worker: nothing is written. A worker that
+(`GenerationTask`): the checked request (a `GenerationRequest`, engine/generate/request.py,
+as `checkspec generate` makes one; its relative paths the workspace folder's), the output,
+the output's workspace from the server's index and the settings the server resolved for
+it (the editor's over the environment and checkspec.yaml, each with its origin, as for
+runs), never CHECKSPEC_* variables. Its progress events become work-done progress.
+Cancelling the request (`$/cancelRequest`) or its progress kills the worker: nothing is
+written. A worker that
 dies is this generation's error, with how it died; the server goes on. The answer:
 `{status: written|cancelled|error, output (a file URI), count, summary, messages}`.
 `checkspec.listTopics [{docs}]` (a call job too: it reads the documents) and
@@ -28,6 +30,8 @@ from .feature import command
 from .host import Host  # at run time: pygls reads the commands' annotations
 
 if TYPE_CHECKING:
+    from checkspec.engine.generate.request import GenerationRequest
+
     from .feature import DocumentRequest
 
 _tokens = itertools.count(1)
@@ -36,22 +40,19 @@ _MESSAGES = 40  # messages kept for the answer
 
 @command(GENERATE, empty=lambda: {"status": "error", "error": "generation failed; see the log"})
 async def generate(ls: Host, *args: Any) -> dict[str, Any]:
+    from checkspec.engine.generate.request import GenerationRequest
     from checkspec.engine.runs import generation
 
-    from ..analysis.generate_actions import command_line, output_uri
+    from ..analysis.generate_actions import output_uri
 
-    given = args[0] if len(args) == 1 else None
-    made = command_line(given)  # type: ignore[arg-type]
-    if isinstance(made, str):
-        return {"status": "error", "error": made}
-    _, output = made
-    root = _root(ls)
-    if root is not None and not os.path.isabs(output):
-        output = os.path.join(root, output)
-    output = os.path.abspath(output)
-    request: dict[str, Any] = dict(given or {})  # command_line checked it is a mapping
-    if root is not None:  # the request's relative paths are the workspace folder's
-        request.update(_absolute(request, root))
+    # The one request value `checkspec generate` makes too, checked here: a bad request is
+    # answered at once, with nothing sent to a worker.
+    request = GenerationRequest.from_editor(args[0] if len(args) == 1 else None)
+    if isinstance(request, str):
+        return {"status": "error", "error": request}
+    request = _absolute(request, _root(ls))
+    assert request.output is not None  # from_editor requires it
+    output = request.output
     task = _task(ls, request, output)
     answer: dict[str, Any] = {"output": output_uri(output)}
     if isinstance(task, str):
@@ -64,16 +65,15 @@ async def generate(ls: Host, *args: Any) -> dict[str, Any]:
 
 @command(LIST_TOPICS, empty=lambda: {"error": "could not list the topics; see the checkspec log"})
 async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
+    from checkspec.engine.generate.request import GenerationRequest, as_path
     from checkspec.engine.runs import generation
-
-    from ..analysis.generate_actions import as_path
 
     request = args[0] if args and isinstance(args[0], dict) else {}
     docs = request.get("docs")
     docs = [docs] if isinstance(docs, str) else docs
     if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
         return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
-    task = _task(ls, {"docs": [as_path(d) for d in docs]}, None)
+    task = _task(ls, GenerationRequest(docs=tuple(as_path(d) for d in docs)), None)
     if isinstance(task, str):
         return {"error": task}
     found = await _in_worker(ls, generation.list_topics, task, progress=False)
@@ -83,8 +83,9 @@ async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
 @command(LIST_PRESETS, empty=lambda: {"error": "could not list the presets; see the checkspec log"})
 async def list_presets(ls: Host, *args: Any) -> dict[str, Any]:
     from checkspec.engine.generate.presets import known_presets
+    from checkspec.engine.generate.request import GenerationRequest
 
-    task = _task(ls, {}, None)
+    task = _task(ls, GenerationRequest(), None)
     if isinstance(task, str):
         return {"presets": []}
     presets = known_presets(task.workspace.config.presets)
@@ -96,19 +97,24 @@ async def list_presets(ls: Host, *args: Any) -> dict[str, Any]:
     }
 
 
-def _absolute(request: dict[str, Any], root: str) -> dict[str, Any]:
-    """`docs` and `like` of the request as paths under `root` when relative."""
-    from ..analysis.generate_actions import as_path
+def _absolute(request: GenerationRequest, root: str | None) -> GenerationRequest:
+    """The request with its relative paths (docs, the files of `like`, the output) under
+    the workspace folder `root`, the output absolute: the worker's current folder is not
+    the editor's."""
+    from dataclasses import replace
 
-    found: dict[str, Any] = {}
-    docs = request.get("docs")
-    if isinstance(docs, (str, list)):
-        given = [docs] if isinstance(docs, str) else docs
-        found["docs"] = [os.path.join(root, as_path(d)) for d in given]
-    like = request.get("like")
-    if isinstance(like, str) and like:
-        found["like"] = os.path.join(root, as_path(like))
-    return found
+    def under(path: str) -> str:
+        return os.path.join(root, path) if root is not None else path
+
+    output = os.path.abspath(under(request.output or ""))
+    if root is None:
+        return replace(request, output=output)
+    return replace(
+        request,
+        docs=tuple(under(d) for d in request.docs),
+        like=tuple(under(s) for s in request.like),
+        output=output,
+    )
 
 
 def _root(ls: Host) -> str | None:
@@ -187,7 +193,7 @@ async def _in_worker(ls: Host, function: Any, task: Any, *, progress: bool) -> d
     return found
 
 
-def _task(ls: Host, request: dict[str, Any], output: str | None) -> Any:
+def _task(ls: Host, request: GenerationRequest, output: str | None) -> Any:
     """The generation's value for a worker (`GenerationTask`): the output's workspace and
     the settings it runs with (a `Resolved`: the editor's settings over the environment
     and the output's checkspec.yaml, as `run_settings` makes them for a run), or why there
@@ -212,7 +218,7 @@ def _task(ls: Host, request: dict[str, Any], output: str | None) -> Any:
         return exc.lines()[-1].removeprefix("error: ")
     found = resolve(workspace, editor=ls.store.editor.overrides())
     settings = Resolved(for_workspace(found.settings, workspace.root), found.origins)
-    return GenerationTask(dict(request), str(written), workspace, settings)
+    return GenerationTask(request, str(written), workspace, settings)
 
 
 def _supports_progress(ls: Host) -> bool:

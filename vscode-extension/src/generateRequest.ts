@@ -16,15 +16,33 @@ export type Source =
 /** Document questions asked in a persona's voice: a preset's, or one in words. */
 export type Voice = { preset: string } | { persona: string };
 
+/** The server's `checkspec.generate` object: what `checkspec generate` takes, in camelCase
+ * (engine/generate/request.py `GenerationRequest.from_editor` checks it). The picker sends
+ * a few; the others are there for callers that want them. */
 export interface GenerateRequest {
   persona?: string;
   preset?: string;
   docs?: string[];
   topics?: string[];
-  like?: string;
+  like?: string | string[]; // selectors: a file, a folder, FILE::NAME, FILE::#INDEX
+  query?: string; // query, tag and status narrow the scenarios `like` chooses
+  tag?: string | string[];
+  status?: "draft" | "active";
+  exclude?: string[];
   output: string;
   count: number;
+  turns?: number;
+  seed?: number;
+  types?: string[];
   append?: boolean;
+  force?: boolean;
+  simulate?: boolean;
+  agentDescription?: string;
+  model?: string;
+  embeddingModel?: string;
+  similarityThreshold?: number;
+  selfCheck?: boolean;
+  target?: string;
 }
 
 export function generateRequest(source: Source, output: string, count: number, append = false): GenerateRequest {

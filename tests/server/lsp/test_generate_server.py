@@ -201,6 +201,79 @@ async def test_document_questions_in_a_presets_voice_with_files_left_out(
     assert not any("warranty" in g["source"] for g in generated)
 
 
+async def test_the_editor_request_takes_what_the_command_line_does(
+    client: LanguageClient, workspace: Path, stub: Any
+) -> None:
+    """The request is the value `checkspec generate` makes (engine/generate/request.py):
+    `selfCheck: false` asks the model no self-check, and `like` takes several selectors
+    (relative: the workspace folder's) narrowed by a tag, the examples the model is shown
+    being those left."""
+    server, answers = stub
+    # A folder with a verdict cache of its own: the self-checks of the module's other
+    # generations (the same questions) are not answered from the cache. Without self-check
+    # first, so that no self-check is in the cache then either.
+    folder = workspace / "unchecked"
+    folder.mkdir(exist_ok=True)
+    (folder / "checkspec.yaml").write_text(f"api_base: {server.base_url}\ncache_dir: .cache\n")
+    asked = {"docs": [str(workspace / "kb")], "types": ["simple"], "count": 2, "seed": 8}
+    kinds: dict[bool, list[str]] = {}
+    for check in (False, True):
+        out = folder / f"checked-{check}.dataset.yaml"
+        before = len(answers.kinds)
+        request = {**asked, "selfCheck": check, "output": out.as_uri()}
+        answer = await execute(client, "checkspec.generate", request)
+        assert answer["status"] == "written", answer
+        kinds[check] = answers.kinds[before:]
+    assert "question" in kinds[False] and "self_check" not in kinds[False]
+    assert "self_check" in kinds[True]  # (its questions come from the cache)
+
+    row = "  - name: {}\n    tags: [{}]\n    interactions:\n      - input: {{messages: [{{role: user, content: {}}}]}}\n"
+    (workspace / "angry.dataset.yaml").write_text(
+        "name: angry\nscenarios:\n"
+        + row.format("refund", "billing", "WHERE IS MY REFUND")
+        + row.format("ship", "shipping", "When will it ship")
+    )
+    (workspace / "polite.dataset.yaml").write_text(
+        "name: polite\nscenarios:\n" + row.format("invoice", "billing", "Could I have my invoice")
+    )
+    out = workspace / "billing.dataset.yaml"
+    sent = len(server.chat_requests)
+    request = {
+        "like": ["angry.dataset.yaml", "polite.dataset.yaml"],
+        "tag": "billing",
+        "target": "python:agent:reply",
+        "output": out.as_uri(),
+        "count": 2,
+    }
+    answer = await execute(client, "checkspec.generate", request)
+    assert answer["status"] == "written", answer
+    shown = "\n".join(server.prompts[sent:])
+    assert "WHERE IS MY REFUND" in shown and "Could I have my invoice" in shown
+    assert "When will it ship" not in shown
+    written = yaml.safe_load(out.read_text())
+    assert len(written["scenarios"]) == 2 and written["target"] == "python:agent:reply"
+    # A narrowing that leaves nothing is said as the command line says it.
+    request = {**request, "tag": "billing", "status": "draft"}
+    answer = await execute(client, "checkspec.generate", request)
+    assert (
+        answer["status"] == "error"
+        and "no scenario is left after --tag, --status" in (answer["error"])
+    ), answer
+    # The embedding model and the similarity threshold reach the generation: checked as
+    # the command line's are, before anything is sent.
+    sent = len(server.chat_requests)
+    voiced = {"preset": "impatient_customer", "output": str(out), "count": 1, "force": True}
+    answer = await execute(
+        client, "checkspec.generate", {**voiced, "embeddingModel": "nonsense-embed-xyz"}
+    )
+    assert answer["status"] == "error", answer
+    assert "model 'nonsense-embed-xyz'" in answer["error"] and "cannot be called" in answer["error"]
+    answer = await execute(client, "checkspec.generate", {**voiced, "similarityThreshold": 1.5})
+    assert answer == {**answer, "status": "error"}
+    assert answer["error"] == "the similarity threshold must be in (0, 1]", answer
+    assert len(server.chat_requests) == sent
+
+
 async def test_the_editors_settings_reach_the_generation_as_values(
     client: LanguageClient, workspace: Path
 ) -> None:
