@@ -2,8 +2,9 @@
 
 `checkspec generate` (engine/cli/generate.py), the language server's checkspec.generate
 command and the Python API (api.py) share service.py; the CLI and the editor give one
-request value (request.py `GenerationRequest`), turned into the service's by one function. Every model call goes through
-engine/llm (structured output, retries, limits, the verdict cache). The API's names load
+request value (request.py `GenerationRequest`), turned into the service's by one
+function. Every model call goes through engine/llm (structured output, retries, limits,
+the verdict cache). The API's names load
 on first use, so the CLI's --help imports only constants.py.
 """
 
