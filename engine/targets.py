@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import WithJsonSchema
 
 from .core.inference import infer_input_type
 from .imports import import_reference
 from .interactions import call_flexible
 
 DEFAULT_TIMEOUT_SECONDS = 60.0
+
+# What a target reference looks like in a file: the same shape describe_target_problem
+# accepts (a test holds them together). Here, not beside the Scenario model, so that
+# reading a checkspec.yaml (checkspec validate's start-up) does not load that model.
+TARGET_PATTERN = r"^(python:[^:]+:[^:]+|https?://.*)$"
+# A target as written in a file (scenario, suite, dataset, checkspec.yaml).
+TargetText = Annotated[
+    str | None, WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN})
+]
 
 AsyncTarget = Callable[[Any, Any], Awaitable[Any]]
 

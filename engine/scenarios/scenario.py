@@ -42,18 +42,11 @@ from ..core.trace import Trace, TraceType, infer_trace_type
 from ..core.typevars import InputType, OutputType
 from ..imports import SEARCH_PATHS
 from ..interactions import Interact, InteractionSpec, Target
-from ..llm.usage import Meter
+from ..targets import TARGET_PATTERN
 
 _clock_ns = time.perf_counter_ns
 _STOPS = (TestCaseStatus.FAIL, TestCaseStatus.ERROR, TestCaseStatus.SKIP)
 _ERROR = CheckStatus.ERROR
-# What a target reference looks like in a file (see targets.py).
-# The same shape targets.describe_target_problem accepts (a test holds them together).
-TARGET_PATTERN = r"^(python:[^:]+:[^:]+|https?://.*)$"
-# A target as written in a file (scenario, suite, dataset, checkspec.yaml).
-TargetText = Annotated[
-    str | None, WithJsonSchema({"type": ["string", "null"], "pattern": TARGET_PATTERN})
-]
 # A step that ran leaves skip_reason at its default, outside the fields set.
 _UNSET_SKIP_REASON = ("skip_reason",)
 # A single run leaves the multi-run counters at their defaults, outside the fields set.
@@ -428,6 +421,8 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
         if runs == 1:
             return await self._run_in_paths(target, return_exception)
         started = time.perf_counter()
+        from ..llm.usage import Meter  # run time only: validating never loads it
+
         with Meter() as meter:  # every run's model calls, not the last one's alone
             for attempt in range(1, runs + 1):
                 result = await self._run_in_paths(target, return_exception)
@@ -458,6 +453,8 @@ class Scenario(BaseModel, Generic[InputType, OutputType, TraceType]):
             SEARCH_PATHS.reset(token)
 
     async def _run(self, target: Target | str | None, return_exception: bool) -> ScenarioResult:
+        from ..llm.usage import Meter
+
         with Meter() as meter:
             result = await self._steps(target, return_exception)
         if not meter.counted:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.comments import ScenarioComment
-from ..scenarios.scenario import TargetText
+from ..targets import TargetText
 
 # hub-datasets-and-checks: without input_schema/output_schema a dataset is in the
 # conversational format: {"messages": [...]} in, {"response": {...}, "metadata"} out.

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..scenarios.scenario import Scenario, TargetText
+from ..scenarios.scenario import Scenario
+from ..targets import TargetText
 
 
 class SuiteFile(BaseModel):

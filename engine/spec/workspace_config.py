@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..catalog import is_jsonl, setting_field
-from ..scenarios.scenario import TargetText
+from ..targets import TargetText
 
 CUSTOM_PREFIX = "custom_"
 
