@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+from tests.support.unmeasured import UNMEASURED_ENV
 
 HEAVY = ("pydantic", "checkspec.engine.checks", "checkspec.engine.judges", "jinja2")
 
@@ -37,7 +38,7 @@ def modules_after(code: str) -> set[str]:
 # The interpreter as a user starts it: under `make test`'s coverage (patch = subprocess)
 # a child is measured, and coverage loads modules of its own (socket, html...) as it
 # meets the child's files.
-UNMEASURED = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS")}
+UNMEASURED = UNMEASURED_ENV  # (tests/support/unmeasured.py)
 
 
 def test_version_and_help_load_nothing_of_the_engine() -> None:

@@ -21,11 +21,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The environment of a child process coverage does not measure (volume, or an interpreter
+# as a user starts it): under `make test` (patch = subprocess) these variables make every
+# Python child start coverage.py.
+UNMEASURED_ENV = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS")}
 
 
 @contextlib.contextmanager

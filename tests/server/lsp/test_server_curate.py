@@ -21,7 +21,6 @@ from tests.support.lsp_helpers import (
     position_of,
     start_session,
 )
-from tests.support.paths import REPO
 
 # One server, in sequence: pytest-random-order keeps this module's order (tests read the workspace's
 # tags and symbols while others add files to it); the module itself is shuffled among the others.
@@ -144,30 +143,6 @@ async def test_tags_complete_from_the_workspace_with_their_counts(
         ("fr", "1 scenario"),
         ("reviewed", "1 scenario"),
     ]
-
-
-async def test_workspace_symbols_over_8000_scenarios(
-    client: LanguageClient, workspace: Path
-) -> None:
-    # How fast: bench/curate.py --only symbols (no timing in tests).
-    sys.path.insert(0, str(REPO / "bench"))
-    from workload import write_suite_yaml
-
-    big = write_suite_yaml(workspace / "big" / "big.suite.yaml", 8000)
-    assert len(await symbols(client, "scenario-07999")) == 1  # indexes the new file
-    found = await symbols(client, "scenario-04242")
-    assert [s.name for s in found] == ["scenario-04242"]
-    assert found[0].location.uri == big.as_uri()
-    text = big.read_text()
-    assert found[0].location.range.start == position_of(text, "scenario-04242")
-    assert len(await symbols(client, "case")) == 500  # the answer's cap
-    assert "scenario-04242" in [s.name for s in await symbols(client, "scn04242")]  # fuzzy
-    assert [s.name for s in await symbols(client, "where case 4242?")] == ["scenario-04242"]
-    # A file not open changes on disk: the index follows it.
-    big.write_text(text.replace("scenario-04242", "renamed-04242"))
-    assert [s.name for s in await symbols(client, "renamed-04242")] == ["renamed-04242"]
-    big.unlink()
-    assert await symbols(client, "renamed-04242") == []
 
 
 async def test_code_actions_on_a_selection_edit_its_scenarios(
