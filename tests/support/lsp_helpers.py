@@ -196,3 +196,10 @@ async def workspace_pull(client: Any, previous: dict[str, str] | None = None) ->
         )
     )
     return {item.uri: item for item in report.items}
+
+
+async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
+    """workspace/symbol's answer for `query` (a list of SymbolInformation, as ours sends)."""
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
+    assert isinstance(found, list)
+    return [s for s in found if isinstance(s, types.SymbolInformation)]

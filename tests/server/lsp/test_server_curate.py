@@ -20,6 +20,7 @@ from tests.support.lsp_helpers import (
     open_file,
     position_of,
     start_session,
+    symbols,
 )
 
 # One server, in sequence: pytest-random-order keeps this module's order (tests read the workspace's
@@ -89,12 +90,6 @@ async def client(lsp_client: LanguageClient, workspace: Path):
 def edits_of(edit: types.WorkspaceEdit) -> list[types.TextDocumentEdit]:
     assert edit.changes is None and edit.document_changes is not None
     return [c for c in edit.document_changes if isinstance(c, types.TextDocumentEdit)]
-
-
-async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
-    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
-    assert isinstance(found, list)
-    return [s for s in found if isinstance(s, types.SymbolInformation)]
 
 
 async def test_workspace_symbols_cover_files_never_opened(

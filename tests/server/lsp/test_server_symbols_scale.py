@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from tests.support.lsp_helpers import SERVER, position_of, start_session
+from tests.support.lsp_helpers import SERVER, position_of, start_session, symbols
 from tests.support.paths import REPO
 from tests.support.unmeasured import UNMEASURED_ENV
 
@@ -38,12 +37,6 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     await start_session(lsp_client, workspace, folders=True)
     yield
     await lsp_client.shutdown_session()
-
-
-async def symbols(client: LanguageClient, query: str) -> list[types.SymbolInformation]:
-    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
-    assert isinstance(found, list)
-    return [s for s in found if isinstance(s, types.SymbolInformation)]
 
 
 async def test_workspace_symbols_over_8000_scenarios(
