@@ -19,6 +19,7 @@ from tests.support.analysis_summary import summary
 from tests.support.hub_rows import row
 from tests.support.project_files import load_file
 from tests.support.spec_texts import WORKSPACE
+from tests.support.unmeasured import measured_first
 
 NAME = "big.dataset.jsonl"
 
@@ -84,6 +85,7 @@ EDITS = st.lists(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=EDITS)
+@measured_first(5)  # each example re-reads its rows after every edit: the body is the cost
 def test_row_edits_end_as_a_fresh_analysis(edits: list[tuple[int, str, str]]) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(source, "MAX_NODES", 60)  # the last sample is over one row's limit

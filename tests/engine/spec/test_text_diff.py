@@ -15,6 +15,7 @@ from checkspec.engine.spec.problems import Range
 from checkspec.engine.spec.text_diff import Replacement, common_prefix, common_suffix, diff
 from checkspec.server.lsp.convert import PositionCodec
 from tests.support.spec_texts import WORKSPACE, suite
+from tests.support.unmeasured import measured_first
 
 # Characters that matter: ASCII, line breaks, BMP non-ASCII, astral (surrogate pairs in UTF-16);
 # then any character but a lone surrogate (no UTF-8 text, so no LSP message, holds one).
@@ -71,6 +72,7 @@ def _as_lsp(old: str, edit: Replacement) -> tuple[int, int, int, int]:
 
 @settings(max_examples=600, deadline=None)
 @given(_pairs())
+@measured_first(150)  # of 600: the diff's few lines, again and again
 def test_the_edit_turns_old_into_new_and_its_utf16_range_is_right(pair: tuple[str, str]) -> None:
     old, new = pair
     edit = diff(old, new)
