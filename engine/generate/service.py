@@ -208,10 +208,6 @@ class Written:
     error: str | None = None
     problems: list[str] = field(default_factory=list)
 
-    @property
-    def done(self) -> bool:
-        return self.error is None and not self.problems
-
 
 def write_outcome(
     prepared: Prepared,
