@@ -139,14 +139,16 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
 
 
 async def list_topics(task: GenerationTask, emit: Emit) -> dict[str, Any]:
-    """The knowledge base's topics, named by their words (no model is called)."""
+    """The knowledge base's topics, named by their words (no model is called): read as
+    `checkspec generate --list-topics` reads it (checkspec.yaml's exclude globs too)."""
     from ..generate import service
+    from ..generate.request import service_request
     from ..settings import use_settings
 
-    made = service.Request(docs=list(task.request.docs), exclude=list(task.request.exclude))
+    config = task.workspace.config
     with use_settings(task.settings.settings):
         try:
-            prepared = service.prepare(made, task.workspace.config.presets)
+            prepared = service.prepare(service_request(task.request, config), config.presets)
         except service.RequestError as exc:
             return {"error": str(exc)}
         found = await service.topics_of(prepared)

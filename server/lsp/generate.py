@@ -9,8 +9,8 @@ the output's workspace from the server's index and the settings the server resol
 it (the editor's over the environment and checkspec.yaml, each with its origin, as for
 runs), never CHECKSPEC_* variables. Its progress events become work-done progress.
 Cancelling the request (`$/cancelRequest`) or its progress kills the worker: nothing is
-written. A worker that
-dies is this generation's error, with how it died; the server goes on. The answer:
+written. A worker that dies is this generation's error, with how it died; the server goes
+on. The answer:
 `{status: written|cancelled|error, output (a file URI), count, summary, messages}`.
 `checkspec.listTopics [{docs}]` (a call job too: it reads the documents) and
 `checkspec.listPresets` (the workspace's presets, read here: no model, no user code)
@@ -73,7 +73,8 @@ async def list_topics(ls: Host, *args: Any) -> dict[str, Any]:
     docs = [docs] if isinstance(docs, str) else docs
     if not isinstance(docs, list) or not docs or not all(isinstance(d, str) for d in docs):
         return {"error": f"{LIST_TOPICS} takes [{{docs: [paths]}}]"}
-    task = _task(ls, GenerationRequest(docs=tuple(as_path(d) for d in docs)), None)
+    listing = _absolute(GenerationRequest(docs=tuple(as_path(d) for d in docs)), _root(ls))
+    task = _task(ls, listing, None)
     if isinstance(task, str):
         return {"error": task}
     found = await _in_worker(ls, generation.list_topics, task, progress=False)
@@ -99,14 +100,14 @@ async def list_presets(ls: Host, *args: Any) -> dict[str, Any]:
 
 def _absolute(request: GenerationRequest, root: str | None) -> GenerationRequest:
     """The request with its relative paths (docs, the files of `like`, the output) under
-    the workspace folder `root`, the output absolute: the worker's current folder is not
-    the editor's."""
+    the workspace folder `root`, the output (if any) absolute: the worker's current folder
+    is not the editor's."""
     from dataclasses import replace
 
     def under(path: str) -> str:
         return os.path.join(root, path) if root is not None else path
 
-    output = os.path.abspath(under(request.output or ""))
+    output = os.path.abspath(under(request.output)) if request.output else None
     if root is None:
         return replace(request, output=output)
     return replace(
@@ -201,6 +202,7 @@ def _task(ls: Host, request: GenerationRequest, output: str | None) -> Any:
     place)."""
     from pathlib import Path
 
+    from checkspec.engine.generate.request import default_output
     from checkspec.engine.runs.generation import GenerationTask
     from checkspec.engine.settings import (
         ConfigUnreadable,
@@ -211,7 +213,7 @@ def _task(ls: Host, request: GenerationRequest, output: str | None) -> Any:
     )
 
     # Where a listing takes its settings from: the first folder's default output.
-    written = Path(output) if output else Path(_root(ls) or os.getcwd()) / "generated.dataset.yaml"
+    written = Path(output or os.path.join(_root(ls) or os.getcwd(), default_output(False)))
     try:  # the output's workspace, from the server's index (never searched for again)
         workspace = require_readable(ls.store.workspaces.workspace_for(written))
     except ConfigUnreadable as exc:

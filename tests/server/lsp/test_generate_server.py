@@ -105,6 +105,8 @@ async def test_bad_requests_are_answered_with_the_reason(
 async def test_topics_and_presets_for_the_pickers(client: LanguageClient, workspace: Path) -> None:
     topics = await execute(client, "checkspec.listTopics", {"docs": [str(workspace / "kb")]})
     assert sorted(t["name"] for t in topics["topics"]) == ["returns", "shipping", "warranty"]
+    # A relative folder is the workspace folder's, as in checkspec.generate's request.
+    assert await execute(client, "checkspec.listTopics", {"docs": ["kb"]}) == topics
     presets = await execute(client, "checkspec.listPresets")
     assert "impatient_customer" in [p["name"] for p in presets["presets"]]
 
