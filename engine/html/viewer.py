@@ -20,7 +20,8 @@ request head must arrive whole within LIMITS.head_deadline seconds (in all, howe
 trickles) and LIMITS.max_head_bytes; only then does the request take one of
 LIMITS.max_serving slots (all taken: 503). At most LIMITS.max_waiting connections wait for
 their head, the oldest closed past that, so idle and half-open connections never keep a
-normal request out. LIMITS.backlog wait to be accepted. GET only (others: 501); a GET changes nothing.
+normal request out. LIMITS.backlog wait to be accepted. GET only (others: 501); a GET
+changes nothing.
 """
 
 from __future__ import annotations

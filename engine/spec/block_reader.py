@@ -89,6 +89,11 @@ def _unread_any() -> re.Pattern[str]:
     return re.compile(f"{FOREIGN}|{_MARKERS.pattern}")
 
 
+def _left_to_libyaml(line: str) -> bool:
+    """Whether the line holds a FOREIGN character, a document marker or a directive."""
+    return (_UNREAD_ASCII if line.isascii() else _unread_any()).search(line) is not None
+
+
 def _scalar(line: str, at: int, key: bool) -> tuple[Scalar, int]:
     """The scalar starting at `at`, and where the line goes on after it (a key: past `:`).
 
@@ -179,7 +184,7 @@ def _content(line: str, at: int) -> tuple[Any, ...]:
 
 def _shape(line: str) -> tuple[Any, ...] | None:
     """What a line holds, apart from where it is: None for a blank or comment line."""
-    if (_UNREAD_ASCII if line.isascii() else _unread_any()).search(line) is not None:
+    if _left_to_libyaml(line):
         raise Unsupported
     body = line.lstrip(" ")
     if not body or body[0] == "#":
@@ -203,8 +208,7 @@ def _shape(line: str) -> tuple[Any, ...] | None:
 def _check_lines(lines: list[str], start: int, stop: int) -> None:
     """Lines read as part of a scalar (not through `_shape`) hold nothing libyaml's."""
     for number in range(start, stop):
-        line = lines[number]
-        if (_UNREAD_ASCII if line.isascii() else _unread_any()).search(line) is not None:
+        if _left_to_libyaml(lines[number]):
             raise Unsupported
 
 

@@ -52,6 +52,14 @@ def risky() -> re.Pattern[str]:
     return re.compile(RISKY)
 
 
+def _read_otherwise(line: str) -> bool:
+    """Whether YAML would read the line otherwise than JSON: a RISKY character, or a \\u
+    escape of a surrogate."""
+    if (_RISKY_ASCII if line.isascii() else risky()).search(line) is not None:
+        return True
+    return "\\u" in line and _SURROGATE_ESCAPE.search(line) is not None
+
+
 class _Frame:
     __slots__ = ("key", "mapping", "nodes", "sc", "value")
 
@@ -66,9 +74,7 @@ def read_row(
 ) -> tuple[Node, int] | None:
     """The located tree of one JSON line (line `number` of the file) and its node count;
     None when the general reader must read it (see the module docstring)."""
-    if (_RISKY_ASCII if line.isascii() else risky()).search(line) or (
-        "\\u" in line and _SURROGATE_ESCAPE.search(line)
-    ):
+    if _read_otherwise(line):
         return None
     try:
         data = json.loads(line)
@@ -91,8 +97,7 @@ def row_value(line: str, *, max_depth: int, max_nodes: int) -> tuple[bool, Any]:
     if (
         len(line) >= max_nodes
         or line.count("[") + line.count("{") >= max_depth
-        or (_RISKY_ASCII if line.isascii() else risky()).search(line)
-        or ("\\u" in line and _SURROGATE_ESCAPE.search(line))
+        or _read_otherwise(line)
     ):
         return False, None
     try:
