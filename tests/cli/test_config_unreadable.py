@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run_main
+from tests.support.processes import LEAN_PYTEST
 
 SCENARIO = textwrap.dedent(
     """\
@@ -101,7 +102,7 @@ def test_the_pytest_plugin_makes_it_a_usage_error(pytester: pytest.Pytester) -> 
     """As pytest's --strict-config: exit 4 (usage error), the problem named, nothing run."""
     pytester.makefile(".yaml", checkspec="concurrency: 4\ntarget_timout: 3\n")
     pytester.makefile(".scenario.yaml", greets=SCENARIO)
-    result = pytester.runpytest_subprocess("-p", "checkspec")
+    result = pytester.runpytest_subprocess(*LEAN_PYTEST, "-p", "checkspec")
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str() + result.stderr.str()
     errors = result.stderr.str()
     assert "checkspec.yaml:2:1: error:" in errors and "target_timeout" in errors

@@ -14,6 +14,7 @@ import pytest
 from checkspec.engine.history.compare import compare
 from tests.support.cli import Done, run_main
 from tests.support.openai_stub import OpenAIStub, running_stub
+from tests.support.processes import LEAN_PYTEST
 
 pytest_plugins = ["pytester"]
 
@@ -214,7 +215,9 @@ def test_a_compare_with_nothing_in_common_is_nothing_checked() -> None:
 def test_a_pytest_session_of_drafts_alone_is_not_green(pytester: pytest.Pytester) -> None:
     pytester.makefile(".suite.yaml", s=SUITE)
     quiet = ("-p", "no:asyncio", "-p", "no:randomly")
-    drafts = pytester.runpytest_subprocess("--checkspec", "s.suite.yaml::proposed", *quiet)
+    drafts = pytester.runpytest_subprocess(
+        *LEAN_PYTEST, "--checkspec", "s.suite.yaml::proposed", *quiet
+    )
     assert drafts.ret == pytest.ExitCode.NO_TESTS_COLLECTED
     drafts.stdout.fnmatch_lines(
         [
@@ -226,9 +229,9 @@ def test_a_pytest_session_of_drafts_alone_is_not_green(pytester: pytest.Pytester
     # A test of another kind that passes is something checked: a mixed session is green.
     pytester.makepyfile(test_other="def test_ok():\n    assert True\n")
     mixed = pytester.runpytest_subprocess(
-        "--checkspec", "s.suite.yaml::proposed", "test_other.py", *quiet
+        *LEAN_PYTEST, "--checkspec", "s.suite.yaml::proposed", "test_other.py", *quiet
     )
     assert mixed.ret == pytest.ExitCode.OK
-    everything = pytester.runpytest_subprocess("--checkspec", *quiet)
+    everything = pytester.runpytest_subprocess(*LEAN_PYTEST, "--checkspec", *quiet)
     assert everything.ret == pytest.ExitCode.OK
     everything.stdout.fnmatch_lines(["*unchecked: 1 scenario(s) ran no check*"])

@@ -28,6 +28,7 @@ import pytest
 from tests.support.cli import run_main
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
 from tests.support.paths import REPO
+from tests.support.processes import LEAN_PYTEST
 
 pytest_plugins = ["pytester"]
 
@@ -336,7 +337,7 @@ def test_the_row(
         for name in ("CHECKSPEC_MODEL", "CHECKSPEC_API_KEY", "CHECKSPEC_API_BASE"):
             if name in env:
                 patch.setenv(name, env[name])
-        result = pytester.runpytest_subprocess(*setup.args, timeout=120)
+        result = pytester.runpytest_subprocess(*LEAN_PYTEST, *setup.args, timeout=120)
         ran = Ran(int(result.ret), "\n".join(result.outlines), "\n".join(result.errlines))
     else:
         for name, text in setup.files.items():

@@ -6,6 +6,8 @@ import textwrap
 
 import pytest
 
+from tests.support.processes import LEAN_PYTEST
+
 pytest_plugins = ["pytester"]
 
 # The inner runs are subprocesses: in-process (pytester.runpytest) each run drops the
@@ -38,12 +40,12 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_off_by_default(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess(*QUIET)
+    result = project.runpytest_subprocess(*LEAN_PYTEST, *QUIET)
     result.assert_outcomes()  # nothing collected
 
 
 def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester) -> None:
-    result = project.runpytest_subprocess("-p", "checkspec", "-v", *QUIET)
+    result = project.runpytest_subprocess(*LEAN_PYTEST, "-p", "checkspec", "-v", *QUIET)
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*s.suite.yaml::good one PASSED*"])
     result.stdout.fnmatch_lines(["*broken.scenario.yaml:3:21: error: unknown check 'nope'*"])
@@ -54,6 +56,8 @@ def test_enabled_with_p_collects_one_item_per_scenario(project: pytest.Pytester)
 
 def test_enabled_with_ini_option(project: pytest.Pytester) -> None:
     project.makeini("[pytest]\ncheckspec = true\n")
+    # Every installed plugin loaded, as in a user's session (the other tests leave two
+    # test tools out: LEAN_PYTEST).
     project.runpytest_subprocess(*QUIET).assert_outcomes(passed=1, failed=2)
 
 
@@ -78,7 +82,7 @@ def test_scenarios_run_in_worker_processes_with_the_workspace_settings(
         for name in ("exits", "hangs", "chatty")
     )
     pytester.makefile(".suite.yaml", faults="name: faults\nscenarios:\n" + runs + "\n")
-    result = pytester.runpytest_subprocess("--checkspec", *QUIET)
+    result = pytester.runpytest_subprocess(*LEAN_PYTEST, "--checkspec", *QUIET)
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines(
         [
@@ -95,7 +99,9 @@ def test_the_session_is_kept_in_the_run_history(project: pytest.Pytester) -> Non
     import sys
 
     project.makefile(".yaml", checkspec="history_max_runs: 3\n")
-    project.runpytest_subprocess("-p", "checkspec", *QUIET).assert_outcomes(passed=1, failed=2)
+    project.runpytest_subprocess(*LEAN_PYTEST, "-p", "checkspec", *QUIET).assert_outcomes(
+        passed=1, failed=2
+    )
     database = project.path / ".checkspec" / "history.db"
     db = sqlite3.connect(database)
     rows = db.execute("SELECT source, passed, failed FROM runs").fetchall()
@@ -108,5 +114,5 @@ def test_the_session_is_kept_in_the_run_history(project: pytest.Pytester) -> Non
     )
     assert json.loads(listed.stdout.str())[0]["source"] == "pytest"
     project.makefile(".yaml", checkspec="history: false\n")
-    project.runpytest_subprocess("-p", "checkspec", *QUIET)
+    project.runpytest_subprocess(*LEAN_PYTEST, "-p", "checkspec", *QUIET)
     assert sqlite3.connect(database).execute("SELECT count(*) FROM runs").fetchone()[0] == 1

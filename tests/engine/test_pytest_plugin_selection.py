@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.processes import LEAN_PYTEST
+
 pytest_plugins = ["pytester"]
 
 QUIET = ("-p", "no:asyncio")
@@ -44,7 +46,7 @@ def test_filters_choose_the_items(
     project: pytest.Pytester, options: tuple[str, str], names: list[str]
 ) -> None:
     result = project.runpytest_subprocess(
-        "-p", "checkspec", "--collect-only", "-q", *options, *QUIET
+        *LEAN_PYTEST, "-p", "checkspec", "--collect-only", "-q", *options, *QUIET
     )
     collected = [line for line in result.outlines if "::" in line]
     assert [line.split("::")[-1] for line in collected] == names

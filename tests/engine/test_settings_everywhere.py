@@ -14,6 +14,7 @@ from checkspec.engine.catalog import SETTINGS
 from checkspec.engine.cli.main import main
 from checkspec.engine.spec.files import collect, file_kind
 from checkspec.engine.spec.kinds import FileKind
+from tests.support.processes import LEAN_PYTEST
 
 pytest_plugins = ["pytester"]
 QUIET = ("-p", "no:asyncio")
@@ -98,7 +99,7 @@ def test_pytest_plugin_applies_the_workspace_model(pytester: pytest.Pytester) ->
     pytester.makefile(".scenario.yaml", judged=JUDGED)
     # In a process of its own: a usage error raised in-process leaves this session's
     # plugin manager without the plugin for the in-process runs after it.
-    result = pytester.runpytest_subprocess("--checkspec", *QUIET)
+    result = pytester.runpytest_subprocess(*LEAN_PYTEST, "--checkspec", *QUIET)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     errors = result.stderr.str()
     assert "checkspec.yml:1: error: model 'nosuchprovider/m1' cannot be called" in errors

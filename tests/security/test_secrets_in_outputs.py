@@ -40,6 +40,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.support.cli import run_main
 from tests.support.lsp_helpers import diagnostics, open_file, position_of, start_session
 from tests.support.openai_stub import OpenAIStub, running_stub
+from tests.support.processes import LEAN_PYTEST
 
 pytest_plugins = ["pytester"]
 
@@ -317,7 +318,7 @@ def test_pytest_plugin_failures_hold_no_secret(
     )
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     result = pytester.runpytest_subprocess(
-        "-p", "checkspec", "-p", "no:asyncio", "--junitxml=j.xml"
+        *LEAN_PYTEST, "-p", "checkspec", "-p", "no:asyncio", "--junitxml=j.xml"
     )
     result.assert_outcomes(failed=1)
     shown = "\n".join(result.outlines + result.errlines)

@@ -13,6 +13,12 @@ import pytest
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 
+# What a pytest started by a test is given: it loads the plugins a user's would, less two
+# of this repository's own test tools that took most of its start (0.55 of 1.3 CPU-s) and
+# that checkspec's plugin never meets: pytest-lsp (the LSP tests' client) and hypothesis.
+# tests/engine/test_pytest_plugin.py's `test_enabled_with_ini_option` loads every one.
+LEAN_PYTEST = ("-p", "no:pytest-lsp", "-p", "no:hypothesispytest")
+
 
 def default_sigint() -> None:
     """`Popen(preexec_fn=default_sigint)`: the child gets Ctrl-C as from a terminal. A test

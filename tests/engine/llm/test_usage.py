@@ -116,6 +116,16 @@ def test_litellm_price_map_prices_a_known_model(tmp_path: Path) -> None:
     assert spent["unpriced"] == 0 and spent["cost_usd"] == pytest.approx(expected)
 
 
+def test_the_price_file_is_read_once_a_process_and_cannot_be_changed() -> None:
+    # 3.4 MB of JSON: each model call around litellm and each editor estimate priced
+    # itself by parsing it again (25 ms a time).
+    first = usage.litellm_price_file()
+    assert usage.litellm_price_file() is first
+    assert first["gpt-4o-mini"]["input_cost_per_token"] > 0
+    with pytest.raises(TypeError):
+        first["gpt-4o-mini"] = {}  # type: ignore[index]
+
+
 def test_an_unknown_model_is_counted_unpriced(tmp_path: Path) -> None:
     project = _project(tmp_path, "openai/nobody-knows-me")
     with running_stub() as stub:

@@ -17,6 +17,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.support.lsp_helpers import start_session
+from tests.support.processes import LEAN_PYTEST
 
 pytest_plugins = ["pytester"]
 
@@ -63,7 +64,7 @@ def test_a_pytest_plugin_run_is_what_the_last_failed_cli_run_selects(
     pytester: pytest.Pytester,
 ) -> None:
     workspace(pytester.path)
-    result = pytester.runpytest_subprocess("--checkspec", "-p", "no:asyncio")
+    result = pytester.runpytest_subprocess(*LEAN_PYTEST, "--checkspec", "-p", "no:asyncio")
     result.assert_outcomes(passed=1, failed=1)
     ran, stderr = last_failed_run(pytester.path)
     assert [r.rsplit("::", 1)[1] for r in ran] == ["bad one"], ran

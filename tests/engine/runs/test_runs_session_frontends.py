@@ -17,6 +17,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from checkspec.engine.history.store import HistoryStore, history_path
 from tests.support.lsp_helpers import start_session
+from tests.support.processes import LEAN_PYTEST
 
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 pytest_plugins = ["pytester"]
@@ -122,6 +123,7 @@ def test_the_cli_leaves_drafts_out_folds_repeats_and_keeps_the_run(tmp_path: Pat
 def test_the_pytest_plugin_does_the_same(pytester: pytest.Pytester) -> None:
     workspace(pytester.path)
     result = pytester.runpytest_subprocess(
+        *LEAN_PYTEST,
         "--checkspec",
         "--checkspec-repeat",
         "2",
@@ -139,7 +141,9 @@ def test_the_pytest_plugin_does_the_same(pytester: pytest.Pytester) -> None:
 
 def test_the_pytest_plugin_runs_drafts_when_asked(pytester: pytest.Pytester) -> None:
     workspace(pytester.path)
-    result = pytester.runpytest_subprocess("--checkspec", "--checkspec-drafts", "-p", "no:asyncio")
+    result = pytester.runpytest_subprocess(
+        *LEAN_PYTEST, "--checkspec", "--checkspec-drafts", "-p", "no:asyncio"
+    )
     result.assert_outcomes(passed=2)
     assert (pytester.path / "draft-ran.txt").exists()
 
