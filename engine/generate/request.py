@@ -15,6 +15,7 @@ Cheap to import: nothing of the service or curation loads until `service_request
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -126,6 +127,44 @@ def selector_path(selector: str) -> str:
     scenario's index, not the URI's fragment)."""
     path, sep, member = selector.partition("::")
     return as_path(path) + sep + member
+
+
+# The editor's key for each `checkspec generate` flag the request's options come from: the
+# service and the selection word their messages in the command line's flags, and an
+# editor's request is answered in its own keys (tests/engine/generate/test_request.py
+# checks both sides against the CLI's parser and the keys `from_editor` reads).
+EDITOR_KEYS = {
+    "--persona": "persona",
+    "--preset": "preset",
+    "--from-docs": "docs",
+    "--like": "like",
+    "--query": "query",
+    "--tag": "tag",
+    "--status": "status",
+    "--exclude": "exclude",
+    "--output": "output",
+    "--count": "count",
+    "--turns": "turns",
+    "--seed": "seed",
+    "--topic": "topics",
+    "--types": "types",
+    "--append": "append",
+    "--force": "force",
+    "--simulate": "simulate",
+    "--agent-description": "agentDescription",
+    "--model": "model",
+    "--embedding-model": "embeddingModel",
+    "--similarity-threshold": "similarityThreshold",
+    "--no-self-check": "selfCheck: false",
+    "--target": "target",
+}
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+
+
+def in_editor_words(message: str) -> str:
+    """A message of the service or the selection with each flag it names as the editor's
+    request key (`no scenario is left after --tag` -> `... after tag`)."""
+    return _FLAG.sub(lambda flag: EDITOR_KEYS.get(flag.group(), flag.group()), message)
 
 
 class _Refused(ValueError):
@@ -248,7 +287,8 @@ def service_request(request: GenerationRequest, config: WorkspaceConfig) -> Requ
     """The service's request for this one in a workspace: its agent, target and exclude
     globs as checkspec.yaml gives them where the request does not, and the scenarios
     `like` chooses (narrowed by query, tags, status) as the examples. Raises
-    service.RequestError saying what is wrong (in the command line's words)."""
+    service.RequestError saying what is wrong, in the command line's words (the editor's
+    answers put them in its keys: `in_editor_words`)."""
     from . import pipeline
     from .service import Request, RequestError
 

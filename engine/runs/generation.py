@@ -51,7 +51,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
 
     from ..generate import pipeline, service
     from ..generate.output import output_refusal
-    from ..generate.request import service_request
+    from ..generate.request import in_editor_words, service_request
     from ..llm import limits
     from ..llm.endpoints import get_default_embedding_model, get_default_generator
     from ..llm.errors import ProviderError
@@ -66,7 +66,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     try:  # the one turning of a request into the service's, as the CLI's
         made = service_request(request, workspace.config)
     except service.RequestError as exc:
-        return _error(str(exc), messages)
+        return _error(in_editor_words(str(exc)), messages)
     append, force = request.append, request.force
     unwritable = output_refusal(
         output, root, force=force, append=append, simulate=request.simulate, dashes=""
@@ -83,7 +83,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         try:
             prepared = service.prepare(made, workspace.config.presets)
         except service.RequestError as exc:
-            return _error(str(exc), messages)
+            return _error(in_editor_words(str(exc)), messages)
         messages += [f"warning: {w}" for w in prepared.warnings]
         generator = generator.model_copy(update={"max_concurrency": request.concurrency})
         embedding = get_default_embedding_model()
@@ -109,7 +109,7 @@ async def generate(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         try:
             outcome = await service.generate(prepared, generator, embedding, progress)
         except service.RequestError as exc:
-            return _error(str(exc), messages)
+            return _error(in_editor_words(str(exc)), messages)
         except ProviderError as exc:
             return _error(f"the provider failed, nothing was written: {exc}", messages)
         except pipeline.GenerationError as exc:
@@ -142,7 +142,7 @@ async def list_topics(task: GenerationTask, emit: Emit) -> dict[str, Any]:
     """The knowledge base's topics, named by their words (no model is called): read as
     `checkspec generate --list-topics` reads it (checkspec.yaml's exclude globs too)."""
     from ..generate import service
-    from ..generate.request import service_request
+    from ..generate.request import in_editor_words, service_request
     from ..settings import use_settings
 
     config = task.workspace.config
@@ -150,6 +150,6 @@ async def list_topics(task: GenerationTask, emit: Emit) -> dict[str, Any]:
         try:
             prepared = service.prepare(service_request(task.request, config), config.presets)
         except service.RequestError as exc:
-            return {"error": str(exc)}
+            return {"error": in_editor_words(str(exc))}
         found = await service.topics_of(prepared)
     return {"topics": [{"id": t.id, "name": t.name, "chunks": t.chunks} for t in found]}

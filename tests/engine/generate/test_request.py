@@ -5,6 +5,7 @@ selection language, checkspec.yaml's defaults where the request gives none)."""
 
 from __future__ import annotations
 
+import argparse
 import pickle
 from dataclasses import fields
 from pathlib import Path
@@ -14,7 +15,12 @@ import pytest
 
 from checkspec.engine.cli.main import _parser
 from checkspec.engine.generate.constants import CONCURRENCY, DEFAULT_SIMILARITY
-from checkspec.engine.generate.request import GenerationRequest, service_request
+from checkspec.engine.generate.request import (
+    EDITOR_KEYS,
+    GenerationRequest,
+    in_editor_words,
+    service_request,
+)
 from checkspec.engine.generate.service import RequestError
 from checkspec.engine.spec.workspace_config import WorkspaceConfig
 
@@ -246,3 +252,36 @@ def test_what_the_service_request_refuses_is_said_as_the_cli_says_it(
     with pytest.raises(RequestError) as refused:
         service_request(request, WorkspaceConfig())
     assert said.format(a=path) in str(refused.value)
+
+
+class _Reading(dict[str, Any]):
+    """An editor request that records the keys `from_editor` reads."""
+
+    read: set[str]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+
+def test_every_flag_has_its_editor_key_and_messages_use_them() -> None:
+    # argparse keeps no public list of a command's options (as tests/tools/test_docs_reference).
+    actions = _parser("generate")._actions  # noqa: SLF001
+    commands = next(a for a in actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    generate = commands.choices["generate"]
+    flags = {s for a in generate._actions for s in a.option_strings if s.startswith("--")}  # noqa: SLF001
+    command_line_only = {
+        "--help", "--list-presets", "--list-topics", "--name-topics", "--list-chunks",
+        "--format", "--preview", "--concurrency", "--no-cache", "--progress",
+    }  # fmt: skip
+    assert set(EDITOR_KEYS) == flags - command_line_only
+    reading = _Reading({"persona": "a user", "output": "o"})
+    reading.read = set()
+    assert isinstance(GenerationRequest.from_editor(reading), GenerationRequest)
+    keys = {key.partition(":")[0] for key in EDITOR_KEYS.values()}
+    assert keys <= reading.read, keys - reading.read
+    assert (
+        in_editor_words("no scenario is left after --tag 'x'; --types applies to --from-docs")
+        == "no scenario is left after tag 'x'; types applies to docs"
+    )
+    assert in_editor_words("--unknown-flag and a-b--c stay") == "--unknown-flag and a-b--c stay"

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from checkspec.engine.generate.request import GenerationRequest
-from checkspec.engine.runs.generation import GenerationTask, list_topics
+from checkspec.engine.runs.generation import GenerationTask, generate, list_topics
 from checkspec.engine.settings import Resolved, resolve
 from checkspec.engine.spec.workspace import read_workspace
 from tests.support.cli import run_main
@@ -38,3 +38,30 @@ def test_the_editors_topics_are_the_command_lines_with_the_workspaces_exclude_gl
     cli = sorted(t["name"] for t in json.loads(done.stdout))
 
     assert editor == cli == ["returns", "shipping"]  # warranty left out by checkspec.yaml
+
+
+def test_an_editor_request_is_answered_in_the_editors_keys(tmp_path: Path) -> None:
+    # The selection and the service word their refusals in the command line's flags; the
+    # editor sent keys, and its answer names those.
+    (tmp_path / "a.scenario.yaml").write_text(
+        "name: one\ntags: [billing]\nsteps:\n  - interacts: [{inputs: hi, outputs: hello}]\n"
+    )
+    (tmp_path / "checkspec.yaml").write_text("jobs: 1\n")
+    workspace = read_workspace(tmp_path / "checkspec.yaml")
+    found = resolve(workspace)
+    request = GenerationRequest.from_editor(
+        {"like": str(tmp_path / "a.scenario.yaml"), "query": "refunds", "output": "o.dataset.yaml"}
+    )
+    assert isinstance(request, GenerationRequest)
+    task = GenerationTask(
+        request,
+        str(tmp_path / "o.dataset.yaml"),
+        workspace,
+        Resolved(found.settings, found.origins),
+    )
+    answer = asyncio.run(generate(task, lambda _: None))
+    assert answer["status"] == "error"
+    assert "query 'refunds'" in answer["error"] and "--" not in answer["error"], answer["error"]
+    done = run_main(tmp_path, "generate", "--like", "a.scenario.yaml", "--query", "refunds")
+    assert done.returncode == 2 and "--query" in done.stderr, done.stderr  # the CLI's own words
+    assert answer["error"] in done.stderr.replace("--query", "query")
