@@ -7,6 +7,7 @@ nothing about speed is asserted.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +70,31 @@ def test_our_worker_reports_the_expected_pass_count(tmp_path: Path) -> None:
         assert isinstance(result[key], float) and result[key] >= 0, key
     assert result["total_s"] >= result["build_s"]
     assert len(result["total_samples_s"]) == 2
+
+
+def test_the_suite_cpu_plugin_counts_a_tests_children(tmp_path: Path) -> None:
+    """bench/suite_cpu.py: a test's own CPU and that of the process it started, by file."""
+    (tmp_path / "test_spends.py").write_text(
+        "import subprocess, sys\n"
+        "def test_child():\n"
+        "    subprocess.run([sys.executable, '-c', 'sum(range(3 * 10**7))'], check=True)\n"
+        "def test_nothing():\n"
+        "    pass\n"
+    )
+    out = tmp_path / "cpu"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS")}
+    env.update(PYTHONPATH=str(BENCH), SUITE_CPU_OUT=str(out))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "suite_cpu", "-p", "no:cacheprovider",
+         "-p", "no:randomly", "test_spends.py"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    suite_cpu = _load("suite_cpu")
+    found = {row["test"]: row for row in suite_cpu.rows(out)}
+    assert set(found) == {"test_spends.py::test_child", "test_spends.py::test_nothing"}
+    assert found["test_spends.py::test_child"]["children"] > 0.2  # the child's sum
+    assert found["test_spends.py::test_nothing"]["children"] == 0
+    shown = suite_cpu.table(list(found.values()), top=5, by_test=False)
+    assert shown.splitlines()[0].startswith("2 tests: ")
+    assert shown.splitlines()[-1].endswith("  test_spends.py")
