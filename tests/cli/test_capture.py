@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.cli import run_main
 from tests.support.openai_stub import OpenAIStub, ToolCallingAnswers, running_stub
-from tests.support.processes import LEAN_PYTEST
+from tests.support.processes import pytest_command
 from tests.support.tool_agent import AGENT, FRAMEWORK_AGENT
 
 CHECKS = """
@@ -242,17 +242,7 @@ def test_capture_in_process_when_the_run_asks_for_no_workers(
 
 def test_capture_in_the_pytest_plugin(workspace: Path, stub: OpenAIStub) -> None:
     write(workspace, "checkspec.yaml", "capture: otel\n")
-    pytest_run = (
-        sys.executable,
-        "-m",
-        "pytest",
-        *LEAN_PYTEST,
-        "-p",
-        "checkspec",
-        "-p",
-        "no:asyncio",
-        "-q",
-    )
+    pytest_run = pytest_command("-p", "checkspec", "-p", "no:asyncio", "-q")
     done = _process(workspace, stub, *pytest_run, "-p", "no:cacheprovider", ".")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout

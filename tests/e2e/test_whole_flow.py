@@ -29,7 +29,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.support.generate_helpers import generator_and_passing_judges, knowledge_base
 from tests.support.lsp_helpers import change_file, start_session
 from tests.support.openai_stub import GenerationAnswers, OpenAIStub, running_stub
-from tests.support.processes import LEAN_PYTEST
+from tests.support.processes import pytest_command
 
 CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 AGENT = """def answer(question: str) -> str:
@@ -148,8 +148,8 @@ def test_the_pytest_plugin_runs_the_same_scenarios(workspace: Path) -> None:
     same statuses, drafts left out the same way."""
     expected = statuses(json.loads(cli(workspace, "run", "suites", "--format", "json").stdout))
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", *LEAN_PYTEST, "--checkspec", "suites", "-p", "no:asyncio", "-v",
-         "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:random_order"],
+        pytest_command("--checkspec", "suites", "-p", "no:asyncio", "-v", "-p", "no:cacheprovider",
+                       "-p", "no:randomly", "-p", "no:random_order"),
         cwd=workspace, capture_output=True, text=True, timeout=300, env=ENV,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -19,7 +19,7 @@ import pytest
 
 from checkspec.engine.spec.trust import TRUSTED_FOLDERS_ENV, untrusted_reason
 from checkspec.engine.spec.workspace import find_workspace
-from tests.support.processes import LEAN_PYTEST
+from tests.support.processes import pytest_command
 
 NOBODY = 65534
 SCENARIO = textwrap.dedent(
@@ -141,17 +141,7 @@ def test_the_pytest_plugin_refuses_it_too(tmp_path: Path) -> None:
     mine, marker = planted(tmp_path / "shared")
     clean = {k: v for k, v in os.environ.items() if not k.startswith("CHECKSPEC_")}
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            *LEAN_PYTEST,
-            "-p",
-            "checkspec",
-            "-p",
-            "no:cacheprovider",
-            "suites",
-        ],
+        pytest_command("-p", "checkspec", "-p", "no:cacheprovider", "suites"),
         cwd=mine,
         env=clean,
         capture_output=True,

@@ -20,6 +20,11 @@ CLI = [sys.executable, "-m", "checkspec.engine.cli.main"]
 LEAN_PYTEST = ("-p", "no:pytest-lsp", "-p", "no:hypothesispytest")
 
 
+def pytest_command(*args: str) -> list[str]:
+    """The command line of a pytest run in a process of its own, LEAN_PYTEST's."""
+    return [sys.executable, "-m", "pytest", *LEAN_PYTEST, *args]
+
+
 def default_sigint() -> None:
     """`Popen(preexec_fn=default_sigint)`: the child gets Ctrl-C as from a terminal. A test
     run started in the background of a non-interactive shell (`make test &`) inherits
