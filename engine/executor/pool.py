@@ -23,6 +23,14 @@ every deadline and decides every ending:
 - cancelling kills the workers with running scenarios and ends every unfinished job
   as cancelled.
 
+Where it can (Linux), the pool starts a template process first, which imports what
+every worker imports, and forks each worker from it (template.py, forks.py): a worker's
+start is a fork, not an interpreter's start and the engine's imports (0.3 CPU-s each).
+The template imports nothing of the workspace, so workers still import the user's modules
+themselves; a worker's parent is the template (the pool's pid is in its environment,
+CHECKSPEC_WORKER_PARENT). If the template dies, its workers die with it and count as
+killed, and the pool starts the next ones the plain way.
+
 Workers that ran jobs are not reused by the next stream: each run imports the
 workspace's modules afresh. With `keep_warm`, fresh workers are started as soon as a
 run ends, so the next run does not wait for Python to start.
@@ -60,7 +68,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..llm.limits import BudgetReached, RateLimiter, run_limiter
-from . import leftovers, wire
+from . import forks, leftovers, wire
 from .base import Executor
 from .jobs import Ending, Job, Outcome, RunOptions, not_run, stopped, timeout_message
 
@@ -71,6 +79,7 @@ CLOSE_GRACE = 1.0
 # The worker's own soft timeout fires at the deadline; the kill comes this much later.
 GRACE_SECONDS = 0.5
 _TAIL_BYTES = 4096
+_READ_LIMIT = 1 << 26  # a worker's largest message
 EXIT_POLL = 0.02  # how often a worker whose output ended is checked for its exit
 _START_FAILURES = 3  # workers in a row that die before they are ready: give up
 
@@ -159,7 +168,7 @@ class _Running:
 
 @dataclass(eq=False)
 class _Worker:
-    proc: asyncio.subprocess.Process
+    proc: asyncio.subprocess.Process | forks.ForkedProcess
     ready: bool = False
     inflight: dict[int, _Running] = field(default_factory=dict)
     tail: bytearray = field(default_factory=bytearray)
@@ -202,6 +211,7 @@ class WorkerPool(Executor):
         python: str | None = None,
         keep_warm: bool = False,
         env: dict[str, str] | None = None,
+        template: bool = True,
     ) -> None:
         self.size = max(1, size)
         self.slots = max(1, math.ceil(concurrency / self.size))
@@ -222,6 +232,10 @@ class WorkerPool(Executor):
         # The session of every worker started (its pid): what is left in them is killed
         # when the pool closes, the worker gone or not (leftovers.py).
         self._sessions: set[int] = set()
+        # Workers are forked from a template process that imported the engine once
+        # (template.py), where that works; else each starts its own interpreter.
+        self._use_template = template and forks.available()
+        self._template: forks.Template | None = None
 
     # Workers -------------------------------------------------------------------------
 
@@ -232,7 +246,7 @@ class WorkerPool(Executor):
     async def _spawn(self) -> _Worker:
         self._starting += 1
         try:
-            proc = await asyncio.create_subprocess_exec(
+            proc = await self._forked() or await asyncio.create_subprocess_exec(
                 self.python,
                 "-m",
                 WORKER_MODULE,
@@ -240,8 +254,8 @@ class WorkerPool(Executor):
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,  # killed as a group; Ctrl-C in a terminal is ours
-                env={**self._env, wire.PARENT_VARIABLE: str(os.getpid())},
-                limit=1 << 26,
+                env=self._worker_env(),
+                limit=_READ_LIMIT,
             )
         except OSError as exc:  # no such interpreter, not executable
             raise WorkerStartError(
@@ -257,6 +271,22 @@ class WorkerPool(Executor):
             self._readers.add(task)
             task.add_done_callback(self._readers.discard)
         return worker
+
+    def _worker_env(self) -> dict[str, str]:
+        return {**self._env, wire.PARENT_VARIABLE: str(os.getpid())}
+
+    async def _forked(self) -> forks.ForkedProcess | None:
+        """A worker forked from the pool's template (started at the first), or None: no
+        template here, or it failed (then workers start the plain way from now on)."""
+        if not self._use_template:
+            return None
+        try:
+            if self._template is None:
+                self._template = await forks.Template.start(self.python, self._worker_env())
+            return await self._template.fork(_READ_LIMIT)
+        except (OSError, forks.TemplateGone):
+            self._use_template = False
+            return None
 
     async def _read(self, worker: _Worker) -> None:
         stdout = worker.proc.stdout
@@ -818,6 +848,9 @@ class WorkerPool(Executor):
         # (retired, crashed) had started: no process of a run outlives it.
         await asyncio.to_thread(leftovers.sweep, set(self._sessions))
         self._sessions.clear()
+        if self._template is not None:
+            await self._template.aclose()
+            self._template = None
 
     def kill_all(self) -> None:
         """Kill every worker at once (a second Ctrl-C)."""
@@ -826,7 +859,7 @@ class WorkerPool(Executor):
         leftovers.sweep(set(self._sessions), wait=0)
 
 
-async def _exited(proc: asyncio.subprocess.Process) -> int:
+async def _exited(proc: asyncio.subprocess.Process | forks.ForkedProcess) -> int:
     """The worker's exit code, as soon as it exits. Not `proc.wait()`: that also waits
     for the worker's pipes to close, and a process user code started holds its stderr
     (the worker's descriptors 1 and 2) as long as it runs: the run waited for it."""

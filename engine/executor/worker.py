@@ -305,12 +305,13 @@ def _portable(message: wire.Message) -> wire.Message:
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Be killed by the kernel when the process that started this one ends (Linux).
 
     The signal comes even while user code holds the GIL (a regex backtracking, a C
     loop), which the stdin-watching thread cannot do. A parent that ended before the
-    signal was set is seen by the parent's pid having changed."""
+    signal was set is seen by the parent's pid having changed: the pool's (its pid in the
+    environment), or `parent`, the template this worker was forked from (template.py)."""
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -319,13 +320,15 @@ def die_with_parent() -> None:
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):  # pragma: no cover - no prctl: the pipe watch
             pass
-    expected = os.environ.get(wire.PARENT_VARIABLE, "")
+    expected = str(parent) if parent is not None else os.environ.get(wire.PARENT_VARIABLE, "")
     if expected.isdigit() and os.getppid() != int(expected):
         os._exit(0)  # the parent is gone already
 
 
-def main() -> None:
-    die_with_parent()
+def main(parent: int | None = None) -> None:
+    """Serve the pool on stdin and stdout; `parent`: the template that forked this worker
+    (template.py), else the pool started it."""
+    die_with_parent(parent)
     protocol_in, protocol_out = _private_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")

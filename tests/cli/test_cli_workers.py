@@ -4,13 +4,12 @@ to 8, each an interpreter importing the engine for nothing)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from checkspec.engine.executor.pool import WORKER_MODULE
+from checkspec.engine.executor.pool import WorkerPool
 from tests.support.cli import run_main
 
 AGENT = "def answer(question: str) -> str:\n    return 'hello ' + question\n"
@@ -32,17 +31,17 @@ def scenarios(count: int) -> str:
 
 @pytest.fixture
 def spawned(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Each worker process started (the pool starts them with asyncio), counted."""
+    """Each worker process started (forked from the pool's template, or an interpreter of
+    its own), counted."""
     started: list[int] = []
-    create = asyncio.create_subprocess_exec
+    spawn = WorkerPool._spawn  # noqa: SLF001 - where both ways of starting one meet
 
-    async def counted(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
-        proc = await create(*args, **kwargs)
-        if WORKER_MODULE in args:
-            started.append(proc.pid)
-        return proc
+    async def counted(self: WorkerPool) -> Any:
+        worker = await spawn(self)
+        started.append(worker.proc.pid)
+        return worker
 
-    monkeypatch.setattr(asyncio, "create_subprocess_exec", counted)
+    monkeypatch.setattr(WorkerPool, "_spawn", counted)
     return started
 
 

@@ -97,7 +97,7 @@ def broken(question):
     raise RuntimeError("the agent broke")
 
 def interrupting(question):
-    os.kill(os.getppid(), signal.SIGINT)  # the worker's parent: the run itself
+    os.kill(int(os.environ["CHECKSPEC_WORKER_PARENT"]), signal.SIGINT)  # the run itself
     time.sleep(3)
     return "hello"
 """

@@ -37,3 +37,17 @@ async def waits(argument: str, emit: Callable[[Any], None]) -> None:
 
 async def unsendable(argument: None, emit: Callable[[Any], None]) -> Any:
     return lambda: None  # a lambda cannot be pickled
+
+
+_CALLS: list[int] = []  # this module's state: a worker that imports it afresh starts empty
+
+
+async def family(argument: None, emit: Callable[[Any], None]) -> dict[str, Any]:
+    """The worker's pid, parent, session, and how many calls this module has seen."""
+    _CALLS.append(1)
+    return {
+        "pid": os.getpid(),
+        "ppid": os.getppid(),
+        "sid": os.getsid(0),
+        "calls": len(_CALLS),
+    }

@@ -305,7 +305,8 @@ async def test_the_editors_settings_reach_the_generation_as_values(
 
 
 def _server_workers() -> set[int]:
-    """The worker processes of this test's language server (children of its children)."""
+    """The worker processes of this test's language server: its pool's template's children
+    (or its own, started the plain way)."""
     found: dict[int, tuple[int, str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -322,10 +323,16 @@ def _server_workers() -> set[int]:
         for pid, (parent, command) in found.items()
         if parent == os.getpid() and "checkspec.server" in command
     }
+    templates = {  # the pool's template forks the workers (engine/executor/template.py)
+        pid
+        for pid, (parent, command) in found.items()
+        if parent in servers and "checkspec.engine.executor.template" in command
+    }
     return {
         pid
         for pid, (parent, command) in found.items()
-        if parent in servers and "checkspec.engine.executor.worker" in command
+        if (parent in servers and "checkspec.engine.executor.worker" in command)
+        or parent in templates
     }
 
 
