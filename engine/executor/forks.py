@@ -22,6 +22,7 @@ from .template import FORK, RECORD
 
 TEMPLATE_MODULE = "checkspec.engine.executor.template"
 ANSWER_TIMEOUT = 10.0  # a fork answered later than this: the template is of no use
+CLOSE_WAIT = 2.0  # for the template to leave on its own once the pool closes
 
 
 def available() -> bool:
@@ -158,8 +159,9 @@ class Template:
             if not answer.done():
                 answer.set_exception(TemplateGone())
         self._answers.clear()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signal.SIGKILL)
+        if self._process.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._process.pid, signal.SIGKILL)
         for forked in self._forked.values():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(forked.pid, signal.SIGKILL)
@@ -168,13 +170,20 @@ class Template:
         self._forked.clear()
 
     async def aclose(self) -> None:
-        """End the template (after the pool's workers: they die with it)."""
+        """End the template (after the pool's workers: they die with it). Its end of the
+        socket reads the end of ours and it exits on its own (coverage.py saves what it
+        measured there); one that does not within CLOSE_WAIT is killed."""
+        if not self.gone:
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_WR)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._reader), CLOSE_WAIT)
         self._reader.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._reader
         self._sock.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._process.wait(), 2.0)
+            await asyncio.wait_for(self._process.wait(), CLOSE_WAIT)
         if self._process.returncode is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._process.pid, signal.SIGKILL)

@@ -211,7 +211,7 @@ class WorkerPool(Executor):
         python: str | None = None,
         keep_warm: bool = False,
         env: dict[str, str] | None = None,
-        template: bool = True,
+        template: bool | None = None,
     ) -> None:
         self.size = max(1, size)
         self.slots = max(1, math.ceil(concurrency / self.size))
@@ -233,8 +233,13 @@ class WorkerPool(Executor):
         # when the pool closes, the worker gone or not (leftovers.py).
         self._sessions: set[int] = set()
         # Workers are forked from a template process that imported the engine once
-        # (template.py), where that works; else each starts its own interpreter.
-        self._use_template = template and forks.available()
+        # (template.py), where that works and pays: the template's own start is a
+        # worker's, so a pool that starts one or two workers gains nothing (measured
+        # under coverage, it lost 0.12 CPU-s for one), one of three or more, or one kept
+        # warm (a fresh worker after every run), gains a start for each further worker.
+        # None: so decided; True or False: always or never.
+        wanted = (self.size >= 3 or keep_warm) if template is None else template
+        self._use_template = wanted and forks.available()
         self._template: forks.Template | None = None
 
     # Workers -------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def _parent(pid: int) -> int:
 
 
 async def test_workers_are_forked_from_one_template_and_import_user_code_afresh() -> None:
-    pool = WorkerPool(size=1)
+    pool = WorkerPool(size=1, template=True)
     try:
         first = await asyncio.wait_for(pool.call(worker_calls.family, None), 60)
         second = await asyncio.wait_for(pool.call(worker_calls.family, None), 60)
@@ -42,7 +42,7 @@ async def test_workers_are_forked_from_one_template_and_import_user_code_afresh(
 
 
 async def test_a_killed_template_takes_its_workers_and_the_pool_goes_on(tmp_path: Path) -> None:
-    pool = WorkerPool(size=1)
+    pool = WorkerPool(size=1, template=True)
     try:
         marker = tmp_path / "pid"
         call = asyncio.ensure_future(pool.call(worker_calls.waits, str(marker)))
@@ -61,17 +61,30 @@ async def test_a_killed_template_takes_its_workers_and_the_pool_goes_on(tmp_path
         await pool.aclose()
 
 
-async def test_without_a_template_each_worker_is_the_pools_child() -> None:
-    pool = WorkerPool(size=1, template=False)
+@pytest.mark.parametrize(
+    ("size", "keep_warm", "template", "forked"),
+    [
+        (1, False, False, False),
+        (2, False, None, False),
+        (3, False, None, True),
+        (1, True, None, True),
+    ],
+)
+async def test_a_template_where_it_pays(
+    size: int, keep_warm: bool, template: bool | None, forked: bool
+) -> None:
+    # Its start is a worker's: a pool of one or two workers gains nothing from it.
+    pool = WorkerPool(size=size, keep_warm=keep_warm, template=template)
     try:
         answer = await asyncio.wait_for(pool.call(worker_calls.family, None), 60)
-        assert answer["ppid"] == os.getpid() and answer["sid"] == answer["pid"]
+        assert (answer["ppid"] != os.getpid()) is forked
+        assert answer["sid"] == answer["pid"]
     finally:
         await pool.aclose()
 
 
 async def test_the_template_ends_with_the_pool() -> None:
-    pool = WorkerPool(size=1)
+    pool = WorkerPool(size=1, template=True)
     answer = await asyncio.wait_for(pool.call(worker_calls.family, None), 60)
     template = answer["ppid"]
     await pool.aclose()
