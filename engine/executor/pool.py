@@ -23,9 +23,10 @@ every deadline and decides every ending:
 - cancelling kills the workers with running scenarios and ends every unfinished job
   as cancelled.
 
-Where it can (Linux), the pool starts a template process first, which imports what
-every worker imports, and forks each worker from it (template.py, forks.py): a worker's
-start is a fork, not an interpreter's start and the engine's imports (0.3 CPU-s each).
+Where it can (Linux) and it pays (a pool of three or more workers, or kept warm), the
+pool starts a template process first, which imports what every worker imports, and forks
+each worker from it (template.py, forks.py): a worker's start is a fork, not an
+interpreter's start and the engine's imports (0.3 CPU-s each).
 The template imports nothing of the workspace, so workers still import the user's modules
 themselves; a worker's parent is the template (the pool's pid is in its environment,
 CHECKSPEC_WORKER_PARENT). If the template dies, its workers die with it and count as
