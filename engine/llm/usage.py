@@ -87,14 +87,13 @@ _PRICE_FILE = "model_prices_and_context_window_backup.json"
 
 
 @cache
-@cache
 def litellm_price_file() -> Mapping[str, Any]:
     """litellm's local price map, read as the JSON file it ships, without importing litellm
     (its import is seconds; {} when the file is not found). It is what litellm.model_cost
     holds when it loads offline (LITELLM_LOCAL_MODEL_COST_MAP).
 
-    Read once a process, read-only: the file is 3.4 MB (25 ms to parse), and every model
-    call that goes around litellm prices itself with it, as does the editor's estimate."""
+    Read once a process and shared by every caller (each model call that goes around
+    litellm, the editor's estimate), so it is read-only: no caller can change another's."""
     import importlib.util
     import json
     from types import MappingProxyType

@@ -117,8 +117,7 @@ def test_litellm_price_map_prices_a_known_model(tmp_path: Path) -> None:
 
 
 def test_the_price_file_is_read_once_a_process_and_cannot_be_changed() -> None:
-    # 3.4 MB of JSON: each model call around litellm and each editor estimate priced
-    # itself by parsing it again (25 ms a time).
+    # One parsed copy (3.4 MB of JSON) shared by every caller: none may change it.
     first = usage.litellm_price_file()
     assert usage.litellm_price_file() is first
     assert first["gpt-4o-mini"]["input_cost_per_token"] > 0
