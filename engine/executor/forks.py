@@ -122,6 +122,10 @@ class Template:
         self._forked[pid] = process
         if pid in self._early:
             process.returncode = self._early.pop(pid)
+        elif self.gone and process.returncode is None:
+            # The template ended while this worker's pipes were being set up (`_end` did
+            # not know it yet): the worker went with it, and no exit will be reported.
+            process.returncode = -signal.SIGKILL
         return process
 
     async def _read(self) -> None:

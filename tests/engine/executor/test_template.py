@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from checkspec.engine.executor import forks
 from checkspec.engine.executor.pool import CallFailed, WorkerPool
 from tests.support import worker_calls
 
@@ -92,3 +93,46 @@ async def test_the_template_ends_with_the_pool() -> None:
         not Path(f"/proc/{template}").exists()
         or "Z" in Path(f"/proc/{template}/stat").read_text().rsplit(")", 1)[1].split()[0]
     )
+
+
+async def test_a_template_lost_while_a_worker_is_set_up_leaves_no_exit_to_wait_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The template dies after it forked and answered, before the pool holds the worker:
+    # the worker died with it and no exit of it will come; the pool must not wait for one.
+    env = {**os.environ, "CHECKSPEC_WORKER_PARENT": str(os.getpid())}
+    template = await forks.Template.start(sys.executable, env)
+    setting_up = forks._reader  # noqa: SLF001 - the step inside that window
+
+    async def lost(loop: asyncio.AbstractEventLoop, fd: int, limit: int) -> asyncio.StreamReader:
+        for pid in _our_templates():
+            os.kill(pid, signal.SIGKILL)
+        for _ in range(600):
+            if template.gone:
+                break
+            await asyncio.sleep(0.01)
+        return await setting_up(loop, fd, limit)
+
+    monkeypatch.setattr(forks, "_reader", lost)
+    try:
+        worker = await asyncio.wait_for(template.fork(1 << 16), 30)
+        assert template.gone
+        assert worker.returncode == -signal.SIGKILL
+    finally:
+        await template.aclose()
+
+
+def _our_templates() -> list[int]:
+    """The template processes this test process started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ours = _parent(int(entry.name)) == os.getpid()
+            command = _command(int(entry.name)) if ours else ""
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+        if "checkspec.engine.executor.template" in command:
+            found.append(int(entry.name))
+    return found
